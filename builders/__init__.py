@@ -1,0 +1,1 @@
+"""Domain builders. Each sub-package defines ``BUILDER = covert.env.Builder(...)``."""

@@ -1,0 +1,137 @@
+"""How customers of the store talk: intents per tool, references to entities, value samplers."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from covert.env import Intent, Language, Reference, State
+
+from builders.retail.state import CITIES, STREETS
+
+
+def _user(rng: random.Random, state: State) -> dict[str, Any]:
+    return state.get("users", rng.choice(state.ids("users")))
+
+
+def _order_with_status(*statuses: str):
+    def sample(rng: random.Random, state: State) -> str:
+        ids = [k for k, o in state.records("orders") if o["status"] in statuses] or state.ids("orders")
+        return rng.choice(ids)
+    return sample
+
+
+def _name_zip(rng: random.Random, state: State) -> dict[str, str]:
+    user = _user(rng, state)
+    return {"first_name": user["first_name"], "last_name": user["last_name"], "zip": user["address"]["zip"]}
+
+
+def _new_address(rng: random.Random, state: State) -> dict[str, str]:
+    city, region, prefix = rng.choice(CITIES)
+    return {"address1": f"{rng.randrange(10, 999)} {rng.choice(STREETS)}", "city": city, "state": region,
+            "zip": f"{prefix}{rng.randrange(10, 99)}"}
+
+
+ADDRESS_ASK = "{address1}, {city}, {state} {zip}"
+
+LANGUAGE = Language(
+    scope="orders, returns, deliveries and account details at our online store",
+    intents={
+        "find_user_id_by_email": (
+            Intent(ask=("can you look up my account? My email is {email}",),
+                   answer=("I found your account; your user id is {user_id}.",),
+                   context=("my email is {email}", "this is {email}", "my account email is {email}")),
+        ),
+        "find_user_id_by_name_zip": (
+            Intent(ask=("can you find my account? I'm {first_name} {last_name}, ZIP {zip}",),
+                   answer=("I found your account; your user id is {user_id}.",),
+                   context=("I'm {first_name} {last_name} and my ZIP code is {zip}",
+                            "my name is {first_name} {last_name}, ZIP {zip}")),
+        ),
+        "get_user_details": (
+            Intent(ask=("which payment methods do I have on file?", "what's on my account?"),
+                   answer=("Your account is under {name}, with {email} as the email on file.",)),
+            Intent(ask=("what address do you have for me?", "where do you ship my stuff by default?"),
+                   answer=("The address on your account is {address.address1}, {address.city}, {address.state} {address.zip}.",)),
+        ),
+        "get_order_details": (
+            Intent(ask=("what's the status of {order_id}?", "can you tell me where {order_id} stands?",
+                        "has {order_id} gone through yet?"),
+                   answer=("Order {order_id} is currently {status}.",)),
+            Intent(ask=("how much did I pay for {order_id}?", "what was the total on {order_id}?"),
+                   answer=("Order {order_id} came to {total} {currency}.",)),
+        ),
+        "track_order": (
+            Intent(ask=("when will {order_id} arrive?", "where is {order_id}? I'd like the tracking number",
+                        "can I get tracking info for {order_id}?"),
+                   answer=("Order {order_id} ships with {carrier} under tracking number {tracking_number} and should arrive by {estimated_delivery}.",)),
+        ),
+        "list_products": (
+            Intent(ask=("what {category} products do you sell?", "can you show me your {category} range?"),
+                   answer=("Here is what we carry in that category.",)),
+        ),
+        "get_product_details": (
+            Intent(ask=("which versions of {product_id} are in stock?", "what options does {product_id} come in?"),
+                   answer=("Here are the options for the {name}.",)),
+        ),
+        "cancel_pending_order": (
+            Intent(ask=("please cancel {order_id}, I {reason}", "I want to cancel {order_id} — {reason}",
+                        "I'd like my money back for {order_id} before it ships; {reason}"),
+                   answer=("Order {order_id} is cancelled and {refund.amount} {refund.currency} will be refunded to {refund.payment_method_id}.",)),
+        ),
+        "return_delivered_order_items": (
+            Intent(ask=("I want to return {item_ids} from {order_id} and get the refund on {payment_method_id}",
+                        "I'd like to send back {item_ids} from {order_id}; please refund {payment_method_id}"),
+                   answer=("Return {return_id} is open for order {order_id}; {refund.amount} {refund.currency} goes back to {refund.payment_method_id}.",)),
+        ),
+        "modify_pending_order_address": (
+            Intent(ask=("please ship {order_id} to " + ADDRESS_ASK + " instead",
+                        "I've moved — can {order_id} go to " + ADDRESS_ASK + "?"),
+                   answer=("Order {order_id} will now ship to {shipping_address.address1}, {shipping_address.city}.",)),
+        ),
+        "modify_user_address": (
+            Intent(ask=("please update my address to " + ADDRESS_ASK,
+                        "I moved to " + ADDRESS_ASK + "; can you change it on my profile?"),
+                   answer=("Your profile address is now {shipping_address.address1}, {shipping_address.city}.",)),
+        ),
+    },
+    references={
+        "user_id": Reference(noun="account", plural="accounts", by_id=("account {value}",), user_knows_id=False),
+        "order_id": Reference(
+            noun="order", plural="orders", by_id=("order {value}", "my order {value}", "order number {value}"),
+            by_field={"item_names": ("my order with the {value}", "the order that had the {value}"),
+                      "placed_at": ("the order I placed on {value}",)},
+            superlative={"total": ("my most expensive order", "my cheapest order")},
+        ),
+        "item_id": Reference(noun="item", plural="items", user_knows_id=False,
+                             by_field={"name": ("the {value}",)},
+                             superlative={"price": ("the priciest item", "the cheapest item")}),
+        "payment_method_id": Reference(noun="payment method", plural="payment methods", user_knows_id=False,
+                                       by_field={"kind": ("my {value}",)}),
+        "product_id": Reference(noun="product", plural="products", user_knows_id=False,
+                                by_field={"name": ("the {value}",)},
+                                superlative={"lowest_price": ("your most expensive product", "your cheapest product")}),
+    },
+    entity_tables={"user_id": "users", "order_id": "orders", "product_id": "products"},
+    values={
+        "email": lambda rng, state: _user(rng, state)["email"],
+        "find_user_id_by_name_zip": _name_zip,
+        "modify_pending_order_address": _new_address,
+        "modify_user_address": _new_address,
+        "cancel_pending_order.order_id": _order_with_status("pending"),
+        "modify_pending_order_address.order_id": _order_with_status("pending"),
+        "track_order.order_id": _order_with_status("processed", "delivered"),
+        "return_delivered_order_items.order_id": _order_with_status("delivered"),
+    },
+    field_nouns={"total": "order total", "lowest_price": "starting price", "price": "price", "balance": "balance"},
+    out_of_scope=(
+        "Can you recommend a good novel for a long flight?",
+        "What's the weather going to be like in Lisbon this weekend?",
+        "Can you help me write a cover letter for a marketing job?",
+        "How do I convert 350 degrees Fahrenheit to Celsius?",
+        "Who won the football match last night?",
+        "Can you book me a table for two at an Italian restaurant tonight?",
+        "What's a good stretching routine for lower back pain?",
+        "Translate 'where is the train station' into Japanese, please.",
+    ),
+)

@@ -1,0 +1,106 @@
+"""The environment base class: tools over a copy-on-write state, called by name with JSON arguments."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import fastjsonschema
+import orjson
+
+from covert.env.schema import closed, strip_private_keys
+from covert.env.state import State
+from covert.env.tools import ToolError, ToolSpec, collect_tools
+
+UNKNOWN_TOOL = "unknown_tool"
+INVALID_ARGUMENTS = "invalid_arguments"
+INTERNAL_ERROR = "internal_error"
+
+
+def error_observation(code: str, message: str) -> dict[str, Any]:
+    """The observation an agent sees when a call fails."""
+    return {"error": {"code": code, "message": message}}
+
+
+def is_error(observation: Any) -> bool:
+    """Whether a tool observation is an error observation."""
+    return (
+        isinstance(observation, dict)
+        and len(observation) == 1
+        and isinstance(observation.get("error"), dict)
+        and "code" in observation["error"]
+    )
+
+
+class Environment:
+    """Base class of every environment. Subclasses define tools with ``@tool`` methods.
+
+    Class attributes:
+        name: The environment's short name (the builder's name).
+        tool_specs: Specs of every tool, by name, collected when the subclass is defined.
+    """
+
+    name: ClassVar[str] = ""
+    tool_specs: ClassVar[dict[str, ToolSpec]] = {}
+    _validators: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.tool_specs = collect_tools(cls)
+        cls._validators = {}
+
+    def __init__(self, state: State | dict[str, Any] | None = None) -> None:
+        self.state: State = State.from_dict({"tables": {}}) if state is None else _as_state(state)
+
+    # -- public API ------------------------------------------------------------------------------
+    def reset(self, state: State | dict[str, Any]) -> None:
+        """Start over from ``state``; a :class:`State` is forked (O(1)), a dict is loaded."""
+        self.state = _as_state(state)
+
+    def call(self, name: str, arguments: dict[str, Any] | str | None = None) -> Any:
+        """Run one tool. Returns its JSON result, or an error observation; never raises."""
+        spec = self.tool_specs.get(name) if isinstance(name, str) else None
+        if spec is None:
+            return error_observation(UNKNOWN_TOOL, f"There is no tool named {str(name)[:80]!r}.")
+        if arguments is None:
+            arguments = {}
+        elif isinstance(arguments, (str, bytes)):
+            try:
+                arguments = orjson.loads(arguments)
+            except orjson.JSONDecodeError:
+                return error_observation(INVALID_ARGUMENTS, "Arguments are not valid JSON.")
+        if not isinstance(arguments, dict):
+            return error_observation(INVALID_ARGUMENTS, "Arguments must be a JSON object.")
+        try:
+            self._validator(name)(arguments)
+        except fastjsonschema.JsonSchemaValueException as exc:
+            message = exc.message.replace("data.", "").replace("data ", "arguments ")
+            return error_observation(INVALID_ARGUMENTS, message[:300])
+        except Exception as exc:  # noqa: BLE001 - pathological input must never crash the caller
+            return error_observation(INVALID_ARGUMENTS, f"Arguments could not be checked: {type(exc).__name__}.")
+        try:
+            return getattr(self, spec.method)(**arguments)
+        except ToolError as exc:
+            return error_observation(exc.code, exc.message)
+        except Exception as exc:  # noqa: BLE001 - a tool bug becomes an observation, tests forbid it
+            return error_observation(INTERNAL_ERROR, f"{type(exc).__name__}: {str(exc)[:200]}")
+
+    @classmethod
+    def openai_tools(cls, names: list[str] | None = None) -> list[dict[str, Any]]:
+        """OpenAI-format specs of the named tools (default: all, in definition order)."""
+        chosen = names if names is not None else list(cls.tool_specs)
+        return [cls.tool_specs[n].openai() for n in chosen]
+
+    @classmethod
+    def _validator(cls, name: str) -> Any:
+        validator = cls._validators.get(name)
+        if validator is None:
+            schema = closed(strip_private_keys(cls.tool_specs[name].parameters))
+            validator = fastjsonschema.compile(schema, use_default=False)
+            cls._validators[name] = validator
+        return validator
+
+
+def _as_state(state: State | dict[str, Any]) -> State:
+    if isinstance(state, State):
+        return state.fork()
+    return State.from_dict(state)

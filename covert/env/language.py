@@ -1,0 +1,90 @@
+"""A builder's language resources: how users phrase intents, refer to entities and supply values.
+
+Templates use ``{slot}`` placeholders:
+
+- in :attr:`Intent.ask` and :attr:`Intent.context`, slots are the tool's parameter names; covert fills
+  them with the value or with a reference to the entity (``order #W8812``, ``the order with the blender``);
+- in :attr:`Intent.answer`, slots are paths into the tool's output (``status``, ``refund.amount``);
+  the filled values are the answer facts the final message must communicate.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from covert.env.state import State
+
+ValueSampler = Callable[[random.Random, State], Any]
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One way a user wants a tool used.
+
+    Attributes:
+        ask: Request templates used when the call is a goal of the task ("cancel {order_id}").
+        answer: Final-answer templates; slots are output paths, their values become answer facts.
+        context: Templates that hand over the parameters when the call is only a lookup on the way
+            ("my email is {email}"). Needed for tools whose parameters the user supplies.
+    """
+
+    ask: tuple[str, ...]
+    answer: tuple[str, ...]
+    context: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reference:
+    """How a user refers to one entity, such as ``order_id``.
+
+    Attributes:
+        noun: Singular noun ("order").
+        plural: Plural noun ("orders").
+        by_id: Templates quoting the id ("order {value}"); used when the user knows the id.
+        user_knows_id: Whether a user would plausibly know the id. If not, a task must look it up.
+        by_field: Describing templates per field of the entity's records ("the order with the {value}");
+            a task uses one when the field's value singles the record out among its siblings.
+        superlative: Per numeric field, phrases for its largest and smallest record
+            (("my most expensive order", "my cheapest order")).
+    """
+
+    noun: str
+    plural: str
+    by_id: tuple[str, ...] = ("{value}",)
+    user_knows_id: bool = True
+    by_field: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    superlative: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Language:
+    """Everything a builder says about how people talk to its tools.
+
+    Attributes:
+        scope: What the assistant helps with, as a noun phrase ("orders, returns and exchanges").
+        intents: Per tool, the ways users ask for it.
+        references: Per entity (parameter name such as ``order_id``), how users refer to it.
+        entity_tables: Per entity, the state table holding its records (``{"order_id": "orders"}``).
+        values: Samplers for parameters the user supplies, keyed ``"tool.param"`` or ``"param"``.
+        field_nouns: Readable names of output fields ("total" -> "order total").
+        out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
+    """
+
+    scope: str
+    intents: dict[str, tuple[Intent, ...]]
+    references: dict[str, Reference]
+    entity_tables: dict[str, str]
+    values: dict[str, ValueSampler]
+    field_nouns: dict[str, str] = field(default_factory=dict)
+    out_of_scope: tuple[str, ...] = ()
+
+    def sampler(self, tool: str, param: str) -> ValueSampler | None:
+        """The value sampler for one parameter, most specific first."""
+        return self.values.get(f"{tool}.{param}") or self.values.get(param)
+
+    def noun_of_field(self, name: str) -> str:
+        """A readable name for an output field."""
+        return self.field_nouns.get(name) or name.replace("_", " ")

@@ -1,0 +1,346 @@
+"""Environment state: named tables of JSON records keyed by id, plus counters.
+
+A :class:`State` is a copy-on-write view over a shared, immutable :class:`Snapshot`. Forking a state
+costs O(1); its content hash costs O(changes) because the snapshot's hash is a sum of per-record
+digests computed once and changed records are subtracted and re-added.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+Record = dict[str, Any]
+_MODULUS = 1 << 128
+_SORT = orjson.OPT_SORT_KEYS
+
+
+class _Deleted:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted>"
+
+
+DELETED = _Deleted()
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Canonical JSON bytes: sorted keys, no whitespace, UTF-8."""
+    return orjson.dumps(value, option=_SORT)
+
+
+def copy_json(value: Any) -> Any:
+    """Deep copy of plain JSON data (dicts, lists and scalars); faster than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
+def _record_digest(table: str, key: str, record: Record) -> int:
+    payload = canonical_bytes([table, key, record])
+    return int.from_bytes(hashlib.blake2b(payload, digest_size=16).digest(), "big")
+
+
+class Snapshot:
+    """An immutable stored state shared by every :class:`State` forked from it."""
+
+    __slots__ = ("_digests", "_indexes", "_positions", "_sum", "counters", "tables")
+
+    def __init__(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
+        self.tables = tables
+        self.counters = counters
+        self._digests: dict[tuple[str, str], int] = {}
+        self._sum: int | None = None
+        self._indexes: dict[tuple[str, str], dict[Any, list[str]]] = {}
+        self._positions: dict[str, dict[str, int]] = {}
+
+    def positions(self, table: str) -> dict[str, int]:
+        """Stored order of the ids of ``table`` (built once, on first use)."""
+        found = self._positions.get(table)
+        if found is None:
+            found = {key: i for i, key in enumerate(self.tables.get(table, {}))}
+            self._positions[table] = found
+        return found
+
+    def digest(self, table: str, key: str) -> int:
+        """Digest of one stored record, cached."""
+        cache_key = (table, key)
+        found = self._digests.get(cache_key)
+        if found is None:
+            found = _record_digest(table, key, self.tables[table][key])
+            self._digests[cache_key] = found
+        return found
+
+    def digest_sum(self) -> int:
+        """Sum of all record digests (computed once)."""
+        if self._sum is None:
+            total = 0
+            for table, rows in self.tables.items():
+                for key in rows:
+                    total += self.digest(table, key)
+            self._sum = total % _MODULUS
+        return self._sum
+
+    def index(self, table: str, field: str) -> dict[Any, list[str]]:
+        """Ids of stored records by the value of one top-level field (built once, on first use)."""
+        cache_key = (table, field)
+        found = self._indexes.get(cache_key)
+        if found is None:
+            found = {}
+            for key, record in self.tables.get(table, {}).items():
+                value = record.get(field)
+                if isinstance(value, (str, int, float, bool)) or value is None:
+                    found.setdefault(value, []).append(key)
+            self._indexes[cache_key] = found
+        return found
+
+
+class State:
+    """A copy-on-write state. Tools read with :meth:`get`/:meth:`find` and write with
+    :meth:`edit`/:meth:`insert`/:meth:`delete`/:meth:`next_id`.
+
+    Records returned by :meth:`get` and :meth:`find` are shared and must not be mutated; :meth:`edit`
+    returns a private copy that becomes the record's new value.
+    """
+
+    __slots__ = ("_changes", "_counters", "_snapshot")
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
+        self._changes: dict[str, dict[str, Any]] = {}
+        self._counters = dict(snapshot.counters)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        """A state from ``{"tables": {name: {id: record}}, "counters": {name: int}}`` (copied)."""
+        if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
+            raise ValueError("state must be a dict with a 'tables' mapping of table name -> {id: record}")
+        tables = copy_json(data["tables"])
+        for name, rows in tables.items():
+            if not isinstance(rows, dict):
+                raise ValueError(f"state table {name!r} must map ids to records")
+        counters = {str(k): int(v) for k, v in (data.get("counters") or {}).items()}
+        return cls(Snapshot(tables, counters))
+
+    @classmethod
+    def from_json(cls, payload: bytes | str) -> State:
+        """A state from its canonical JSON."""
+        return cls.from_dict(orjson.loads(payload))
+
+    def fork(self) -> State:
+        """An independent state with the same content; O(changes), the snapshot is shared."""
+        other = State.__new__(State)
+        other._snapshot = self._snapshot
+        other._changes = {t: dict(rows) for t, rows in self._changes.items()}
+        other._counters = dict(self._counters)
+        return other
+
+    def freeze(self) -> State:
+        """A state whose snapshot holds this state's content, so its own forks start with no changes."""
+        if not self._changes and self._counters == self._snapshot.counters:
+            return State(self._snapshot)
+        return State.from_dict(self.to_dict())
+
+    # -- reads ----------------------------------------------------------------------------------
+    def get(self, table: str, key: str) -> Record | None:
+        """The record ``key`` of ``table``, or ``None``."""
+        changed = self._changes.get(table)
+        if changed is not None and key in changed:
+            value = changed[key]
+            return None if value is DELETED else value
+        return self._snapshot.tables.get(table, {}).get(key)
+
+    def has(self, table: str, key: str) -> bool:
+        """Whether ``table`` holds ``key``."""
+        return self.get(table, key) is not None
+
+    def ids(self, table: str) -> list[str]:
+        """Ids of ``table`` in a deterministic order (stored order, then inserted order)."""
+        base = self._snapshot.tables.get(table, {})
+        changed = self._changes.get(table)
+        if not changed:
+            return list(base)
+        out = [k for k in base if changed.get(k, base[k]) is not DELETED]
+        out.extend(k for k, v in changed.items() if k not in base and v is not DELETED)
+        return out
+
+    def records(self, table: str) -> Iterator[tuple[str, Record]]:
+        """``(id, record)`` pairs of ``table`` in :meth:`ids` order."""
+        for key in self.ids(table):
+            record = self.get(table, key)
+            if record is not None:
+                yield key, record
+
+    def count(self, table: str) -> int:
+        """Number of records in ``table``."""
+        return len(self.ids(table))
+
+    def find(self, table: str, **equals: Any) -> list[Record]:
+        """Records of ``table`` whose top-level fields equal ``equals``; indexed on the first field."""
+        if not equals:
+            return [record for _, record in self.records(table)]
+        (first, value), *rest = equals.items()
+        base = self._snapshot.tables.get(table, {})
+        changed = self._changes.get(table)
+        if not changed:
+            return [
+                base[key]
+                for key in self._snapshot.index(table, first).get(value, ())
+                if all(base[key].get(f) == v for f, v in rest)
+            ]
+        hits: list[tuple[int, Record]] = []
+        positions = self._snapshot.positions(table)
+        for key in self._snapshot.index(table, first).get(value, ()):
+            if key not in changed and all(base[key].get(f) == v for f, v in rest):
+                hits.append((positions[key], base[key]))
+        for offset, (key, record) in enumerate(changed.items()):
+            if record is DELETED or record.get(first) != value:
+                continue
+            if all(record.get(f) == v for f, v in rest):
+                hits.append((positions.get(key, len(positions) + offset), record))
+        hits.sort(key=lambda hit: hit[0])
+        return [record for _, record in hits]
+
+    def find_one(self, table: str, **equals: Any) -> Record | None:
+        """The first record matching ``equals``, or ``None``."""
+        found = self.find(table, **equals)
+        return found[0] if found else None
+
+    def counter(self, name: str) -> int:
+        """The current value of a counter (0 if never used)."""
+        return self._counters.get(name, 0)
+
+    # -- writes ---------------------------------------------------------------------------------
+    def edit(self, table: str, key: str) -> Record:
+        """A private, mutable copy of a record that becomes its new value. Raises KeyError if absent."""
+        current = self.get(table, key)
+        if current is None:
+            raise KeyError(f"{table}/{key}")
+        record = copy_json(current)
+        self._changes.setdefault(table, {})[key] = record
+        return record
+
+    def insert(self, table: str, key: str, record: Record) -> Record:
+        """Add a record; raises KeyError if ``key`` exists."""
+        if self.get(table, key) is not None:
+            raise KeyError(f"{table}/{key} exists")
+        self._changes.setdefault(table, {})[key] = record
+        return record
+
+    def delete(self, table: str, key: str) -> None:
+        """Remove a record; raises KeyError if absent."""
+        if self.get(table, key) is None:
+            raise KeyError(f"{table}/{key}")
+        self._changes.setdefault(table, {})[key] = DELETED
+
+    def next_id(self, name: str) -> int:
+        """Increment a counter and return its new value."""
+        value = self._counters.get(name, 0) + 1
+        self._counters[name] = value
+        return value
+
+    # -- identity ------------------------------------------------------------------------------
+    def hash(self) -> str:
+        """Content hash: equal for equal content whatever the insertion order; O(changes)."""
+        snapshot = self._snapshot
+        total = snapshot.digest_sum()
+        base_tables = snapshot.tables
+        for table, changed in self._changes.items():
+            base = base_tables.get(table, {})
+            for key, record in changed.items():
+                if key in base:
+                    total -= snapshot.digest(table, key)
+                if record is not DELETED:
+                    total += _record_digest(table, key, record)
+        counters = {k: v for k, v in self._counters.items() if v}
+        payload = (total % _MODULUS).to_bytes(16, "big") + canonical_bytes(counters)
+        return hashlib.blake2b(payload, digest_size=16).hexdigest()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The content as plain data: ``{"tables": {...}, "counters": {...}}`` (tables in name order)."""
+        tables: dict[str, dict[str, Record]] = {}
+        for table in sorted(set(self._snapshot.tables) | set(self._changes)):
+            tables[table] = dict(self.records(table))
+        counters = {k: v for k, v in sorted(self._counters.items()) if v}
+        return {"tables": tables, "counters": counters}
+
+    def to_json(self) -> bytes:
+        """Canonical JSON bytes of :meth:`to_dict`."""
+        return canonical_bytes(self.to_dict())
+
+    def changed_keys(self) -> dict[str, list[str]]:
+        """Ids touched since the snapshot, per table."""
+        return {t: list(rows) for t, rows in self._changes.items() if rows}
+
+    def diff(self, other: State) -> list[StateChange]:
+        """Structured changes that turn this state into ``other``.
+
+        O(changes) when both states share a snapshot; otherwise every record is compared.
+        """
+        if other._snapshot is self._snapshot:
+            candidates = {
+                (t, k)
+                for state in (self, other)
+                for t, rows in state._changes.items()
+                for k in rows
+            }
+        else:
+            candidates = {(t, k) for state in (self, other) for t in state.tables() for k in state.ids(t)}
+        changes = []
+        for table, key in sorted(candidates):
+            before, after = self.get(table, key), other.get(table, key)
+            if before == after:
+                continue
+            if before is None:
+                changes.append(StateChange("add", table, key, after=after))
+            elif after is None:
+                changes.append(StateChange("remove", table, key, before=before))
+            else:
+                fields = sorted(f for f in set(before) | set(after) if before.get(f) != after.get(f))
+                changes.append(
+                    StateChange(
+                        "change", table, key, fields=tuple(fields),
+                        before={f: before.get(f) for f in fields}, after={f: after.get(f) for f in fields},
+                    )
+                )
+        for name in sorted(set(self._counters) | set(other._counters)):
+            if self.counter(name) != other.counter(name):
+                changes.append(
+                    StateChange("counter", "", name, before=self.counter(name), after=other.counter(name))
+                )
+        return changes
+
+    def tables(self) -> list[str]:
+        """Names of the tables in this state."""
+        return sorted(set(self._snapshot.tables) | set(self._changes))
+
+
+@dataclass(frozen=True)
+class StateChange:
+    """One difference between two states."""
+
+    op: str  # "add" | "remove" | "change" | "counter"
+    table: str
+    key: str
+    fields: tuple[str, ...] = ()
+    before: Any = None
+    after: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-data form for records and rows."""
+        out: dict[str, Any] = {"op": self.op, "table": self.table, "id": self.key}
+        if self.fields:
+            out["fields"] = list(self.fields)
+        if self.before is not None:
+            out["before"] = self.before
+        if self.after is not None:
+            out["after"] = self.after
+        return out
