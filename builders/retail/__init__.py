@@ -1,10 +1,9 @@
 """Retail: an online store's customers, orders, returns and catalogue (after tau-bench's retail domain)."""
 
-from covert.env import Builder
-
 from builders.retail.env import RetailEnv
 from builders.retail.language import LANGUAGE
 from builders.retail.state import make_state
+from covert.env import Builder
 
 BUILDER = Builder(
     name="retail",

@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from covert.env import Intent, Language, Reference, State
-
 from builders.retail.state import CITIES, STREETS
+from covert.env import Intent, Language, Reference, State
 
 
 def _user(rng: random.Random, state: State) -> dict[str, Any]:

@@ -75,13 +75,13 @@ class Environment:
         except fastjsonschema.JsonSchemaValueException as exc:
             message = exc.message.replace("data.", "").replace("data ", "arguments ")
             return error_observation(INVALID_ARGUMENTS, message[:300])
-        except Exception as exc:  # noqa: BLE001 - pathological input must never crash the caller
+        except Exception as exc:
             return error_observation(INVALID_ARGUMENTS, f"Arguments could not be checked: {type(exc).__name__}.")
         try:
             return getattr(self, spec.method)(**arguments)
         except ToolError as exc:
             return error_observation(exc.code, exc.message)
-        except Exception as exc:  # noqa: BLE001 - a tool bug becomes an observation, tests forbid it
+        except Exception as exc:
             return error_observation(INTERNAL_ERROR, f"{type(exc).__name__}: {str(exc)[:200]}")
 
     @classmethod

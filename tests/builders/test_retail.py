@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from covert.env import State
-
 from tests.builders.contract import BuilderContract, Case
 
 
