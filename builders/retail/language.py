@@ -56,18 +56,22 @@ LANGUAGE = Language(
         "get_order_details": (
             Intent(ask=("what's the status of {order_id}?", "can you tell me where {order_id} stands?",
                         "has {order_id} gone through yet?"),
-                   answer=("Order {order_id} is currently {status}.",)),
+                   answer=("Order {order_id} is currently {status}.",),
+                   context=("it's about {order_id}", "I'm writing about {order_id}")),
             Intent(ask=("how much did I pay for {order_id}?", "what was the total on {order_id}?"),
                    answer=("Order {order_id} came to {total} {currency}.",)),
         ),
         "track_order": (
             Intent(ask=("when will {order_id} arrive?", "where is {order_id}? I'd like the tracking number",
                         "can I get tracking info for {order_id}?"),
-                   answer=("Order {order_id} ships with {carrier} under tracking number {tracking_number} and should arrive by {estimated_delivery}.",)),
+                   answer=("Order {order_id} ships with {carrier} under tracking number {tracking_number} and should arrive by {estimated_delivery}.",),
+                   context=("{order_id} has shipped already",)),
         ),
         "list_products": (
-            Intent(ask=("what {category} products do you sell?", "can you show me your {category} range?"),
-                   answer=("Here is what we carry in that category.",)),
+            Intent(ask=("what {category} products do you sell?", "can you show me your {category} range?",
+                        "what products do you sell?", "can you show me everything you carry?"),
+                   answer=("Here is what we carry in that category.",),
+                   context=("I was browsing your {category} products",)),
         ),
         "get_product_details": (
             Intent(ask=("which versions of {product_id} are in stock?", "what options does {product_id} come in?"),

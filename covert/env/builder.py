@@ -20,7 +20,7 @@ def item_rng(*parts: object) -> random.Random:
     return random.Random(":".join(str(p) for p in parts))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Builder:
     """One domain. Register it by defining ``BUILDER = Builder(...)`` in ``builders/<name>/__init__.py``.
 
@@ -49,7 +49,7 @@ class Builder:
 
     def state(self, seed: int, index: int, scale: int = 1) -> State:
         """The seeded initial state of item ``index`` of run ``seed``."""
-        return State.from_dict(self.make_state(item_rng(self.name, seed, index), scale))
+        return State.from_dict(self.make_state(item_rng(self.name, seed, index), scale), copy=False)
 
     def env(self, state: State | dict[str, Any] | None = None) -> Environment:
         """A fresh environment, optionally reset to ``state``."""

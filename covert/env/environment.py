@@ -86,9 +86,16 @@ class Environment:
 
     @classmethod
     def openai_tools(cls, names: list[str] | None = None) -> list[dict[str, Any]]:
-        """OpenAI-format specs of the named tools (default: all, in definition order)."""
+        """OpenAI-format specs of the named tools (default: all, in definition order).
+
+        The spec dicts are shared between calls: treat them as read-only.
+        """
+        cache = cls.__dict__.get("_openai_cache")
+        if cache is None:
+            cache = {name: spec.openai() for name, spec in cls.tool_specs.items()}
+            cls._openai_cache = cache
         chosen = names if names is not None else list(cls.tool_specs)
-        return [cls.tool_specs[n].openai() for n in chosen]
+        return [cache[n] for n in chosen]
 
     @classmethod
     def _validator(cls, name: str) -> Any:

@@ -119,11 +119,15 @@ class State:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
-        """A state from ``{"tables": {name: {id: record}}, "counters": {name: int}}`` (copied)."""
+    def from_dict(cls, data: dict[str, Any], copy: bool = True) -> State:
+        """A state from ``{"tables": {name: {id: record}}, "counters": {name: int}}``.
+
+        With ``copy=False`` the records are shared, not copied: the caller hands the data over and
+        must not change it afterwards (tools never change stored records; :meth:`edit` copies).
+        """
         if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
             raise ValueError("state must be a dict with a 'tables' mapping of table name -> {id: record}")
-        tables = copy_json(data["tables"])
+        tables = copy_json(data["tables"]) if copy else data["tables"]
         for name, rows in tables.items():
             if not isinstance(rows, dict):
                 raise ValueError(f"state table {name!r} must map ids to records")

@@ -1,0 +1,229 @@
+"""How Skylark Airways customers talk: intents per tool, references to entities, value samplers."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from builders.airline.state import FIRST_NAMES, LAST_NAMES, SCHEDULE_AFTER, SCHEDULE_BEFORE
+from covert.env import Intent, Language, Reference, State
+
+
+def _clock(state: State) -> dict[str, str]:
+    return state.get("meta", "clock")
+
+
+def _customer(rng: random.Random, state: State) -> dict[str, Any]:
+    return state.get("customers", rng.choice(state.ids("customers")))
+
+
+def _days(state: State, first: int, last: int) -> list[str]:
+    """Dates of the published schedule from ``first`` to ``last`` days after today (clipped to it)."""
+    clock = _clock(state)
+    today = date.fromisoformat(clock["today"])
+    days = [(today + timedelta(days=k)).isoformat() for k in range(first, last + 1)]
+    return [d for d in days if clock["schedule_start"] <= d <= clock["schedule_end"]]
+
+
+def _date_between(first: int, last: int):
+    def sample(rng: random.Random, state: State) -> str:
+        return rng.choice(_days(state, first, last))
+    return sample
+
+
+def _is_open(state: State, reservation: dict[str, Any]) -> bool:
+    """Confirmed and its flight has not left yet."""
+    if reservation["status"] != "confirmed":
+        return False
+    today = _clock(state)["today"]
+    if reservation["date"] < today:
+        return False
+    entry = state.get("flights", reservation["flight_number"])["dates"].get(reservation["date"], {})
+    return entry.get("status") not in ("departed", "landed")
+
+
+def _reservation_where(test):
+    def sample(rng: random.Random, state: State) -> str:
+        ids = [k for k, r in state.records("reservations") if test(state, r)]
+        return rng.choice(ids or state.ids("reservations"))
+    return sample
+
+
+def _cancellable(state: State, reservation: dict[str, Any]) -> bool:
+    if not _is_open(state, reservation):
+        return False
+    clock = _clock(state)
+    yesterday = (date.fromisoformat(clock["today"]) - timedelta(days=1)).isoformat()
+    entry = state.get("flights", reservation["flight_number"])["dates"].get(reservation["date"], {})
+    return (reservation["booked_at"] >= f"{yesterday}T{clock['time']}" or entry.get("status") == "cancelled"
+            or reservation["cabin"] == "business" or reservation["travel_insurance"])
+
+
+def _changeable(state: State, reservation: dict[str, Any]) -> bool:
+    return _is_open(state, reservation) and reservation["cabin"] != "basic_economy"
+
+
+def _route(rng: random.Random, state: State) -> dict[str, str]:
+    flight = state.get("flights", rng.choice(state.ids("flights")))
+    return {"origin": flight["origin"], "destination": flight["destination"], "date": rng.choice(_days(state, 0, SCHEDULE_AFTER))}
+
+
+def _corrected_passenger(rng: random.Random, state: State) -> dict[str, str]:
+    last = rng.choice(LAST_NAMES)
+    if rng.random() < 0.25:
+        last = f"{last}-{rng.choice([n for n in LAST_NAMES if n != last])}"
+    born = date(1950, 1, 1) + timedelta(days=rng.randrange(0, 365 * 55))
+    return {"new_first_name": rng.choice(FIRST_NAMES), "new_last_name": last, "new_date_of_birth": born.isoformat()}
+
+
+LANGUAGE = Language(
+    scope="Skylark Airways flights, reservations, bags and Larkmiles profiles",
+    intents={
+        "find_customer_by_email": (
+            Intent(ask=("can you pull up my Larkmiles profile? My email is {email}",
+                        "I'd like to check my frequent flyer account — it's under {email}"),
+                   answer=("I found your profile, {name}; you're a {tier} member.",),
+                   context=("my email is {email}", "the account is under {email}",
+                            "you can find me by my email, {email}")),
+        ),
+        "find_customer_by_membership": (
+            Intent(ask=("can you look up my Larkmiles membership {membership_number}?",
+                        "my member number is {membership_number} — can you find my profile?"),
+                   answer=("I found your profile, {name}; you're a {tier} member.",),
+                   context=("my Larkmiles number is {membership_number}", "my membership number is {membership_number}",
+                            "I'm member {membership_number}")),
+        ),
+        "get_customer_details": (
+            Intent(ask=("what tier am I, and how many miles do I have?", "how many Larkmiles miles do I have right now?"),
+                   answer=("You're a {tier} member with {miles_balance} miles.",)),
+            Intent(ask=("which email and phone number are on my profile?", "what contact details do you have for me?"),
+                   answer=("Your profile has {email} and {phone} on file.",)),
+            Intent(ask=("I forgot my membership number — what is it?", "can you remind me of my Larkmiles number?"),
+                   answer=("Your Larkmiles membership number is {membership_number}.",)),
+        ),
+        "search_flights": (
+            Intent(ask=("are there any flights from {origin} to {destination} on {date}? I'd fly {cabin}",
+                        "I need to get from {origin} to {destination} on {date} — what's available in {cabin}?",
+                        "what {cabin} fares do you have from {origin} to {destination} on {date}?"),
+                   answer=("Here are the direct flights from {origin_city} to {destination_city} on {date}.",),
+                   context=("I want to fly from {origin} to {destination} on {date} in {cabin}",
+                            "the trip is {origin} to {destination} on {date}, {cabin} cabin",
+                            "I'm looking at {origin} to {destination} on {date}, in {cabin}")),
+        ),
+        "get_flight_status": (
+            Intent(ask=("is {flight_number} on {date} on time?", "what's the status of {flight_number} on {date}?",
+                        "has {flight_number} on {date} been delayed?"),
+                   answer=("Flight {flight_number} on {date} is {status}; it is expected to depart at {estimated_departure}.",),
+                   context=("my flight is {flight_number} on {date}", "I'm booked on {flight_number} on {date}")),
+            Intent(ask=("which terminal and gate does {flight_number} leave from on {date}?",
+                        "where do I board {flight_number} on {date}?"),
+                   answer=("Flight {flight_number} departs from terminal {terminal}, gate {gate}.",),
+                   context=("I'm flying {flight_number} on {date}",)),
+        ),
+        "get_reservation_details": (
+            Intent(ask=("can you give me the details of {reservation_id}?", "when does {reservation_id} leave, and from where?",
+                        "what flight am I on for {reservation_id}?"),
+                   answer=("Reservation {reservation_id} is on flight {flight_number} from {origin} to {destination} "
+                           "on {date}, departing at {departure_time}.",)),
+            Intent(ask=("how many checked bags do I have on {reservation_id}?",
+                        "how many bags can I check for free on {reservation_id}?"),
+                   answer=("Reservation {reservation_id} has {checked_bags} checked bags, with {free_bag_allowance} included free.",)),
+            Intent(ask=("how much have I paid for {reservation_id} so far?", "what did {reservation_id} cost me?"),
+                   answer=("You have paid {total_paid} {currency} for reservation {reservation_id}.",)),
+        ),
+        "book_reservation": (
+            Intent(ask=("please book {passenger_ids} on {flight_number} on {date} in {cabin}, and charge {payment_method_id}",
+                        "I'd like {cabin} seats on {flight_number} on {date} for {passenger_ids}; pay with {payment_method_id}",
+                        "can you reserve {flight_number} on {date} for {passenger_ids}? {cabin}, on {payment_method_id}"),
+                   answer=("You're booked: reservation {reservation_id} on flight {flight_number} on {date} in {cabin}; "
+                           "{charge.amount} {charge.currency} was charged to your {charge.method_label}.",)),
+        ),
+        "cancel_reservation": (
+            Intent(ask=("please cancel {reservation_id} — the reason is {reason}",
+                        "I need to cancel {reservation_id} and get my money back; reason: {reason}",
+                        "can you cancel {reservation_id} for me? It's a {reason} situation"),
+                   answer=("Reservation {reservation_id} is cancelled and {refund_total} {currency} will be refunded "
+                           "to your original payment method.",)),
+        ),
+        "change_flight_date": (
+            Intent(ask=("can you move {reservation_id} to {new_date}? Use {payment_method_id} for any fare difference",
+                        "I need to fly on {new_date} instead for {reservation_id}; settle the difference on {payment_method_id}",
+                        "please change the date of {reservation_id} to {new_date}, with {payment_method_id} for the difference"),
+                   answer=("Reservation {reservation_id} is now on {date}; the fare difference of {fare_difference} "
+                           "{payment.currency} was {payment_direction} on your {payment.method_label}.",)),
+        ),
+        "add_checked_bags": (
+            Intent(ask=("I'd like to add {additional_bags} checked bags to {reservation_id}, paid with {payment_method_id}",
+                        "can I check {additional_bags} more bags on {reservation_id}? Put any fee on {payment_method_id}"),
+                   answer=("Reservation {reservation_id} now has {checked_bags} checked bags; the bag fee was "
+                           "{fee.amount} {fee.currency}.",)),
+        ),
+        "update_passenger_details": (
+            Intent(ask=("the details of {passenger_id} on {reservation_id} are wrong — it should be {new_first_name} "
+                        "{new_last_name}, born {new_date_of_birth}",
+                        "please correct {passenger_id} on {reservation_id} to {new_first_name} {new_last_name}, "
+                        "date of birth {new_date_of_birth}, as on the passport"),
+                   answer=("The passenger on {reservation_id} now reads {first_name} {last_name}, born {date_of_birth}.",)),
+        ),
+    },
+    references={
+        "customer_id": Reference(noun="profile", plural="profiles", by_id=("profile {value}",), user_knows_id=False),
+        "reservation_id": Reference(
+            noun="reservation", plural="reservations",
+            by_id=("reservation {value}", "booking {value}", "confirmation code {value}"),
+            by_field={"destination_city": ("my trip to {value}", "my reservation to {value}"),
+                      "date": ("my reservation on {value}", "the booking for {value}")},
+            superlative={"total_paid": ("my most expensive booking", "my cheapest booking")},
+        ),
+        "flight_number": Reference(
+            noun="flight", plural="flights", by_id=("flight {value}", "{value}"),
+            by_field={"departure_time": ("the {value} departure", "the flight leaving at {value}")},
+            superlative={"price": ("the most expensive flight", "the cheapest flight"),
+                         "duration_minutes": ("the longest flight", "the quickest flight"),
+                         "seats_available": ("the flight with the most seats left", "the flight with the fewest seats left")},
+        ),
+        "passenger_id": Reference(noun="passenger", plural="passengers", user_knows_id=False,
+                                  by_field={"first_name": ("{value}", "the passenger {value}"),
+                                            "date_of_birth": ("the passenger born on {value}",)}),
+        "payment_method_id": Reference(noun="payment method", plural="payment methods", user_knows_id=False,
+                                       by_field={"label": ("my {value}", "the {value}")}),
+    },
+    entity_tables={"customer_id": "customers", "reservation_id": "reservations", "flight_number": "flights"},
+    values={
+        "email": lambda rng, state: _customer(rng, state)["email"],
+        "membership_number": lambda rng, state: _customer(rng, state)["membership_number"],
+        "search_flights": _route,
+        "date": _date_between(1, SCHEDULE_AFTER),
+        "get_flight_status.date": _date_between(-SCHEDULE_BEFORE, SCHEDULE_AFTER),
+        "book_reservation.date": _date_between(1, SCHEDULE_AFTER),
+        "change_flight_date.new_date": _date_between(1, SCHEDULE_AFTER),
+        "add_checked_bags.additional_bags": lambda rng, state: rng.choice((1, 1, 2, 2, 3)),
+        "update_passenger_details": _corrected_passenger,
+        "cancel_reservation.reservation_id": _reservation_where(_cancellable),
+        "change_flight_date.reservation_id": _reservation_where(_changeable),
+        "add_checked_bags.reservation_id": _reservation_where(_is_open),
+        "update_passenger_details.reservation_id": _reservation_where(_is_open),
+    },
+    field_nouns={
+        "price": "fare", "total_paid": "amount paid", "miles_balance": "miles balance", "balance": "remaining balance",
+        "duration_minutes": "flight time in minutes", "delay_minutes": "delay in minutes",
+        "seats_available": "seats left", "fare_per_passenger": "fare per passenger",
+        "fare_difference": "fare difference", "refund_total": "refund total",
+        "free_bag_allowance": "free checked-bag allowance", "checked_bags": "checked bags",
+        "chargeable_bags": "bags charged", "date": "travel date", "departure_time": "departure time",
+        "estimated_departure": "expected departure", "amount": "amount",
+    },
+    out_of_scope=(
+        "Can you find me a hotel near the airport in Denver for Friday night?",
+        "I need a rental car when I land in Phoenix — can you reserve one?",
+        "Do I need a visa to visit Japan on a US passport?",
+        "What's the weather going to be like in Miami this weekend?",
+        "Can you recommend a good seafood restaurant in Boston?",
+        "How do I apply for TSA PreCheck?",
+        "What's the exchange rate from dollars to euros today?",
+        "Can you book me a train from New York to Philadelphia?",
+        "Which credit card gives the best travel rewards?",
+        "Can you help me write a complaint letter to my landlord?",
+    ),
+)

@@ -1,0 +1,225 @@
+"""How the bank's customers talk: intents per tool, references to entities, value samplers."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from covert.env import Intent, Language, Reference, State
+
+# notes to a person ("I owe Dana 40 dollars for {memo}") and labels for moves between own accounts
+PAYEE_MEMOS = ("March rent", "dinner last night", "the concert tickets", "our utilities split", "your birthday gift",
+               "groceries", "piano lessons", "the car repair", "the weekend trip", "dog walking")
+SAVINGS_MEMOS = ("trip fund", "emergency top-up", "house savings", "holiday gifts", "tuition", "car fund",
+                 "monthly savings")
+
+
+def _customer(rng: random.Random, state: State) -> dict[str, Any]:
+    return state.get("customers", rng.choice(state.ids("customers")))
+
+
+def _phone(rng: random.Random, state: State) -> str:
+    """A customer's phone number, written the way people type it."""
+    digits = _customer(rng, state)["phone_digits"][1:]
+    area, exchange, line = digits[:3], digits[3:6], digits[6:]
+    return rng.choice((f"({area}) {exchange}-{line}", f"{area}-{exchange}-{line}", f"+1 {area} {exchange} {line}",
+                       f"{area}.{exchange}.{line}", f"+1-{area}-{exchange}-{line}"))
+
+
+def _amount(low: int, high: int):
+    """Round-ish amounts people actually type (25, 140, 300.5)."""
+    def sample(rng: random.Random, state: State) -> float:
+        value = rng.randrange(low, high)
+        if rng.random() < 0.7:
+            value = max(low, value - value % 5)
+        return value if rng.random() < 0.8 else value + 0.5
+    return sample
+
+
+def _bill_amount(rng: random.Random, state: State) -> float:
+    dues = [b["amount_due"] for _, b in state.records("billers") if b["amount_due"] > 0]
+    if not dues:
+        return _amount(20, 150)(rng, state)
+    # a partial payment of a real bill, rounded down to whole dollars
+    return max(10, int(rng.choice(dues) * rng.uniform(0.3, 0.9)))
+
+
+def _spending_category(rng: random.Random, state: State) -> str:
+    """A category the customer actually spent money on."""
+    found = sorted({t["category"] for _, t in state.records("transactions") if t["direction"] == "debit"})
+    return rng.choice(found or ["groceries"])
+
+
+LANGUAGE = Language(
+    scope="checking and savings accounts, transfers, bill payments, cards and transaction disputes at our bank",
+    intents={
+        "find_customer_by_email": (
+            Intent(ask=("can you pull up my banking profile? My email is {email}",
+                        "I need my customer number — I'm registered under {email}"),
+                   answer=("I found your profile; your customer id is {customer_id}.",),
+                   context=("my email is {email}", "the email on my account is {email}", "I bank with you as {email}")),
+        ),
+        "find_customer_by_phone": (
+            Intent(ask=("can you find my profile? My phone number is {phone}",
+                        "I'm calling from {phone}, can you look me up?"),
+                   answer=("I found your profile; your customer id is {customer_id}.",),
+                   context=("my phone number is {phone}", "you have me under {phone}",
+                            "the number on my account is {phone}")),
+        ),
+        "get_customer_profile": (
+            Intent(ask=("how much money do I have across all my accounts?", "what's my total balance with you?",
+                        "can you add up what I've got in all my accounts?"),
+                   answer=("Across all your accounts you have {total_balance} {currency}.",)),
+            Intent(ask=("how much more can I send to people today?", "what's my daily transfer limit, and how much is left?"),
+                   answer=("Your daily limit for sending money is {daily_transfer_limit} {currency}; you have sent "
+                           "{transferred_today} today and {remaining_transfer_limit} {currency} is left.",)),
+            Intent(ask=("what phone number and address do you have on file for me?",
+                        "can you confirm the contact details on my profile?"),
+                   answer=("We have {phone} and {email} on file, with mailing address {address}.",)),
+        ),
+        "get_account_transactions": (
+            Intent(ask=("what's the balance on {account_id}?", "how much is in {account_id} right now?",
+                        "how much can I spend from {account_id} today?"),
+                   answer=("{nickname} has a balance of {balance} {currency}, with {available_balance} {currency} "
+                           "available.",),
+                   context=("it's about {account_id}", "this is on {account_id}", "the money's in {account_id}",
+                            "it was a {category} charge on {account_id}", "it's the {category} one on {account_id}")),
+            Intent(ask=("can you show me the latest transactions on {account_id}?",
+                        "what's gone in and out of {account_id} lately?",
+                        "I'd like to go over the recent activity on {account_id}",
+                        "what have I spent on {category} from {account_id} recently?",
+                        "show me my {category} transactions on {account_id}"),
+                   answer=("Here are the latest {transaction_count} matching transactions on {nickname}; the balance "
+                           "is {balance} {currency}.",),
+                   context=("the charge was on {account_id}", "it went through {account_id}",
+                            "it showed up on {account_id}", "it was a {category} purchase on {account_id}")),
+        ),
+        "list_payees": (
+            Intent(ask=("who do I have saved as payees?", "can you list the people and companies I pay?"),
+                   answer=("You have {payee_count} saved payees and billers.",)),
+            Intent(ask=("how much do I owe on my bills right now?", "what bills do I have coming up?"),
+                   answer=("Your bills currently add up to {total_due} {currency}.",)),
+        ),
+        "transfer_between_accounts": (
+            Intent(ask=("please move {amount} dollars from {from_account_id} to {to_account_id}",
+                        "can you transfer ${amount} out of {from_account_id} into {to_account_id}?",
+                        "I want to put {amount} from {from_account_id} into {to_account_id}",
+                        "move ${amount} from {from_account_id} to {to_account_id} and label it \"{memo}\"",
+                        "transfer {amount} dollars from {from_account_id} to {to_account_id}, note: {memo}"),
+                   answer=("Done: {amount} {currency} moved from {from_nickname} to {to_nickname} (confirmation "
+                           "{confirmation_number}). {from_nickname} now holds {from_balance} {currency}.",
+                           "Done: {amount} {currency} moved to {to_nickname}, confirmation {confirmation_number}.")),
+        ),
+        "transfer_to_payee": (
+            Intent(ask=("please send ${amount} to {payee_id} from {account_id}",
+                        "I need to pay {payee_id} {amount} dollars out of {account_id}",
+                        "can you transfer {amount} to {payee_id}? Take it from {account_id}",
+                        "send {payee_id} ${amount} from {account_id} with the note \"{memo}\"",
+                        "I owe {payee_id} {amount} dollars for {memo}; please send it from {account_id}"),
+                   answer=("Sent {amount} {currency} to {payee_name} from {account_nickname} (confirmation "
+                           "{confirmation_number}); it should arrive by {expected_arrival}.",
+                           "Sent {amount} {currency} to {payee_name}, confirmation {confirmation_number}. You can "
+                           "still send {remaining_transfer_limit} {currency} today.")),
+        ),
+        "pay_bill": (
+            Intent(ask=("please pay {amount} dollars toward {biller_id} from {account_id}",
+                        "I'd like to make a ${amount} payment on {biller_id} using {account_id}",
+                        "pay off {biller_id} in full from {account_id}",
+                        "please pay {biller_id} out of {account_id}",
+                        "can you settle {biller_id}? Use {account_id}"),
+                   answer=("Paid {amount} {currency} to {biller_name} from {account_nickname}; confirmation "
+                           "{confirmation_number}. {remaining_due} {currency} is still due.",
+                           "Paid {amount} {currency} to {biller_name}; confirmation {confirmation_number}.")),
+        ),
+        "freeze_card": (
+            Intent(ask=("please freeze {card_id}", "I can't find {card_id} — can you lock it for now?",
+                        "put a temporary hold on {card_id}, I think I left it somewhere"),
+                   answer=("Your card ending in {last_four} is now frozen; new purchases will be declined.",)),
+        ),
+        "unfreeze_card": (
+            Intent(ask=("I found {card_id}, please unfreeze it", "can you turn {card_id} back on?",
+                        "please lift the freeze on {card_id}"),
+                   answer=("Your card ending in {last_four} is active again.",)),
+        ),
+        "report_lost_card": (
+            Intent(ask=("{card_id} was {reason}, please cancel it and send me a new one",
+                        "I need to report {card_id} as {reason}",
+                        "my wallet's gone — {card_id} was {reason}. Block it please"),
+                   answer=("Your card ending in {last_four} is closed. A replacement ending in {replacement.last_four} "
+                           "will arrive by {replacement.estimated_delivery}.",)),
+        ),
+        "dispute_transaction": (
+            Intent(ask=("I want to dispute {transaction_id}: {reason}",
+                        "please open a dispute on {transaction_id} — {reason}",
+                        "something's off with {transaction_id}; {reason}. Can you dispute it?"),
+                   answer=("Dispute {dispute_id} is open for the {amount} {currency} charge from {merchant}. You'll get "
+                           "a provisional credit of {provisional_credit} {currency} by {provisional_credit_by} and a "
+                           "decision by {decision_expected_by}.",)),
+        ),
+    },
+    references={
+        "customer_id": Reference(noun="customer profile", plural="customer profiles", by_id=("customer {value}",),
+                                 user_knows_id=False),
+        "account_id": Reference(
+            noun="account", plural="accounts", by_id=("account {value}",), user_knows_id=False,
+            by_field={"nickname": ("my {value}", "my {value} account", "the {value} account")},
+            superlative={"balance": ("the account with the most money in it", "my account with the lowest balance")},
+        ),
+        "payee_id": Reference(
+            noun="payee", plural="payees", by_id=("payee {value}",), user_knows_id=False,
+            by_field={"nickname": ("my {value}",), "name": ("{value}",)},
+        ),
+        "biller_id": Reference(
+            noun="bill", plural="bills", by_id=("biller {value}",), user_knows_id=False,
+            by_field={"category": ("my {value} bill", "the {value} bill"), "name": ("my {value} bill", "{value}")},
+            superlative={"amount_due": ("my biggest bill", "my smallest bill")},
+        ),
+        "card_id": Reference(
+            noun="card", plural="cards", by_id=("card {value}",), user_knows_id=False,
+            by_field={"last_four": ("my card ending in {value}", "the card ending {value}"),
+                      "product_name": ("my {value}", "my {value} card"),
+                      "kind": ("my {value} card",)},
+        ),
+        "transaction_id": Reference(
+            noun="transaction", plural="transactions", by_id=("transaction {value}",), user_knows_id=False,
+            by_field={"merchant": ("the {value} charge", "my payment at {value}", "the transaction from {value}"),
+                      "posted_on": ("the transaction on {value}", "the charge from {value}")},
+            superlative={"amount": ("the biggest transaction", "the smallest transaction")},
+        ),
+    },
+    entity_tables={"customer_id": "customers", "account_id": "accounts", "payee_id": "payees", "biller_id": "billers",
+                   "card_id": "cards", "transaction_id": "transactions"},
+    values={
+        "email": lambda rng, state: _customer(rng, state)["email"],
+        "phone": _phone,
+        "amount": _amount(20, 400),
+        "memo": lambda rng, state: rng.choice(PAYEE_MEMOS),
+        "transfer_between_accounts.memo": lambda rng, state: rng.choice(SAVINGS_MEMOS),
+        "transfer_between_accounts.amount": _amount(50, 500),
+        "transfer_to_payee.amount": _amount(20, 300),
+        "pay_bill.amount": _bill_amount,
+        "get_account_transactions.category": _spending_category,
+    },
+    field_nouns={
+        "balance": "balance", "available_balance": "available balance", "total_balance": "total balance",
+        "amount": "amount", "amount_due": "amount due", "total_due": "total due", "remaining_due": "remaining amount due",
+        "daily_transfer_limit": "daily transfer limit", "transferred_today": "amount sent today",
+        "remaining_transfer_limit": "remaining daily transfer limit", "interest_rate": "interest rate (APY, %)",
+        "posted_on": "posting date", "due_date": "due date", "provisional_credit": "provisional credit",
+        "decision_expected_by": "decision date", "estimated_delivery": "delivery date",
+        "expected_arrival": "arrival date", "from_balance": "new balance", "to_balance": "new balance",
+        "transaction_count": "number of transactions", "payee_count": "number of payees",
+    },
+    out_of_scope=(
+        "Can you recommend a good novel for a long flight?",
+        "What's the weather going to be like in Lisbon this weekend?",
+        "Should I put my savings into Bitcoin or an index fund?",
+        "Can you help me fill out my tax return?",
+        "What's the exchange rate between the euro and the yen right now?",
+        "Can you book me a table for two at an Italian restaurant tonight?",
+        "I'd like to apply for a 30-year mortgage, what rate can I get?",
+        "Please raise the credit limit on my Visa to 15,000 dollars.",
+        "Translate 'where is the train station' into Japanese, please.",
+        "Who won the football match last night?",
+    ),
+)

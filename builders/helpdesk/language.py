@@ -1,0 +1,244 @@
+"""How employees talk to the service desk: intents per tool, references to entities, value samplers."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from builders.helpdesk.state import ISSUES, OPEN_STATUSES, PRIORITIES, RESOLUTION_NOTES, working_days
+from covert.env import Intent, Language, Reference, State
+
+JUSTIFICATIONS = (
+    "I'm presenting to a client tomorrow morning and can't work without it",
+    "the whole accounts payable team is blocked by this",
+    "it has been open for over a week and I still can't do my job",
+    "payroll closes on Friday and this has to be fixed before then",
+    "I'm travelling next week and need it working before I leave",
+    "three other people on my team are now affected too",
+    "our quarter-end close depends on it",
+)
+COMMENTS = (
+    "I'm working from home tomorrow, so please call my mobile instead of coming to my desk.",
+    "The problem still happens after the restart you suggested.",
+    "I found a workaround for now, so this is less urgent than it was.",
+    "I'll be out of office Thursday and Friday; my colleague can give you access to my desk.",
+    "The error message says 'Connection reset by peer' when it fails.",
+    "It only seems to happen in the afternoons, when the office is busy.",
+    "Please keep me posted by email, I'm in meetings most of the day.",
+)
+OUT_OF_SCOPE = (
+    "Can you recommend a good book on project management?",
+    "What's the weather going to be like in Chicago this weekend?",
+    "Can you write the executive summary of my quarterly sales report?",
+    "What's on the cafeteria menu today?",
+    "Can you book me a flight to the London office next month?",
+    "What is our company's share price right now?",
+    "Can you reserve conference room 4B for Thursday at 2pm?",
+    "Translate this customer email into Spanish for me, please.",
+    "How do I make a pivot table in Google Sheets?",
+    "Who won the basketball game last night?",
+)
+
+
+def _employee(rng: random.Random, state: State) -> dict[str, Any]:
+    return state.get("employees", rng.choice(state.ids("employees")))
+
+
+def _ticket_where(test):
+    def sample(rng: random.Random, state: State) -> str:
+        ids = [k for k, t in state.records("tickets") if test(t)]
+        ids = ids or [k for k, t in state.records("tickets") if t["status"] in OPEN_STATUSES] or state.ids("tickets")
+        return rng.choice(ids)
+    return sample
+
+
+def _new_issue(rng: random.Random, state: State) -> dict[str, str]:
+    """A category, priority, title and description no open ticket already has (so no duplicate)."""
+    open_titles = {t["title"].lower() for _, t in state.records("tickets") if t["status"] in OPEN_STATUSES}
+    choices = [(c, s, d) for c, issues in ISSUES.items() for s, d in issues if s.lower() not in open_titles]
+    category, summary, details = rng.choice(choices)
+    priority = rng.choices(PRIORITIES, (2, 5, 3, 1))[0]
+    return {"category": category, "priority": priority, "summary": summary, "details": details}
+
+
+def _replaceable_asset(rng: random.Random, state: State) -> str:
+    ids = [k for k, a in state.records("assets") if a["status"] == "in use"] or state.ids("assets")
+    return rng.choice(ids)
+
+
+def _leave_window(rng: random.Random, state: State) -> dict[str, str]:
+    """A leave type and a future period that fits every employee's balance and overlaps no one's leave."""
+    today = date.fromisoformat(state.get("meta", "clock")["today"])
+    employees = [e for _, e in state.records("employees")]
+    busy = [(date.fromisoformat(r["start_date"]), date.fromisoformat(r["end_date"]))
+            for _, r in state.records("leave_requests") if r["status"] in ("approved", "pending approval")]
+    types = [t for t in ("vacation", "vacation", "vacation", "sick", "personal")
+             if min(e["leave_balance"][t] for e in employees) > 0] or ["vacation"]
+    leave_type = rng.choice(types)
+    most = max(1, min(5, min(e["leave_balance"][leave_type] for e in employees)))
+    year_end = date(today.year, 12, 31)
+    best = None
+    for _ in range(40):
+        first = today + timedelta(days=rng.randint(3, 75))
+        while first.weekday() >= 5:
+            first += timedelta(days=1)
+        length = rng.randint(1, most)
+        last = first
+        while working_days(first, last) < length:
+            last += timedelta(days=1)
+        if last > year_end:
+            continue
+        best = (first, last)
+        if not any(first <= b and a <= last for a, b in busy):
+            break
+    if best is None:
+        first = today + timedelta(days=1)
+        best = (first, first)
+    return {"leave_type": leave_type, "start_date": best[0].isoformat(), "end_date": best[1].isoformat()}
+
+
+LANGUAGE = Language(
+    scope="IT and HR service desk requests: tickets, assigned devices and leave",
+    intents={
+        "find_employee_by_email": (
+            Intent(ask=("can you check you have me in the system? My work email is {email}",
+                        "could you pull up my employee record? I'm {email}"),
+                   answer=("I found your record: {name}, {department}.",),
+                   context=("my work email is {email}", "I'm {email}", "you'll find me under {email}")),
+        ),
+        "find_employee_by_number": (
+            Intent(ask=("can you look me up? My employee number is {employee_number}",
+                        "please find my record, employee number {employee_number}"),
+                   answer=("I found your record: {name}, {department}.",),
+                   context=("my employee number is {employee_number}", "employee #{employee_number} here",
+                            "my badge number is {employee_number}")),
+        ),
+        "get_employee_profile": (
+            Intent(ask=("how many tickets do I have open right now?", "can you list my open IT and HR tickets?",
+                        "what tickets have I got with the service desk at the moment?"),
+                   answer=("You have {open_ticket_count} open tickets.",)),
+            Intent(ask=("which devices are assigned to me?", "what equipment do you have registered under my name?"),
+                   answer=("You have {asset_count} devices assigned to you.",)),
+            Intent(ask=("how many vacation days do I have left this year?", "what's my remaining leave balance?",
+                        "how much leave do I still have?"),
+                   answer=("For {leave_balance.year} you have {leave_balance.vacation_days} vacation days, "
+                           "{leave_balance.sick_days} sick days and {leave_balance.personal_days} personal days left.",)),
+        ),
+        "get_ticket_details": (
+            Intent(ask=("what's the status of {ticket_id}?", "any update on {ticket_id}?", "is {ticket_id} still open?"),
+                   answer=("Ticket {ticket_id} is {status} with {priority} priority.",)),
+            Intent(ask=("who is working on {ticket_id}?", "has anyone picked up {ticket_id} yet?"),
+                   answer=("Ticket {ticket_id} is assigned to {assigned_to} on the {team} team.",)),
+            Intent(ask=("when should {ticket_id} be fixed by?", "what's the deadline for resolving {ticket_id}?"),
+                   answer=("Ticket {ticket_id} is due to be resolved by {resolve_by}.",)),
+        ),
+        "list_team_agents": (
+            Intent(ask=("who is on the {team} team?", "which {team} agents are working today?",
+                        "can you tell me who I could talk to in {team}?"),
+                   answer=("Here are the agents on the {team} team.",)),
+            Intent(ask=("how big is the {team} backlog right now?", "how many tickets are waiting for someone in {team}?"),
+                   answer=("{team} has {unassigned_tickets} open tickets nobody has picked up yet.",)),
+        ),
+        "create_ticket": (
+            Intent(ask=("I need to open a {category} ticket: {summary}. {details} I'd call it {priority} priority.",
+                        "can you log a {priority} priority {category} issue for me? {summary}. {details}",
+                        "please raise a ticket about this: {summary}. {details} It's a {category} problem, {priority} priority."),
+                   answer=("Ticket {ticket_id} is open with {team} at {priority} priority; the target resolution time is {resolve_by}.",),
+                   context=("I'd like a {priority} priority {category} ticket opened for this: {summary}. {details}",
+                            "first please log a {category} ticket, {priority} priority: {summary}. {details}")),
+        ),
+        "assign_ticket": (
+            Intent(ask=("can you assign {ticket_id} to {agent_id}?", "please have {agent_id} take over {ticket_id}",
+                        "I'd like {agent_id} to handle {ticket_id}"),
+                   answer=("Ticket {ticket_id} is now assigned to {assignee.name} and is {status}.",),
+                   context=("{ticket_id} should go to {agent_id}",)),
+        ),
+        "escalate_ticket": (
+            Intent(ask=("{ticket_id} needs to go up to {new_priority} priority: {justification}",
+                        "please escalate {ticket_id} to {new_priority}; {justification}",
+                        "can you bump {ticket_id} to {new_priority}? {justification}"),
+                   answer=("Ticket {ticket_id} is now {priority} priority (it was {previous_priority}); the new "
+                           "target resolution time is {resolve_by}.",),
+                   context=("{ticket_id} has to be raised to {new_priority} priority because {justification}",)),
+        ),
+        "add_ticket_comment": (
+            Intent(ask=("please add this note to {ticket_id}: \"{comment}\"",
+                        "can you pass a message on to whoever has {ticket_id}? \"{comment}\"",
+                        "I'd like to add a comment on {ticket_id}: \"{comment}\""),
+                   answer=("Your comment is on ticket {ticket_id}; it now has {comment_count} comments.",),
+                   context=("add \"{comment}\" to {ticket_id}",)),
+        ),
+        "resolve_ticket": (
+            Intent(ask=("{ticket_id} is sorted, please resolve it as {resolution_code}: {resolution_note}",
+                        "you can close out {ticket_id} as {resolution_code}. {resolution_note}",
+                        "please mark {ticket_id} resolved ({resolution_code}) with the note: {resolution_note}"),
+                   answer=("Ticket {ticket_id} is resolved ({resolution_code}) by {resolved_by} as of {resolved_at}.",),
+                   context=("{ticket_id} can be resolved as {resolution_code}: {resolution_note}",)),
+        ),
+        "request_asset_replacement": (
+            Intent(ask=("{asset_id} is {reason}, can I get a replacement?",
+                        "I need a replacement for {asset_id}; the reason is that it's {reason}",
+                        "please order me a new one to replace {asset_id} (it's {reason})"),
+                   answer=("A replacement for {asset_tag} is requested under ticket {ticket_id} at {priority} priority.",),
+                   context=("{asset_id} needs replacing because it's {reason}",)),
+        ),
+        "submit_leave_request": (
+            Intent(ask=("I'd like to book {leave_type} leave from {start_date} to {end_date}",
+                        "please put in a {leave_type} leave request for {start_date} through {end_date}",
+                        "can you request {leave_type} days off for me, {start_date} until {end_date}?"),
+                   answer=("Leave request {leave_request_id} for {days} days ({start_date} to {end_date}) is waiting for "
+                           "{approver_name} to approve; you have {remaining_days} {leave_type} days left.",),
+                   context=("I want {leave_type} leave from {start_date} to {end_date}",)),
+        ),
+    },
+    references={
+        "employee_id": Reference(noun="employee record", plural="employee records",
+                                 by_id=("employee record {value}",), user_knows_id=False),
+        "ticket_id": Reference(
+            noun="ticket", plural="tickets", by_id=("ticket {value}", "{value}", "my ticket {value}"),
+            by_field={"title": ("my ticket \"{value}\"", "the ticket about \"{value}\""),
+                      "opened_on": ("the ticket I opened on {value}",),
+                      "category": ("my {value} ticket",)},
+        ),
+        "agent_id": Reference(
+            noun="agent", plural="agents", by_id=("agent {value}",), user_knows_id=False,
+            by_field={"name": ("{value}",)},
+            superlative={"open_tickets": ("the agent with the most open tickets", "the agent with the fewest open tickets")},
+        ),
+        "asset_id": Reference(
+            noun="device", plural="devices", by_id=("device {value}",), user_knows_id=False,
+            by_field={"kind": ("my {value}", "the {value} I was issued"), "model": ("my {value}",),
+                      "asset_tag": ("the device tagged {value}",)},
+        ),
+    },
+    entity_tables={"employee_id": "employees", "ticket_id": "tickets", "agent_id": "agents", "asset_id": "assets"},
+    values={
+        "email": lambda rng, state: _employee(rng, state)["email"],
+        "employee_number": lambda rng, state: _employee(rng, state)["employee_number"],
+        "create_ticket": _new_issue,
+        "justification": lambda rng, state: rng.choice(JUSTIFICATIONS),
+        "comment": lambda rng, state: rng.choice(COMMENTS),
+        "resolution_note": lambda rng, state: rng.choice(RESOLUTION_NOTES),
+        "submit_leave_request": _leave_window,
+        "assign_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES and not t["assigned_agent_id"]),
+        "escalate_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES
+                                                   and t["priority"] in ("low", "medium")),
+        "escalate_ticket.new_priority": lambda rng, state: rng.choice(("high", "critical")),
+        "add_ticket_comment.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES),
+        "resolve_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES and t["assigned_agent_id"]),
+        "request_asset_replacement.asset_id": _replaceable_asset,
+        "request_asset_replacement.reason": lambda rng, state: rng.choice(("not working", "not working", "damaged",
+                                                                            "lost", "stolen")),
+    },
+    field_nouns={
+        "open_tickets": "open tickets", "open_ticket_count": "number of open tickets",
+        "asset_count": "number of assigned devices", "unassigned_tickets": "unassigned tickets",
+        "vacation_days": "remaining vacation days", "sick_days": "remaining sick days",
+        "personal_days": "remaining personal days", "days": "working days", "remaining_days": "days left",
+        "comment_count": "number of comments", "resolve_by": "target resolution time",
+        "opened_on": "date opened", "warranty_until": "warranty end date",
+        "refresh_eligible_from": "refresh date", "hire_date": "start date",
+    },
+    out_of_scope=OUT_OF_SCOPE,
+)

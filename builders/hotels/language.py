@@ -1,0 +1,257 @@
+"""How guests of the booking service talk: intents per tool, references to entities, value samplers."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from builders.hotels.state import SPECIAL_REQUESTS
+from covert.env import Intent, Language, Reference, State
+
+
+def _today(state: State) -> date:
+    return date.fromisoformat(state.get("meta", "clock")["today"])
+
+
+def _guest(rng: random.Random, state: State) -> dict[str, Any]:
+    return state.get("guests", rng.choice(state.ids("guests")))
+
+
+def _stay(rng: random.Random, state: State, first: str = "check_in", last: str = "check_out") -> dict[str, str]:
+    start = _today(state) + timedelta(days=rng.randrange(5, 120))
+    return {first: start.isoformat(), last: (start + timedelta(days=rng.randint(1, 5))).isoformat()}
+
+
+def _city(rng: random.Random, state: State) -> str:
+    return rng.choice(sorted({h["city"] for _, h in state.records("hotels")}))
+
+
+def _search(rng: random.Random, state: State) -> dict[str, Any]:
+    return {"city": _city(rng, state), **_stay(rng, state), "guests": rng.choice((1, 2, 2, 2, 3, 4))}
+
+
+def _availability(rng: random.Random, state: State) -> dict[str, Any]:
+    return {**_stay(rng, state), "guests": rng.choice((1, 2, 2, 3))}
+
+
+def _booking_stay(rng: random.Random, state: State) -> dict[str, Any]:
+    return {**_stay(rng, state), "guests": rng.choice((1, 2, 2))}
+
+
+def _max_price(rng: random.Random, state: State) -> float:
+    prices = sorted(r["price_per_night"] for _, h in state.records("hotels") for r in h["room_types"])
+    return float(50 * (int(prices[rng.randrange(len(prices))]) // 50 + 1))
+
+
+def _bookings(state: State, test) -> list[str]:
+    return [k for k, b in state.records("bookings") if test(b)]
+
+
+def _booking_where(test):
+    def sample(rng: random.Random, state: State) -> str:
+        return rng.choice(_bookings(state, test) or state.ids("bookings"))
+    return sample
+
+
+def _cancellable(state: State):
+    today = _today(state).isoformat()
+    return lambda b: b["status"] == "confirmed" and (b["rate_plan"] == "flexible" or today <= b["cancellation_deadline"])
+
+
+def _changeable_booking(rng: random.Random, state: State) -> str:
+    today = _today(state).isoformat()
+    return _booking_where(lambda b: b["status"] == "confirmed" and today <= b["cancellation_deadline"])(rng, state)
+
+
+def _cancellable_booking(rng: random.Random, state: State) -> str:
+    return _booking_where(_cancellable(state))(rng, state)
+
+
+def _redeemable_booking(rng: random.Random, state: State) -> str:
+    def ok(b: dict) -> bool:
+        guest = state.get("guests", b["guest_id"]) or {}
+        return b["status"] == "confirmed" and guest.get("points_balance", 0) >= 5000 and b["amount_paid"] >= 25
+    return _booking_where(ok)(rng, state)
+
+
+LANGUAGE = Language(
+    scope="hotel searches, room bookings, changes and cancellations, and Wayfarer Rewards points",
+    intents={
+        "find_guest_by_email": (
+            Intent(ask=("can you pull up my profile? My email is {email}",
+                        "I'd like to check my account with you, the email on it is {email}"),
+                   answer=("I found your profile; your guest id is {guest_id}.",),
+                   context=("my email is {email}", "I booked under {email}", "the email on my account is {email}")),
+        ),
+        "find_guest_by_loyalty_number": (
+            Intent(ask=("can you find my account? My Wayfarer Rewards number is {loyalty_number}",
+                        "I'm a rewards member, number {loyalty_number}; can you look me up?"),
+                   answer=("I found your profile; your guest id is {guest_id}.",),
+                   context=("my rewards number is {loyalty_number}", "my member number is {loyalty_number}",
+                            "I'm Wayfarer Rewards member {loyalty_number}")),
+        ),
+        "get_guest_profile": (
+            Intent(ask=("which cards do I have saved with you?", "what do you have on file for me?"),
+                   answer=("Your profile is under {name}, with {email} and {phone} on file.",)),
+            Intent(ask=("what's my membership tier?", "which rewards level am I at?"),
+                   answer=("You're a {loyalty_tier} member, number {loyalty_number}.",)),
+        ),
+        "get_loyalty_account": (
+            Intent(ask=("how many points do I have?", "what's my rewards balance and what is it worth?",
+                        "could you check my points balance?"),
+                   answer=("You have {points_balance} points, worth {points_value} {currency}.",)),
+            Intent(ask=("how close am I to the next tier?", "how many more nights until I move up a tier?"),
+                   answer=("You're {tier} with {qualifying_nights} qualifying nights this year; "
+                           "{nights_to_next_tier} more nights reach the next tier.",)),
+        ),
+        "search_hotels": (
+            Intent(ask=("I need a hotel in {city} from {check_in} to {check_out} for {guests} people",
+                        "what hotels do you have in {city}? Checking in {check_in}, out {check_out}, {guests} of us",
+                        "can you find me somewhere to stay in {city}, {check_in} to {check_out}, for {guests}?"),
+                   answer=("I found {total_results} hotels in {city} with rooms from {check_in} to {check_out}.",),
+                   context=("I'm going to {city} from {check_in} to {check_out}, {guests} of us",
+                            "we'll be in {city} {check_in} to {check_out}, party of {guests}")),
+            Intent(ask=("anything in {city} under {max_price_per_night} dollars a night? {check_in} to {check_out}, "
+                        "{guests} guests",
+                        "I'm on a budget: {city}, {check_in} to {check_out}, {guests} people, at most "
+                        "{max_price_per_night} a night"),
+                   answer=("{total_results} hotels in {city} have rooms at or under that price for {nights} nights.",),
+                   context=("I want to stay in {city} from {check_in} to {check_out} with {guests} people, under "
+                            "{max_price_per_night} a night",)),
+        ),
+        "get_room_availability": (
+            Intent(ask=("what rooms does {hotel_id} have from {check_in} to {check_out} for {guests}?",
+                        "is there still a room at {hotel_id} for {guests} guests, {check_in} to {check_out}?",
+                        "how much would {hotel_id} cost for {guests} from {check_in} to {check_out}?"),
+                   answer=("{hotel_name} has these rooms for {nights} nights from {check_in}.",),
+                   context=("I'm looking at {hotel_id} for {check_in} to {check_out}, {guests} guests",)),
+            Intent(ask=("what are the check-in and check-out times at {hotel_id}? We'd stay {check_in} to "
+                        "{check_out}, {guests} of us",),
+                   answer=("Check-in at {hotel_name} is from {check_in_time} and check-out is by {check_out_time}.",)),
+        ),
+        "get_booking_details": (
+            Intent(ask=("can you give me the details of {booking_id}?", "what's the status of {booking_id}?",
+                        "what did I book under {booking_id}?"),
+                   answer=("Booking {booking_id} at {hotel_name} is {status}: {check_in} to {check_out}, "
+                           "{total} {currency} in total.",),
+                   context=("my confirmation number is {booking_id}", "it's about {booking_id}",
+                            "I have {booking_id} with you")),
+            Intent(ask=("until when can I cancel {booking_id} for free?", "what's the cancellation deadline on "
+                        "{booking_id}?"),
+                   answer=("Booking {booking_id} can be cancelled free of charge until {cancellation_deadline}.",)),
+        ),
+        "book_room": (
+            Intent(ask=("please book {room_type_id} at {hotel_id} from {check_in} to {check_out} for {guests}, "
+                        "charged to {payment_method_id}",
+                        "I'd like to reserve {room_type_id} at {hotel_id}, {check_in} to {check_out}, {guests} "
+                        "guests; put it on {payment_method_id}"),
+                   answer=("You're booked: confirmation {booking_id}, {room_name} at {hotel_name} from {check_in} "
+                           "to {check_out}, {total} {currency} in total.",)),
+            Intent(ask=("book {room_type_id} at {hotel_id} for {guests}, {check_in} to {check_out}, on the "
+                        "{rate_plan} rate, paid with {payment_method_id}",),
+                   answer=("Booking {booking_id} is confirmed at the {rate_plan} rate: {total} {currency}; free "
+                           "cancellation until {cancellation_deadline}.",)),
+        ),
+        "cancel_booking": (
+            Intent(ask=("please cancel {booking_id}, {reason}", "I need to cancel {booking_id} — {reason}",
+                        "can you call off {booking_id}? Reason: {reason}"),
+                   answer=("Booking {booking_id} is cancelled; the fee is {cancellation_fee} {refund.currency} and "
+                           "{refund.amount} {refund.currency} goes back to {refund.payment_method_id}.",)),
+        ),
+        "change_booking_dates": (
+            Intent(ask=("can I move {booking_id} to {new_check_in} through {new_check_out}?",
+                        "please change the dates of {booking_id}: check in {new_check_in}, check out {new_check_out}",
+                        "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead"),
+                   answer=("Booking {booking_id} now runs {check_in} to {check_out}; the new total is {total} "
+                           "{currency}, a difference of {price_difference} {currency}.",)),
+        ),
+        "add_special_request": (
+            Intent(ask=("for {booking_id}, could you ask the hotel for {request}?",
+                        "please add a request to {booking_id}: {request}",
+                        "can you note on {booking_id} that we'd like {request}?"),
+                   answer=("I've passed your request to {hotel_name} for booking {booking_id}.",)),
+        ),
+        "redeem_points": (
+            Intent(ask=("I'd like to use {points} of my points on {booking_id}",
+                        "can you apply {points} rewards points to {booking_id}?",
+                        "please knock {points} points off {booking_id}"),
+                   answer=("I redeemed {points_redeemed} points on booking {booking_id}: {credit.amount} "
+                           "{credit.currency} goes back to {credit.payment_method_id}, and you have {points_balance} "
+                           "points left.",)),
+        ),
+    },
+    references={
+        "guest_id": Reference(noun="guest profile", plural="guest profiles", by_id=("profile {value}",),
+                              user_knows_id=False),
+        "hotel_id": Reference(
+            noun="hotel", plural="hotels", by_id=("hotel {value}",), user_knows_id=False,
+            by_field={"hotel_name": ("the {value}", "{value}"),
+                      "neighborhood": ("the hotel in {value}", "the place in {value}")},
+            superlative={"guest_rating": ("the best-rated hotel", "the lowest-rated hotel"),
+                         "lowest_price_per_night": ("the priciest hotel", "the cheapest hotel"),
+                         "distance_to_center_km": ("the hotel farthest from the center",
+                                                   "the hotel closest to the center")},
+        ),
+        "room_type_id": Reference(
+            noun="room", plural="rooms", by_id=("room type {value}",), user_knows_id=False,
+            by_field={"room_name": ("the {value}", "a {value}"), "bed_type": ("the room with {value}",)},
+            superlative={"price_per_night": ("the most expensive room", "the cheapest room"),
+                         "size_sqm": ("the biggest room", "the smallest room")},
+        ),
+        "booking_id": Reference(
+            noun="booking", plural="bookings",
+            by_id=("booking {value}", "confirmation number {value}", "my reservation {value}"),
+            by_field={"hotel_name": ("my booking at the {value}", "my stay at {value}"),
+                      "city": ("my {value} booking", "my stay in {value}"),
+                      "check_in": ("my booking checking in on {value}", "the stay starting {value}")},
+            superlative={"total": ("my most expensive booking", "my cheapest booking")},
+        ),
+        "payment_method_id": Reference(
+            noun="payment method", plural="payment methods", user_knows_id=False,
+            by_field={"brand": ("my {value}", "the {value} on file"), "last_four": ("the card ending in {value}",)},
+        ),
+    },
+    entity_tables={"booking_id": "bookings", "guest_id": "guests", "hotel_id": "hotels"},
+    values={
+        "email": lambda rng, state: _guest(rng, state)["email"],
+        "loyalty_number": lambda rng, state: _guest(rng, state)["loyalty_number"],
+        "city": _city,
+        "guests": lambda rng, state: rng.choice((1, 2, 2, 3)),
+        "max_price_per_night": _max_price,
+        "request": lambda rng, state: rng.choice(SPECIAL_REQUESTS),
+        "points": lambda rng, state: rng.choice((2000, 2500, 3000, 4000, 5000)),
+        "search_hotels": _search,
+        "get_room_availability": _availability,
+        "book_room": _booking_stay,
+        "change_booking_dates": lambda rng, state: _stay(rng, state, "new_check_in", "new_check_out"),
+        "cancel_booking.booking_id": _cancellable_booking,
+        "change_booking_dates.booking_id": _changeable_booking,
+        "redeem_points.booking_id": _redeemable_booking,
+        "add_special_request.booking_id": _booking_where(lambda b: b["status"] in ("confirmed", "checked_in")
+                                                         and len(b["special_requests"]) < 4),
+        "get_booking_details.booking_id": _booking_where(lambda b: True),
+    },
+    field_nouns={
+        "total": "booking total", "price_per_night": "nightly rate", "lowest_price_per_night": "lowest nightly rate",
+        "non_refundable_price_per_night": "non-refundable nightly rate", "total_price": "total price",
+        "guest_rating": "guest rating", "star_rating": "star rating", "points_balance": "points balance",
+        "points_value": "points value", "cancellation_fee": "cancellation fee", "amount_paid": "amount paid",
+        "price_difference": "price difference", "check_in": "check-in date", "check_out": "check-out date",
+        "cancellation_deadline": "free-cancellation deadline", "taxes": "taxes and fees",
+        "distance_to_center_km": "distance to the center", "size_sqm": "room size", "nights": "number of nights",
+        "qualifying_nights": "qualifying nights", "points_to_earn": "points to earn",
+    },
+    out_of_scope=(
+        "Can you book me a flight from Boston to Lisbon next month?",
+        "I need a rental car at the Rome airport, can you arrange one?",
+        "Do I need a visa to visit Japan on a US passport?",
+        "What's the weather going to be like in Barcelona this weekend?",
+        "Which restaurants near the Louvre would you recommend for dinner?",
+        "What's today's exchange rate between euros and dollars?",
+        "Can you buy me tickets for the Sagrada Familia?",
+        "Help me write a complaint letter to my airline about lost luggage.",
+        "How do I say 'where is the train station' in Italian?",
+        "Can you recommend travel insurance for a two-week trip?",
+    ),
+)

@@ -1,0 +1,254 @@
+"""How the mailbox owner talks to their email assistant: intents per tool, references, value samplers."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from covert.env import Intent, Language, Reference, State
+
+# subject, body of new emails and drafts a user might dictate
+OUTGOING = (
+    ("Lunch next week?", "Are you free for lunch on Thursday? My treat."),
+    ("Running late", "Running about 15 minutes late to our meeting, sorry about that."),
+    ("Thanks for today", "Thanks for your help with the launch today, it went really smoothly."),
+    ("Updated numbers", "I've updated the forecast with the new numbers; the totals are in the shared sheet."),
+    ("Quick question", "Do you have the final version of the contract? I can't find it in the shared drive."),
+    ("Weekend plans", "We're having a barbecue on Saturday afternoon, would love for you to come."),
+    ("Moving our call", "Could we move our call to Friday at 10am? Something came up on Wednesday."),
+    ("Happy birthday!", "Happy birthday! Hope you have a wonderful day."),
+)
+DRAFT_IDEAS = (
+    ("Proposal feedback", "Thanks for sending the proposal. A few thoughts on the timeline before we sign off"),
+    ("Team offsite ideas", "Here are some ideas for the team offsite in the spring"),
+    ("Holiday schedule", "Here's who is out over the holidays and who covers what"),
+    ("Thank-you note", "Thank you so much for the lovely dinner last weekend"),
+    ("Hiring plan", "Draft of the hiring plan for next quarter: two engineers and one designer"),
+)
+REPLIES = (
+    "Thanks, that works for me.", "Sounds good, see you then.", "Got it, I'll take a look today.",
+    "Thanks for the heads-up!", "Perfect, thank you.", "Can we push this to next week?",
+    "Yes, please go ahead.", "I'll get back to you by Friday.",
+)
+NOTES = (
+    "FYI, see below.", "Can you take a look at this?", "Forwarding for your records.",
+    "Could you handle this one?", "Thought you'd want to see this.",
+)
+STOPWORDS = {"your", "from", "with", "this", "that", "week", "still", "about", "what", "have", "ready", "next"}
+
+
+def _messages(state: State, *folders: str) -> list[dict[str, Any]]:
+    return [m for _, m in state.records("messages") if m["folder"] in folders]
+
+
+def _message_in(*folders: str, others_only: bool = False):
+    def sample(rng: random.Random, state: State) -> str:
+        owner = state.get("account", "owner")["email"]
+        found = [m["message_id"] for m in _messages(state, *folders)
+                 if not (others_only and m["from_email"] == owner)]
+        return rng.choice(found or state.ids("messages"))
+    return sample
+
+
+def _contact_name(rng: random.Random, state: State) -> str:
+    contact = state.get("contacts", rng.choice(state.ids("contacts")))
+    return f"{contact['first_name']} {contact['last_name']}"
+
+
+def _sender(rng: random.Random, state: State) -> str:
+    found = _messages(state, "inbox", "archive") or _messages(state, "inbox", "archive", "sent")
+    return rng.choice(found)["from_name"]
+
+
+def _subject_keyword(rng: random.Random, state: State) -> str:
+    subject = rng.choice(_messages(state, "inbox", "archive", "sent"))["subject"]
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", subject) if w.lower() not in STOPWORDS]
+    return rng.choice(words) if words else subject
+
+
+def _used_label(rng: random.Random, state: State) -> str:
+    used = sorted({n for m in _messages(state, "inbox", "archive", "sent") for n in m["labels"]})
+    return rng.choice(used or [r["name"] for _, r in state.records("labels")])
+
+
+def _any_label(rng: random.Random, state: State) -> list[str]:
+    return [rng.choice([r["name"] for _, r in state.records("labels")])]
+
+
+def _dates(state: State) -> list[str]:
+    return sorted({m["date"] for m in _messages(state, "inbox", "archive", "sent")})
+
+
+def _since(rng: random.Random, state: State) -> str:
+    dates = _dates(state)
+    return rng.choice(dates[: len(dates) // 2 + 1])
+
+
+def _until(rng: random.Random, state: State) -> str:
+    # drawn from the newer half, so ``since`` <= ``until`` and the window holds messages
+    dates = _dates(state)
+    return rng.choice(dates[len(dates) // 2:])
+
+
+def _pick(pairs: tuple[tuple[str, str], ...]):
+    def sample(rng: random.Random, state: State) -> dict[str, str]:
+        subject, body = rng.choice(pairs)
+        return {"subject": subject, "body": body}
+    return sample
+
+
+LANGUAGE = Language(
+    scope="your email: contacts, reading and searching messages, sending, replying, forwarding, labels, "
+          "archiving, deleting and drafts",
+    intents={
+        "search_contacts": (
+            Intent(ask=("is {name} in my contacts?", "can you look up {name} in my address book?",
+                        "find the contact named {name} for me"),
+                   answer=("I found {total} contact(s) matching that name in your address book.",),
+                   context=("their name is {name}", "it's {name} from my contacts", "the person is {name}")),
+        ),
+        "get_contact": (
+            Intent(ask=("what's the phone number for {contact_id}?", "can you give me {contact_id}'s number?"),
+                   answer=("{name}'s phone number is {phone}.",)),
+            Intent(ask=("what's the email address of {contact_id}?", "which address do I have for {contact_id}?"),
+                   answer=("{name}'s email address is {email}.",)),
+            Intent(ask=("where does {contact_id} work?", "what's {contact_id}'s job title?"),
+                   answer=("{name} is {job_title} at {company}.",)),
+        ),
+        "list_inbox": (
+            Intent(ask=("what's in my inbox?", "anything new in my email?", "how many unread emails do I have?",
+                        "can you show me my latest emails?"),
+                   answer=("You have {unread_count} unread emails, and {total} emails in your inbox.",),
+                   context=("start with my inbox", "it should be in my inbox")),
+        ),
+        "search_messages": (
+            Intent(ask=("find the emails from {sender}", "did {sender} email me recently?",
+                        "show me what {sender} has sent me"),
+                   answer=("I found {total_matches} emails from that sender.",),
+                   context=("it came from {sender}", "the sender was {sender}", "{sender} sent it")),
+            Intent(ask=("find my emails about {subject_keyword}", "search my mail for \"{subject_keyword}\" in the subject",
+                        "do I have any emails with {subject_keyword} in the subject line?"),
+                   answer=("{total_matches} emails have that in the subject line.",),
+                   context=("the subject had \"{subject_keyword}\" in it", "it was about {subject_keyword}")),
+            Intent(ask=("show me everything labeled {label}", "which emails are filed under {label}?",
+                        "pull up my {label} emails"),
+                   answer=("{total_matches} emails carry that label.",),
+                   context=("it's under my {label} label", "I filed it under {label}")),
+            Intent(ask=("what emails did I get between {since} and {until}?",
+                        "list my mail from {since} through {until}"),
+                   answer=("{total_matches} emails are dated within that range.",),
+                   context=("it came in between {since} and {until}", "it was sometime from {since} to {until}")),
+        ),
+        "get_message": (
+            Intent(ask=("what does {message_id} say?", "can you read me {message_id}?", "open {message_id} for me"),
+                   answer=("{from_name} wrote on {date}: {body}",)),
+            Intent(ask=("does {message_id} have any attachments?", "what's attached to {message_id}?"),
+                   answer=("That email has {attachment_count} attachment(s).",)),
+            Intent(ask=("when exactly did {message_id} come in?", "what time was {message_id} sent?"),
+                   answer=("It was sent at {sent_at} by {from_name} ({from_email}).",)),
+        ),
+        "send_email": (
+            Intent(ask=("send an email to {to} with the subject \"{subject}\" saying: {body}",
+                        "email {to}: subject \"{subject}\", message \"{body}\"",
+                        "please write to {to}. Subject: {subject}. Text: {body}"),
+                   answer=("Your email \"{subject}\" was sent at {sent_at}.",)),
+            Intent(ask=("email {to} and copy {cc}, subject \"{subject}\": {body}",
+                        "send {to} a note titled \"{subject}\" with {cc} on cc: {body}"),
+                   answer=("Your email \"{subject}\" went out at {sent_at}, with the cc included.",)),
+        ),
+        "reply_to_message": (
+            Intent(ask=("reply to {message_id} and say: {body}", "answer {message_id} with \"{body}\"",
+                        "write back to {message_id}: {body}"),
+                   answer=("Your reply \"{subject}\" was sent at {sent_at}.",)),
+            Intent(ask=("reply to {message_id} with \"{body}\" and cc {cc}",),
+                   answer=("Your reply \"{subject}\" went out at {sent_at} with the cc.",)),
+        ),
+        "forward_message": (
+            Intent(ask=("forward {message_id} to {to}", "can you pass {message_id} along to {to}?",
+                        "send {message_id} on to {to}"),
+                   answer=("I forwarded \"{subject}\" at {sent_at}.",)),
+            Intent(ask=("forward {message_id} to {to} with the note \"{note}\"",
+                        "send {message_id} to {to} and add \"{note}\" on top"),
+                   answer=("I forwarded \"{subject}\" with your note at {sent_at}.",)),
+        ),
+        "update_labels": (
+            Intent(ask=("add the {add_labels} label to {message_id}", "file {message_id} under {add_labels}",
+                        "tag {message_id} with {add_labels}"),
+                   answer=("I added the label to \"{subject}\".",)),
+            Intent(ask=("remove the {remove_labels} label from {message_id}",
+                        "take {message_id} out of {remove_labels}"),
+                   answer=("I removed the label from \"{subject}\".",)),
+        ),
+        "archive_message": (
+            Intent(ask=("archive {message_id}", "get {message_id} out of my inbox, I'm done with it",
+                        "please archive {message_id}"),
+                   answer=("\"{subject}\" is archived; it moved from {previous_folder} to {folder}.",)),
+        ),
+        "delete_message": (
+            Intent(ask=("delete {message_id}", "move {message_id} to the trash", "get rid of {message_id}"),
+                   answer=("\"{subject}\" is now in the {folder}.",)),
+        ),
+        "create_draft": (
+            Intent(ask=("draft an email to {to} titled \"{subject}\": {body}. Don't send it yet",
+                        "start a draft for {to} with the subject \"{subject}\" that says \"{body}\"; I'll review it first",
+                        "save a draft to {to}, subject {subject}, text: {body}"),
+                   answer=("I saved the draft \"{subject}\" in your {folder} folder at {saved_at}.",)),
+        ),
+    },
+    references={
+        "contact_id": Reference(
+            noun="contact", plural="contacts", by_id=("contact {value}",), user_knows_id=False,
+            by_field={"name": ("{value}", "my contact {value}"), "company": ("my contact at {value}",)},
+        ),
+        "email": Reference(
+            noun="email address", plural="email addresses", by_id=("{value}",), user_knows_id=False,
+            by_field={"name": ("{value}", "{value}'s address"), "company": ("my contact at {value}",)},
+        ),
+        "message_id": Reference(
+            noun="email", plural="emails", by_id=("message {value}",), user_knows_id=False,
+            by_field={"subject": ("the email about \"{value}\"", "the \"{value}\" email", "the message titled \"{value}\""),
+                      "from_name": ("the email from {value}", "{value}'s message"),
+                      "date": ("the email dated {value}", "the message from {value}")},
+            superlative={"size_kb": ("my biggest email", "my smallest email")},
+        ),
+    },
+    entity_tables={"message_id": "messages", "contact_id": "contacts"},
+    values={
+        "search_contacts.name": _contact_name,
+        "search_messages.sender": _sender,
+        "search_messages.subject_keyword": _subject_keyword,
+        "search_messages.label": _used_label,
+        "search_messages.since": _since,
+        "search_messages.until": _until,
+        "send_email": _pick(OUTGOING),
+        "create_draft": _pick(DRAFT_IDEAS),
+        "reply_to_message.body": lambda rng, state: rng.choice(REPLIES),
+        "forward_message.note": lambda rng, state: rng.choice(NOTES),
+        "update_labels.add_labels": _any_label,
+        "update_labels.remove_labels": lambda rng, state: [_used_label(rng, state)],
+        "reply_to_message.message_id": _message_in("inbox", "archive", others_only=True),
+        "forward_message.message_id": _message_in("inbox", "archive", "sent"),
+        "update_labels.message_id": _message_in("inbox", "archive"),
+        "archive_message.message_id": _message_in("inbox"),
+        "delete_message.message_id": _message_in("inbox", "archive", "sent", "drafts"),
+    },
+    field_nouns={
+        "size_kb": "size in KB", "unread_count": "number of unread emails", "total": "count",
+        "total_matches": "number of matching emails", "attachment_count": "number of attachments",
+        "sent_at": "time sent", "saved_at": "time saved", "moved_at": "time moved", "added_on": "date added",
+        "date": "date",
+    },
+    out_of_scope=(
+        "Can you book a meeting room for Thursday at 3pm?",
+        "What's the weather going to be like in Chicago tomorrow?",
+        "Call my sister and tell her I'll be late.",
+        "Can you reset my email password?",
+        "Translate this paragraph into Portuguese for me.",
+        "What's the stock price of Apple right now?",
+        "Order me a large pepperoni pizza.",
+        "Set an alarm for 6:30 tomorrow morning.",
+        "Who won the basketball game last night?",
+        "Can you recommend a good laptop for video editing?",
+    ),
+)

@@ -1,0 +1,218 @@
+"""How smart home users talk: intents per tool, references to entities, value samplers."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from covert.env import Intent, Language, Reference, State
+
+NEW_ROUTINE_NAMES = (
+    "Sunday Lie-in", "School Run", "Bedtime Story", "Back from Work", "Evening Wind-down", "Early Shift",
+    "Weekend Brunch", "Late Movie", "Quiet Hours", "Morning Coffee", "Holiday Mode", "Night Owl",
+)
+
+
+def _pick(rng: random.Random, state: State, table: str, keep: Any) -> str:
+    """A random id of ``table`` whose record passes ``keep``, or any id when none does."""
+    ids = [key for key, record in state.records(table) if keep(record)] or state.ids(table)
+    return rng.choice(ids)
+
+
+def _email(rng: random.Random, state: State) -> str:
+    return state.get("accounts", _pick(rng, state, "accounts", lambda a: bool(a["home_ids"])))["email"]
+
+
+def _device(*kinds: str, color: bool = False, door_closed: bool = False):
+    def keep(device: dict[str, Any]) -> bool:
+        return (
+            device["online"] and device["kind"] in kinds
+            and (not color or device["state"].get("supports_color", False))
+            and (not door_closed or device["state"].get("door_state") == "closed")
+        )
+
+    def sample(rng: random.Random, state: State) -> str:
+        ids = [k for k, d in state.records("devices") if keep(d)]
+        if not ids and color:
+            ids = [k for k, d in state.records("devices") if d["online"] and d["kind"] in kinds]
+        return rng.choice(ids or state.ids("devices"))
+    return sample
+
+
+def _runnable_scene(rng: random.Random, state: State) -> str:
+    def ready(scene: dict[str, Any]) -> bool:
+        for action in scene["actions"]:
+            device = state.get("devices", action["device_id"])
+            if device is None:
+                continue
+            if not device["online"]:
+                return False
+            if action["settings"].get("lock_state") == "locked" and device["state"].get("door_state") == "open":
+                return False
+        return True
+    return _pick(rng, state, "scenes", ready)
+
+
+def _period(rng: random.Random, state: State) -> dict[str, str]:
+    """A period inside the stored energy readings (which end yesterday)."""
+    today = date.fromisoformat(state.get("meta", "clock")["today"])
+    end = today - timedelta(days=rng.randint(1, 5))
+    start = end - timedelta(days=rng.choice((0, 2, 3, 6, 6)))
+    return {"start_date": start.isoformat(), "end_date": end.isoformat()}
+
+
+def _time(rng: random.Random, state: State) -> str:
+    return f"{rng.randint(5, 22):02d}:{rng.choice((0, 0, 15, 30, 30, 45)):02d}"
+
+
+LANGUAGE = Language(
+    scope="your smart home: homes and rooms, device status and control, scenes, routines and energy use",
+    intents={
+        "find_homes_by_email": (
+            Intent(ask=("which homes are on my account? My email is {email}",
+                        "can you pull up my smart home account? It's under {email}",
+                        "I sign in with {email} — what homes can I control?"),
+                   answer=("The account belongs to {owner_name}; here are the homes it can control.",),
+                   context=("my email is {email}", "I sign in with {email}", "the account is under {email}")),
+        ),
+        "get_home": (
+            Intent(ask=("how many rooms and devices do I have set up at {home_id}?", "give me an overview of {home_id}"),
+                   answer=("{name} has {room_count} rooms and {device_count} devices.",)),
+            Intent(ask=("is anything offline at {home_id}?", "are all my devices at {home_id} connected?",
+                        "how many devices have dropped off the network at {home_id}?"),
+                   answer=("{offline_device_count} of the {device_count} devices at {name} are offline.",)),
+            Intent(ask=("what electricity rate are you using for {home_id}?",
+                        "what price per kWh do you have on file for {home_id}?"),
+                   answer=("The tariff for {name} is {energy_tariff.price_per_kwh} {energy_tariff.currency} per kWh.",)),
+        ),
+        "list_room_devices": (
+            Intent(ask=("what devices are in {room_id}?", "what's connected in {room_id} right now?",
+                        "which of the gadgets in {room_id} are on?"),
+                   answer=("The {room_name} has {device_count} devices.",)),
+        ),
+        "get_device_status": (
+            Intent(ask=("is {device_id} online?", "what's {device_id} doing right now?", "can you check on {device_id} for me?"),
+                   answer=("The {name} is {connectivity}; its status reads: {status_summary}.",)),
+            Intent(ask=("what firmware is {device_id} running?", "which make and model is {device_id}?"),
+                   answer=("The {name} is a {manufacturer} {model} running firmware {firmware}.",)),
+        ),
+        "get_energy_usage": (
+            Intent(ask=("how much electricity did {device_id} use between {start_date} and {end_date}?",
+                        "what did {device_id} cost me to run from {start_date} to {end_date}?",
+                        "can you show me the energy use of {device_id} from {start_date} through {end_date}?"),
+                   answer=("The {device_name} used {total_kwh} kWh from {period_start} to {period_end}, "
+                           "about {estimated_cost.amount} {estimated_cost.currency}.",),
+                   context=("I'm asking about {start_date} to {end_date}", "for the period {start_date} to {end_date}")),
+        ),
+        "list_automations": (
+            Intent(ask=("what scenes and routines do I have at {home_id}?", "which routines are scheduled at {home_id}?",
+                        "remind me what automations are set up for {home_id}"),
+                   answer=("{home_name} has {scene_count} scenes and {routine_count} routines.",)),
+        ),
+        "control_device": (
+            Intent(ask=("turn {power} {device_id}", "can you switch {device_id} {power}?",
+                        "please turn {device_id} {power} for me"),
+                   answer=("The {name} is now {status_summary}.",)),
+            Intent(ask=("set {device_id} to {brightness}% brightness", "dim {device_id} to {brightness} percent",
+                        "can you put {device_id} at {brightness}%?"),
+                   answer=("The {name} is now {status_summary}.",)),
+            Intent(ask=("change {device_id} to {color}", "make {device_id} {color}",
+                        "can you set {device_id} to a {color} light?"),
+                   answer=("The {name} is now {status_summary}.",)),
+        ),
+        "set_thermostat": (
+            Intent(ask=("set {device_id} to {temperature_c} degrees", "can you change {device_id} to {temperature_c}°C?",
+                        "I'd like {device_id} at {temperature_c} degrees, please"),
+                   answer=("The {name} is now set to {state.target_temp_c} °C ({status_summary}).",)),
+            Intent(ask=("put {device_id} in {mode} mode at {temperature_c} degrees",
+                        "switch {device_id} to {mode} and set it to {temperature_c}°C"),
+                   answer=("The {name} is now in {state.hvac_mode} mode at {state.target_temp_c} °C.",)),
+        ),
+        "set_lock": (
+            Intent(ask=("{action} {device_id}", "please {action} {device_id}", "can you {action} {device_id} remotely?"),
+                   answer=("The {name} is now {state.lock_state}.",)),
+        ),
+        "activate_scene": (
+            Intent(ask=("run {scene_id}", "turn on {scene_id}", "can you start {scene_id} now?"),
+                   answer=("{name} is running; {devices_updated} devices were adjusted.",)),
+        ),
+        "create_routine": (
+            Intent(ask=("at {home_id}, set up a routine called {routine_name} that runs {scene_id} at {time}, {repeat}",
+                        "create a {routine_name} routine for {home_id}: {scene_id} at {time}, {repeat}",
+                        "I'd like {scene_id} to run automatically at {home_id} at {time}, {repeat} — call it {routine_name}"),
+                   answer=("Your {name} routine will run {scene.name} at {time_of_day} ({recurrence}); "
+                           "the next run is {next_run}.",)),
+        ),
+        "delete_routine": (
+            Intent(ask=("delete {routine_id}", "please remove {routine_id}, I don't need it anymore",
+                        "get rid of {routine_id}"),
+                   answer=("The {name} routine has been deleted.",)),
+        ),
+    },
+    references={
+        "home_id": Reference(
+            noun="home", plural="homes", by_id=("home {value}",), user_knows_id=False,
+            by_field={"name": ("my {value}", "the {value}"), "city": ("my place in {value}", "the home in {value}")},
+            superlative={"device_count": ("the home with the most devices", "the home with the fewest devices")},
+        ),
+        "room_id": Reference(
+            noun="room", plural="rooms", by_id=("room {value}",), user_knows_id=False,
+            by_field={"name": ("the {value}", "my {value}")},
+            superlative={"device_count": ("the room with the most devices", "the room with the fewest devices")},
+        ),
+        "device_id": Reference(
+            noun="device", plural="devices", by_id=("device {value}",), user_knows_id=False,
+            by_field={"name": ("the {value}", "my {value}"), "kind": ("the {value}",)},
+        ),
+        "scene_id": Reference(
+            noun="scene", plural="scenes", by_id=("scene {value}",), user_knows_id=False,
+            by_field={"name": ("my {value} scene", "the {value} scene")},
+            superlative={"device_count": ("the scene that controls the most devices",
+                                          "the scene that controls the fewest devices")},
+        ),
+        "routine_id": Reference(
+            noun="routine", plural="routines", by_id=("routine {value}",), user_knows_id=False,
+            by_field={"name": ("my {value} routine", "the {value} routine"),
+                      "time_of_day": ("the routine that runs at {value}",)},
+        ),
+    },
+    entity_tables={"home_id": "homes", "room_id": "rooms", "device_id": "devices", "scene_id": "scenes",
+                   "routine_id": "routines"},
+    values={
+        "email": _email,
+        "get_energy_usage": _period,
+        "get_energy_usage.device_id": lambda rng, state: _pick(rng, state, "energy", lambda e: True),
+        "control_device.device_id": _device("light", color=True),
+        "set_thermostat.device_id": _device("thermostat"),
+        "set_lock.device_id": _device("lock", door_closed=True),
+        "activate_scene.scene_id": _runnable_scene,
+        "brightness": lambda rng, state: rng.choice((10, 20, 25, 30, 40, 50, 60, 75, 80, 100)),
+        "temperature_c": lambda rng, state: rng.choice((18.0, 18.5, 19.0, 19.5, 20.0, 20.5, 21.0, 21.5, 22.0, 23.0)),
+        "routine_name": lambda rng, state: rng.choice(NEW_ROUTINE_NAMES),
+        "time": _time,
+    },
+    field_nouns={
+        "total_kwh": "energy used", "average_daily_kwh": "average daily use", "peak_kwh": "highest daily use",
+        "kwh": "energy used", "price_per_kwh": "electricity price", "amount": "estimated cost",
+        "brightness_pct": "brightness", "target_temp_c": "target temperature", "current_temp_c": "room temperature",
+        "humidity_pct": "humidity", "min_temp_c": "lowest allowed temperature",
+        "max_temp_c": "highest allowed temperature", "position_pct": "blind position", "volume_pct": "volume",
+        "power_w": "power draw", "battery_pct": "battery level", "device_count": "number of devices",
+        "room_count": "number of rooms", "offline_device_count": "number of offline devices",
+        "devices_updated": "number of devices adjusted", "last_activated": "last run", "next_run": "next run",
+        "last_seen": "last contact", "peak_date": "busiest day", "floor": "floor",
+    },
+    out_of_scope=(
+        "Can you order a four-pack of replacement light bulbs for me?",
+        "What's the weather going to be like in Manchester tomorrow?",
+        "Can you recommend a good robot vacuum under 300 pounds?",
+        "Please book an electrician to look at my fuse box on Friday.",
+        "How do I change the password on my Wi-Fi router?",
+        "Can you switch me to a cheaper electricity supplier?",
+        "What's a good recipe for banana bread?",
+        "Translate 'the heating is broken' into German, please.",
+        "Can you tell me who won the match last night?",
+        "How much would solar panels cost for a three-bedroom house?",
+    ),
+)

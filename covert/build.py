@@ -1,0 +1,250 @@
+"""Stage 1 end to end: generate validated tasks in rounds and stream them into a Hub-layout dataset.
+
+Items are made in rounds. Within a round every item is a pure function of (config, index, the round's
+sampling weights), so the output is identical for any number of workers. Between rounds the
+self-evolving sampler re-weights target tools: under-covered tools and tools whose tasks pass
+validation are sampled more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import covert
+from covert.env import item_rng, resolve_builders
+from covert.io.card import write_card
+from covert.io.parquet import ShardWriter, encode_row, sha256_file
+from covert.synth.generate import ItemSpec, Outcome, make_item
+from covert.synth.records import CATEGORIES
+from covert.synth.stats import BuildStats
+
+SPLITS = ("train", "validation", "test")
+DEFAULT_MIX = {"simple": 0.12, "multiple": 0.12, "parallel": 0.12, "parallel_multiple": 0.12,
+               "sequential": 0.2, "state_changing": 0.24, "irrelevance": 0.08}
+ROUND_SIZE = 512
+
+
+class BuildError(ValueError):
+    """Bad build input; the message says what to do."""
+
+
+@dataclass
+class BuildConfig:
+    """Everything that determines a build's output (recorded in the manifest)."""
+
+    builders: list[str]
+    num_tasks: int
+    seed: int = 0
+    mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
+    split_ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
+    rows_per_shard: int = 5000
+
+    def validate(self) -> None:
+        """Raise :class:`BuildError` on bad values."""
+        if self.num_tasks <= 0:
+            raise BuildError(f"--num-tasks must be a positive integer, got {self.num_tasks}")
+        if self.rows_per_shard <= 0:
+            raise BuildError("rows per shard must be positive")
+        unknown = set(self.mix) - set(CATEGORIES)
+        if unknown:
+            raise BuildError(f"unknown categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
+        resolve_builders(self.builders)
+
+
+def split_of(seed: int, ratios: tuple[float, float, float]):
+    """Split by a hash of the oracle's tool-sequence signature: a signature never crosses splits."""
+
+    def assign(signature: str) -> str:
+        digest = hashlib.sha256(f"{seed}:{signature}".encode()).digest()
+        point = int.from_bytes(digest[:8], "big") / 2**64
+        if point < ratios[0]:
+            return "train"
+        return "validation" if point < ratios[0] + ratios[1] else "test"
+
+    return assign
+
+
+class TargetSampler:
+    """Self-evolving sampling weights over (builder, tool) targets."""
+
+    def __init__(self, builders: list[Any]) -> None:
+        self.targets = {b.name: list(b.tools) for b in builders}
+        self.weights = {(b, t): 1.0 for b, tools in self.targets.items() for t in tools}
+
+    def update(self, stats: BuildStats) -> None:
+        """Boost tools with little coverage and targets whose candidates pass."""
+        for key in self.weights:
+            builder, tool = key
+            used = stats.tool_use[builder].get(tool, 0)
+            tried = stats.target_tries.get(key, 0)
+            passed = stats.target_accepts.get(key, 0)
+            acceptance = (passed + 1) / (tried + 2)
+            self.weights[key] = round((1.0 / (1.0 + used) ** 0.5) * (0.25 + acceptance), 6)
+
+    def pick(self, rng: Any, builder: str) -> str:
+        tools = self.targets[builder]
+        return rng.choices(tools, [self.weights[(builder, t)] for t in tools])[0]
+
+
+def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler, start: int, size: int) -> list[ItemSpec]:
+    """Item specs of one round."""
+    categories = [c for c in CATEGORIES if config.mix.get(c, 0) > 0]
+    weights = [config.mix[c] for c in categories]
+    specs = []
+    for index in range(start, start + size):
+        builder = builders[index % len(builders)]
+        rng = item_rng("plan", config.seed, index)
+        category = rng.choices(categories, weights)[0]
+        target = sampler.pick(rng, builder.name) if category != "irrelevance" else None
+        specs.append(ItemSpec(index, builder.name, category, target))
+    return specs
+
+
+_WORKER_CONFIG: dict[str, Any] = {}
+
+
+def _init_worker(seed: int, ratios: tuple[float, float, float]) -> None:
+    _WORKER_CONFIG["seed"] = seed
+    _WORKER_CONFIG["split_of"] = split_of(seed, ratios)
+
+
+def _work(spec: ItemSpec) -> tuple[ItemSpec, list[str], str, str, dict[str, Any] | None, dict[str, Any] | None, dict]:
+    outcome = make_item(spec, _WORKER_CONFIG["seed"], _WORKER_CONFIG["split_of"])
+    return _pack(outcome)
+
+
+def _pack(outcome: Outcome) -> tuple:
+    if outcome.task is None:
+        return (outcome.spec, outcome.rejections, "", "", None, None, {})
+    task = outcome.task
+    split = outcome.rl["extra_info"]["split"]
+    facts = {"tools": [c.name for c in task.calls], "query": task.query, "category": task.category,
+             "builder": task.builder, "method": task.method}
+    return (outcome.spec, outcome.rejections, split, task.signature,
+            encode_row(outcome.sft, "sft"), encode_row(outcome.rl, "rl"), facts)
+
+
+def _outcomes(specs: list[ItemSpec], workers: int, pool: Any) -> Iterator[tuple]:
+    if workers <= 1:
+        for spec in specs:
+            yield _work(spec)
+    else:
+        yield from pool.imap(_work, specs, chunksize=16)
+
+
+def prepare_output(out: Path, overwrite: bool) -> Path:
+    """Check the output location and return a private staging directory next to it."""
+    if out.exists() and not overwrite:
+        raise BuildError(f"{out} already exists; pass --overwrite to replace it or choose another --out")
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"{out} exists and is not a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create {parent}: {exc.strerror}; choose a writable --out") from None
+    if not os.access(parent, os.W_OK):
+        raise BuildError(f"{parent} is not writable; choose a writable --out")
+    staging = parent / f".{out.name}.partial-{os.getpid()}"
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir()
+    return staging
+
+
+def publish(staging: Path, out: Path) -> None:
+    """Move a finished staging directory into place (replacing ``out`` only now)."""
+    if out.exists():
+        trash = out.parent / f".{out.name}.old-{os.getpid()}"
+        os.replace(out, trash)
+        os.replace(staging, out)
+        shutil.rmtree(trash, ignore_errors=True)
+    else:
+        os.replace(staging, out)
+
+
+def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: bool = False,
+          progress: bool = True, command: str = "") -> dict[str, Any]:
+    """Build the dataset described by ``config`` into ``out``; returns the manifest."""
+    config.validate()
+    out = Path(out)
+    builders = resolve_builders(config.builders)
+    config.builders = [b.name for b in builders]
+    staging = prepare_output(out, overwrite)
+    try:
+        manifest = _build_into(config, builders, staging, workers, progress, command)
+        publish(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: int, progress: bool,
+                command: str) -> dict[str, Any]:
+    from tqdm import tqdm
+
+    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard) for c in ("sft", "rl") for s in SPLITS}
+    stats = BuildStats(builders)
+    sampler = TargetSampler(builders)
+    examples: dict[str, dict[str, Any]] = {}
+    accepted = 0
+    start = 0
+    pool = None
+    if workers > 1:
+        pool = get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config.seed, config.split_ratios))
+    else:
+        _init_worker(config.seed, config.split_ratios)
+    bar = tqdm(total=config.num_tasks, unit="task", disable=not progress, file=sys.stderr)
+    try:
+        while accepted < config.num_tasks:
+            if start > 50 * config.num_tasks + 10 * ROUND_SIZE:
+                raise BuildError("too few candidates pass validation; check the builders with `covert list`")
+            specs = plan_round(config, builders, sampler, start, ROUND_SIZE)
+            start += ROUND_SIZE
+            for spec, rejections, split, signature, sft, rl, facts in _outcomes(specs, workers, pool):
+                if accepted >= config.num_tasks:
+                    break
+                stats.record(spec, rejections, facts)
+                if sft is None:
+                    continue
+                writers[("sft", split)].add(sft)
+                rl["extra_info"]["index"] = accepted
+                writers[("rl", split)].add(rl)
+                stats.count_split(split, signature)
+                examples.setdefault("sft", sft)
+                examples.setdefault("rl", rl)
+                accepted += 1
+                bar.update(1)
+            sampler.update(stats)
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.terminate()
+    files: dict[str, str] = {}
+    for writer in writers.values():
+        for path in writer.close():
+            files[str(path.relative_to(root))] = sha256_file(path)
+    summary = stats.summary()
+    manifest = {
+        "covert_version": covert.__version__,
+        "command": command,
+        "config": asdict(config),
+        "builders": {b.name: {"version": b.version, "license": b.license, "sources": list(b.sources)} for b in builders},
+        "summary": summary,
+        "rows": {f"{c}/{s}": w.rows for (c, s), w in writers.items()},
+        "files": dict(sorted(files.items())),
+    }
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_card(root, manifest, examples)
+    return manifest

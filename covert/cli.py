@@ -1,0 +1,208 @@
+"""The ``covert`` command line: a thin face over the library."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+
+class UsageError(Exception):
+    """Bad input: printed as one line, exit status 2."""
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from covert.env import builder_names, get_builder
+
+    rows = [get_builder(name).summary() for name in builder_names()]
+    if args.json:
+        total = sum(r["tools"] for r in rows)
+        print(json.dumps({"builders": rows, "total_builders": len(rows), "total_tools": total,
+                          "tools": {name: [
+                              {**spec.openai(), "covert": spec.metadata()} for spec in get_builder(name).tools.values()
+                          ] for name in builder_names()}}, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows) if rows else 4
+    print(f"{'builder':<{width}}  version  tools  read  write  description")
+    for r in rows:
+        print(f"{r['name']:<{width}}  {r['version']:<7}  {r['tools']:>5}  {r['read_tools']:>4}  {r['write_tools']:>5}  {r['description']}")
+    print(f"{len(rows)} builders, {sum(r['tools'] for r in rows)} tools")
+    return 0
+
+
+def _cmd_graph(args: argparse.Namespace) -> int:
+    from covert.env import get_builder
+    from covert.synth.graph import tool_graph
+
+    graph = tool_graph(get_builder(args.builder))
+    if args.format == "json":
+        text = json.dumps(graph.to_dict(), indent=2)
+    elif args.format == "dot":
+        text = graph.to_dot(args.builder)
+    else:
+        lines = [f"{args.builder}: {len(graph.tools)} tools, {len([e for e in graph.edges if e.source != e.target])} edges"]
+        for edge in graph.edges:
+            if edge.source != edge.target:
+                lines.append(f"  {edge.source} --{edge.path} -> {edge.param}--> {edge.target}")
+        text = "\n".join(lines)
+    if args.out:
+        _write_text(Path(args.out), text + "\n")
+    else:
+        print(text)
+    return 0
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from covert.build import BuildConfig, build
+
+    config = BuildConfig(builders=args.builders.split(","), num_tasks=args.num_tasks, seed=args.seed,
+                         rows_per_shard=args.rows_per_shard)
+    command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
+    manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
+                     progress=not args.quiet, command=command)
+    _print_summary(manifest["summary"], manifest["rows"])
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _print_summary(summary: dict[str, Any], rows: dict[str, int]) -> None:
+    print(f"accepted {summary['accepted']} of {summary['candidates']} candidates "
+          f"(acceptance {summary['acceptance_rate']:.1%})")
+    print("rejected by reason:")
+    for reason, count in summary["rejected_by_reason"].items():
+        print(f"  {reason:<28} {count:>8}")
+    print("per category:")
+    for name, count in summary["per_category"].items():
+        print(f"  {name:<28} {count:>8}")
+    print("per builder (tasks, tool coverage):")
+    for name, count in summary["per_builder"].items():
+        cov = summary["tool_coverage"][name]
+        missing = f"  missing: {', '.join(cov['missing'])}" if cov["missing"] else ""
+        print(f"  {name:<28} {count:>8}   {cov['covered']}/{cov['tools']}{missing}")
+    print("rows: " + ", ".join(f"{k} {v}" for k, v in rows.items() if v))
+    print("diversity: " + ", ".join(f"{k} {v}" for k, v in summary["diversity"].items()))
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from covert.check import describe, validate_dataset
+
+    report = validate_dataset(args.dir)
+    result = describe(report)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print("rows: " + ", ".join(f"{k} {v}" for k, v in result["rows"].items()))
+        if report.ok:
+            print("all rows valid (L1 format, L2 replay x2, L3 grounding/minimality/answerability)")
+        else:
+            print(f"{result['failures']} failures:")
+            for reason, count in result["by_reason"].items():
+                print(f"  {count:>6}  {reason}")
+    return 0 if report.ok else 1
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from covert.io.reader import iter_rows, load_manifest
+
+    load_manifest(args.dir)
+    for i, row in enumerate(iter_rows(args.dir, args.config, args.split)):
+        if i == args.index:
+            print(format_row(row, args.config))
+            return 0
+    raise UsageError(f"--index {args.index} is out of range for {args.config}/{args.split or 'all splits'}")
+
+
+def format_row(row: dict[str, Any], config: str) -> str:
+    """A readable trajectory."""
+    head = f"{row['task_id']}  [{row['builder']} · {row['category']} · {row['difficulty']}]"
+    messages = row["messages"] if "messages" in row else row["prompt"]
+    lines = [head, f"tools: {', '.join(t['function']['name'] for t in row['tools'])}", ""]
+    for m in messages:
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            for call in m["tool_calls"]:
+                args = json.dumps(call["function"]["arguments"], ensure_ascii=False)
+                lines.append(f"assistant → {call['function']['name']}({args})")
+        elif m["role"] == "tool":
+            lines.append(f"tool[{m['name']}]: {m['content'][:400]}")
+        else:
+            lines.append(f"{m['role']}: {m['content']}")
+    if "reward_model" in row:
+        truth = row["reward_model"]["ground_truth"]
+        lines.append("")
+        lines.append(f"oracle: {json.dumps(truth['calls'], ensure_ascii=False)[:600]}")
+        lines.append(f"facts: {[f['value'] for f in truth['answer_facts']]}")
+    return "\n".join(lines)
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    p = argparse.ArgumentParser(prog="covert", description="Verified tool-use training data for LLM agents.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("list", help="list builders")
+    s.add_argument("--json", action="store_true", help="print JSON, with every tool spec")
+    s.set_defaults(func=_cmd_list)
+
+    s = sub.add_parser("graph", help="print or export a builder's tool graph")
+    s.add_argument("builder")
+    s.add_argument("--format", choices=("text", "json", "dot"), default="text")
+    s.add_argument("--out", help="write to this file instead of stdout")
+    s.set_defaults(func=_cmd_graph)
+
+    s = sub.add_parser("build", help="synthesize, validate and write SFT and RL datasets")
+    s.add_argument("--builders", default="all", help="'all' or comma-separated builder names")
+    s.add_argument("--num-tasks", type=int, default=1000)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--out", required=True)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--rows-per-shard", type=int, default=5000)
+    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=_cmd_build)
+
+    s = sub.add_parser("validate", help="re-check every row of a dataset (exit 1 on any failure)")
+    s.add_argument("dir")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_validate)
+
+    s = sub.add_parser("show", help="pretty-print one row")
+    s.add_argument("dir")
+    s.add_argument("--config", default="sft")
+    s.add_argument("--split", default=None)
+    s.add_argument("--index", type=int, default=0)
+    s.set_defaults(func=_cmd_show)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    from covert.build import BuildError
+    from covert.env import UnknownBuilderError
+    from covert.io.reader import DatasetError
+
+    args = parser().parse_args(argv)
+    if getattr(args, "workers", 1) < 1:
+        print("covert: error: --workers must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except (UsageError, BuildError, UnknownBuilderError, DatasetError, FileNotFoundError, PermissionError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"covert: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("covert: interrupted; nothing partial was left in place", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

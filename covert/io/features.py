@@ -1,0 +1,46 @@
+"""Explicit features of each config, as Hugging Face ``datasets`` feature dicts and Arrow schemas.
+
+JSON-typed columns use ``datasets.Json`` (Arrow's ``arrow.json`` extension type) so nested values come
+back exactly as written: tool-call arguments as dicts holding only their own keys.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pyarrow as pa
+
+_STR = {"dtype": "string", "_type": "Value"}
+_INT32 = {"dtype": "int32", "_type": "Value"}
+_INT64 = {"dtype": "int64", "_type": "Value"}
+_JSON = {"_type": "Json"}
+
+_METADATA = {
+    "task_id": _STR, "environment": _STR, "builder": _STR, "builder_version": _STR, "category": _STR,
+    "difficulty": _STR, "num_calls": _INT32, "augmentations": _JSON, "base_task_id": _STR,
+}
+
+FEATURES: dict[str, dict[str, Any]] = {
+    "sft": {**_METADATA, "messages": _JSON, "tools": _JSON, "initial_state": _JSON, "ground_truth": _JSON},
+    "rl": {
+        **_METADATA, "prompt": _JSON, "tools": _JSON, "data_source": _STR, "ability": _STR,
+        "reward_model": {"style": _STR, "ground_truth": _JSON},
+        "extra_info": {"index": _INT64, "split": _STR, "task_id": _STR, "initial_state": _JSON},
+    },
+}
+
+
+def _arrow_type(feature: dict[str, Any]) -> pa.DataType:
+    if feature.get("_type") == "Json":
+        return pa.json_()
+    if feature.get("_type") == "Value":
+        return {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64()}[feature["dtype"]]
+    return pa.struct([pa.field(name, _arrow_type(sub)) for name, sub in feature.items()])
+
+
+def arrow_schema(config: str) -> pa.Schema:
+    """The Arrow schema of a config, with the ``huggingface`` metadata ``datasets`` reads features from."""
+    features = FEATURES[config]
+    metadata = {"huggingface": json.dumps({"info": {"features": features}})}
+    return pa.schema([pa.field(name, _arrow_type(f)) for name, f in features.items()], metadata=metadata)

@@ -1,0 +1,106 @@
+"""Streaming, sharded Parquet in Hub layout, written to temporary names and renamed when complete."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from covert.io.features import FEATURES, arrow_schema
+
+JSON_COLUMNS = {
+    "sft": ("augmentations", "messages", "tools", "initial_state", "ground_truth"),
+    "rl": ("augmentations", "prompt", "tools"),
+}
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
+    """A row with its JSON-typed values serialised (done in workers, so the writer only copies)."""
+    out = dict(row)
+    for name in JSON_COLUMNS[config]:
+        out[name] = _dumps(row[name])
+    if config == "rl":
+        out["reward_model"] = {"style": row["reward_model"]["style"],
+                               "ground_truth": _dumps(row["reward_model"]["ground_truth"])}
+        extra = dict(row["extra_info"])
+        extra["initial_state"] = _dumps(extra["initial_state"])
+        out["extra_info"] = extra
+    return out
+
+
+class ShardWriter:
+    """Writes one config/split as shards of at most ``rows_per_shard`` rows."""
+
+    def __init__(self, root: Path, config: str, split: str, rows_per_shard: int) -> None:
+        self.dir = root / config
+        self.config = config
+        self.split = split
+        self.rows_per_shard = rows_per_shard
+        self.schema = arrow_schema(config)
+        self.buffer: list[dict[str, Any]] = []
+        self.parts: list[Path] = []
+        self.rows = 0
+
+    def add(self, encoded_row: dict[str, Any]) -> None:
+        """Buffer one encoded row; flush a shard when full."""
+        self.buffer.append(encoded_row)
+        self.rows += 1
+        if len(self.buffer) >= self.rows_per_shard:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write buffered rows as one shard (under a temporary name)."""
+        if not self.buffer:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        columns = [_column([row[f.name] for row in self.buffer], f.type) for f in self.schema]
+        table = pa.Table.from_arrays(columns, schema=self.schema)
+        part = self.dir / f".{self.split}-{len(self.parts):05d}.parquet.tmp"
+        pq.write_table(table, part, compression="zstd", row_group_size=1000, write_statistics=False,
+                       store_schema=False)
+        self.parts.append(part)
+        self.buffer = []
+
+    def close(self) -> list[Path]:
+        """Flush and rename the shards to ``<split>-NNNNN-of-NNNNN.parquet``; returns their paths."""
+        self.flush()
+        total = len(self.parts)
+        final = []
+        for number, part in enumerate(self.parts):
+            target = self.dir / f"{self.split}-{number:05d}-of-{total:05d}.parquet"
+            os.replace(part, target)
+            final.append(target)
+        return final
+
+
+def _column(values: list[Any], kind: pa.DataType) -> pa.Array:
+    """An Arrow array of ``kind`` (JSON extension columns hold the pre-serialised strings)."""
+    if isinstance(kind, pa.ExtensionType):
+        return pa.ExtensionArray.from_storage(kind, pa.array(values, kind.storage_type))
+    if pa.types.is_struct(kind):
+        children = [_column([v[f.name] for v in values], f.type) for f in kind]
+        return pa.StructArray.from_arrays(children, fields=list(kind))
+    return pa.array(values, kind)
+
+
+def sha256_file(path: Path) -> str:
+    """The sha256 of a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def feature_names(config: str) -> list[str]:
+    """Column names of a config, in order."""
+    return list(FEATURES[config])

@@ -1,0 +1,52 @@
+"""Reading a covert dataset directory back: rows with their JSON columns decoded."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from covert.io.features import FEATURES
+
+
+class DatasetError(ValueError):
+    """A dataset directory that cannot be read; the message says what to do."""
+
+
+def load_manifest(root: str | Path) -> dict[str, Any]:
+    """The dataset's ``manifest.json``."""
+    path = Path(root) / "manifest.json"
+    if not path.is_file():
+        raise DatasetError(f"{root} is not a covert dataset (no manifest.json); build one with `covert build`")
+    return json.loads(path.read_text())
+
+
+def shard_paths(root: str | Path, config: str, split: str | None = None) -> list[Path]:
+    """The Parquet shards of a config (optionally one split), sorted."""
+    pattern = f"{split}-*.parquet" if split else "*.parquet"
+    return sorted((Path(root) / config).glob(pattern))
+
+
+def _decode(value: Any, feature: dict[str, Any]) -> Any:
+    if feature.get("_type") == "Json":
+        return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+    if feature.get("_type") is None and isinstance(value, dict):
+        return {k: _decode(value.get(k), f) for k, f in feature.items()}
+    return value
+
+
+def iter_rows(root: str | Path, config: str, split: str | None = None) -> Iterator[dict[str, Any]]:
+    """Rows of a config, decoded, shard by shard (streaming)."""
+    import pyarrow.parquet as pq
+
+    if config not in FEATURES:
+        raise DatasetError(f"unknown config {config!r}; choose one of {', '.join(FEATURES)}")
+    features = FEATURES[config]
+    for path in shard_paths(root, config, split):
+        parquet = pq.ParquetFile(path)
+        for batch in parquet.iter_batches(batch_size=512):
+            for raw in batch.to_pylist():
+                yield {k: _decode(raw.get(k), f) for k, f in features.items()}

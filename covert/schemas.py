@@ -1,0 +1,43 @@
+"""Loading the JSON Schemas shipped in ``schemas/`` and compiled validators for them."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import fastjsonschema
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """The schema ``schemas/<name>.schema.json`` with references to sibling files inlined."""
+    text = resources.files("schemas").joinpath(f"{name}.schema.json").read_text()
+    return _inline(json.loads(text))
+
+
+def _inline(node: Any) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.endswith(".schema.json"):
+            inner = dict(load_schema(ref.removesuffix(".schema.json")))
+            inner.pop("$schema", None)
+            inner.pop("$id", None)
+            defs = inner.pop("$defs", None)
+            if defs:
+                raise ValueError(f"{ref}: inlined schemas may not define $defs")
+            return inner
+        return {k: _inline(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v) for v in node]
+    return node
+
+
+@cache
+def validator(name: str) -> Any:
+    """A compiled validator for ``schemas/<name>.schema.json``; raises ``SchemaViolation``."""
+    return fastjsonschema.compile(load_schema(name), use_default=False)
+
+
+SchemaViolation = fastjsonschema.JsonSchemaException

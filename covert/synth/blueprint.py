@@ -1,0 +1,176 @@
+"""Blueprints: which tools a task calls, in which order, and which calls are its goals.
+
+Sampling follows AutoForge: random walks on the tool graph, topology-aware backward sampling from a
+target tool, merging of two sequences with redundant lookups removed, and reasoning nodes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from covert.env import Builder
+from covert.synth.graph import ToolGraph, tool_graph
+
+REASONING_OPS = ("sum", "count", "max", "min")
+
+
+@dataclass
+class Blueprint:
+    """A plan for one task.
+
+    Attributes:
+        category: The task category.
+        method: How it was sampled (single, walk, backward, merge, parallel, irrelevance).
+        steps: Tool names in call order (parallel categories repeat a tool).
+        goals: Indexes of the steps the user asks for; the others are lookups on the way.
+        reasoning: An aggregate over a list output asked for instead of a goal step's own answer:
+            ``(op, step)``; the field is chosen at instantiation.
+        superlative: Probability that an element is singled out by a max/min reasoning node.
+    """
+
+    category: str
+    method: str
+    steps: list[str]
+    goals: list[int]
+    reasoning: tuple[str, int] | None = None
+    superlative: float = 0.25
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+def user_suppliable(builder: Builder, tool: str) -> bool:
+    """Whether a user alone can supply every required parameter of ``tool``."""
+    spec = builder.tools[tool]
+    language = builder.language
+    for param in spec.parameters["required"]:
+        entity = spec.param_entity(param)
+        ref = language.references.get(entity)
+        if ref is not None and not ref.user_knows_id:
+            return False
+    return True
+
+
+def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph | None = None,
+             lookup_known: float = 0.5) -> list[str]:
+    """Tools needed to call ``target``: producers of its linked inputs first (topological order).
+
+    Ids the user cannot know always get a producer; ids the user could quote get one with
+    probability ``lookup_known`` (so some tasks describe the record instead of quoting its id).
+    """
+    graph = graph or tool_graph(builder)
+    order: list[str] = []
+    produced: set[str] = set()
+
+    def resolve(tool: str, depth: int) -> None:
+        spec = builder.tools[tool]
+        for param in spec.parameters["required"]:
+            entity = spec.param_entity(param)
+            ref = builder.language.references.get(entity)
+            if ref is None or entity in produced:
+                continue
+            if ref.user_knows_id and rng.random() >= lookup_known:
+                continue
+            candidates = [p for p in graph.producers(entity) if p not in order and p != tool]
+            if not candidates or depth > 5:
+                continue
+            producer = rng.choice(candidates)
+            resolve(producer, depth + 1)
+            if producer not in order:
+                order.append(producer)
+                produced.update(graph.produced_entities(producer))
+        if tool not in order:
+            order.append(tool)
+
+    resolve(target, 0)
+    return order
+
+
+def random_walk(builder: Builder, rng: random.Random, length: int, graph: ToolGraph | None = None) -> list[str]:
+    """A read-only walk that starts at a tool a user can call alone and follows producer edges."""
+    graph = graph or tool_graph(builder)
+    starts = [t for t, s in builder.tools.items() if not s.writes and user_suppliable(builder, t)]
+    if not starts:
+        return []
+    walk = [rng.choice(starts)]
+    while len(walk) < length:
+        options = [t for t in graph.successors(walk[-1]) if t not in walk and not builder.tools[t].writes]
+        if not options:
+            break
+        walk.append(rng.choice(options))
+    return walk
+
+
+def merge(first: list[str], second: list[str], graph: ToolGraph) -> list[str]:
+    """Concatenate two sequences, dropping lookups of the second whose outputs the first already has."""
+    merged = list(first)
+    have: set[str] = set()
+    for tool in first:
+        have |= graph.produced_entities(tool) & (graph.link_entities or set())
+    for tool in second:
+        if tool in merged:
+            continue
+        spec = graph.tools[tool]
+        gives = graph.produced_entities(tool) & (graph.link_entities or set())
+        if not spec.writes and gives and gives <= have:
+            continue
+        merged.append(tool)
+        have |= gives
+    return merged
+
+
+def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
+    """A blueprint of ``category``; ``target`` (a tool) steers which tool the task is about."""
+    graph = tool_graph(builder)
+    tools = builder.tools
+    simple_ok = [t for t in tools if user_suppliable(builder, t)]
+    repeatable = [t for t in simple_ok if t not in builder.language.values] or simple_ok
+    if category == "irrelevance":
+        return Blueprint(category, "irrelevance", [], [])
+    if category in ("simple", "multiple"):
+        tool = target if target in simple_ok else rng.choice(simple_ok)
+        return Blueprint(category, "single", [tool], [0])
+    if category == "parallel":
+        tool = target if target in repeatable else rng.choice(repeatable)
+        n = rng.randint(2, 4)
+        return Blueprint(category, "parallel", [tool] * n, list(range(n)))
+    if category == "parallel_multiple":
+        pool = [t for t in simple_ok if t != target]
+        picks = ([target] if target in simple_ok else []) + rng.sample(pool, min(len(pool), rng.randint(1, 2)))
+        steps: list[str] = []
+        for tool in picks:
+            steps.extend([tool] * (rng.choice((1, 1, 2)) if tool in repeatable else 1))
+        rng.shuffle(steps)
+        return Blueprint(category, "parallel", steps, list(range(len(steps))))
+    if category == "sequential":
+        reads = [t for t, s in tools.items() if not s.writes]
+        linked = [t for t in reads if any(
+            graph.producers(tools[t].param_entity(p)) for p in tools[t].parameters["required"]
+            if tools[t].param_entity(p) in builder.language.references
+        )]
+        if linked and rng.random() < 0.6:
+            goal = target if target in linked else rng.choice(linked)
+            steps = backward(builder, goal, rng, graph, lookup_known=1.0)
+            method = "backward"
+        else:
+            steps = random_walk(builder, rng, rng.randint(2, 5), graph)
+            method = "walk"
+        reasoning = None
+        if rng.random() < 0.35:
+            reasoning = (rng.choice(REASONING_OPS), len(steps) - 1)
+        return Blueprint(category, method, steps, [len(steps) - 1], reasoning=reasoning)
+    if category == "state_changing":
+        writes = [t for t, s in tools.items() if s.writes]
+        goal = target if target in writes else rng.choice(writes)
+        steps = backward(builder, goal, rng, graph)
+        goals = [len(steps) - 1]
+        method = "backward"
+        if rng.random() < 0.3:
+            other = rng.choice(writes)
+            second = backward(builder, other, rng, graph)
+            merged = merge(steps, second, graph)
+            if other not in steps and len(merged) <= 8:
+                steps = merged
+                goals = [i for i, t in enumerate(steps) if t in (goal, other)]
+                method = "merge"
+        return Blueprint(category, method, steps, goals)
+    raise ValueError(f"unknown category {category!r}")

@@ -1,0 +1,69 @@
+"""One item end to end: sample a blueprint, instantiate it, build both rows, validate them.
+
+Everything here is a pure function of ``(builder, seed, index, category, target)``, so items can be
+made in any order, in any process, with identical results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from covert.env import State, get_builder, item_rng
+from covert.synth.blueprint import sample_blueprint
+from covert.synth.instantiate import instantiate
+from covert.synth.records import Rejected, Task
+from covert.validation import Invalid, validate_pair
+from covert.views import rl_row, sft_row
+
+ATTEMPTS = 6
+
+
+@dataclass
+class ItemSpec:
+    """What to make for one index."""
+
+    index: int
+    builder: str
+    category: str
+    target: str | None
+
+
+@dataclass
+class Outcome:
+    """The result of one item: its rows (if accepted) and the reasons of every rejected attempt."""
+
+    spec: ItemSpec
+    task: Task | None = None
+    sft: dict[str, Any] | None = None
+    rl: dict[str, Any] | None = None
+    rejections: list[str] = field(default_factory=list)
+    signature: str = ""
+
+
+def make_task(spec: ItemSpec, seed: int, attempt: int, state: State | None = None) -> Task:
+    """Sample and instantiate one candidate; raises :class:`Rejected`."""
+    builder = get_builder(spec.builder)
+    rng = item_rng(builder.name, seed, spec.index, attempt)
+    state = state if state is not None else builder.state(seed, spec.index)
+    blueprint = sample_blueprint(builder, spec.category, rng, spec.target)
+    return instantiate(builder, blueprint, state, rng, seed, spec.index)
+
+
+def make_item(spec: ItemSpec, seed: int, split_of: Any) -> Outcome:
+    """Up to :data:`ATTEMPTS` candidates for one item; the first that validates is kept."""
+    outcome = Outcome(spec)
+    state = get_builder(spec.builder).state(seed, spec.index)
+    for attempt in range(ATTEMPTS):
+        try:
+            task = make_task(spec, seed, attempt, state)
+            split = split_of(task.signature)
+            sft = sft_row(task)
+            rl = rl_row(task, split, spec.index)
+            validate_pair(sft, rl)
+        except (Rejected, Invalid) as exc:
+            outcome.rejections.append(exc.reason)
+            continue
+        outcome.task, outcome.sft, outcome.rl, outcome.signature = task, sft, rl, task.signature
+        return outcome
+    return outcome

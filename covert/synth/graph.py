@@ -1,0 +1,147 @@
+"""The tool graph: an edge A -> B where a field of A's output can fill a parameter of B.
+
+Fields and parameters match by entity (the ``x-entity`` tag or the name, ``item_ids`` carrying
+``item_id``) and by JSON type. Only entities the builder's language can refer to link tools: a new
+address the user types is a value, not a link, even if another tool outputs an address.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from covert.env import Builder, ToolSpec
+from covert.env.schema import ENTITY_KEY
+
+
+@dataclass(frozen=True)
+class OutputField:
+    """A scalar field somewhere in a tool's output, such as ``orders[].order_id``."""
+
+    path: str
+    entity: str
+    type: str
+    in_list: bool
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Output field ``path`` of ``source`` can fill parameter ``param`` of ``target``."""
+
+    source: str
+    target: str
+    path: str
+    param: str
+    entity: str
+
+
+def output_fields(schema: dict[str, Any], prefix: str = "", in_list: bool = False) -> list[OutputField]:
+    """Every scalar field of an output schema, with its path, entity and type."""
+    fields: list[OutputField] = []
+    kind = schema.get("type")
+    if kind == "object":
+        for name, sub in schema.get("properties", {}).items():
+            path = f"{prefix}.{name}" if prefix else name
+            sub_kind = sub.get("type")
+            if sub_kind in ("object", "array"):
+                fields.extend(output_fields(sub, path, in_list))
+            elif sub_kind:
+                fields.append(OutputField(path, sub.get(ENTITY_KEY, name), sub_kind, in_list))
+    elif kind == "array":
+        items = schema.get("items", {})
+        if items.get("type") in ("object", "array"):
+            fields.extend(output_fields(items, f"{prefix}[]", True))
+        elif items.get("type"):
+            name = prefix.rsplit(".", 1)[-1]
+            entity = items.get(ENTITY_KEY) or (name[:-1] if name.endswith("_ids") else name)
+            fields.append(OutputField(f"{prefix}[]", entity, items["type"], True))
+    return fields
+
+
+def param_type(spec: ToolSpec, param: str) -> str:
+    """The JSON type of a parameter, or of its items for a list parameter."""
+    schema = spec.parameters["properties"][param]
+    if schema.get("type") == "array":
+        return schema.get("items", {}).get("type", "")
+    return schema.get("type", "")
+
+
+class ToolGraph:
+    """Producer/consumer edges between the tools of one builder."""
+
+    def __init__(self, tools: dict[str, ToolSpec], link_entities: set[str] | None = None) -> None:
+        self.tools = tools
+        self.link_entities = link_entities
+        self.outputs = {name: output_fields(spec.returns) for name, spec in tools.items()}
+        self.edges: list[Edge] = []
+        for target, spec in tools.items():
+            for param in spec.parameters["properties"]:
+                entity, kind = spec.param_entity(param), param_type(spec, param)
+                if link_entities is not None and entity not in link_entities:
+                    continue
+                for source, fields in self.outputs.items():
+                    for out in fields:
+                        if out.entity == entity and out.type == kind:
+                            self.edges.append(Edge(source, target, out.path, param, entity))
+        self._producers: dict[str, list[str]] = {}
+        for edge in self.edges:
+            producers = self._producers.setdefault(edge.entity, [])
+            if edge.source not in producers:
+                producers.append(edge.source)
+
+    def producers(self, entity: str, exclude_consumers: bool = True) -> list[str]:
+        """Read tools that output ``entity``; by default not those that also need it as input."""
+        out = []
+        for name in self._producers.get(entity, []):
+            spec = self.tools[name]
+            if spec.writes:
+                continue
+            if exclude_consumers and any(spec.param_entity(p) == entity for p in spec.parameters["properties"]):
+                continue
+            out.append(name)
+        return out
+
+    def successors(self, source: str) -> list[str]:
+        """Tools that can consume something ``source`` outputs (not itself)."""
+        seen: list[str] = []
+        for edge in self.edges:
+            if edge.source == source and edge.target != source and edge.target not in seen:
+                seen.append(edge.target)
+        return seen
+
+    def produced_entities(self, tool: str) -> set[str]:
+        """Entities in a tool's output."""
+        return {f.entity for f in self.outputs[tool]}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Nodes and edges as plain data (for ``covert graph --json``)."""
+        return {
+            "nodes": [
+                {"tool": name, "writes": spec.writes, "params": list(spec.parameters["properties"]),
+                 "outputs": [f.path for f in self.outputs[name]]}
+                for name, spec in self.tools.items()
+            ],
+            "edges": [
+                {"source": e.source, "target": e.target, "path": e.path, "param": e.param, "entity": e.entity}
+                for e in self.edges if e.source != e.target
+            ],
+        }
+
+    def to_dot(self, name: str = "tools") -> str:
+        """Graphviz DOT text of the graph."""
+        lines = [f'digraph "{name}" {{', "  rankdir=LR;"]
+        for tool, spec in self.tools.items():
+            shape = "box" if spec.writes else "ellipse"
+            lines.append(f'  "{tool}" [shape={shape}];')
+        for edge in self.edges:
+            if edge.source != edge.target:
+                lines.append(f'  "{edge.source}" -> "{edge.target}" [label="{edge.path} -> {edge.param}"];')
+        lines.append("}")
+        return "\n".join(lines)
+
+
+@cache
+def tool_graph(builder: Builder) -> ToolGraph:
+    """The (cached) tool graph of a builder, linking only the entities its language can refer to."""
+    return ToolGraph(builder.tools, set(builder.language.references))

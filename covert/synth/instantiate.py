@@ -1,0 +1,447 @@
+"""Instantiation: bind a blueprint's arguments from the state and earlier outputs, execute the oracle,
+and realize the query and answer.
+
+Arguments are bound entity by entity. A linked parameter (an entity the language can refer to) takes
+its value from an earlier output when one carries it: a scalar field directly, a list element singled
+out by a describing field or by a max/min reasoning node. Otherwise the user supplies it, and the query
+must carry it. Values that came from outputs are never put in the query.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from covert.env import Builder, State, is_error
+from covert.synth.blueprint import Blueprint
+from covert.synth.graph import ToolGraph, tool_graph
+from covert.synth.realize import (
+    AGGREGATE_ANSWERS,
+    AGGREGATE_ASKS,
+    DECLINES,
+    compose_query,
+    fill,
+    sentence,
+    slots,
+)
+from covert.synth.records import Call, Rejected, Task
+from covert.values import get_path, join_phrases, render
+
+OPTIONAL_PROBABILITY = 0.35
+
+
+@dataclass
+class _Step:
+    tool: str
+    args: dict[str, Any] = field(default_factory=dict)
+    phrases: dict[str, str] = field(default_factory=dict)
+    user_params: list[str] = field(default_factory=list)
+
+
+class Instantiator:
+    """Binds, executes and realizes one blueprint on one state."""
+
+    def __init__(self, builder: Builder, blueprint: Blueprint, state: State, rng: random.Random) -> None:
+        self.builder = builder
+        self.language = builder.language
+        self.blueprint = blueprint
+        self.graph: ToolGraph = tool_graph(builder)
+        self.initial = state
+        self.env = builder.env(state)
+        self.rng = rng
+        self.calls: list[Call] = []
+        self.steps: list[_Step] = []
+        self.selections: list[dict[str, Any]] = []
+        self.reasoning: list[dict[str, Any]] = []
+        self.origins: dict[str, str] = {}
+
+    # -- binding ---------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Bind and execute every step."""
+        parallel = self.blueprint.method == "parallel"
+        for tool in self.blueprint.steps:
+            first = next((s for s in self.steps if s.tool == tool), None) if parallel else None
+            for _ in range(6):
+                step = self._bind(tool, link=not parallel)
+                if first is None:
+                    break
+                varying = self._varying_param(first)
+                for param in first.user_params:
+                    if param != varying:
+                        step.args[param] = first.args[param]
+                        step.phrases[param] = first.phrases[param]
+                if all(step.args.get(varying) != s.args.get(varying) for s in self.steps if s.tool == tool):
+                    break
+            else:
+                raise Rejected("duplicate_parallel_call", tool)
+            output = self.env.call(tool, step.args)
+            if is_error(output):
+                raise Rejected("precondition_failed", f"{tool}:{output['error']['code']}")
+            self.steps.append(step)
+            self.calls.append(Call(tool, step.args, output))
+
+    def _varying_param(self, step: _Step) -> str:
+        """The one parameter that differs between parallel calls of a tool: its first linked entity."""
+        spec = self.builder.tools[step.tool]
+        for param in step.user_params:
+            if spec.param_entity(param) in self.language.references:
+                return param
+        return step.user_params[0] if step.user_params else ""
+
+    def _bind(self, tool: str, link: bool) -> _Step:
+        spec = self.builder.tools[tool]
+        step = _Step(tool)
+        joint: dict[str, Any] | None = None
+        required = spec.parameters["required"]
+        for param, schema in spec.parameters["properties"].items():
+            entity = spec.param_entity(param)
+            ref = self.language.references.get(entity)
+            is_list = schema.get("type") == "array"
+            if ref is not None and link and self._bind_from_output(step, param, entity, is_list):
+                continue
+            if param not in required and not self._wants_optional(tool, param, schema):
+                continue
+            if joint is None:
+                sampler = self.language.values.get(tool)
+                joint = sampler(self.rng, self.env.state) if sampler else {}
+            value = self._user_value(tool, param, schema, entity, joint)
+            if value is None:
+                if param in required:
+                    raise Rejected("unfillable_parameter", f"{tool}.{param}")
+                continue
+            step.args[param] = value
+            step.user_params.append(param)
+            step.phrases[param] = self._user_phrase(entity, value)
+        return step
+
+    def _wants_optional(self, tool: str, param: str, schema: dict[str, Any]) -> bool:
+        sampleable = "enum" in schema or self.language.sampler(tool, param) is not None
+        return sampleable and self.rng.random() < OPTIONAL_PROBABILITY
+
+    def _user_value(self, tool: str, param: str, schema: dict[str, Any], entity: str, joint: dict[str, Any]) -> Any:
+        ref = self.language.references.get(entity)
+        if param in joint:
+            return joint[param]
+        sampler = self.language.sampler(tool, param)
+        if sampler is not None:
+            return sampler(self.rng, self.env.state)
+        if ref is not None:
+            if not ref.user_knows_id:
+                raise Rejected("ungrounded_id", f"{tool}.{param}: users cannot know a {ref.noun} id")
+            table = self.language.entity_tables.get(entity)
+            ids = self.env.state.ids(table) if table else []
+            if not ids:
+                return None
+            chosen = self.rng.choice(ids)
+            return [chosen] if schema.get("type") == "array" else chosen
+        if "enum" in schema:
+            return self.rng.choice(schema["enum"])
+        if schema.get("type") == "boolean":
+            return self.rng.random() < 0.5
+        return None
+
+    def _user_phrase(self, entity: str, value: Any) -> str:
+        ref = self.language.references.get(entity)
+        if ref is None:
+            return render(value)
+        values = value if isinstance(value, list) else [value]
+        phrases = []
+        for item in values:
+            phrase = self.rng.choice(ref.by_id).format(value=render(item))
+            self.origins.setdefault(str(item), phrase)
+            phrases.append(phrase)
+        return join_phrases(phrases)
+
+    def _bind_from_output(self, step: _Step, param: str, entity: str, is_list: bool) -> bool:
+        scalar = None
+        listed = None
+        for index in range(len(self.calls) - 1, -1, -1):
+            call = self.calls[index]
+            for out in self.graph.outputs[call.name]:
+                if out.entity != entity:
+                    continue
+                if not out.in_list:
+                    value = get_path(call.output, out.path)
+                    if value is not None and value != "" and scalar is None:
+                        scalar = value
+                elif listed is None and out.path.count("[]") == 1:
+                    listed = (index, out.path)
+        if scalar is not None:
+            step.args[param] = [scalar] if is_list else scalar
+            step.phrases[param] = self.origins.get(str(scalar)) or self._possessive(entity)
+            return True
+        if listed is not None:
+            value, phrase = self._select(step.tool, param, entity, *listed)
+            step.args[param] = [value] if is_list else value
+            step.phrases[param] = phrase
+            return True
+        return False
+
+    def _possessive(self, entity: str) -> str:
+        return f"my {self.language.references[entity].noun}"
+
+    def _select(self, tool: str, param: str, entity: str, source: int, path: str) -> tuple[Any, str]:
+        list_path, _, key = path.partition("[]")
+        key = key.lstrip(".")
+        elements = get_path(self.calls[source].output, list_path) if list_path else self.calls[source].output
+        if not isinstance(elements, list) or not elements or not all(isinstance(e, dict) for e in elements):
+            raise Rejected("empty_list", f"{self.calls[source].name}.{list_path}")
+        ref = self.language.references[entity]
+        record: dict[str, Any] = {"call": len(self.calls), "param": param, "source_call": source,
+                                  "list_path": list_path, "key": key}
+        if ref.superlative and self.rng.random() < self.blueprint.superlative:
+            for numeric in self.rng.sample(sorted(ref.superlative), len(ref.superlative)):
+                values = [e.get(numeric) for e in elements]
+                if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+                    continue
+                mode = self.rng.choice(("max", "min"))
+                best = max(values) if mode == "max" else min(values)
+                if values.count(best) != 1 or len(values) < 2:
+                    continue
+                chosen = elements[values.index(best)]
+                phrase = ref.superlative[numeric][0 if mode == "max" else 1]
+                record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])
+                self.selections.append(record)
+                self.reasoning.append({"op": f"arg{mode}", "call": source, "list_path": list_path,
+                                       "field": numeric, "result": chosen[key]})
+                self.origins.setdefault(str(chosen[key]), phrase)
+                return chosen[key], phrase
+        order = list(range(len(elements)))
+        self.rng.shuffle(order)
+        fields = sorted(ref.by_field)
+        for position in order:
+            chosen = elements[position]
+            unique = [
+                f for f in fields
+                if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != ""
+                and sum(1 for e in elements if e.get(f) == chosen[f]) == 1
+            ]
+            if unique:
+                by = self.rng.choice(unique)
+                phrase = self.rng.choice(ref.by_field[by]).format(value=render(chosen[by]))
+                record.update(mode="field", by=by, value=chosen[by], chosen=chosen[key])
+                self.selections.append(record)
+                self.origins.setdefault(str(chosen[key]), phrase)
+                return chosen[key], phrase
+        if len(elements) == 1:
+            phrase = self._possessive(entity)
+            record.update(mode="only", by="", value=None, chosen=elements[0][key])
+            self.selections.append(record)
+            return elements[0][key], phrase
+        raise Rejected("no_unique_descriptor", f"{entity} in {self.calls[source].name}.{list_path}")
+
+    # -- realization -----------------------------------------------------------------------------
+    def realize(self) -> tuple[str, str, list[dict[str, Any]]]:
+        """The query, the final answer and its facts."""
+        blueprint = self.blueprint
+        contexts: list[str] = []
+        asks: list[str] = []
+        answers: list[str] = []
+        facts: list[dict[str, Any]] = []
+        goals = set(blueprint.goals)
+        aggregate_step = blueprint.reasoning[1] if blueprint.reasoning else None
+        if blueprint.method == "parallel":
+            groups: dict[str, list[int]] = {}
+            for i, step in enumerate(self.steps):
+                groups.setdefault(step.tool, []).append(i)
+            for tool, members in groups.items():
+                intent = self.rng.choice(self.language.intents[tool])
+                phrases = self._merged_phrases(members)
+                needed = set().union(*(self.steps[i].user_params for i in members))
+                asks.append(fill(self._template(intent.ask, needed, phrases, tool), phrases))
+                for i in members:
+                    answers.append(self._answer(intent.answer, i, facts))
+        else:
+            for i, step in enumerate(self.steps):
+                needed = set(step.user_params)
+                intent = self.rng.choice(self.language.intents[step.tool])
+                if i in goals and i != aggregate_step:
+                    asks.append(fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases))
+                    answers.append(self._answer(intent.answer, i, facts))
+                elif needed:
+                    templates = [t for it in self.language.intents[step.tool] for t in it.context]
+                    if not templates:
+                        raise Rejected("no_context_phrasing", step.tool)
+                    contexts.append(fill(self._template(tuple(templates), needed, step.phrases, step.tool), step.phrases))
+            if aggregate_step is not None:
+                if any(sel["call"] == aggregate_step for sel in self.selections):
+                    raise Rejected("aggregate_needs_context", self.steps[aggregate_step].tool)
+                ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
+                asks.append(ask)
+                answers.append(answer)
+        query = compose_query(self.rng, contexts, asks)
+        return query, " ".join(sentence(a) for a in answers), facts
+
+    def _merged_phrases(self, members: list[int]) -> dict[str, str]:
+        phrases: dict[str, str] = {}
+        for param in self.steps[members[0]].phrases:
+            values = []
+            for i in members:
+                phrase = self.steps[i].phrases.get(param, "")
+                if phrase not in values:
+                    values.append(phrase)
+            phrases[param] = join_phrases(values)
+        return phrases
+
+    def _template(self, templates: tuple[str, ...], needed: set[str], available: dict[str, str], tool: str) -> str:
+        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= set(available)]
+        if not fitting:
+            raise Rejected("no_phrasing", f"{tool} with {sorted(needed)}")
+        return self.rng.choice(fitting)
+
+    def _answer(self, templates: tuple[str, ...], index: int, facts: list[dict[str, Any]]) -> str:
+        output = self.calls[index].output
+        usable = [t for t in templates if all(get_path(output, s) is not None for s in slots(t))]
+        if not usable:
+            raise Rejected("answer_path_missing", self.calls[index].name)
+        template = self.rng.choice(usable)
+        values: dict[str, str] = {}
+        for name in slots(template):
+            value = get_path(output, name)
+            values[name] = render(value)
+            if isinstance(value, (dict, list)):
+                raise Rejected("answer_path_not_scalar", f"{self.calls[index].name}.{name}")
+            fact = {"value": render(value), "call": index, "path": name}
+            if fact not in facts:
+                facts.append(fact)
+        return fill(template, values)
+
+    def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
+        call = self.calls[index]
+        options = []
+        for out in self.graph.outputs[call.name]:
+            if out.path.count("[]") != 1 or not out.in_list:
+                continue
+            list_path, _, key = out.path.partition("[]")
+            key = key.lstrip(".")
+            if not key or "." in key:
+                continue
+            elements = get_path(call.output, list_path)
+            if not isinstance(elements, list) or len(elements) < 2:
+                continue
+            numeric = out.type in ("number", "integer") and not key.endswith("_id") and all(
+                isinstance(e, dict) and isinstance(e.get(key), (int, float)) and not isinstance(e.get(key), bool)
+                for e in elements
+            )
+            if op == "count" or numeric:
+                options.append((list_path, key, elements))
+        if not options:
+            raise Rejected("no_reasoning_input", f"{op} over {call.name}")
+        list_path, key, elements = self.rng.choice(sorted(options, key=lambda o: (o[0], o[1])))
+        plural, noun_ref = self._list_nouns(call.name, list_path)
+        field_noun = self.language.noun_of_field(key)
+        words = {"field": field_noun, "items": f"my {plural}", "plural": plural}
+        reasoning: dict[str, Any] = {"op": op, "call": index, "list_path": list_path, "field": key}
+        if op == "count":
+            result: Any = len(elements)
+            words["value"] = str(result)
+        elif op == "sum":
+            result = round(sum(e[key] for e in elements), 2)
+            words["value"] = render(result)
+        else:
+            values = [e[key] for e in elements]
+            best = max(values) if op == "max" else min(values)
+            if values.count(best) != 1:
+                raise Rejected("reasoning_tie", f"{op} {key}")
+            chosen = elements[values.index(best)]
+            label = self._label(chosen, noun_ref)
+            result = best
+            words.update(value=render(best), label=label)
+            facts.append({"value": label, "reasoning": len(self.reasoning)})
+        reasoning["result"] = result
+        facts.append({"value": render(result), "reasoning": len(self.reasoning)})
+        self.reasoning.append(reasoning)
+        ask = self.rng.choice(AGGREGATE_ASKS[op]).format(**words)
+        answer = self.rng.choice(AGGREGATE_ANSWERS[op]).format(**words)
+        return ask, answer
+
+    def _list_nouns(self, tool: str, list_path: str) -> tuple[str, Any]:
+        for out in self.graph.outputs[tool]:
+            if out.path.startswith(list_path + "[]") and out.entity in self.language.references:
+                ref = self.language.references[out.entity]
+                return ref.plural, ref
+        return list_path.rsplit(".", 1)[-1].replace("_", " "), None
+
+    def _label(self, element: dict[str, Any], ref: Any) -> str:
+        if ref is not None:
+            for name in sorted(ref.by_field):
+                if isinstance(element.get(name), (str, int, float)):
+                    return render(element[name])
+        raise Rejected("no_label", "list element has no describing field")
+
+
+def make_task_id(builder: str, seed: int, index: int) -> str:
+    """A stable task id: the builder name and a short hash of (builder, seed, index)."""
+    digest = hashlib.sha1(f"{builder}:{seed}:{index}".encode()).hexdigest()[:12]
+    return f"{builder}-{digest}"
+
+
+def group_calls(blueprint: Blueprint, steps: list[str], bindings: list[set[int]], writes: list[bool]) -> list[list[int]]:
+    """Group calls into assistant turns: parallel categories in one turn, otherwise consecutive reads
+    that do not depend on each other."""
+    if blueprint.method == "parallel":
+        return [list(range(len(steps)))]
+    groups: list[list[int]] = []
+    for i in range(len(steps)):
+        current = groups[-1] if groups else None
+        if (
+            current is not None and not writes[i] and not any(writes[j] for j in current)
+            and not (bindings[i] & set(current))
+        ):
+            current.append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: random.Random, seed: int,
+                index: int) -> Task:
+    """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
+    task_id = make_task_id(builder.name, seed, index)
+    if blueprint.category == "irrelevance":
+        query = compose_query(rng, [], [rng.choice(builder.language.out_of_scope)])
+        answer = rng.choice(DECLINES).format(scope=builder.language.scope)
+        return Task(
+            task_id=task_id, builder=builder.name, builder_version=builder.version, category="irrelevance",
+            method="irrelevance", seed=seed, index=index, tools=list(builder.tools), initial_state=state.to_dict(),
+            query=query, calls=[], groups=[], answer=answer, facts=[], selections=[], reasoning=[],
+            final_state_hash=state.hash(), state_diff=[], behaviour="decline", difficulty="easy",
+            system_prompt=builder.system_prompt,
+        )
+    if not blueprint.steps:
+        raise Rejected("empty_blueprint", blueprint.method)
+    if blueprint.category in ("sequential", "state_changing") and len(blueprint.steps) < 2:
+        raise Rejected("blueprint_too_short", blueprint.method)
+    inst = Instantiator(builder, blueprint, state, rng)
+    inst.run()
+    query, answer, facts = inst.realize()
+    bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
+    for i, call in enumerate(inst.calls):
+        for j in range(i):
+            if any(_shares_value(inst.calls[j].output, v) for v in call.arguments.values() if isinstance(v, str)):
+                bindings[i].add(j)
+    writes = [builder.tools[c.name].writes for c in inst.calls]
+    groups = group_calls(blueprint, blueprint.steps, bindings, writes)
+    final = inst.env.state
+    calls_n = len(inst.calls)
+    hard = calls_n >= 4 or inst.reasoning or blueprint.method == "merge"
+    difficulty = "hard" if hard else ("easy" if calls_n == 1 and not inst.selections else "medium")
+    offered = list(dict.fromkeys(blueprint.steps)) if blueprint.category in ("simple", "parallel") else list(builder.tools)
+    return Task(
+        task_id=task_id, builder=builder.name, builder_version=builder.version, category=blueprint.category,
+        method=blueprint.method, seed=seed, index=index, tools=offered, initial_state=state.to_dict(), query=query,
+        calls=inst.calls, groups=groups, answer=answer, facts=facts, selections=inst.selections,
+        reasoning=inst.reasoning, final_state_hash=final.hash(),
+        state_diff=[c.to_dict() for c in state.diff(final)], behaviour="tool_use", difficulty=difficulty,
+        system_prompt=builder.system_prompt,
+    )
+
+
+def _shares_value(output: Any, value: str) -> bool:
+    if isinstance(output, dict):
+        return any(_shares_value(v, value) for v in output.values())
+    if isinstance(output, list):
+        return any(_shares_value(v, value) for v in output)
+    return output == value and len(value) >= 3

@@ -1,0 +1,299 @@
+"""Multi-level validation of a row, independent of how it was built.
+
+- L1 format: the row validates against its schema in ``schemas/``; the offered tools are the builder's
+  own specs; every oracle call validates against its tool's schema.
+- L2 execution: replaying the oracle from the initial state (twice) reproduces the outputs, the
+  final-state hash and the answer facts.
+- L3 semantics: every argument is grounded (query, earlier output or default) and none was handed over
+  in the query although an earlier output supplies it; no step is redundant; the task is non-trivial;
+  every selection is answerable from the query; the answer facts derive from the outputs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from covert.env import Environment, UnknownBuilderError, get_builder, is_error
+from covert.env.state import State
+from covert.schemas import SchemaViolation, validator
+from covert.values import contains_value, get_path, mentions, normalize_text, render
+from covert.views import outputs_hash, tool_content
+
+_ID_LIKE = re.compile(r"[\d_#@-]")
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """What validation needs from a row, whichever view it is."""
+
+    kind: str
+    builder: str
+    query: str
+    tools: list[dict[str, Any]]
+    groups: list[list[dict[str, Any]]]
+    truth: dict[str, Any]
+    state: dict[str, Any]
+    recorded_outputs: list[str] | None
+    answer: str | None
+
+
+class Invalid(Exception):
+    """A row that fails validation; ``reason`` is a stable code, ``detail`` says where."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+
+
+def oracle_of(row: dict[str, Any], kind: str) -> Oracle:
+    """Pull the oracle out of an SFT (``kind="sft"``) or RL (``kind="rl"``) row."""
+    if kind == "sft":
+        messages = row["messages"]
+        users = [m for m in messages if m["role"] == "user"]
+        outputs = [m["content"] for m in messages if m["role"] == "tool"]
+        final = messages[-1]
+        return Oracle(kind, row["builder"], users[0]["content"] if users else "", row["tools"],
+                      row["ground_truth"]["calls"], row["ground_truth"], row["initial_state"], outputs,
+                      final.get("content") if final["role"] == "assistant" else None)
+    prompt = row["prompt"]
+    users = [m for m in prompt if m["role"] == "user"]
+    return Oracle(kind, row["builder"], users[0]["content"] if users else "", row["tools"],
+                  row["reward_model"]["ground_truth"]["calls"], row["reward_model"]["ground_truth"],
+                  row["extra_info"]["initial_state"], None, None)
+
+
+def validate_row(row: dict[str, Any], kind: str) -> None:
+    """Run L1-L3 on one row; raises :class:`Invalid` with the first failure."""
+    try:
+        validator(f"{kind}_row")(row)
+    except SchemaViolation as exc:
+        raise Invalid("schema", str(exc)[:200]) from None
+    oracle = oracle_of(row, kind)
+    try:
+        builder = get_builder(oracle.builder)
+    except UnknownBuilderError as exc:
+        raise Invalid("unknown_builder", str(exc)) from None
+    if row["builder_version"] != builder.version:
+        raise Invalid("builder_version", f"row has {row['builder_version']}, installed {builder.version}")
+    _check_tools(builder.environment, oracle)
+    if kind == "sft":
+        _check_messages(row)
+    initial = State.from_dict(oracle.state, copy=False)
+    outputs, final_hash = _replay(builder.environment, oracle, initial)
+    again, again_hash = _replay(builder.environment, oracle, initial)
+    if again != outputs or again_hash != final_hash:
+        raise Invalid("nondeterministic_replay")
+    _check_replay(oracle, outputs, final_hash)
+    _check_semantics(builder, oracle, outputs, initial)
+
+
+def validate_pair(sft: dict[str, Any], rl: dict[str, Any]) -> None:
+    """Build-time check of the two views of one task: the SFT row fully (L1-L3, replay twice), the RL
+    row by schema and by carrying the very same oracle, state and query (so its replay is the same)."""
+    validate_row(sft, "sft")
+    try:
+        validator("rl_row")(rl)
+    except SchemaViolation as exc:
+        raise Invalid("schema", str(exc)[:200]) from None
+    if (
+        rl["reward_model"]["ground_truth"] != sft["ground_truth"]
+        or rl["extra_info"]["initial_state"] is not sft["initial_state"] and rl["extra_info"]["initial_state"] != sft["initial_state"]
+        or rl["prompt"] != sft["messages"][:2]
+        or rl["tools"] != sft["tools"]
+    ):
+        raise Invalid("views_disagree", rl["task_id"])
+
+
+def _check_tools(env_cls: type[Environment], oracle: Oracle) -> None:
+    specs = {t["function"]["name"]: t for t in oracle.tools}
+    own = dict(zip(env_cls.tool_specs, env_cls.openai_tools()))
+    for tool in oracle.tools:
+        name = tool["function"]["name"]
+        if own.get(name) != tool:
+            raise Invalid("tool_spec_mismatch", name)
+    for group in oracle.groups:
+        for call in group:
+            if call["name"] not in specs:
+                raise Invalid("oracle_tool_not_offered", call["name"])
+            try:
+                env_cls._validator(call["name"])(call["arguments"])
+            except SchemaViolation as exc:
+                raise Invalid("oracle_arguments_schema", f"{call['name']}: {exc}") from None
+
+
+def _check_messages(row: dict[str, Any]) -> None:
+    messages = row["messages"]
+    if messages[0]["role"] != "system" or messages[1]["role"] != "user" or messages[-1]["role"] != "assistant":
+        raise Invalid("message_order", "expected system, user, ..., assistant")
+    turns = [m for m in messages if m["role"] == "assistant" and m.get("tool_calls")]
+    calls = row["ground_truth"]["calls"]
+    if len(turns) != len(calls):
+        raise Invalid("turns_mismatch", f"{len(turns)} tool-call turns, {len(calls)} in ground truth")
+    for turn, group in zip(turns, calls):
+        got = [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]} for c in turn["tool_calls"]]
+        if got != group:
+            raise Invalid("calls_mismatch", str(got)[:120])
+    ids = [c["id"] for t in turns for c in t["tool_calls"]]
+    answered = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+    if ids != answered:
+        raise Invalid("tool_call_ids", "every tool call needs exactly one tool message, in order")
+
+
+def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> tuple[list[Any], str]:
+    env = env_cls(initial)
+    outputs = []
+    for group in oracle.groups:
+        for call in group:
+            outputs.append(env.call(call["name"], call["arguments"]))
+    return outputs, env.state.hash()
+
+
+def _check_replay(oracle: Oracle, outputs: list[Any], final_hash: str) -> None:
+    truth = oracle.truth
+    if final_hash != truth["final_state_hash"]:
+        raise Invalid("replay_final_state", f"{final_hash} != {truth['final_state_hash']}")
+    if outputs_hash(outputs) != truth["outputs_hash"]:
+        raise Invalid("replay_outputs", "replayed outputs differ from the recorded ones")
+    if oracle.recorded_outputs is not None and [tool_content(o) for o in outputs] != oracle.recorded_outputs:
+        raise Invalid("replay_outputs", "tool messages differ from the replayed outputs")
+    for i, output in enumerate(outputs):
+        if is_error(output) and truth["behaviour"] == "tool_use":
+            raise Invalid("oracle_call_failed", f"call {i}: {output['error']['code']}")
+    for fact in truth["answer_facts"]:
+        if "call" in fact:
+            value = get_path(outputs[fact["call"]], fact["path"])
+            if value is None or render(value) != fact["value"]:
+                raise Invalid("fact_not_derivable", f"{fact['value']} at call {fact['call']}.{fact['path']}")
+        elif "reasoning" in fact:
+            step = truth["reasoning"][fact["reasoning"]]
+            if fact["value"] not in _reasoning_values(step, outputs):
+                raise Invalid("fact_not_derivable", f"{fact['value']} from {step['op']}")
+        else:
+            raise Invalid("fact_without_source", fact["value"])
+    if oracle.answer is not None:
+        answer = normalize_text(oracle.answer)
+        for fact in truth["answer_facts"]:
+            if normalize_text(fact["value"]) not in answer:
+                raise Invalid("answer_missing_fact", fact["value"])
+
+
+def _reasoning_values(step: dict[str, Any], outputs: list[Any]) -> set[str]:
+    elements = get_path(outputs[step["call"]], step["list_path"]) if step["list_path"] else outputs[step["call"]]
+    if not isinstance(elements, list):
+        raise Invalid("reasoning_input", f"{step['op']} over {step['list_path']}")
+    key = step.get("field")
+    if step["op"] == "count":
+        return {render(len(elements))}
+    values = [e.get(key) for e in elements]
+    if step["op"] == "sum":
+        return {render(round(sum(values), 2))}
+    best = max(values) if step["op"] in ("max", "argmax") else min(values)
+    chosen = elements[values.index(best)]
+    return {render(best)} | {render(v) for v in chosen.values() if isinstance(v, (str, int, float))}
+
+
+def _check_semantics(builder: Any, oracle: Oracle, outputs: list[Any], initial: State) -> None:
+    truth = oracle.truth
+    query = normalize_text(oracle.query)
+    calls = [c for group in oracle.groups for c in group]
+    if truth["behaviour"] == "decline":
+        if calls:
+            raise Invalid("decline_with_calls")
+        return
+    if not calls:
+        raise Invalid("trivial", "no oracle call")
+    changes_state = truth["final_state_hash"] != initial.hash()
+    if not changes_state and (
+        not truth["answer_facts"] or all(mentions(query, f["value"]) for f in truth["answer_facts"])
+    ):
+        raise Invalid("trivial", "a read-only task whose answer adds nothing to the query")
+    specs = builder.tools
+    raw_query = oracle.query.lower()
+    for name in specs:
+        if name in raw_query:
+            raise Invalid("query_leaks_tool_name", name)
+    for call in calls:
+        for key in call["arguments"]:
+            if "_" in key and key in raw_query:
+                raise Invalid("query_leaks_argument_key", key)
+    for i, call in enumerate(calls):
+        params = specs[call["name"]].parameters["properties"]
+        earlier = outputs[:i]
+        for key, value in call["arguments"].items():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, bool) or item == params.get(key, {}).get("default", object()):
+                    continue
+                if isinstance(item, (dict, list)):
+                    continue
+                in_outputs = contains_value(earlier, item)
+                in_query = mentions(query, item)
+                if not in_outputs and not in_query and "enum" not in params.get(key, {}):
+                    raise Invalid("ungrounded_argument", f"{call['name']}.{key}={str(item)[:40]}")
+                if in_outputs and in_query and isinstance(item, str) and _ID_LIKE.search(item):
+                    first_use = next(
+                        j for j, c in enumerate(calls)
+                        if any(v == item or (isinstance(v, list) and item in v) for v in c["arguments"].values())
+                    )
+                    if contains_value(outputs[:first_use], item):
+                        raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
+    _check_selections(truth, outputs, query)
+    _check_minimal(builder, oracle, calls, outputs, initial)
+
+
+def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> None:
+    for sel in truth["selections"]:
+        source = outputs[sel["source_call"]]
+        elements = get_path(source, sel["list_path"]) if sel["list_path"] else source
+        if not isinstance(elements, list):
+            raise Invalid("selection_source", str(sel)[:80])
+        if sel["mode"] == "field":
+            if not mentions(query, sel["value"]):
+                raise Invalid("selection_not_in_query", f"{sel['by']}={sel['value']}")
+            matches = [e for e in elements if e.get(sel["by"]) == sel["value"]]
+            if len(matches) != 1 or matches[0].get(sel["key"]) != sel["chosen"]:
+                raise Invalid("selection_ambiguous", f"{sel['by']}={sel['value']}")
+        elif sel["mode"] in ("max", "min"):
+            values = [e.get(sel["by"]) for e in elements]
+            best = max(values) if sel["mode"] == "max" else min(values)
+            if values.count(best) != 1 or elements[values.index(best)].get(sel["key"]) != sel["chosen"]:
+                raise Invalid("selection_ambiguous", f"{sel['mode']} {sel['by']}")
+        elif sel["mode"] == "only":
+            if len(elements) != 1:
+                raise Invalid("selection_ambiguous", "more than one candidate")
+
+
+def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], outputs: list[Any],
+                   initial: State) -> None:
+    truth = oracle.truth
+    env_cls = builder.environment
+    used_by_truth = {f["call"] for f in truth["answer_facts"] if "call" in f}
+    used_by_truth |= {s["source_call"] for s in truth["selections"]}
+    used_by_truth |= {r["call"] for r in truth["reasoning"]}
+    query = normalize_text(oracle.query)
+    full_hash = truth["final_state_hash"]
+    for j, call in enumerate(calls):
+        if builder.tools[call["name"]].writes:
+            env = env_cls(initial)
+            for k, other in enumerate(calls):
+                if k != j:
+                    env.call(other["name"], other["arguments"])
+            if env.state.hash() == full_hash:
+                raise Invalid("redundant_step", f"dropping write {call['name']} changes nothing")
+            continue
+        if j in used_by_truth:
+            continue
+        if not any(_feeds(outputs, j, later, query) for later in calls[j + 1:]):
+            raise Invalid("redundant_step", f"nothing uses the output of {call['name']}")
+
+
+def _feeds(outputs: list[Any], j: int, later: dict[str, Any], query: str) -> bool:
+    for value in later["arguments"].values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, (bool, dict, list)) or mentions(query, item):
+                continue
+            if contains_value(outputs[j], item):
+                return True
+    return False

@@ -1,0 +1,91 @@
+"""Plain-value helpers shared by synthesis, validation and rewards: paths, text forms, normalisation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_MISSING = object()
+_SPACES = re.compile(r"\s+")
+
+
+def get_path(value: Any, path: str, default: Any = None) -> Any:
+    """Follow a dotted path (``refund.amount``) into nested dicts; ``default`` if absent."""
+    current = value
+    for part in path.split("."):
+        if isinstance(current, dict) and part in current:
+            current = current[part]
+        else:
+            return default
+    return current
+
+
+def render(value: Any) -> str:
+    """How a value reads in text: ``200.0`` as ``200``, booleans as yes/no, lists joined."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
+    if isinstance(value, list):
+        return join_phrases([render(v) for v in value])
+    return str(value)
+
+
+def join_phrases(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def normalize_text(text: str) -> str:
+    """Lower case, single spaces, no thousands separators, for containment checks."""
+    text = text.lower().replace(",", " ").replace("$", " ")
+    return _SPACES.sub(" ", text).strip()
+
+
+def text_forms(value: Any) -> list[str]:
+    """Normalised forms under which ``value`` may appear in text (``12.5`` -> ``12.50``, ``12.5``)."""
+    if isinstance(value, bool):
+        return ["true" if value else "false", "yes" if value else "no"]
+    if isinstance(value, int):
+        return [str(value)]
+    if isinstance(value, float):
+        forms = {f"{value:.2f}", repr(value)}
+        if value == int(value):
+            forms.add(str(int(value)))
+        return sorted(forms)
+    if isinstance(value, str):
+        return [normalize_text(value)]
+    return []
+
+
+def mentions(text_normalized: str, value: Any) -> bool:
+    """Whether normalised text contains any text form of ``value`` (as a whole token run)."""
+    for form in text_forms(value):
+        if not form:
+            continue
+        start = text_normalized.find(form)
+        while start != -1:
+            end = start + len(form)
+            before = text_normalized[start - 1] if start else " "
+            after = text_normalized[end] if end < len(text_normalized) else " "
+            if not (before.isalnum() and form[0].isalnum()) and not (after.isalnum() and form[-1].isalnum()):
+                return True
+            start = text_normalized.find(form, start + 1)
+    return False
+
+
+def contains_value(haystack: Any, value: Any) -> bool:
+    """Whether ``value`` occurs anywhere inside nested JSON data (numbers compare by value)."""
+    if isinstance(haystack, dict):
+        return any(contains_value(v, value) for v in haystack.values())
+    if isinstance(haystack, list):
+        return any(contains_value(v, value) for v in haystack)
+    if isinstance(haystack, bool) or isinstance(value, bool):
+        return haystack is value
+    if isinstance(haystack, (int, float)) and isinstance(value, (int, float)):
+        return haystack == value
+    return haystack == value

@@ -1,0 +1,236 @@
+"""Calendar builder: the uniform contract plus its cases.
+
+Write cases reshape the seeded state with ``setup`` so that they hold on every seed: the first event becomes
+a known meeting ``E`` (organizer P0, invitees P1 and P2) on a far-away day when nobody has anything else,
+and the second event, when needed, becomes a clashing event ``G``.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from covert.env import State
+from tests.builders.contract import BuilderContract, Case
+
+
+def _today(s: State) -> date:
+    return date.fromisoformat(s.get("meta", "clock")["today"])
+
+
+def _day(offset: int):
+    """The date ``offset`` days from the state's today (30 and beyond are empty days)."""
+    return lambda s: (_today(s) + timedelta(days=offset)).isoformat()
+
+
+FAR, FAR2, PAST = _day(30), _day(31), _day(-1)
+
+
+def _p(s: State, index: int) -> str:
+    return s.ids("people")[index]
+
+
+def _e(s: State, index: int = 0) -> str:
+    return s.ids("events")[index]
+
+
+def _r(s: State, index: int = 0) -> str:
+    return s.ids("rooms")[index]
+
+
+def _shape(env, index: int, organizer: int, invitees: tuple[int, ...], day, start: str, end: str,
+           room: int | None = None, status: str = "confirmed") -> None:
+    """Turn event ``index`` into a known event, keeping people's calendars consistent."""
+    s = env.state
+    event_id = _e(s, index)
+    old = s.get("events", event_id)
+    members = [_p(s, organizer)] + [_p(s, i) for i in invitees]
+    for person_id in {a["person_id"] for a in old["attendees"]} - set(members):
+        person = s.edit("people", person_id)
+        person["event_ids"] = [e for e in person["event_ids"] if e != event_id]
+    for person_id in members:
+        if event_id not in s.get("people", person_id)["event_ids"]:
+            s.edit("people", person_id)["event_ids"].append(event_id)
+    event = s.edit("events", event_id)
+    iso = day(s)
+    room_id = None if room is None else _r(s, room)
+    event.update(
+        status=status, date=iso, start_time=start, end_time=end, organizer_id=members[0], room_id=room_id,
+        room_day=None if room_id is None or status != "confirmed" else f"{room_id}|{iso}",
+        attendees=[{"person_id": members[0], "response_status": "accepted"}]
+        + [{"person_id": m, "response_status": "needs_action"} for m in members[1:]],
+    )
+
+
+def setup(day=FAR, status: str = "confirmed", room: int | None = None, clash: str = "", capacity: int = 0):
+    """E: P0 organizes, P1 and P2 are invited, 10:00-11:00 on ``day``, optionally in room 0.
+
+    ``clash`` adds G, organized by P3 on FAR: ``"organizer"`` invites P0 at 15:00-16:00, ``"room"`` books
+    room 0 at 15:00-16:00, ``"room_now"`` books room 0 at 10:00-11:00. ``capacity`` shrinks room 0.
+    """
+    def run(env) -> None:
+        _shape(env, 0, 0, (1, 2), day, "10:00", "11:00", room=room, status=status)
+        if clash == "organizer":
+            _shape(env, 1, 3, (0,), FAR, "15:00", "16:00")
+        elif clash == "room":
+            _shape(env, 1, 3, (), FAR, "15:00", "16:00", room=0)
+        elif clash == "room_now":
+            _shape(env, 1, 3, (), FAR, "10:00", "11:00", room=0)
+        if capacity:
+            env.state.edit("rooms", _r(env.state))["capacity"] = capacity
+    return run
+
+
+def _ambiguous(env) -> None:
+    s = env.state
+    env.state.edit("people", _p(s, 1))["last_name"] = s.get("people", _p(s, 0))["last_name"]
+
+
+def _create(**extra):
+    def args(s: State) -> dict:
+        base = {"person_id": _p(s, 0), "title": "Budget check-in", "date": FAR(s), "start_time": "14:00",
+                "duration_minutes": 30, "person_ids": [_p(s, 1), _p(s, 2)]}
+        base.update({k: (v(s) if callable(v) else v) for k, v in extra.items()})
+        return base
+    return args
+
+
+def _move(**extra):
+    def args(s: State) -> dict:
+        base = {"event_id": _e(s), "date": FAR2(s), "start_time": "15:00"}
+        base.update({k: (v(s) if callable(v) else v) for k, v in extra.items()})
+        return base
+    return args
+
+
+def _rooms(**extra):
+    def args(s: State) -> dict:
+        base = {"date": FAR(s), "start_time": "10:00", "duration_minutes": 60, "min_capacity": 3}
+        base.update({k: (v(s) if callable(v) else v) for k, v in extra.items()})
+        return base
+    return args
+
+
+def _event_person(person: int, **extra):
+    def args(s: State) -> dict:
+        return {"event_id": _e(s), "person_id": _p(s, person), **extra}
+    return args
+
+
+def _invite(*people: int):
+    return lambda s: {"event_id": _e(s), "person_ids": [_p(s, i) for i in people]}
+
+
+GHOST_EVENT = {"event_id": "evt_0000000000"}
+CANCELLED, STARTED = setup(status="cancelled"), setup(day=PAST)
+
+
+class TestCalendar(BuilderContract):
+    builder_name = "calendar"
+    fingerprint = "1.0.0:?"
+    cases = [
+        # find_person
+        Case("find_person", lambda s: {"name_or_email": s.get("people", _p(s, 0))["name"]}),
+        Case("find_person", lambda s: {"name_or_email": s.get("people", _p(s, 1))["email"].upper()}),
+        Case("find_person", lambda s: {"name_or_email": "Zed Nobody"}, "person_not_found"),
+        Case("find_person", lambda s: {"name_or_email": s.get("people", _p(s, 0))["last_name"].lower()},
+             "ambiguous_name", setup=_ambiguous),
+        # list_events
+        Case("list_events", lambda s: {"person_id": _p(s, 0), "start_date": PAST(s), "end_date": _day(7)(s)}),
+        Case("list_events", lambda s: {"person_id": _p(s, 0), "start_date": FAR(s)}, setup=setup()),
+        Case("list_events", lambda s: {"person_id": "U0NOBODY1", "start_date": FAR(s)}, "person_not_found"),
+        Case("list_events", lambda s: {"person_id": _p(s, 0), "start_date": FAR(s), "end_date": PAST(s)},
+             "invalid_date"),
+        # get_event
+        Case("get_event", lambda s: {"event_id": _e(s)}),
+        Case("get_event", lambda s: GHOST_EVENT, "event_not_found"),
+        # find_free_slots
+        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0), _p(s, 1)], "date": FAR(s)}, setup=setup()),
+        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0), _p(s, 2)], "date": _day(1)(s),
+                                           "duration_minutes": 45}),
+        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0), "U0NOBODY1"], "date": FAR(s)},
+             "person_not_found"),
+        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0)], "date": "next Tuesday"}, "invalid_date"),
+        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0)], "date": FAR(s), "duration_minutes": 7},
+             "invalid_duration"),
+        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0)], "date": PAST(s)}, "date_in_past"),
+        # search_rooms
+        Case("search_rooms", _rooms(), setup=setup(room=0)),
+        Case("search_rooms", _rooms(needs_video=True, min_capacity=1)),
+        Case("search_rooms", _rooms(date="2026-02-30"), "invalid_date"),
+        Case("search_rooms", _rooms(start_time="25:00"), "invalid_time"),
+        Case("search_rooms", _rooms(duration_minutes=0), "invalid_duration"),
+        Case("search_rooms", _rooms(date=PAST), "time_in_past"),
+        # create_event
+        Case("create_event", _create(room_id=_r), setup=setup()),
+        Case("create_event", _create(person_ids=[], title="Focus time", duration_minutes=120)),
+        Case("create_event", _create(person_id="U0NOBODY1"), "person_not_found"),
+        Case("create_event", _create(date="03/14/2026"), "invalid_date"),
+        Case("create_event", _create(start_time="21:45"), "invalid_time"),
+        Case("create_event", _create(duration_minutes=1000), "invalid_duration"),
+        Case("create_event", _create(date=PAST), "time_in_past"),
+        Case("create_event", _create(start_time="10:30"), "organizer_busy", setup=setup()),
+        Case("create_event", _create(room_id="rm_nope00"), "room_not_found"),
+        Case("create_event", _create(room_id=_r), "room_too_small", setup=setup(capacity=2)),
+        Case("create_event", _create(person_id=lambda s: _p(s, 3), start_time="10:15", room_id=_r),
+             "room_unavailable", setup=setup(room=0)),
+        # reschedule_event
+        Case("reschedule_event", _move(), setup=setup(room=0)),
+        Case("reschedule_event", _move(duration_minutes=30), setup=setup()),
+        Case("reschedule_event", lambda s: {**GHOST_EVENT, "date": FAR(s), "start_time": "15:00"}, "event_not_found"),
+        Case("reschedule_event", _move(), "event_cancelled", setup=CANCELLED),
+        Case("reschedule_event", _move(), "event_in_past", setup=STARTED),
+        Case("reschedule_event", _move(date="tomorrow"), "invalid_date", setup=setup()),
+        Case("reschedule_event", _move(start_time="3pm"), "invalid_time", setup=setup()),
+        Case("reschedule_event", _move(duration_minutes=3), "invalid_duration", setup=setup()),
+        Case("reschedule_event", _move(date=PAST), "time_in_past", setup=setup()),
+        Case("reschedule_event", _move(date=FAR, start_time="15:30"), "organizer_busy",
+             setup=setup(clash="organizer")),
+        Case("reschedule_event", _move(date=FAR, start_time="15:00"), "room_unavailable",
+             setup=setup(room=0, clash="room")),
+        # cancel_event
+        Case("cancel_event", lambda s: {"event_id": _e(s), "note": "Moving this to email."}, setup=setup(room=0)),
+        Case("cancel_event", lambda s: GHOST_EVENT, "event_not_found"),
+        Case("cancel_event", lambda s: {"event_id": _e(s)}, "event_cancelled", setup=CANCELLED),
+        Case("cancel_event", lambda s: {"event_id": _e(s)}, "event_in_past", setup=STARTED),
+        # add_attendees
+        Case("add_attendees", _invite(3, 4), setup=setup(room=0, capacity=8)),
+        Case("add_attendees", lambda s: {**_invite(3)(s), "optional": True}, setup=setup()),
+        Case("add_attendees", lambda s: {**GHOST_EVENT, "person_ids": [_p(s, 3)]}, "event_not_found"),
+        Case("add_attendees", _invite(3), "event_cancelled", setup=CANCELLED),
+        Case("add_attendees", _invite(3), "event_in_past", setup=STARTED),
+        Case("add_attendees", _invite(), "no_people", setup=setup()),
+        Case("add_attendees", lambda s: {"event_id": _e(s), "person_ids": ["U0NOBODY1"]}, "person_not_found",
+             setup=setup()),
+        Case("add_attendees", _invite(3, 1), "already_invited", setup=setup()),
+        Case("add_attendees", _invite(3), "room_too_small", setup=setup(room=0, capacity=3)),
+        # remove_attendee
+        Case("remove_attendee", _event_person(1), setup=setup()),
+        Case("remove_attendee", lambda s: {**GHOST_EVENT, "person_id": _p(s, 1)}, "event_not_found"),
+        Case("remove_attendee", lambda s: {"event_id": _e(s), "person_id": "U0NOBODY1"},
+             "person_not_found", setup=setup()),
+        Case("remove_attendee", _event_person(1), "event_cancelled", setup=CANCELLED),
+        Case("remove_attendee", _event_person(1), "event_in_past", setup=STARTED),
+        Case("remove_attendee", _event_person(3), "not_invited", setup=setup()),
+        Case("remove_attendee", _event_person(0), "cannot_remove_organizer", setup=setup()),
+        # book_room
+        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, setup=setup()),
+        Case("book_room", lambda s: {**GHOST_EVENT, "room_id": _r(s)}, "event_not_found"),
+        Case("book_room", lambda s: {"event_id": _e(s), "room_id": "rm_nope00"}, "room_not_found", setup=setup()),
+        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "event_cancelled", setup=CANCELLED),
+        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "event_in_past", setup=STARTED),
+        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "room_too_small",
+             setup=setup(capacity=2)),
+        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "room_unavailable",
+             setup=setup(clash="room_now")),
+        # respond_to_event
+        Case("respond_to_event", _event_person(1, response="yes"), setup=setup()),
+        Case("respond_to_event", _event_person(2, response="maybe", comment="I'll join remotely."), setup=setup()),
+        Case("respond_to_event", lambda s: {**GHOST_EVENT, "person_id": _p(s, 1), "response": "no"},
+             "event_not_found"),
+        Case("respond_to_event", lambda s: {"event_id": _e(s), "person_id": "U0NOBODY1", "response": "no"},
+             "person_not_found", setup=setup()),
+        Case("respond_to_event", _event_person(1, response="no"), "event_cancelled", setup=CANCELLED),
+        Case("respond_to_event", _event_person(1, response="no"), "event_in_past", setup=STARTED),
+        Case("respond_to_event", _event_person(3, response="yes"), "not_invited", setup=setup()),
+        Case("respond_to_event", _event_person(0, response="no"), "organizer_cannot_respond", setup=setup()),
+    ]
