@@ -1,0 +1,123 @@
+"""Instantiated tasks: realization, grounding and the validator catching broken rows."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+from covert.env import get_builder
+from covert.synth.generate import ItemSpec, make_item
+from covert.synth.records import CATEGORIES
+from covert.validation import Invalid, validate_row
+
+RETAIL = get_builder("retail")
+
+
+def _accepted(category: str, count: int = 6):
+    out = []
+    index = 0
+    while len(out) < count and index < 400:
+        outcome = make_item(ItemSpec(index, "retail", category, None), 3, lambda s: "train")
+        if outcome.task is not None:
+            out.append(outcome)
+        index += 1
+    assert out, f"no accepted {category} task"
+    return out
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_accepted_rows_validate_independently(category: str) -> None:
+    for outcome in _accepted(category, 4):
+        validate_row(outcome.sft, "sft")
+        validate_row(outcome.rl, "rl")
+        query = outcome.task.query
+        for name in RETAIL.tools:
+            assert name not in query
+        assert not re.search(r"\b\w+_id\b", query), query
+
+
+def test_category_shapes() -> None:
+    simple = _accepted("simple", 1)[0].task
+    assert len(simple.calls) == 1 and simple.tools == [simple.calls[0].name]
+    parallel = _accepted("parallel", 1)[0].task
+    assert len(parallel.groups) == 1 and len(parallel.calls) >= 2 and len({c.name for c in parallel.calls}) == 1
+    irrelevant = _accepted("irrelevance", 1)[0].task
+    assert irrelevant.calls == [] and irrelevant.behaviour == "decline"
+    sequential = _accepted("sequential", 3)
+    assert all(2 <= len(o.task.calls) <= 8 for o in sequential)
+    changing = _accepted("state_changing", 3)
+    assert all(o.task.state_diff for o in changing)
+
+
+def test_lookups_are_not_handed_over() -> None:
+    """Ids that earlier calls return never appear in the query (the EXAMPLES.md rule)."""
+    for outcome in _accepted("state_changing", 6):
+        task = outcome.task
+        for i, call in enumerate(task.calls):
+            for value in call.arguments.values():
+                if isinstance(value, str) and any(value in str(c.output) for c in task.calls[:i]):
+                    first = next(j for j, c in enumerate(task.calls) if value in c.arguments.values())
+                    if any(value in str(c.output) for c in task.calls[:first]):
+                        assert value not in task.query
+
+
+def _one(category: str = "state_changing"):
+    outcome = _accepted(category, 1)[0]
+    return copy.deepcopy(outcome.sft), copy.deepcopy(outcome.rl)
+
+
+def test_validator_catches_changed_argument() -> None:
+    sft, _ = _one()
+    call = sft["ground_truth"]["calls"][-1][0]
+    key = next(iter(call["arguments"]))
+    call["arguments"][key] = "tampered-value"
+    with pytest.raises(Invalid):
+        validate_row(sft, "sft")
+
+
+def test_validator_catches_wrong_final_state() -> None:
+    _, rl = _one()
+    rl["reward_model"]["ground_truth"]["final_state_hash"] = "0" * 32
+    with pytest.raises(Invalid, match="replay_final_state"):
+        validate_row(rl, "rl")
+
+
+def test_validator_catches_missing_fact_in_answer() -> None:
+    sft, _ = _one()
+    sft["messages"][-1]["content"] = "Done."
+    with pytest.raises(Invalid, match="answer_missing_fact"):
+        validate_row(sft, "sft")
+
+
+def test_validator_catches_leaked_lookup() -> None:
+    sft, _ = _one()
+    looked_up = sft["ground_truth"]["calls"][1][0]["arguments"]
+    value = next(v for v in looked_up.values() if isinstance(v, str))
+    sft["messages"][1]["content"] += f" (my reference is {value})"
+    with pytest.raises(Invalid, match="query_leaks_looked_up_value"):
+        validate_row(sft, "sft")
+
+
+def test_validator_catches_tool_spec_swap() -> None:
+    sft, _ = _one("multiple")
+    sft["tools"][0]["function"]["description"] = "something else"
+    with pytest.raises(Invalid, match="tool_spec_mismatch"):
+        validate_row(sft, "sft")
+
+
+def test_validator_catches_redundant_step() -> None:
+    sft, _ = _one("simple")
+    # repeat a read call whose output nothing uses
+    extra = copy.deepcopy(sft["ground_truth"]["calls"][0])
+    if any(RETAIL.tools[c["name"]].writes for c in extra):
+        pytest.skip("first call writes")
+    sft["ground_truth"]["calls"].insert(0, extra)
+    assistant = copy.deepcopy(sft["messages"][2])
+    tool_msgs = [copy.deepcopy(m) for m in sft["messages"][3:3 + len(extra)]]
+    for m, tm in zip(assistant["tool_calls"], tool_msgs):
+        m["id"] = tm["tool_call_id"] = m["id"] + "x"
+    sft["messages"][2:2] = [assistant, *tool_msgs]
+    with pytest.raises(Invalid):
+        validate_row(sft, "sft")
