@@ -60,7 +60,7 @@ class Environment:
         """Run one tool. Returns its JSON result, or an error observation; never raises."""
         spec = self.tool_specs.get(name) if isinstance(name, str) else None
         if spec is None:
-            return error_observation(UNKNOWN_TOOL, f"There is no tool named {str(name)[:80]!r}.")
+            return error_observation(UNKNOWN_TOOL, f"There is no tool named {_text(name, 80)!r}.")
         if arguments is None:
             arguments = {}
         elif isinstance(arguments, (str, bytes)):
@@ -73,7 +73,11 @@ class Environment:
         try:
             self._validator(name)(arguments)
         except fastjsonschema.JsonSchemaValueException as exc:
-            message = exc.message.replace("data.", "").replace("data ", "arguments ")
+            message = exc.message
+            if message.startswith("data."):
+                message = message[len("data."):]
+            elif message.startswith("data "):
+                message = "arguments " + message[len("data "):]
             return error_observation(INVALID_ARGUMENTS, message[:300])
         except Exception as exc:
             return error_observation(INVALID_ARGUMENTS, f"Arguments could not be checked: {type(exc).__name__}.")
@@ -82,7 +86,7 @@ class Environment:
         except ToolError as exc:
             return error_observation(exc.code, exc.message)
         except Exception as exc:
-            return error_observation(INTERNAL_ERROR, f"{type(exc).__name__}: {str(exc)[:200]}")
+            return error_observation(INTERNAL_ERROR, f"{type(exc).__name__}: {_text(exc, 200)}")
 
     @classmethod
     def openai_tools(cls, names: list[str] | None = None) -> list[dict[str, Any]]:
@@ -101,10 +105,19 @@ class Environment:
     def _validator(cls, name: str) -> Any:
         validator = cls._validators.get(name)
         if validator is None:
-            schema = closed(strip_private_keys(cls.tool_specs[name].parameters))
+            # draft-04 semantics: 2.0 is not an integer, so an int parameter always reaches the tool as int
+            schema = {"$schema": "http://json-schema.org/draft-04/schema#",
+                      **closed(strip_private_keys(cls.tool_specs[name].parameters))}
             validator = fastjsonschema.compile(schema, use_default=False)
             cls._validators[name] = validator
         return validator
+
+
+def _text(value: Any, limit: int) -> str:
+    try:
+        return str(value)[:limit]
+    except Exception:  # noqa: BLE001 - even an unprintable value must not escape
+        return f"<unprintable {type(value).__name__}>"
 
 
 def _as_state(state: State | dict[str, Any]) -> State:

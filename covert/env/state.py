@@ -8,6 +8,7 @@ digests computed once and changed records are subtracted and re-added.
 from __future__ import annotations
 
 import hashlib
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -51,23 +52,15 @@ def _record_digest(table: str, key: str, record: Record) -> int:
 class Snapshot:
     """An immutable stored state shared by every :class:`State` forked from it."""
 
-    __slots__ = ("_digests", "_indexes", "_positions", "_sum", "counters", "tables")
+    __slots__ = ("_digests", "_indexes", "_sum", "counters", "tables")
 
     def __init__(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
-        self.tables = tables
+        # records are kept in id order, so order depends on content alone (and survives canonical JSON)
+        self.tables = {name: dict(sorted(rows.items())) for name, rows in tables.items()}
         self.counters = counters
         self._digests: dict[tuple[str, str], int] = {}
         self._sum: int | None = None
         self._indexes: dict[tuple[str, str], dict[Any, list[str]]] = {}
-        self._positions: dict[str, dict[str, int]] = {}
-
-    def positions(self, table: str) -> dict[str, int]:
-        """Stored order of the ids of ``table`` (built once, on first use)."""
-        found = self._positions.get(table)
-        if found is None:
-            found = {key: i for i, key in enumerate(self.tables.get(table, {}))}
-            self._positions[table] = found
-        return found
 
     def digest(self, table: str, key: str) -> int:
         """Digest of one stored record, cached."""
@@ -167,14 +160,14 @@ class State:
         return self.get(table, key) is not None
 
     def ids(self, table: str) -> list[str]:
-        """Ids of ``table`` in a deterministic order (stored order, then inserted order)."""
+        """Ids of ``table`` in id order (so the order depends on content alone)."""
         base = self._snapshot.tables.get(table, {})
         changed = self._changes.get(table)
         if not changed:
             return list(base)
         out = [k for k in base if changed.get(k, base[k]) is not DELETED]
-        out.extend(k for k, v in changed.items() if k not in base and v is not DELETED)
-        return out
+        extra = sorted(k for k, v in changed.items() if k not in base and v is not DELETED)
+        return list(heapq.merge(out, extra)) if extra else out
 
     def records(self, table: str) -> Iterator[tuple[str, Record]]:
         """``(id, record)`` pairs of ``table`` in :meth:`ids` order."""
@@ -192,6 +185,8 @@ class State:
         if not equals:
             return [record for _, record in self.records(table)]
         (first, value), *rest = equals.items()
+        if value is not None and not isinstance(value, (str, int, float, bool)):
+            return [r for _, r in self.records(table) if all(r.get(f) == v for f, v in equals.items())]
         base = self._snapshot.tables.get(table, {})
         changed = self._changes.get(table)
         if not changed:
@@ -200,16 +195,15 @@ class State:
                 for key in self._snapshot.index(table, first).get(value, ())
                 if all(base[key].get(f) == v for f, v in rest)
             ]
-        hits: list[tuple[int, Record]] = []
-        positions = self._snapshot.positions(table)
+        hits: list[tuple[str, Record]] = []
         for key in self._snapshot.index(table, first).get(value, ()):
             if key not in changed and all(base[key].get(f) == v for f, v in rest):
-                hits.append((positions[key], base[key]))
-        for offset, (key, record) in enumerate(changed.items()):
+                hits.append((key, base[key]))
+        for key, record in changed.items():
             if record is DELETED or record.get(first) != value:
                 continue
             if all(record.get(f) == v for f, v in rest):
-                hits.append((positions.get(key, len(positions) + offset), record))
+                hits.append((key, record))
         hits.sort(key=lambda hit: hit[0])
         return [record for _, record in hits]
 
@@ -308,7 +302,7 @@ class State:
             elif after is None:
                 changes.append(StateChange("remove", table, key, before=before))
             else:
-                fields = sorted(f for f in set(before) | set(after) if before.get(f) != after.get(f))
+                fields = sorted(f for f in set(before) | set(after) if before.get(f, DELETED) != after.get(f, DELETED))
                 changes.append(
                     StateChange(
                         "change", table, key, fields=tuple(fields),

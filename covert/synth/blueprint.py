@@ -123,7 +123,9 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
     graph = tool_graph(builder)
     tools = builder.tools
     simple_ok = [t for t in tools if user_suppliable(builder, t)]
-    repeatable = [t for t in simple_ok if t not in builder.language.values] or simple_ok
+    repeatable = [
+        t for t in simple_ok if t not in builder.language.values and tools[t].parameters["required"]
+    ] or simple_ok
     if category == "irrelevance":
         return Blueprint(category, "irrelevance", [], [])
     if category in ("simple", "multiple"):

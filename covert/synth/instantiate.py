@@ -99,7 +99,8 @@ class Instantiator:
             entity = spec.param_entity(param)
             ref = self.language.references.get(entity)
             is_list = schema.get("type") == "array"
-            if ref is not None and link and self._bind_from_output(step, param, entity, is_list):
+            wanted = param in required or self.rng.random() < OPTIONAL_PROBABILITY
+            if ref is not None and link and wanted and self._bind_from_output(step, param, entity, is_list):
                 continue
             if param not in required and not self._wants_optional(tool, param, schema):
                 continue
