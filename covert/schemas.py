@@ -35,9 +35,26 @@ def _inline(node: Any) -> Any:
 
 
 @cache
-def validator(name: str) -> Any:
-    """A compiled validator for ``schemas/<name>.schema.json``; raises ``SchemaViolation``."""
-    return fastjsonschema.compile(load_schema(name), use_default=False)
+def validator(name: str, trusted_tools: bool = False) -> Any:
+    """A compiled validator for ``schemas/<name>.schema.json``; raises ``SchemaViolation``.
+
+    With ``trusted_tools`` the row's ``tools`` are only checked to be objects: for callers that compare
+    them to builder specs already validated against ``tool.schema.json`` (see :func:`builder_specs_valid`).
+    """
+    schema = load_schema(name)
+    if trusted_tools and "tools" in schema.get("properties", {}):
+        schema = {**schema, "properties": {**schema["properties"],
+                                           "tools": {"type": "array", "items": {"type": "object"}}}}
+    return fastjsonschema.compile(schema, use_default=False)
+
+
+@cache
+def builder_specs_valid(specs: tuple[str, ...], env_cls: Any) -> bool:
+    """Validate an environment's OpenAI tool specs against ``tool.schema.json`` once per process."""
+    check = validator("tool")
+    for spec in env_cls.openai_tools():
+        check(spec)
+    return True
 
 
 SchemaViolation = fastjsonschema.JsonSchemaException

@@ -17,7 +17,7 @@ from typing import Any
 
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
-from covert.schemas import SchemaViolation, validator
+from covert.schemas import SchemaViolation, builder_specs_valid, validator
 from covert.values import contains_value, get_path, mentions, normalize_text, render
 from covert.views import outputs_hash, tool_content
 
@@ -65,10 +65,15 @@ def oracle_of(row: dict[str, Any], kind: str) -> Oracle:
                   row["extra_info"]["initial_state"], None, None)
 
 
-def validate_row(row: dict[str, Any], kind: str) -> None:
-    """Run L1-L3 on one row; raises :class:`Invalid` with the first failure."""
+def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -> None:
+    """Run L1-L3 on one row; raises :class:`Invalid` with the first failure.
+
+    ``initial`` may pass a :class:`State` already built from the row's initial state (the build does,
+    to reuse its cached record digests); by default one is built from the row.
+    """
+    trusted = initial is not None
     try:
-        validator(f"{kind}_row")(row)
+        validator(f"{kind}_row", trusted)(row)
     except SchemaViolation as exc:
         raise Invalid("schema", str(exc)[:200]) from None
     oracle = oracle_of(row, kind)
@@ -78,10 +83,16 @@ def validate_row(row: dict[str, Any], kind: str) -> None:
         raise Invalid("unknown_builder", str(exc)) from None
     if row["builder_version"] != builder.version:
         raise Invalid("builder_version", f"row has {row['builder_version']}, installed {builder.version}")
+    if trusted:
+        try:
+            builder_specs_valid(tuple(builder.tools), builder.environment)
+        except SchemaViolation as exc:
+            raise Invalid("schema", f"tool spec: {exc}"[:200]) from None
     _check_tools(builder.environment, oracle)
     if kind == "sft":
         _check_messages(row)
-    initial = State.from_dict(oracle.state, copy=False)
+    if initial is None:
+        initial = State.from_dict(oracle.state, copy=False)
     outputs, final_hash = _replay(builder.environment, oracle, initial)
     again, again_hash = _replay(builder.environment, oracle, initial)
     if again != outputs or again_hash != final_hash:
@@ -90,12 +101,12 @@ def validate_row(row: dict[str, Any], kind: str) -> None:
     _check_semantics(builder, oracle, outputs, initial)
 
 
-def validate_pair(sft: dict[str, Any], rl: dict[str, Any]) -> None:
+def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None = None) -> None:
     """Build-time check of the two views of one task: the SFT row fully (L1-L3, replay twice), the RL
     row by schema and by carrying the very same oracle, state and query (so its replay is the same)."""
-    validate_row(sft, "sft")
+    validate_row(sft, "sft", initial)
     try:
-        validator("rl_row")(rl)
+        validator("rl_row", initial is not None)(rl)
     except SchemaViolation as exc:
         raise Invalid("schema", str(exc)[:200]) from None
     if (

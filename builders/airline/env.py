@@ -396,7 +396,7 @@ class ChangeResult(TypedDict):
         cabin: The cabin, unchanged.
         fare_per_passenger: The new fare per passenger.
         fare_difference: New fares minus old fares, all passengers; negative means money back.
-        payment_direction: charged, refunded or none.
+        payment_direction: charged (also for no difference) or refunded.
         payment: The amount charged or refunded and the method used.
     """
 
@@ -752,12 +752,12 @@ class AirlineEnv(Environment):
         passenger if chosen); certificates must not be expired.
 
         Args:
-            customer_id: Internal id of the member's profile.
+            customer_id: Internal id of the member's profile, such as cu_7kq2m9x4ab.
             flight_number: The flight number, such as SK1402.
             date: Departure date, YYYY-MM-DD.
             cabin: The cabin to book.
-            passenger_ids: Saved passengers of the member who travel.
-            payment_method_id: The member's payment method to charge.
+            passenger_ids: Ids of the member's saved passengers who travel, such as pax_3kf8q2mz.
+            payment_method_id: The member's payment method to charge, such as credit_card_4417203.
             travel_insurance: Whether to add travel insurance.
         """
         customer = self._customer(customer_id)
@@ -876,7 +876,8 @@ class AirlineEnv(Environment):
         Args:
             reservation_id: The six-character confirmation code, such as Q7XK2M.
             new_date: The new departure date, YYYY-MM-DD.
-            payment_method_id: The member's payment method that pays or receives the fare difference.
+            payment_method_id: The member's payment method that pays or receives the fare difference, such as
+                credit_card_4417203.
         """
         reservation, flight, _ = self._open_reservation(reservation_id)
         if reservation["cabin"] == "basic_economy":
@@ -914,7 +915,7 @@ class AirlineEnv(Environment):
             "reservation_id": booking["reservation_id"], "flight_number": flight["flight_number"],
             "previous_date": reservation["date"], "date": day, "departure_time": flight["departure_time"],
             "cabin": booking["cabin"], "fare_per_passenger": per_seat, "fare_difference": difference,
-            "payment_direction": "charged" if difference > 0 else "refunded" if difference < 0 else "none",
+            "payment_direction": "refunded" if difference < 0 else "charged",
             "payment": self._charge(method, difference),
         }
 
@@ -930,7 +931,7 @@ class AirlineEnv(Environment):
         Args:
             reservation_id: The six-character confirmation code, such as Q7XK2M.
             additional_bags: How many checked bags to add.
-            payment_method_id: The member's payment method that pays any bag fee.
+            payment_method_id: The member's payment method that pays any bag fee, such as gift_card_5120334.
         """
         reservation, _, _ = self._open_reservation(reservation_id)
         if additional_bags < 1:
@@ -965,7 +966,7 @@ class AirlineEnv(Environment):
 
         Args:
             reservation_id: The six-character confirmation code, such as Q7XK2M.
-            passenger_id: The passenger on the reservation to correct.
+            passenger_id: Id of the passenger on the reservation to correct, such as pax_3kf8q2mz.
             new_first_name: First name exactly as on the travel document.
             new_last_name: Last name exactly as on the travel document.
             new_date_of_birth: Date of birth, YYYY-MM-DD.

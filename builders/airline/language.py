@@ -6,7 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from builders.airline.state import FIRST_NAMES, LAST_NAMES, SCHEDULE_AFTER, SCHEDULE_BEFORE
+from builders.airline.state import FIRST_NAMES, LAST_NAMES, SCHEDULE_AFTER
 from covert.env import Intent, Language, Reference, State
 
 
@@ -64,9 +64,33 @@ def _changeable(state: State, reservation: dict[str, Any]) -> bool:
     return _is_open(state, reservation) and reservation["cabin"] != "basic_economy"
 
 
-def _route(rng: random.Random, state: State) -> dict[str, str]:
-    flight = state.get("flights", rng.choice(state.ids("flights")))
-    return {"origin": flight["origin"], "destination": flight["destination"], "date": rng.choice(_days(state, 0, SCHEDULE_AFTER))}
+def _plan(state: State) -> tuple[dict[str, Any], str]:
+    """The trip this state's user has in mind: ``(a flight of the route, travel date)``.
+
+    Derived from the state alone, so a search, a status check and a booking in one task all use the same
+    route and date (today or up to eight days ahead).
+    """
+    clock = _clock(state)
+    flights = state.ids("flights")
+    text = clock["today"] + clock["time"] + "".join(state.ids("customers")[:2])
+    key = sum((i + 1) * ord(c) for i, c in enumerate(text))
+    ahead = (key // len(flights)) % SCHEDULE_AFTER
+    day = (date.fromisoformat(clock["today"]) + timedelta(days=ahead)).isoformat()
+    return state.get("flights", flights[key % len(flights)]), day
+
+
+def _planned_search(rng: random.Random, state: State) -> dict[str, str]:
+    flight, day = _plan(state)
+    return {"origin": flight["origin"], "destination": flight["destination"], "date": day}
+
+
+def _planned_date(rng: random.Random, state: State) -> str:
+    return _plan(state)[1]
+
+
+def _planned_cabin(rng: random.Random, state: State) -> str:
+    flight, day = _plan(state)
+    return ("economy", "economy", "business", "basic_economy", "economy")[(ord(flight["flight_number"][-1]) + int(day[-2:])) % 5]
 
 
 def _corrected_passenger(rng: random.Random, state: State) -> dict[str, str]:
@@ -103,18 +127,23 @@ LANGUAGE = Language(
                    answer=("Your Larkmiles membership number is {membership_number}.",)),
         ),
         "search_flights": (
-            Intent(ask=("are there any flights from {origin} to {destination} on {date}? I'd fly {cabin}",
+            Intent(ask=("are there any flights from {origin} to {destination} on {date}?",
+                        "I need to get from {origin} to {destination} on {date} — what flights do you have?",
+                        "what can I fly from {origin} to {destination} on {date}?",
+                        "are there any flights from {origin} to {destination} on {date}? I'd fly {cabin}",
                         "I need to get from {origin} to {destination} on {date} — what's available in {cabin}?",
                         "what {cabin} fares do you have from {origin} to {destination} on {date}?"),
                    answer=("Here are the direct flights from {origin_city} to {destination_city} on {date}.",),
-                   context=("I want to fly from {origin} to {destination} on {date} in {cabin}",
-                            "the trip is {origin} to {destination} on {date}, {cabin} cabin",
-                            "I'm looking at {origin} to {destination} on {date}, in {cabin}")),
+                   context=("I want to fly from {origin} to {destination} on {date}",
+                            "I'm travelling from {origin} to {destination} on {date}",
+                            "I want to fly from {origin} to {destination} on {date} in {cabin}",
+                            "the trip is {origin} to {destination} on {date}, {cabin} cabin")),
         ),
         "get_flight_status": (
             Intent(ask=("is {flight_number} on {date} on time?", "what's the status of {flight_number} on {date}?",
-                        "has {flight_number} on {date} been delayed?"),
-                   answer=("Flight {flight_number} on {date} is {status}; it is expected to depart at {estimated_departure}.",),
+                        "has {flight_number} on {date} been delayed or cancelled?"),
+                   answer=("The status of flight {flight_number} on {date} is {status}; scheduled departure "
+                           "{scheduled_departure}, delay {delay_minutes} minutes.",),
                    context=("my flight is {flight_number} on {date}", "I'm booked on {flight_number} on {date}")),
             Intent(ask=("which terminal and gate does {flight_number} leave from on {date}?",
                         "where do I board {flight_number} on {date}?"),
@@ -125,7 +154,9 @@ LANGUAGE = Language(
             Intent(ask=("can you give me the details of {reservation_id}?", "when does {reservation_id} leave, and from where?",
                         "what flight am I on for {reservation_id}?"),
                    answer=("Reservation {reservation_id} is on flight {flight_number} from {origin} to {destination} "
-                           "on {date}, departing at {departure_time}.",)),
+                           "on {date}, departing at {departure_time}.",),
+                   context=("I'm calling about {reservation_id}", "this is about {reservation_id}",
+                            "it's regarding {reservation_id}")),
             Intent(ask=("how many checked bags do I have on {reservation_id}?",
                         "how many bags can I check for free on {reservation_id}?"),
                    answer=("Reservation {reservation_id} has {checked_bags} checked bags, with {free_bag_allowance} included free.",)),
@@ -142,7 +173,7 @@ LANGUAGE = Language(
         "cancel_reservation": (
             Intent(ask=("please cancel {reservation_id} — the reason is {reason}",
                         "I need to cancel {reservation_id} and get my money back; reason: {reason}",
-                        "can you cancel {reservation_id} for me? It's a {reason} situation"),
+                        "can you cancel {reservation_id} for me? Reason for cancelling: {reason}"),
                    answer=("Reservation {reservation_id} is cancelled and {refund_total} {currency} will be refunded "
                            "to your original payment method.",)),
         ),
@@ -150,12 +181,13 @@ LANGUAGE = Language(
             Intent(ask=("can you move {reservation_id} to {new_date}? Use {payment_method_id} for any fare difference",
                         "I need to fly on {new_date} instead for {reservation_id}; settle the difference on {payment_method_id}",
                         "please change the date of {reservation_id} to {new_date}, with {payment_method_id} for the difference"),
-                   answer=("Reservation {reservation_id} is now on {date}; the fare difference of {fare_difference} "
+                   answer=("Reservation {reservation_id} is now on {date}; the fare difference of {payment.amount} "
                            "{payment.currency} was {payment_direction} on your {payment.method_label}.",)),
         ),
         "add_checked_bags": (
-            Intent(ask=("I'd like to add {additional_bags} checked bags to {reservation_id}, paid with {payment_method_id}",
-                        "can I check {additional_bags} more bags on {reservation_id}? Put any fee on {payment_method_id}"),
+            Intent(ask=("I'd like to add {additional_bags} checked bag(s) to {reservation_id}, paid with {payment_method_id}",
+                        "can I check {additional_bags} more bag(s) on {reservation_id}? Put any fee on {payment_method_id}",
+                        "please add {additional_bags} extra checked bag(s) to {reservation_id}; any fee goes on {payment_method_id}"),
                    answer=("Reservation {reservation_id} now has {checked_bags} checked bags; the bag fee was "
                            "{fee.amount} {fee.currency}.",)),
         ),
@@ -178,7 +210,8 @@ LANGUAGE = Language(
         ),
         "flight_number": Reference(
             noun="flight", plural="flights", by_id=("flight {value}", "{value}"),
-            by_field={"departure_time": ("the {value} departure", "the flight leaving at {value}")},
+            by_field={"departure_time": ("the {value} departure", "the flight leaving at {value}"),
+                      "destination_city": ("the flight to {value}", "my flight to {value}")},
             superlative={"price": ("the most expensive flight", "the cheapest flight"),
                          "duration_minutes": ("the longest flight", "the quickest flight"),
                          "seats_available": ("the flight with the most seats left", "the flight with the fewest seats left")},
@@ -187,16 +220,16 @@ LANGUAGE = Language(
                                   by_field={"first_name": ("{value}", "the passenger {value}"),
                                             "date_of_birth": ("the passenger born on {value}",)}),
         "payment_method_id": Reference(noun="payment method", plural="payment methods", user_knows_id=False,
-                                       by_field={"label": ("my {value}", "the {value}")}),
+                                       by_field={"label": ("my {value}", "the {value}"),
+                                                 "method_label": ("my {value}", "the {value}")}),
     },
     entity_tables={"customer_id": "customers", "reservation_id": "reservations", "flight_number": "flights"},
     values={
         "email": lambda rng, state: _customer(rng, state)["email"],
         "membership_number": lambda rng, state: _customer(rng, state)["membership_number"],
-        "search_flights": _route,
-        "date": _date_between(1, SCHEDULE_AFTER),
-        "get_flight_status.date": _date_between(-SCHEDULE_BEFORE, SCHEDULE_AFTER),
-        "book_reservation.date": _date_between(1, SCHEDULE_AFTER),
+        "search_flights": _planned_search,
+        "date": _planned_date,
+        "cabin": _planned_cabin,
         "change_flight_date.new_date": _date_between(1, SCHEDULE_AFTER),
         "add_checked_bags.additional_bags": lambda rng, state: rng.choice((1, 1, 2, 2, 3)),
         "update_passenger_details": _corrected_passenger,

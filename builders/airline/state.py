@@ -221,7 +221,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                 entry.pop("seats", None)
                 entry.pop("delay_minutes", None)
             cabin = rng.choices(CABINS, (3, 5, 2))[0]
-            travellers = [passengers[0]] + rng.sample(passengers[1:], rng.randint(0, len(passengers) - 1))
+            travellers = [passengers[0], *rng.sample(passengers[1:], rng.randint(0, len(passengers) - 1))]
             per_seat = round(fare(flight["base_fares"], cabin, day, today_iso) * rng.uniform(0.82, 1.0), 2)
             insured = rng.random() < 0.3
             total = round(per_seat * len(travellers) + (INSURANCE_PER_PASSENGER * len(travellers) if insured else 0), 2)
@@ -239,7 +239,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                 "passengers": [{k: p[k] for k in ("passenger_id", "first_name", "last_name", "date_of_birth")}
                                for p in travellers],
                 "fare_per_passenger": per_seat, "travel_insurance": insured,
-                "checked_bags": rng.randint(0, allowance + 1) if allowance else rng.randint(0, 1),
+                "checked_bags": rng.randint(0, min(allowance, len(travellers)) + 1),
                 "payments": [{"payment_method_id": payer["payment_method_id"], "amount": total}],
                 "total_paid": total, "currency": CURRENCY, "booked_at": booked.isoformat(timespec="minutes"),
             }
@@ -261,5 +261,6 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
             "meta": {"clock": {"today": today_iso, "time": now, "schedule_start": start.isoformat(),
                                "schedule_end": end.isoformat()}},
         },
-        "counters": {"reservations": 0},
+        # record locators of new bookings derive from this counter; a seeded start keeps them distinct
+        "counters": {"reservations": rng.randrange(1000, 1000000)},
     }

@@ -401,15 +401,18 @@ class Dispute(TypedDict):
         amount: Disputed amount.
         currency: Currency code.
         reason: Why the customer disputes it.
-        status: under_review.
+        status: under_review, resolved_refunded or denied.
         opened_on: Date the dispute was opened.
         provisional_credit: Amount credited provisionally while the bank investigates.
         provisional_credit_by: Date the provisional credit will post by.
         decision_expected_by: Date the investigation should conclude by.
+        resolution: How the dispute was resolved; empty while it is open.
+        resolved_on: Date it was resolved; empty while it is open.
+        account_nickname: The account the transaction was on.
     """
 
     dispute_id: str
-    transaction_id: str
+    transaction_id: Annotated[str, Entity("disputed_transaction")]
     merchant: str
     amount: float
     currency: str
@@ -419,6 +422,9 @@ class Dispute(TypedDict):
     provisional_credit: float
     provisional_credit_by: str
     decision_expected_by: str
+    resolution: str
+    resolved_on: str
+    account_nickname: str
 
 
 # -- the environment -------------------------------------------------------------------------------
@@ -515,33 +521,25 @@ class BankingEnv(Environment):
         })
 
     # -- reads -----------------------------------------------------------------------------------
-    @tool(errors=("customer_not_found",))
-    def find_customer_by_email(self, email: str) -> CustomerRef:
-        """Find a customer's id from the email address on their profile.
+    @tool(errors=("customer_not_found", "invalid_contact"))
+    def find_customer(self, email_or_phone: str) -> CustomerRef:
+        """Find a customer's id from the email address or the phone number (any common US format) on their profile.
 
         Args:
-            email: The customer's email address, such as maria.chen12@example.com.
+            email_or_phone: The customer's email address (maria.chen12@example.com) or phone number ((503) 555-0142).
         """
-        customer = self.state.find_one("customers", email=email.strip().lower())
+        contact = email_or_phone.strip()
+        if "@" in contact:
+            customer = self.state.find_one("customers", email=contact.lower())
+        else:
+            digits = "".join(ch for ch in contact if ch.isdigit())
+            if len(digits) == 10:
+                digits = "1" + digits
+            if len(digits) != 11 or not digits.startswith("1"):
+                raise ToolError("invalid_contact", "Give an email address or a US phone number of 10 digits.")
+            customer = self.state.find_one("customers", phone_digits=digits)
         if customer is None:
-            raise ToolError("customer_not_found", "No customer has that email address.")
-        return {"customer_id": customer["customer_id"]}
-
-    @tool(errors=("customer_not_found", "invalid_phone"))
-    def find_customer_by_phone(self, phone: str) -> CustomerRef:
-        """Find a customer's id from the phone number on their profile (any common US format).
-
-        Args:
-            phone: The customer's phone number, such as (503) 555-0142 or +1-503-555-0142.
-        """
-        digits = "".join(ch for ch in phone if ch.isdigit())
-        if len(digits) == 10:
-            digits = "1" + digits
-        if len(digits) != 11 or not digits.startswith("1"):
-            raise ToolError("invalid_phone", "A US phone number has 10 digits, optionally preceded by +1.")
-        customer = self.state.find_one("customers", phone_digits=digits)
-        if customer is None:
-            raise ToolError("customer_not_found", "No customer has that phone number.")
+            raise ToolError("customer_not_found", "No customer has that email address or phone number.")
         return {"customer_id": customer["customer_id"]}
 
     @tool(errors=("customer_not_found",))
@@ -611,6 +609,20 @@ class BankingEnv(Environment):
             "customer_id": customer_id, "payee_count": len(people) + len(billers), "payees": people,
             "billers": billers, "total_due": round(sum(b["amount_due"] for b in billers), 2), "currency": "USD",
         }
+
+    @tool(errors=("dispute_not_found",))
+    def get_dispute_status(self, dispute_id: str) -> Dispute:
+        """Get the status of a transaction dispute from its case number.
+
+        Args:
+            dispute_id: The dispute case number, such as DSP-2026-418230.
+        """
+        dispute = self.state.get("disputes", dispute_id.strip().upper())
+        if dispute is None:
+            raise ToolError("dispute_not_found", f"No dispute has case number {dispute_id}.")
+        out = {k: v for k, v in dispute.items() if k != "account_id"}
+        out["account_nickname"] = self._account(dispute["account_id"])["nickname"]
+        return out
 
     # -- writes ----------------------------------------------------------------------------------
     @tool(writes=True, errors=("account_not_found", "same_account", "not_own_account", "invalid_amount",
@@ -789,8 +801,7 @@ class BankingEnv(Environment):
         card = self.state.edit("cards", card_id)
         card.update(status="closed", reported_as=reason, replaced_by=new_id)
         self.state.insert("cards", new_id, {
-            **{k: current[k] for k in ("customer_id", "kind", "product_name", "network", "linked_account_id",
-                                       "linked_account")},
+            **{k: current[k] for k in ("customer_id", "kind", "product_name", "network", "linked_account")},
             "card_id": new_id, "last_four": last_four, "status": "active", "expires": expires,
         })
         return {
@@ -836,6 +847,7 @@ class BankingEnv(Environment):
             "opened_on": today.isoformat(), "provisional_credit": current["amount"],
             "provisional_credit_by": (today + timedelta(days=10)).isoformat(),
             "decision_expected_by": (today + timedelta(days=45)).isoformat(),
+            "resolution": "", "resolved_on": "",
         }
         self.state.insert("disputes", dispute_id, {**record, "account_id": current["account_id"]})
-        return record
+        return {**record, "account_nickname": account["nickname"]}

@@ -18,9 +18,12 @@ def _customer(rng: random.Random, state: State) -> dict[str, Any]:
     return state.get("customers", rng.choice(state.ids("customers")))
 
 
-def _phone(rng: random.Random, state: State) -> str:
-    """A customer's phone number, written the way people type it."""
-    digits = _customer(rng, state)["phone_digits"][1:]
+def _contact(rng: random.Random, state: State) -> str:
+    """A customer's email or phone number, the phone written the way people type it."""
+    customer = _customer(rng, state)
+    if rng.random() < 0.55:
+        return customer["email"]
+    digits = customer["phone_digits"][1:]
     area, exchange, line = digits[:3], digits[3:6], digits[6:]
     return rng.choice((f"({area}) {exchange}-{line}", f"{area}-{exchange}-{line}", f"+1 {area} {exchange} {line}",
                        f"{area}.{exchange}.{line}", f"+1-{area}-{exchange}-{line}"))
@@ -53,18 +56,13 @@ def _spending_category(rng: random.Random, state: State) -> str:
 LANGUAGE = Language(
     scope="checking and savings accounts, transfers, bill payments, cards and transaction disputes at our bank",
     intents={
-        "find_customer_by_email": (
-            Intent(ask=("can you pull up my banking profile? My email is {email}",
-                        "I need my customer number — I'm registered under {email}"),
+        "find_customer": (
+            Intent(ask=("can you pull up my banking profile? I'm registered under {email_or_phone}",
+                        "I need my customer number — you have me on file as {email_or_phone}",
+                        "could you look me up? My contact on file is {email_or_phone}"),
                    answer=("I found your profile; your customer id is {customer_id}.",),
-                   context=("my email is {email}", "the email on my account is {email}", "I bank with you as {email}")),
-        ),
-        "find_customer_by_phone": (
-            Intent(ask=("can you find my profile? My phone number is {phone}",
-                        "I'm calling from {phone}, can you look me up?"),
-                   answer=("I found your profile; your customer id is {customer_id}.",),
-                   context=("my phone number is {phone}", "you have me under {phone}",
-                            "the number on my account is {phone}")),
+                   context=("I'm registered under {email_or_phone}", "you have me on file as {email_or_phone}",
+                            "my contact on file is {email_or_phone}", "you can find me under {email_or_phone}")),
         ),
         "get_customer_profile": (
             Intent(ask=("how much money do I have across all my accounts?", "what's my total balance with you?",
@@ -131,6 +129,16 @@ LANGUAGE = Language(
                            "{confirmation_number}. {remaining_due} {currency} is still due.",
                            "Paid {amount} {currency} to {biller_name}; confirmation {confirmation_number}.")),
         ),
+        "get_dispute_status": (
+            Intent(ask=("what's the status of {dispute_id}?", "any update on {dispute_id}?",
+                        "has {dispute_id} been resolved yet?"),
+                   answer=("Dispute {dispute_id} over the {amount} {currency} charge from {merchant} has status "
+                           "{status}.",),
+                   context=("it's about {dispute_id}", "I opened {dispute_id} a while ago")),
+            Intent(ask=("when will I hear back about {dispute_id}?", "when is a decision due on {dispute_id}?"),
+                   answer=("A decision on dispute {dispute_id} is expected by {decision_expected_by}; its status "
+                           "is {status}.",)),
+        ),
         "freeze_card": (
             Intent(ask=("please freeze {card_id}", "I can't find {card_id} — can you lock it for now?",
                         "put a temporary hold on {card_id}, I think I left it somewhere"),
@@ -158,6 +166,8 @@ LANGUAGE = Language(
         ),
     },
     references={
+        "dispute_id": Reference(noun="dispute", plural="disputes",
+                                by_id=("dispute {value}", "case {value}", "my dispute {value}")),
         "customer_id": Reference(noun="customer profile", plural="customer profiles", by_id=("customer {value}",),
                                  user_knows_id=False),
         "account_id": Reference(
@@ -187,11 +197,11 @@ LANGUAGE = Language(
             superlative={"amount": ("the biggest transaction", "the smallest transaction")},
         ),
     },
-    entity_tables={"customer_id": "customers", "account_id": "accounts", "payee_id": "payees", "biller_id": "billers",
+    entity_tables={"dispute_id": "disputes", "customer_id": "customers", "account_id": "accounts", "payee_id": "payees", "biller_id": "billers",
                    "card_id": "cards", "transaction_id": "transactions"},
     values={
-        "email": lambda rng, state: _customer(rng, state)["email"],
-        "phone": _phone,
+        # one user has one identity: a joint sampler keeps covert from asking to look up several at once
+        "find_customer": lambda rng, state: {"email_or_phone": _contact(rng, state)},
         "amount": _amount(20, 400),
         "memo": lambda rng, state: rng.choice(PAYEE_MEMOS),
         "transfer_between_accounts.memo": lambda rng, state: rng.choice(SAVINGS_MEMOS),
@@ -206,7 +216,8 @@ LANGUAGE = Language(
         "daily_transfer_limit": "daily transfer limit", "transferred_today": "amount sent today",
         "remaining_transfer_limit": "remaining daily transfer limit", "interest_rate": "interest rate (APY, %)",
         "posted_on": "posting date", "due_date": "due date", "provisional_credit": "provisional credit",
-        "decision_expected_by": "decision date", "estimated_delivery": "delivery date",
+        "decision_expected_by": "decision date", "opened_on": "date opened", "resolved_on": "date resolved",
+        "estimated_delivery": "delivery date",
         "expected_arrival": "arrival date", "from_balance": "new balance", "to_balance": "new balance",
         "transaction_count": "number of transactions", "payee_count": "number of payees",
     },

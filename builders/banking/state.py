@@ -73,6 +73,9 @@ SAVINGS_ACTIVITY = (
     ("Interest Payment", "interest", "internal", "credit", (1.2, 48)),
     ("Transfer from Checking", "transfer", "internal", "credit", (100, 800)),
     ("Transfer to Checking", "transfer", "internal", "debit", (50, 500)),
+    ("Vanguard Brokerage Funding", "transfer", "ach", "debit", (200, 1500)),
+    ("Fidelity Investments", "transfer", "ach", "debit", (100, 1000)),
+    ("Northwestern Mutual Premium", "utilities", "ach", "debit", (60, 240)),
 )
 
 PERSON_NICKNAMES = ("mom", "dad", "landlord", "roommate", "sister", "brother", "babysitter", "piano teacher",
@@ -100,6 +103,12 @@ CARD_PRODUCTS = {
                ("Platinum Low Rate Visa", "visa")),
 }
 DAILY_LIMITS = (500.0, 1000.0, 2500.0, 5000.0)
+DISPUTE_REASONS = ("I don't recognize the charge", "I was charged twice", "the item never arrived",
+                   "the amount is wrong")
+RESOLUTIONS = {
+    "resolved_refunded": "The merchant refunded the charge; the provisional credit is now permanent.",
+    "denied": "The charge was verified as authorized; the provisional credit was reversed.",
+}
 
 
 def _money(rng: random.Random, low: float, high: float) -> float:
@@ -145,14 +154,34 @@ def _transactions(rng: random.Random, account: dict[str, Any], today: date, coun
         }
         if channel == "card":
             record["card_last_four"] = card_last_four
-        if direction == "debit" and status == "posted" and age < 60 and rng.random() < 0.05:
-            record["disputed"] = True
         out.append(record)
     return out
 
 
+def _dispute(rng: random.Random, transaction: dict[str, Any], today: date) -> dict[str, Any]:
+    """A dispute a customer opened earlier on ``transaction`` (open, or resolved if it is old enough)."""
+    posted = date.fromisoformat(transaction["posted_on"])
+    opened = min(posted + timedelta(days=rng.randrange(1, 10)), today)
+    status = "under_review"
+    if (today - opened).days > 20 and rng.random() < 0.7:
+        status = rng.choice(("resolved_refunded", "denied"))
+    resolved_on = ""
+    if status != "under_review":
+        resolved_on = min(opened + timedelta(days=rng.randrange(12, 40)), today).isoformat()
+    return {
+        "dispute_id": f"DSP-{opened.year}-{rng.randrange(100000, 1000000)}",
+        "transaction_id": transaction["transaction_id"], "merchant": transaction["merchant"],
+        "amount": transaction["amount"], "currency": "USD", "reason": rng.choice(DISPUTE_REASONS),
+        "status": status, "opened_on": opened.isoformat(), "provisional_credit": transaction["amount"],
+        "provisional_credit_by": (opened + timedelta(days=10)).isoformat(),
+        "decision_expected_by": (opened + timedelta(days=45)).isoformat(),
+        "resolution": RESOLUTIONS.get(status, ""), "resolved_on": resolved_on,
+        "account_id": transaction["account_id"],
+    }
+
+
 def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
-    """A small bank: 3-4 customers per unit of scale, each with 2-3 accounts, cards, payees, billers and history."""
+    """A small bank: 3 (sometimes 4) customers per unit of scale, each with 2-3 accounts, cards, payees, billers and history."""
     today = date(2026, 1, 5) + timedelta(days=rng.randrange(0, 300))
     customers: dict[str, Any] = {}
     accounts: dict[str, Any] = {}
@@ -161,8 +190,10 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
     billers: dict[str, Any] = {}
     cards: dict[str, Any] = {}
     transfers: dict[str, Any] = {}
+    disputes: dict[str, Any] = {}
+    disputable: list[dict[str, Any]] = []
     used_names: set[tuple[str, str]] = set()
-    for _ in range(rng.randint(3, 4) * scale):
+    for _ in range((4 if rng.random() < 0.3 else 3) * scale):
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
         while (first, last) in used_names and len(used_names) < len(FIRST_NAMES) * len(LAST_NAMES):
             first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
@@ -214,7 +245,6 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                 "card_id": f"CRD-{rng.randrange(10**7, 9 * 10**7)}", "customer_id": customer_id, "kind": kind,
                 "product_name": product_name, "network": network, "last_four": f"{rng.randrange(0, 10000):04d}",
                 "status": status, "expires": f"{expiry.year}-{expiry.month:02d}",
-                "linked_account_id": account["account_id"] if account else None,
                 "linked_account": account["nickname"] if account else "credit line",
             }
             if status == "closed":
@@ -224,13 +254,15 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
 
         debit_card = next((c for c in own_cards if c["kind"] == "debit"), None)
         for account in own_accounts:
-            count = rng.randint(4, 5) if account["kind"] == "checking" else rng.randint(1, 2)
+            count = 4 if account["kind"] == "checking" else 2
             last_four = debit_card["last_four"] if debit_card else "0000"
             pending = 0.0
             for record in _transactions(rng, account, today, count, last_four):
                 transactions[record["transaction_id"]] = record
                 if record["status"] == "pending":
                     pending += record["amount"]
+                elif record["direction"] == "debit" and record["channel"] in ("card", "ach"):
+                    disputable.append(record)
             account["available_balance"] = round(max(account["balance"] - pending, 0.0), 2)
             accounts[account["account_id"]] = account
 
@@ -251,7 +283,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                 continue
             categories.add(category)
             biller_id = f"BLR-{rng.randrange(10**6, 10**7)}"
-            due = 0.0 if rng.random() < 0.2 else _money(rng, low, high)
+            due = 0.0 if rng.random() < 0.15 else _money(rng, low, high)
             billers[biller_id] = {
                 "biller_id": biller_id, "customer_id": customer_id, "name": name,
                 "category": category, "account_reference": f"****{rng.randrange(0, 10000):04d}",
@@ -270,10 +302,18 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                 "date": sent_on.isoformat(), "memo": "",
             }
         customers[customer_id] = customer
+
+    # earlier disputes (several per state, so there are case numbers to ask about)
+    wanted = max(4, len(customers))
+    for record in rng.sample(disputable, min(wanted, len(disputable))):
+        dispute = _dispute(rng, record, today)
+        if dispute["dispute_id"] not in disputes:
+            record["disputed"] = True
+            disputes[dispute["dispute_id"]] = dispute
     return {
         "tables": {
             "customers": customers, "accounts": accounts, "transactions": transactions, "payees": payees, "billers": billers,
-            "cards": cards, "transfers": transfers, "disputes": {},
+            "cards": cards, "transfers": transfers, "disputes": disputes,
             "meta": {"clock": {"today": today.isoformat()}},
         },
         "counters": {"transfers": 0, "payments": 0, "disputes": 0, "cards": 0, "transactions": 0},

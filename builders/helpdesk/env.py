@@ -210,6 +210,8 @@ class Resolution(TypedDict):
 
 
 class _TicketCore(TypedDict):
+    """The fields every ticket has (documented on :class:`TicketDetails`)."""
+
     ticket_id: str
     employee_id: str
     requester_name: str
@@ -225,6 +227,7 @@ class _TicketCore(TypedDict):
     resolve_by: str
     escalated: bool
     assigned_to: str
+    assigned_tier: str
     comments: list[Comment]
 
 
@@ -247,12 +250,11 @@ class TicketDetails(_TicketCore, total=False):
         resolve_by: Target resolution time from the priority's service level (ISO 8601, UTC).
         escalated: Whether the ticket has been escalated.
         assigned_to: Name of the assigned agent, or "unassigned".
+        assigned_tier: Support tier of the assigned agent (L1, L2 or L3), or "" while unassigned.
         comments: Comments, oldest first.
-        assignee: The assigned agent; absent while unassigned.
         resolution: How it was resolved; absent while open.
     """
 
-    assignee: Assignee
     resolution: Resolution
 
 
@@ -563,6 +565,7 @@ class HelpdeskEnv(Environment):
         """
         ticket = self._ticket(ticket_id)
         requester = self.state.get("employees", ticket["employee_id"])
+        agent = self.state.get("agents", ticket["assigned_agent_id"]) if ticket["assigned_agent_id"] else None
         out: TicketDetails = {
             "ticket_id": ticket["ticket_id"], "employee_id": ticket["employee_id"],
             "requester_name": requester["name"] if requester else "unknown",
@@ -571,11 +574,9 @@ class HelpdeskEnv(Environment):
             "channel": ticket["channel"], "opened_at": ticket["opened_at"], "updated_at": ticket["updated_at"],
             "resolve_by": ticket["resolve_by"], "escalated": ticket["escalated"],
             "assigned_to": self._agent_name(ticket["assigned_agent_id"]),
+            "assigned_tier": agent["tier"] if agent else "",
             "comments": [dict(c) for c in ticket["comments"]],
         }
-        agent = self.state.get("agents", ticket["assigned_agent_id"]) if ticket["assigned_agent_id"] else None
-        if agent is not None:
-            out["assignee"] = self._assignee(agent)
         if ticket["resolution"]:
             out["resolution"] = dict(ticket["resolution"])
         return out
@@ -677,7 +678,7 @@ class HelpdeskEnv(Environment):
 
     @tool(writes=True, errors=("ticket_not_found", "ticket_not_open", "priority_not_higher"))
     def escalate_ticket(self, ticket_id: str, new_priority: Priority, justification: str) -> EscalateResult:
-        """Escalate an open ticket by raising its priority; the target resolution time is tightened accordingly.
+        """Escalate an open ticket by raising its priority; its target resolution time is recomputed for the new priority.
 
         Args:
             ticket_id: The ticket number, such as INC0041782.
@@ -692,7 +693,9 @@ class HelpdeskEnv(Environment):
         ticket = self.state.edit("tickets", current["ticket_id"])
         ticket["priority"] = new_priority
         ticket["escalated"] = True
-        ticket["resolve_by"] = min(ticket["resolve_by"], self._resolve_by(now, new_priority))
+        # a target still ahead may only get tighter; a breached one restarts from now at the new priority
+        fresh = self._resolve_by(now, new_priority)
+        ticket["resolve_by"] = min(ticket["resolve_by"], fresh) if ticket["resolve_by"] > now else fresh
         ticket["updated_at"] = now
         ticket["comments"].append({"author": "Service Desk", "role": "agent", "created_at": now,
                                    "body": f"Escalated from {current['priority']} to {new_priority}: {justification.strip()}"})

@@ -6,7 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from builders.helpdesk.state import ISSUES, OPEN_STATUSES, PRIORITIES, RESOLUTION_NOTES, working_days
+from builders.helpdesk.state import ISSUES, OPEN_STATUSES, PRIORITIES, working_days
 from covert.env import Intent, Language, Reference, State
 
 JUSTIFICATIONS = (
@@ -26,6 +26,18 @@ COMMENTS = (
     "The error message says 'Connection reset by peer' when it fails.",
     "It only seems to happen in the afternoons, when the office is busy.",
     "Please keep me posted by email, I'm in meetings most of the day.",
+)
+# how a requester says their issue is over: (resolution code, note)
+RESOLUTIONS = (
+    ("fixed", "it started working again after the update last night"),
+    ("fixed", "the new password works now"),
+    ("fixed", "the technician replaced the cable and everything works"),
+    ("workaround", "I'm using the web version for now and that's good enough"),
+    ("workaround", "I can print from the 3rd floor printer in the meantime"),
+    ("duplicate", "it's the same problem as my other ticket"),
+    ("withdrawn", "I don't need it anymore since the project was cancelled"),
+    ("withdrawn", "I found the answer in the benefits handbook"),
+    ("no fault found", "it hasn't happened again since Monday"),
 )
 OUT_OF_SCOPE = (
     "Can you recommend a good book on project management?",
@@ -62,6 +74,21 @@ def _new_issue(rng: random.Random, state: State) -> dict[str, str]:
     return {"category": category, "priority": priority, "summary": summary, "details": details}
 
 
+def _resolution(rng: random.Random, state: State) -> dict[str, str]:
+    code, note = rng.choice(RESOLUTIONS)
+    return {"resolution_code": code, "resolution_note": note}
+
+
+def _replacement_reason(rng: random.Random, state: State) -> str:
+    """A fault most of the time; "outdated" about as often as in-use devices are due for refresh."""
+    today = state.get("meta", "clock")["today"]
+    in_use = [a for _, a in state.records("assets") if a["status"] == "in use"]
+    due = sum(1 for a in in_use if a["refresh_eligible_from"] <= today) / max(1, len(in_use))
+    if rng.random() < 0.4 * due:
+        return "outdated"
+    return rng.choice(("not working", "not working", "damaged", "lost", "stolen"))
+
+
 def _replaceable_asset(rng: random.Random, state: State) -> str:
     ids = [k for k, a in state.records("assets") if a["status"] == "in use"] or state.ids("assets")
     return rng.choice(ids)
@@ -83,7 +110,7 @@ def _leave_window(rng: random.Random, state: State) -> dict[str, str]:
         first = today + timedelta(days=rng.randint(3, 75))
         while first.weekday() >= 5:
             first += timedelta(days=1)
-        length = rng.randint(1, most)
+        length = rng.randint(2, most) if most >= 2 and rng.random() < 0.85 else 1
         last = first
         while working_days(first, last) < length:
             last += timedelta(days=1)
@@ -117,36 +144,39 @@ LANGUAGE = Language(
         "get_employee_profile": (
             Intent(ask=("how many tickets do I have open right now?", "can you list my open IT and HR tickets?",
                         "what tickets have I got with the service desk at the moment?"),
-                   answer=("You have {open_ticket_count} open tickets.",)),
+                   answer=("You currently have {open_ticket_count} open ticket(s).",)),
             Intent(ask=("which devices are assigned to me?", "what equipment do you have registered under my name?"),
-                   answer=("You have {asset_count} devices assigned to you.",)),
+                   answer=("You have {asset_count} device(s) assigned to you.",)),
             Intent(ask=("how many vacation days do I have left this year?", "what's my remaining leave balance?",
                         "how much leave do I still have?"),
-                   answer=("For {leave_balance.year} you have {leave_balance.vacation_days} vacation days, "
-                           "{leave_balance.sick_days} sick days and {leave_balance.personal_days} personal days left.",)),
+                   answer=("Your remaining {leave_balance.year} leave, in days: vacation {leave_balance.vacation_days}, "
+                           "sick {leave_balance.sick_days}, personal {leave_balance.personal_days}.",)),
         ),
         "get_ticket_details": (
             Intent(ask=("what's the status of {ticket_id}?", "any update on {ticket_id}?", "is {ticket_id} still open?"),
                    answer=("Ticket {ticket_id} is {status} with {priority} priority.",)),
             Intent(ask=("who is working on {ticket_id}?", "has anyone picked up {ticket_id} yet?"),
-                   answer=("Ticket {ticket_id} is assigned to {assigned_to} on the {team} team.",)),
+                   answer=("Ticket {ticket_id} is with the {team} team (assignee: {assigned_to}).",)),
             Intent(ask=("when should {ticket_id} be fixed by?", "what's the deadline for resolving {ticket_id}?"),
-                   answer=("Ticket {ticket_id} is due to be resolved by {resolve_by}.",)),
+                   answer=("Ticket {ticket_id} is due to be resolved by {resolve_by}.",),
+                   context=("it's about {ticket_id}", "this concerns {ticket_id}", "I'm asking about {ticket_id}")),
         ),
         "list_team_agents": (
-            Intent(ask=("who is on the {team} team?", "which {team} agents are working today?",
+            Intent(ask=("who is on {team}?", "which agents in {team} are working today?",
                         "can you tell me who I could talk to in {team}?"),
-                   answer=("Here are the agents on the {team} team.",)),
-            Intent(ask=("how big is the {team} backlog right now?", "how many tickets are waiting for someone in {team}?"),
-                   answer=("{team} has {unassigned_tickets} open tickets nobody has picked up yet.",)),
+                   answer=("Here are the agents on the {team} team.",),
+                   context=("it's something for {team}", "{team} should handle it")),
+            Intent(ask=("how big is the backlog in {team} right now?",
+                        "how many tickets are waiting for someone in {team} to pick them up?"),
+                   answer=("Open tickets in the {team} queue that nobody has picked up yet: {unassigned_tickets}.",)),
         ),
         "create_ticket": (
-            Intent(ask=("I need to open a {category} ticket: {summary}. {details} I'd call it {priority} priority.",
+            Intent(ask=("I need to open a new ticket under {category}: {summary}. {details} I'd call it {priority} priority.",
                         "can you log a {priority} priority {category} issue for me? {summary}. {details}",
-                        "please raise a ticket about this: {summary}. {details} It's a {category} problem, {priority} priority."),
+                        "please raise a ticket about this: {summary}. {details} Category {category}, priority {priority}."),
                    answer=("Ticket {ticket_id} is open with {team} at {priority} priority; the target resolution time is {resolve_by}.",),
                    context=("I'd like a {priority} priority {category} ticket opened for this: {summary}. {details}",
-                            "first please log a {category} ticket, {priority} priority: {summary}. {details}")),
+                            "first please log a ticket under {category} at {priority} priority: {summary}. {details}")),
         ),
         "assign_ticket": (
             Intent(ask=("can you assign {ticket_id} to {agent_id}?", "please have {agent_id} take over {ticket_id}",
@@ -157,21 +187,21 @@ LANGUAGE = Language(
         "escalate_ticket": (
             Intent(ask=("{ticket_id} needs to go up to {new_priority} priority: {justification}",
                         "please escalate {ticket_id} to {new_priority}; {justification}",
-                        "can you bump {ticket_id} to {new_priority}? {justification}"),
+                        "can you bump {ticket_id} to {new_priority}, since {justification}?"),
                    answer=("Ticket {ticket_id} is now {priority} priority (it was {previous_priority}); the new "
                            "target resolution time is {resolve_by}.",),
                    context=("{ticket_id} has to be raised to {new_priority} priority because {justification}",)),
         ),
         "add_ticket_comment": (
-            Intent(ask=("please add this note to {ticket_id}: \"{comment}\"",
-                        "can you pass a message on to whoever has {ticket_id}? \"{comment}\"",
-                        "I'd like to add a comment on {ticket_id}: \"{comment}\""),
-                   answer=("Your comment is on ticket {ticket_id}; it now has {comment_count} comments.",),
-                   context=("add \"{comment}\" to {ticket_id}",)),
+            Intent(ask=("please add this note to {ticket_id}: {comment}",
+                        "can you pass a message on to whoever has {ticket_id}? {comment}",
+                        "I'd like to add a comment on {ticket_id}: {comment}"),
+                   answer=("Your comment is on ticket {ticket_id} (comments on the ticket now: {comment_count}).",),
+                   context=("please note on {ticket_id}: {comment}",)),
         ),
         "resolve_ticket": (
             Intent(ask=("{ticket_id} is sorted, please resolve it as {resolution_code}: {resolution_note}",
-                        "you can close out {ticket_id} as {resolution_code}. {resolution_note}",
+                        "you can close out {ticket_id} as {resolution_code}; {resolution_note}",
                         "please mark {ticket_id} resolved ({resolution_code}) with the note: {resolution_note}"),
                    answer=("Ticket {ticket_id} is resolved ({resolution_code}) by {resolved_by} as of {resolved_at}.",),
                    context=("{ticket_id} can be resolved as {resolution_code}: {resolution_note}",)),
@@ -187,8 +217,9 @@ LANGUAGE = Language(
             Intent(ask=("I'd like to book {leave_type} leave from {start_date} to {end_date}",
                         "please put in a {leave_type} leave request for {start_date} through {end_date}",
                         "can you request {leave_type} days off for me, {start_date} until {end_date}?"),
-                   answer=("Leave request {leave_request_id} for {days} days ({start_date} to {end_date}) is waiting for "
-                           "{approver_name} to approve; you have {remaining_days} {leave_type} days left.",),
+                   answer=("Leave request {leave_request_id} ({start_date} to {end_date}, {days} working day(s)) is "
+                           "waiting for {approver_name} to approve; your remaining {leave_type} balance is "
+                           "{remaining_days} day(s).",),
                    context=("I want {leave_type} leave from {start_date} to {end_date}",)),
         ),
     },
@@ -206,20 +237,27 @@ LANGUAGE = Language(
             by_field={"name": ("{value}",)},
             superlative={"open_tickets": ("the agent with the most open tickets", "the agent with the fewest open tickets")},
         ),
+        "team": Reference(noun="ticket's team", plural="teams", by_id=("the {value} team",)),
+        "leave_request_id": Reference(
+            noun="leave request", plural="leave requests", by_id=("leave request {value}",),
+            by_field={"first_day": ("my leave starting {value}",), "leave_type": ("my {value} leave",)},
+            superlative={"days": ("my longest leave", "my shortest leave")},
+        ),
         "asset_id": Reference(
             noun="device", plural="devices", by_id=("device {value}",), user_knows_id=False,
             by_field={"kind": ("my {value}", "the {value} I was issued"), "model": ("my {value}",),
                       "asset_tag": ("the device tagged {value}",)},
         ),
     },
-    entity_tables={"employee_id": "employees", "ticket_id": "tickets", "agent_id": "agents", "asset_id": "assets"},
+    entity_tables={"employee_id": "employees", "ticket_id": "tickets", "agent_id": "agents", "asset_id": "assets",
+                   "team": "teams", "leave_request_id": "leave_requests"},
     values={
         "email": lambda rng, state: _employee(rng, state)["email"],
         "employee_number": lambda rng, state: _employee(rng, state)["employee_number"],
         "create_ticket": _new_issue,
         "justification": lambda rng, state: rng.choice(JUSTIFICATIONS),
         "comment": lambda rng, state: rng.choice(COMMENTS),
-        "resolution_note": lambda rng, state: rng.choice(RESOLUTION_NOTES),
+        "resolve_ticket": _resolution,
         "submit_leave_request": _leave_window,
         "assign_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES and not t["assigned_agent_id"]),
         "escalate_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES
@@ -228,14 +266,13 @@ LANGUAGE = Language(
         "add_ticket_comment.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES),
         "resolve_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES and t["assigned_agent_id"]),
         "request_asset_replacement.asset_id": _replaceable_asset,
-        "request_asset_replacement.reason": lambda rng, state: rng.choice(("not working", "not working", "damaged",
-                                                                            "lost", "stolen")),
+        "request_asset_replacement.reason": _replacement_reason,
     },
     field_nouns={
-        "open_tickets": "open tickets", "open_ticket_count": "number of open tickets",
+        "open_tickets": "open ticket count", "open_ticket_count": "number of open tickets",
         "asset_count": "number of assigned devices", "unassigned_tickets": "unassigned tickets",
         "vacation_days": "remaining vacation days", "sick_days": "remaining sick days",
-        "personal_days": "remaining personal days", "days": "working days", "remaining_days": "days left",
+        "personal_days": "remaining personal days", "days": "number of working days", "remaining_days": "days left",
         "comment_count": "number of comments", "resolve_by": "target resolution time",
         "opened_on": "date opened", "warranty_until": "warranty end date",
         "refresh_eligible_from": "refresh date", "hire_date": "start date",

@@ -206,7 +206,7 @@ def _assets(rng: random.Random, today: date, employee_id: str, hired: date, coun
         purchased = today - timedelta(days=rng.randrange(120, 365 * 5))
         assigned = max(purchased + timedelta(days=rng.randrange(3, 30)), hired)
         counter[0] += rng.randint(1, 9)
-        status = "replacement requested" if rng.random() < 0.12 else "in use"
+        status = "replacement requested" if rng.random() < 0.08 else "in use"
         out.append({
             "asset_id": f"hw_{rng.getrandbits(32):08x}",
             "asset_tag": f"ML-{counter[0]:06d}",

@@ -18,7 +18,7 @@ BUILDER = Builder(
         "price before booking it; never book a sold-out room or more guests than the room sleeps, and charge only an "
         "unexpired saved payment method. Only confirmed upcoming bookings can be cancelled, moved or paid with points: "
         "cancellation and date changes are free until the booking's cancellation deadline; after it, flexible bookings "
-        "can be cancelled for a fee of the first night but not moved, and non-refundable bookings can be neither. "
+        "can be cancelled for a fee of the first night but not moved, and nonrefundable bookings can be neither. "
         "Points are redeemed at 0.005 USD each, at least 2000 at a time in steps of 500, never for more than is left to "
         "pay. Tell the guest about any fee, refund or price difference, and never invent booking details: look them up."
     ),

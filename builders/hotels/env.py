@@ -66,7 +66,7 @@ class BookingSummary(TypedDict):
         room_name: The booked room type.
         check_in: Check-in date (YYYY-MM-DD).
         check_out: Check-out date (YYYY-MM-DD).
-        status: confirmed, checked_in, completed or cancelled.
+        status: confirmed, checked-in (stay in progress), completed or cancelled.
         total: Booking total including taxes.
         currency: Currency code.
     """
@@ -189,7 +189,18 @@ class HotelOffer(TypedDict):
     free_cancellation_days: int
 
 
-class HotelSearch(TypedDict):
+class _HotelSearch(TypedDict):
+    city: str
+    check_in: str
+    check_out: str
+    nights: int
+    guests: int
+    currency: str
+    total_results: int
+    hotels: list[HotelOffer]
+
+
+class HotelSearch(_HotelSearch, total=False):
     """Hotel search results, cheapest first.
 
     Attributes:
@@ -198,17 +209,15 @@ class HotelSearch(TypedDict):
         check_out: Check-out date (YYYY-MM-DD).
         nights: Number of nights.
         guests: Number of guests.
+        currency: Currency of the prices.
         total_results: How many hotels have a fitting room (at most 10 are listed).
         hotels: The matching hotels.
+        cheapest_hotel: Name of the hotel with the lowest nightly rate, when any hotel matches.
+        from_price_per_night: The lowest nightly rate among the results, before taxes, when any hotel matches.
     """
 
-    city: str
-    check_in: str
-    check_out: str
-    nights: int
-    guests: int
-    total_results: int
-    hotels: list[HotelOffer]
+    cheapest_hotel: str
+    from_price_per_night: float
 
 
 class RoomOffer(TypedDict):
@@ -223,7 +232,7 @@ class RoomOffer(TypedDict):
         breakfast_included: Whether breakfast is included.
         available_rooms: Rooms of this type free for every night of the stay (0 means sold out).
         price_per_night: Flexible (free cancellation) nightly rate, before taxes.
-        non_refundable_price_per_night: Non-refundable nightly rate, before taxes.
+        nonrefundable_price_per_night: Nonrefundable nightly rate, before taxes.
         total_price: Flexible total for the stay, taxes included.
         currency: Currency code.
     """
@@ -236,7 +245,7 @@ class RoomOffer(TypedDict):
     breakfast_included: bool
     available_rooms: int
     price_per_night: float
-    non_refundable_price_per_night: float
+    nonrefundable_price_per_night: float
     total_price: float
     currency: str
 
@@ -300,11 +309,9 @@ class _BookingDetails(TypedDict):
     status: str
     guest_id: str
     guest_name: str
-    hotel_id: str
     hotel_name: str
     hotel_address: str
     city: str
-    room_type_id: str
     room_name: str
     check_in: str
     check_out: str
@@ -320,7 +327,7 @@ class _BookingDetails(TypedDict):
     points_redeemed: int
     amount_paid: float
     currency: str
-    payment_method_id: str
+    payment_method: str
     booked_on: str
     cancellation_deadline: str
     free_cancellation: bool
@@ -332,14 +339,12 @@ class BookingDetails(_BookingDetails, total=False):
 
     Attributes:
         booking_id: The confirmation number.
-        status: confirmed, checked_in, completed or cancelled.
+        status: confirmed, checked-in (stay in progress), completed or cancelled.
         guest_id: The guest who booked.
         guest_name: The guest's full name.
-        hotel_id: The hotel's id.
         hotel_name: The hotel's name.
         hotel_address: The hotel's street address.
         city: City of the hotel.
-        room_type_id: Id of the booked room type.
         room_name: The booked room type.
         check_in: Check-in date (YYYY-MM-DD).
         check_out: Check-out date (YYYY-MM-DD).
@@ -347,7 +352,7 @@ class BookingDetails(_BookingDetails, total=False):
         check_out_time: Latest check-out time (HH:MM, local).
         nights: Number of nights.
         guests: Number of guests.
-        rate_plan: flexible or non-refundable.
+        rate_plan: flexible or nonrefundable.
         price_per_night: Booked nightly rate, before taxes.
         subtotal: Room charges before taxes.
         taxes: Taxes and fees.
@@ -355,7 +360,7 @@ class BookingDetails(_BookingDetails, total=False):
         points_redeemed: Loyalty points applied to the booking.
         amount_paid: Amount charged to the payment method after points.
         currency: Currency code.
-        payment_method_id: The payment method charged.
+        payment_method: The payment method charged, such as "Visa ending in 4242".
         booked_on: Date the booking was made (YYYY-MM-DD).
         cancellation_deadline: Last day to cancel or change free of charge (YYYY-MM-DD).
         free_cancellation: Whether the booking can still be cancelled free of charge today.
@@ -381,7 +386,7 @@ class BookingConfirmation(TypedDict):
         check_out: Check-out date (YYYY-MM-DD).
         nights: Number of nights.
         guests: Number of guests.
-        rate_plan: flexible or non-refundable.
+        rate_plan: flexible or nonrefundable.
         price_per_night: Nightly rate, before taxes.
         taxes: Taxes and fees.
         total: Total charged, taxes included.
@@ -530,7 +535,7 @@ class Redemption(TypedDict):
     points_balance: int
 
 
-RatePlan = Literal["flexible", "non-refundable"]
+RatePlan = Literal["flexible", "nonrefundable"]
 CancelReason = Literal["change of plans", "found another option", "trip cancelled", "booked by mistake"]
 
 
@@ -610,8 +615,17 @@ class HotelsEnv(Environment):
     def _policy(hotel: dict) -> str:
         days = hotel["free_cancellation_days"]
         return (f"Flexible rates cancel or change free of charge until {days} day{'s' if days > 1 else ''} before "
-                "check-in; later cancellations are charged the first night, taxes included. Non-refundable rates "
+                "check-in; later cancellations are charged the first night, taxes included. Nonrefundable rates "
                 "can be cancelled or changed only on the day they are booked.")
+
+    @staticmethod
+    def _method_label(guest: dict, payment_method_id: str) -> str:
+        for method in guest.get("payment_methods", ()):
+            if method["payment_method_id"] == payment_method_id:
+                if method.get("last_four"):
+                    return f"{method['brand']} ending in {method['last_four']}"
+                return f"{method['brand']} ({method.get('account_email', '')})"
+        return payment_method_id
 
     def _points_event(self, guest_id: str, points: int, description: str) -> int:
         guest = self.state.edit("guests", guest_id)
@@ -704,7 +718,7 @@ class HotelsEnv(Environment):
 
     @tool(errors=("invalid_dates", "city_not_served"))
     def search_hotels(
-        self, city: str, check_in: str, check_out: str, guests: int = 1, max_price_per_night: Optional[float] = None
+        self, city: str, check_in: str, check_out: str, guests: int, max_price_per_night: Optional[float] = None
     ) -> HotelSearch:
         """Search hotels in a city with a room for the whole stay, cheapest first.
 
@@ -742,11 +756,15 @@ class HotelsEnv(Environment):
                 "free_cancellation_days": hotel["free_cancellation_days"],
             })
         offers.sort(key=lambda o: (o["lowest_price_per_night"], -o["guest_rating"]))
-        return {"city": hotels[0]["city"], "check_in": ci, "check_out": co, "nights": nights, "guests": guests,
-                "total_results": len(offers), "hotels": offers[:SEARCH_LIMIT]}
+        out = {"city": hotels[0]["city"], "check_in": ci, "check_out": co, "nights": nights, "guests": guests,
+               "currency": "USD", "total_results": len(offers), "hotels": offers[:SEARCH_LIMIT]}
+        if offers:
+            out["cheapest_hotel"] = offers[0]["hotel_name"]
+            out["from_price_per_night"] = offers[0]["lowest_price_per_night"]
+        return out
 
     @tool(errors=("hotel_not_found", "invalid_dates"))
-    def get_room_availability(self, hotel_id: str, check_in: str, check_out: str, guests: int = 1) -> RoomAvailability:
+    def get_room_availability(self, hotel_id: str, check_in: str, check_out: str, guests: int) -> RoomAvailability:
         """Get a hotel's room types that sleep the party, with rooms left and prices for the stay.
 
         Args:
@@ -766,7 +784,7 @@ class HotelsEnv(Environment):
                 "max_occupancy": room["max_occupancy"], "size_sqm": room["size_sqm"],
                 "breakfast_included": room["breakfast_included"], "available_rooms": self._available(room, ci, co),
                 "price_per_night": room["price_per_night"],
-                "non_refundable_price_per_night": round(room["price_per_night"] * NON_REFUNDABLE_DISCOUNT, 2),
+                "nonrefundable_price_per_night": round(room["price_per_night"] * NON_REFUNDABLE_DISCOUNT, 2),
                 "total_price": price_totals(room["price_per_night"], nights, hotel["tax_rate"])[2],
                 "currency": hotel["currency"],
             })
@@ -792,15 +810,16 @@ class HotelsEnv(Environment):
         out = {
             "booking_id": booking["booking_id"], "status": booking["status"], "guest_id": booking["guest_id"],
             "guest_name": f"{guest.get('first_name', '')} {guest.get('last_name', '')}".strip(),
-            "hotel_id": booking["hotel_id"], "hotel_name": hotel["name"], "hotel_address": hotel["address"],
-            "city": hotel["city"], "room_type_id": booking["room_type_id"], "room_name": room.get("name", ""),
+            "hotel_name": hotel["name"], "hotel_address": hotel["address"],
+            "city": hotel["city"], "room_name": room.get("name", ""),
             "check_in": booking["check_in"], "check_out": booking["check_out"],
             "check_in_time": hotel["check_in_time"], "check_out_time": hotel["check_out_time"],
             "nights": booking["nights"], "guests": booking["guests"], "rate_plan": booking["rate_plan"],
             "price_per_night": booking["price_per_night"], "subtotal": booking["subtotal"], "taxes": booking["taxes"],
             "total": booking["total"], "points_redeemed": booking["points_redeemed"],
             "amount_paid": booking["amount_paid"], "currency": booking["currency"],
-            "payment_method_id": booking["payment_method_id"], "booked_on": booking["booked_on"],
+            "payment_method": self._method_label(guest, booking["payment_method_id"]),
+            "booked_on": booking["booked_on"],
             "cancellation_deadline": booking["cancellation_deadline"],
             "free_cancellation": booking["status"] == "confirmed"
             and self._today().isoformat() <= booking["cancellation_deadline"],
@@ -828,7 +847,7 @@ class HotelsEnv(Environment):
             check_out: Check-out date (YYYY-MM-DD).
             guests: Number of guests staying in the room.
             payment_method_id: The guest's saved payment method to charge.
-            rate_plan: flexible (free cancellation until the deadline) or non-refundable (cheaper).
+            rate_plan: flexible (free cancellation until the deadline) or nonrefundable (cheaper).
         """
         guest = self._guest(guest_id)
         hotel = self._hotel(hotel_id)
@@ -849,7 +868,7 @@ class HotelsEnv(Environment):
         if self._available(room, ci, co) < 1:
             raise ToolError("no_availability", f"The {room['name']} at {hotel['name']} is sold out for {ci} to {co}.")
         price = room["price_per_night"]
-        if rate_plan == "non-refundable":
+        if rate_plan == "nonrefundable":
             price = round(price * NON_REFUNDABLE_DISCOUNT, 2)
             deadline = today.isoformat()
         else:
@@ -877,7 +896,7 @@ class HotelsEnv(Environment):
 
     @tool(writes=True, errors=("booking_not_found", "booking_not_active", "non_refundable_rate"))
     def cancel_booking(self, booking_id: str, reason: CancelReason) -> CancelResult:
-        """Cancel an upcoming booking: free until its cancellation deadline, then the first night is charged; non-refundable rates cannot be cancelled after the day they were booked.
+        """Cancel an upcoming booking: free until its cancellation deadline, then the first night is charged; nonrefundable rates cannot be cancelled after the day they were booked.
 
         Args:
             booking_id: The confirmation number, such as WS7Q2M9X.
@@ -887,9 +906,9 @@ class HotelsEnv(Environment):
         hotel = self._hotel(current["hotel_id"])
         today = self._today().isoformat()
         late = today > current["cancellation_deadline"]
-        if late and current["rate_plan"] == "non-refundable":
+        if late and current["rate_plan"] == "nonrefundable":
             raise ToolError("non_refundable_rate",
-                            f"Booking {current['booking_id']} is non-refundable and can no longer be cancelled.")
+                            f"Booking {current['booking_id']} is nonrefundable and can no longer be cancelled.")
         fee = round(current["price_per_night"] * (1 + hotel["tax_rate"]), 2) if late else 0.0
         refund = round(max(0.0, current["amount_paid"] - fee), 2)
         booking = self.state.edit("bookings", current["booking_id"])
@@ -920,9 +939,9 @@ class HotelsEnv(Environment):
         hotel = self._hotel(current["hotel_id"])
         today = self._today()
         if today.isoformat() > current["cancellation_deadline"]:
-            if current["rate_plan"] == "non-refundable":
+            if current["rate_plan"] == "nonrefundable":
                 raise ToolError("non_refundable_rate",
-                                f"Booking {current['booking_id']} is non-refundable and its dates can no longer be changed.")
+                                f"Booking {current['booking_id']} is nonrefundable and its dates can no longer be changed.")
             raise ToolError("change_deadline_passed",
                             f"Dates can be changed only until {current['cancellation_deadline']}; it has passed.")
         ci, co, nights = self._stay(new_check_in, new_check_out)

@@ -6,7 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from builders.hotels.state import SPECIAL_REQUESTS
+from builders.hotels.state import REQUEST_IDEAS
 from covert.env import Intent, Language, Reference, State
 
 
@@ -18,9 +18,26 @@ def _guest(rng: random.Random, state: State) -> dict[str, Any]:
     return state.get("guests", rng.choice(state.ids("guests")))
 
 
+def _trip(state: State) -> tuple[date, int, int]:
+    """The stay this state's user has in mind: ``(check-in, nights, party size)``.
+
+    Derived from the state alone, so a search, an availability check and a booking in one task all use
+    the same dates and party.
+    """
+    text = state.get("meta", "clock")["today"] + "".join(state.ids("guests")[:2])
+    key = sum((i + 1) * ord(c) for i, c in enumerate(text))
+    start = _today(state) + timedelta(days=5 + key % 75)
+    return start, 1 + (key // 75) % 5, (1, 2, 2, 2, 2, 3)[(key // 7) % 6]
+
+
 def _stay(rng: random.Random, state: State, first: str = "check_in", last: str = "check_out") -> dict[str, str]:
     start = _today(state) + timedelta(days=rng.randrange(5, 120))
     return {first: start.isoformat(), last: (start + timedelta(days=rng.randint(1, 5))).isoformat()}
+
+
+def _planned(state: State) -> dict[str, Any]:
+    start, nights, party = _trip(state)
+    return {"check_in": start.isoformat(), "check_out": (start + timedelta(days=nights)).isoformat(), "guests": party}
 
 
 def _city(rng: random.Random, state: State) -> str:
@@ -28,15 +45,10 @@ def _city(rng: random.Random, state: State) -> str:
 
 
 def _search(rng: random.Random, state: State) -> dict[str, Any]:
-    return {"city": _city(rng, state), **_stay(rng, state), "guests": rng.choice((1, 2, 2, 2, 3, 4))}
-
-
-def _availability(rng: random.Random, state: State) -> dict[str, Any]:
-    return {**_stay(rng, state), "guests": rng.choice((1, 2, 2, 3))}
-
-
-def _booking_stay(rng: random.Random, state: State) -> dict[str, Any]:
-    return {**_stay(rng, state), "guests": rng.choice((1, 2, 2))}
+    city = _city(rng, state)
+    prices = sorted(r["price_per_night"] for h in state.find("hotels", city=city) for r in h["room_types"])
+    cap = float(50 * (int(prices[rng.randrange(len(prices))]) // 50 + 1))
+    return {"city": city, **_planned(state), "max_price_per_night": cap}
 
 
 def _max_price(rng: random.Random, state: State) -> float:
@@ -92,7 +104,7 @@ LANGUAGE = Language(
                             "I'm Wayfarer Rewards member {loyalty_number}")),
         ),
         "get_guest_profile": (
-            Intent(ask=("which cards do I have saved with you?", "what do you have on file for me?"),
+            Intent(ask=("which contact details do you have on file for me?", "what email and phone are on my profile?"),
                    answer=("Your profile is under {name}, with {email} and {phone} on file.",)),
             Intent(ask=("what's my membership tier?", "which rewards level am I at?"),
                    answer=("You're a {loyalty_tier} member, number {loyalty_number}.",)),
@@ -106,28 +118,46 @@ LANGUAGE = Language(
                            "{nights_to_next_tier} more nights reach the next tier.",)),
         ),
         "search_hotels": (
-            Intent(ask=("I need a hotel in {city} from {check_in} to {check_out} for {guests} people",
-                        "what hotels do you have in {city}? Checking in {check_in}, out {check_out}, {guests} of us",
-                        "can you find me somewhere to stay in {city}, {check_in} to {check_out}, for {guests}?"),
-                   answer=("I found {total_results} hotels in {city} with rooms from {check_in} to {check_out}.",),
-                   context=("I'm going to {city} from {check_in} to {check_out}, {guests} of us",
-                            "we'll be in {city} {check_in} to {check_out}, party of {guests}")),
-            Intent(ask=("anything in {city} under {max_price_per_night} dollars a night? {check_in} to {check_out}, "
-                        "{guests} guests",
-                        "I'm on a budget: {city}, {check_in} to {check_out}, {guests} people, at most "
+            Intent(ask=("I need a hotel in {city} from {check_in} to {check_out} for {guests}",
+                        "what hotels do you have in {city}? Checking in {check_in}, out {check_out}, party of {guests}",
+                        "can you find me somewhere to stay in {city}, {check_in} to {check_out}, for {guests}?",
+                        "anything in {city} under {max_price_per_night} dollars a night? {check_in} to {check_out}, "
+                        "party of {guests}",
+                        "I'm on a budget: {city}, {check_in} to {check_out}, party of {guests}, at most "
                         "{max_price_per_night} a night"),
-                   answer=("{total_results} hotels in {city} have rooms at or under that price for {nights} nights.",),
-                   context=("I want to stay in {city} from {check_in} to {check_out} with {guests} people, under "
-                            "{max_price_per_night} a night",)),
+                   answer=("I found {total_results} hotels in {city} for those dates; the cheapest is "
+                           "{cheapest_hotel} from {from_price_per_night} {currency} a night.",
+                           "{total_results} hotels in {city} have a room for you, starting at {from_price_per_night} "
+                           "{currency} a night at {cheapest_hotel}.",
+                           "I found {total_results} hotels in {city} with a room for {guests} from {check_in} to "
+                           "{check_out}."),
+                   context=("I'm going to {city} from {check_in} to {check_out}, party of {guests}",
+                            "we'll be in {city} {check_in} to {check_out}, party of {guests}",
+                            "I want a room for {guests} in {city} from {check_in} to {check_out}, under "
+                            "{max_price_per_night} a night",
+                            "the trip is {city}, {check_in} to {check_out}, a room for {guests}, and I'd rather not "
+                            "pay more than {max_price_per_night} a night")),
+            Intent(ask=("how many hotels in {city} still have a room for {guests} from {check_in} to {check_out}?",
+                        "is there anything left in {city} for {guests}, {check_in} to {check_out}?",
+                        "how many places in {city} have a room for {guests} under {max_price_per_night} a night, "
+                        "{check_in} to {check_out}?"),
+                   answer=("{total_results} hotels in {city} have rooms for those {nights} nights, the cheapest "
+                           "being {cheapest_hotel} at {from_price_per_night} {currency} a night.",
+                           "{total_results} hotels in {city} have rooms for those {nights} nights.")),
         ),
         "get_room_availability": (
             Intent(ask=("what rooms does {hotel_id} have from {check_in} to {check_out} for {guests}?",
-                        "is there still a room at {hotel_id} for {guests} guests, {check_in} to {check_out}?",
+                        "is there still a room at {hotel_id} for {guests}, {check_in} to {check_out}?",
                         "how much would {hotel_id} cost for {guests} from {check_in} to {check_out}?"),
-                   answer=("{hotel_name} has these rooms for {nights} nights from {check_in}.",),
-                   context=("I'm looking at {hotel_id} for {check_in} to {check_out}, {guests} guests",)),
+                   answer=("{hotel_name} at {address} has rooms for your dates; check-in is from {check_in_time}.",
+                           "{hotel_name} ({guest_rating}/10 from guests) has rooms from {check_in} to {check_out}; "
+                           "check-out is by {check_out_time}."),
+                   context=("I'm looking at {hotel_id} for {check_in} to {check_out}, party of {guests}",
+                            "I'd want a room for {guests} at {hotel_id} from {check_in} to {check_out}")),
             Intent(ask=("what are the check-in and check-out times at {hotel_id}? We'd stay {check_in} to "
-                        "{check_out}, {guests} of us",),
+                        "{check_out}, party of {guests}",
+                        "I'm thinking of {hotel_id} for {guests} from {check_in} to {check_out}; when can we "
+                        "check in and when do we have to leave?"),
                    answer=("Check-in at {hotel_name} is from {check_in_time} and check-out is by {check_out_time}.",)),
         ),
         "get_booking_details": (
@@ -135,8 +165,8 @@ LANGUAGE = Language(
                         "what did I book under {booking_id}?"),
                    answer=("Booking {booking_id} at {hotel_name} is {status}: {check_in} to {check_out}, "
                            "{total} {currency} in total.",),
-                   context=("my confirmation number is {booking_id}", "it's about {booking_id}",
-                            "I have {booking_id} with you")),
+                   context=("it's about {booking_id}", "I have {booking_id} with you",
+                            "I'm calling about {booking_id}")),
             Intent(ask=("until when can I cancel {booking_id} for free?", "what's the cancellation deadline on "
                         "{booking_id}?"),
                    answer=("Booking {booking_id} can be cancelled free of charge until {cancellation_deadline}.",)),
@@ -144,14 +174,20 @@ LANGUAGE = Language(
         "book_room": (
             Intent(ask=("please book {room_type_id} at {hotel_id} from {check_in} to {check_out} for {guests}, "
                         "charged to {payment_method_id}",
-                        "I'd like to reserve {room_type_id} at {hotel_id}, {check_in} to {check_out}, {guests} "
-                        "guests; put it on {payment_method_id}"),
+                        "I'd like to reserve {room_type_id} at {hotel_id}, {check_in} to {check_out}, party of {guests}; "
+                        "put it on {payment_method_id}",
+                        "book {room_type_id} at {hotel_id} for {guests}, {check_in} to {check_out}, on the "
+                        "{rate_plan} rate, paid with {payment_method_id}",
+                        "let's go with {room_type_id} at {hotel_id}: {check_in} to {check_out}, for {guests}, "
+                        "{rate_plan} rate, on {payment_method_id}"),
                    answer=("You're booked: confirmation {booking_id}, {room_name} at {hotel_name} from {check_in} "
                            "to {check_out}, {total} {currency} in total.",)),
-            Intent(ask=("book {room_type_id} at {hotel_id} for {guests}, {check_in} to {check_out}, on the "
-                        "{rate_plan} rate, paid with {payment_method_id}",),
-                   answer=("Booking {booking_id} is confirmed at the {rate_plan} rate: {total} {currency}; free "
-                           "cancellation until {cancellation_deadline}.",)),
+            Intent(ask=("reserve {room_type_id} at {hotel_id} for {guests} from {check_in} to {check_out} on "
+                        "{payment_method_id}, and tell me until when I can cancel for free",
+                        "please book {room_type_id} at {hotel_id}, {check_in} to {check_out}, for {guests}, "
+                        "{rate_plan} rate, charged to {payment_method_id}; what's the cancellation deadline?"),
+                   answer=("Booking {booking_id} is confirmed at the {rate_plan} rate for {total} {currency}; you "
+                           "can cancel free of charge until {cancellation_deadline}.",)),
         ),
         "cancel_booking": (
             Intent(ask=("please cancel {booking_id}, {reason}", "I need to cancel {booking_id} — {reason}",
@@ -186,7 +222,7 @@ LANGUAGE = Language(
                               user_knows_id=False),
         "hotel_id": Reference(
             noun="hotel", plural="hotels", by_id=("hotel {value}",), user_knows_id=False,
-            by_field={"hotel_name": ("the {value}", "{value}"),
+            by_field={"hotel_name": ("{value}",),
                       "neighborhood": ("the hotel in {value}", "the place in {value}")},
             superlative={"guest_rating": ("the best-rated hotel", "the lowest-rated hotel"),
                          "lowest_price_per_night": ("the priciest hotel", "the cheapest hotel"),
@@ -202,7 +238,7 @@ LANGUAGE = Language(
         "booking_id": Reference(
             noun="booking", plural="bookings",
             by_id=("booking {value}", "confirmation number {value}", "my reservation {value}"),
-            by_field={"hotel_name": ("my booking at the {value}", "my stay at {value}"),
+            by_field={"hotel_name": ("my booking at {value}", "my stay at {value}"),
                       "city": ("my {value} booking", "my stay in {value}"),
                       "check_in": ("my booking checking in on {value}", "the stay starting {value}")},
             superlative={"total": ("my most expensive booking", "my cheapest booking")},
@@ -217,30 +253,31 @@ LANGUAGE = Language(
         "email": lambda rng, state: _guest(rng, state)["email"],
         "loyalty_number": lambda rng, state: _guest(rng, state)["loyalty_number"],
         "city": _city,
-        "guests": lambda rng, state: rng.choice((1, 2, 2, 3)),
+        "guests": lambda rng, state: _planned(state)["guests"],
         "max_price_per_night": _max_price,
-        "request": lambda rng, state: rng.choice(SPECIAL_REQUESTS),
+        "request": lambda rng, state: rng.choice(REQUEST_IDEAS),
         "points": lambda rng, state: rng.choice((2000, 2500, 3000, 4000, 5000)),
         "search_hotels": _search,
-        "get_room_availability": _availability,
-        "book_room": _booking_stay,
+        "get_room_availability": lambda rng, state: _planned(state),
+        "book_room": lambda rng, state: _planned(state),
         "change_booking_dates": lambda rng, state: _stay(rng, state, "new_check_in", "new_check_out"),
         "cancel_booking.booking_id": _cancellable_booking,
         "change_booking_dates.booking_id": _changeable_booking,
         "redeem_points.booking_id": _redeemable_booking,
-        "add_special_request.booking_id": _booking_where(lambda b: b["status"] in ("confirmed", "checked_in")
+        "add_special_request.booking_id": _booking_where(lambda b: b["status"] in ("confirmed", "checked-in")
                                                          and len(b["special_requests"]) < 4),
         "get_booking_details.booking_id": _booking_where(lambda b: True),
     },
     field_nouns={
         "total": "booking total", "price_per_night": "nightly rate", "lowest_price_per_night": "lowest nightly rate",
-        "non_refundable_price_per_night": "non-refundable nightly rate", "total_price": "total price",
+        "nonrefundable_price_per_night": "nonrefundable nightly rate", "total_price": "total price",
         "guest_rating": "guest rating", "star_rating": "star rating", "points_balance": "points balance",
         "points_value": "points value", "cancellation_fee": "cancellation fee", "amount_paid": "amount paid",
         "price_difference": "price difference", "check_in": "check-in date", "check_out": "check-out date",
         "cancellation_deadline": "free-cancellation deadline", "taxes": "taxes and fees",
         "distance_to_center_km": "distance to the center", "size_sqm": "room size", "nights": "number of nights",
-        "qualifying_nights": "qualifying nights", "points_to_earn": "points to earn",
+        "qualifying_nights": "qualifying nights", "points_to_earn": "points to earn", "points_change": "points",
+        "from_price_per_night": "starting nightly rate", "available_rooms": "rooms left", "rooms_left": "rooms left",
     },
     out_of_scope=(
         "Can you book me a flight from Boston to Lisbon next month?",

@@ -80,12 +80,16 @@ EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
 HOME_CITIES = (("Boston", "+1"), ("Toronto", "+1"), ("Denver", "+1"), ("Manchester", "+44"), ("Lyon", "+33"),
                ("Munich", "+49"), ("Melbourne", "+61"), ("Osaka", "+81"), ("Madrid", "+34"), ("Dublin", "+353"))
 CARD_BRANDS = ("Visa", "Mastercard", "American Express")
+# requests already on seeded bookings
 SPECIAL_REQUESTS = (
     "late check-out around 1 pm", "early check-in around 11 am", "a quiet room away from the elevator",
-    "a high floor with a view", "a crib for our baby", "extra pillows and a blanket",
-    "airport pickup on arrival", "twin beds pushed together", "a room with a bathtub",
-    "a bottle of sparkling wine for our anniversary", "a ground-floor room, please",
-    "hypoallergenic bedding",
+    "a high floor with a view", "extra pillows and a blanket", "twin beds pushed together",
+)
+# requests users ask to add (distinct from the seeded ones, so adding one rarely duplicates)
+REQUEST_IDEAS = (
+    "a crib for our baby", "airport pickup on arrival", "a room with a bathtub",
+    "a bottle of sparkling wine for our anniversary", "a ground-floor room", "hypoallergenic bedding",
+    "a late check-out at noon", "an extra towel set", "a room close to the lift", "a vegan breakfast option",
 )
 CANCEL_REASONS = ("change of plans", "found another option", "trip cancelled", "booked by mistake")
 
@@ -93,7 +97,7 @@ CANCEL_REASONS = ("change of plans", "found another option", "trip cancelled", "
 TIERS = (("Member", 0, 1.0), ("Silver", 10, 1.1), ("Gold", 25, 1.25), ("Platinum", 50, 1.5))
 POINTS_PER_USD = 10
 POINT_VALUE_USD = 0.005
-ACTIVE = ("confirmed", "checked_in")
+ACTIVE = ("confirmed", "checked-in")
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -258,12 +262,12 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
         for _ in range(rng.randint(1, 3)):
             hotel = hotels[rng.choice(hotel_ids)]
             room = rng.choice(hotel["room_types"])
-            status = rng.choices(("confirmed", "checked_in", "completed", "cancelled"), (6, 1, 3, 1))[0]
+            status = rng.choices(("confirmed", "checked-in", "completed", "cancelled"), (7, 1, 2, 1))[0]
             stay = rng.randint(1, 6)
             if status == "confirmed":
                 check_in = today + timedelta(days=rng.choice((1, 2, 3, rng.randrange(4, 20), rng.randrange(20, 80))))
                 booked_on = max(today - timedelta(days=rng.randrange(0, 60)), check_in - timedelta(days=200))
-            elif status == "checked_in":
+            elif status == "checked-in":
                 check_in = today - timedelta(days=rng.randrange(0, 3))
                 stay = max(stay, (today - check_in).days + 1)
                 booked_on = check_in - timedelta(days=rng.randrange(3, 60))
@@ -280,7 +284,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                     status = "cancelled"
                 else:
                     load[room["room_type_id"]].append((ci, co))
-            rate_plan = "non-refundable" if rng.random() < 0.25 else "flexible"
+            rate_plan = "nonrefundable" if rng.random() < 0.2 else "flexible"
             price = room["price_per_night"] if rate_plan == "flexible" else round(room["price_per_night"] * 0.88, 2)
             subtotal, taxes, total = price_totals(price, stay, hotel["tax_rate"])
             if rate_plan == "flexible":

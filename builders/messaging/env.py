@@ -8,7 +8,8 @@ from typing import Annotated, Literal, Optional, TypedDict
 
 from covert.env import Entity, Environment, ToolError, tool
 
-# a recipient list item carries the ``email`` entity, so a contact's ``email`` field feeds ``to`` and ``cc``
+# a ``to`` item carries the ``email`` entity, so a contact's ``email`` field feeds it; ``cc`` stays a plain
+# value (the user names whom to copy), so the tool graph never fills it by itself
 Email = Annotated[str, Entity("email")]
 Folder = Literal["inbox", "sent", "drafts", "archive", "trash"]
 
@@ -24,15 +25,15 @@ class ContactSummary(TypedDict):
         contact_id: Id of the contact.
         name: Full name.
         email: Email address.
-        company: Company, empty for personal contacts.
-        job_title: Job title, empty for personal contacts.
+        company: Company, null for personal contacts.
+        job_title: Job title, null for personal contacts.
     """
 
     contact_id: str
     name: str
     email: str
-    company: str
-    job_title: str
+    company: Optional[str]
+    job_title: Optional[str]
 
 
 class ContactList(TypedDict):
@@ -77,8 +78,8 @@ class ContactDetails(TypedDict):
         last_name: Last name.
         email: Email address.
         phone: Phone number.
-        company: Company, empty for personal contacts.
-        job_title: Job title, empty for personal contacts.
+        company: Company, null for personal contacts.
+        job_title: Job title, null for personal contacts.
         group: coworker, client, friend or family.
         added_on: Date the contact was saved (YYYY-MM-DD).
         recent_messages: Up to five latest messages received from this contact, newest first.
@@ -90,8 +91,8 @@ class ContactDetails(TypedDict):
     last_name: str
     email: str
     phone: str
-    company: str
-    job_title: str
+    company: Optional[str]
+    job_title: Optional[str]
     group: str
     added_on: str
     recent_messages: list[MessageRef]
@@ -394,12 +395,14 @@ class MessagingEnv(Environment):
         return out
 
     def _new_message(self, fields: dict) -> dict:
-        clock = self._clock()
+        """Insert a message written by the owner now (sent unless ``fields`` says drafts); a new id
+        from the ``messages`` counter, rendered as 16 hex digits like the seeded ids."""
+        clock, owner = self._clock(), self._owner()
         message_id = f"{self.state.next_id('messages'):016x}"
         attachments = fields.get("attachments", [])
         record = {
-            "message_id": message_id, "thread_id": fields.pop("thread_id", None) or message_id,
-            "folder": "sent", "from_name": self._owner()["name"], "from_email": self._owner()["email"],
+            "message_id": message_id, "thread_id": message_id, "folder": "sent",
+            "from_name": owner["name"], "from_email": owner["email"],
             "cc": [], "labels": [], "attachments": [], "in_reply_to": None, **fields,
             "sent_at": clock["now"], "date": clock["today"], "is_read": True,
             "size_kb": 2 + len(fields.get("body", "")) // 512 + sum(a["size_kb"] for a in attachments),
@@ -570,7 +573,7 @@ class MessagingEnv(Environment):
 
     # -- writes ----------------------------------------------------------------------------------
     @tool(writes=True, errors=("no_recipients", "invalid_recipient", "empty_message"))
-    def send_email(self, to: list[Email], subject: str, body: str, cc: Optional[list[Email]] = None) -> SentMessage:
+    def send_email(self, to: list[Email], subject: str, body: str, cc: Optional[list[str]] = None) -> SentMessage:
         """Send a new email from the user's address; it starts a new conversation.
 
         Args:
@@ -589,7 +592,7 @@ class MessagingEnv(Environment):
         return self._sent(record)
 
     @tool(writes=True, errors=("message_not_found", "message_is_draft", "empty_message", "invalid_recipient"))
-    def reply_to_message(self, message_id: str, body: str, cc: Optional[list[Email]] = None) -> SentMessage:
+    def reply_to_message(self, message_id: str, body: str, cc: Optional[list[str]] = None) -> SentMessage:
         """Reply to a message in its conversation. The reply goes to the sender, or to the original recipients
         when the user wrote the message.
 
@@ -679,7 +682,7 @@ class MessagingEnv(Environment):
         return self._move(message_id, "trash")
 
     @tool(writes=True, errors=("invalid_recipient", "empty_message"))
-    def create_draft(self, to: list[Email], subject: str, body: str, cc: Optional[list[Email]] = None) -> DraftResult:
+    def create_draft(self, to: list[Email], subject: str, body: str, cc: Optional[list[str]] = None) -> DraftResult:
         """Save an email as a draft without sending it.
 
         Args:

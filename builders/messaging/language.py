@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import date, timedelta
 from typing import Any
 
 from covert.env import Intent, Language, Reference, State
@@ -35,20 +36,12 @@ NOTES = (
     "FYI, see below.", "Can you take a look at this?", "Forwarding for your records.",
     "Could you handle this one?", "Thought you'd want to see this.",
 )
-STOPWORDS = {"your", "from", "with", "this", "that", "week", "still", "about", "what", "have", "ready", "next"}
+STOPWORDS = {"your", "from", "with", "this", "that", "week", "still", "about", "what", "have", "ready", "next",
+             "matching", "jobs"}
 
 
 def _messages(state: State, *folders: str) -> list[dict[str, Any]]:
     return [m for _, m in state.records("messages") if m["folder"] in folders]
-
-
-def _message_in(*folders: str, others_only: bool = False):
-    def sample(rng: random.Random, state: State) -> str:
-        owner = state.get("account", "owner")["email"]
-        found = [m["message_id"] for m in _messages(state, *folders)
-                 if not (others_only and m["from_email"] == owner)]
-        return rng.choice(found or state.ids("messages"))
-    return sample
 
 
 def _contact_name(rng: random.Random, state: State) -> str:
@@ -91,12 +84,65 @@ def _until(rng: random.Random, state: State) -> str:
     return rng.choice(dates[len(dates) // 2:])
 
 
+def _colleague(rng: random.Random, state: State) -> list[str]:
+    contacts = [c for _, c in state.records("contacts")]
+    work = [c for c in contacts if c["group"] == "coworker"] or contacts
+    return [rng.choice(work)["email"]]
+
+
+def _search(rng: random.Random, state: State) -> dict[str, str]:
+    """Filters that all describe one labelled message, so any combination of them finds it."""
+    received = _messages(state, "inbox", "archive")
+    message = rng.choice([m for m in received if m["labels"]] or received or _messages(state, "sent"))
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", message["subject"]) if w.lower() not in STOPWORDS]
+    day = date.fromisoformat(message["date"])
+    out = {"sender": message["from_name"], "subject_keyword": rng.choice(words) if words else message["subject"],
+           "since": (day - timedelta(days=rng.randint(0, 6))).isoformat(),
+           "until": min(state.get("meta", "clock")["today"], (day + timedelta(days=rng.randint(0, 6))).isoformat())}
+    if message["labels"]:
+        out["label"] = rng.choice(message["labels"])
+    return out
+
+
 def _pick(pairs: tuple[tuple[str, str], ...]):
     def sample(rng: random.Random, state: State) -> dict[str, str]:
         subject, body = rng.choice(pairs)
         return {"subject": subject, "body": body}
     return sample
 
+
+# search filters: every combination a user plausibly gives, as ask and as context phrasing
+SEARCH_ASKS = (
+    "find the emails from {sender}", "did {sender} email me recently?", "show me what {sender} has sent me",
+    "find my emails about {subject_keyword}", "search my mail for \"{subject_keyword}\" in the subject",
+    "show me everything labeled {label}", "which emails are filed under {label}?",
+    "what emails did I get between {since} and {until}?", "list my mail from {since} through {until}",
+    "show me my emails since {since}", "which emails did I have up to {until}?",
+    "what's in my {folder} folder?",
+    "find the emails from {sender} labeled {label}", "find the email from {sender} about {subject_keyword}",
+    "are there any {label} emails about {subject_keyword}?", "has {sender} emailed me since {since}?",
+    "look in my {folder} folder for emails from {sender}", "search my {folder} folder for \"{subject_keyword}\"",
+    "which {label} emails are in my {folder} folder?", "show me my {label} emails since {since}",
+    "which {label} emails came in up to {until}?", "show me my {label} emails from {since} to {until}",
+    "what's landed in my {folder} folder since {since}?", "what was in my {folder} folder up to {until}?",
+    "find emails about {subject_keyword} since {since}", "what did {sender} send me up to {until}?",
+    "what did {sender} send me between {since} and {until}?",
+    "find the {label} email from {sender} about {subject_keyword}",
+)
+SEARCH_CONTEXTS = (
+    "it came from {sender}", "the sender was {sender}", "the subject had \"{subject_keyword}\" in it",
+    "it was about {subject_keyword}", "I filed it under {label}", "it has the {label} label",
+    "it came in between {since} and {until}", "it arrived on or after {since}", "it came in no later than {until}",
+    "it's in my {folder} folder", "it's from {sender} and labeled {label}",
+    "it's from {sender}, about {subject_keyword}", "it's a {label} email about {subject_keyword}",
+    "{sender} sent it sometime since {since}", "it's from {sender}, in my {folder} folder",
+    "it's in my {folder} folder, something about {subject_keyword}", "it's a {label} email in my {folder} folder",
+    "it's a {label} email from {since} or later", "it's a {label} email from no later than {until}",
+    "it's a {label} email from between {since} and {until}", "it reached my {folder} folder on or after {since}",
+    "it's in my {folder} folder, from {until} or earlier", "it's about {subject_keyword} and came in after {since}",
+    "{sender} sent it on or before {until}", "{sender} sent it between {since} and {until}",
+    "it's the {label} email from {sender} about {subject_keyword}",
+)
 
 LANGUAGE = Language(
     scope="your email: contacts, reading and searching messages, sending, replying, forwarding, labels, "
@@ -106,7 +152,8 @@ LANGUAGE = Language(
             Intent(ask=("is {name} in my contacts?", "can you look up {name} in my address book?",
                         "find the contact named {name} for me"),
                    answer=("I found {total} contact(s) matching that name in your address book.",),
-                   context=("their name is {name}", "it's {name} from my contacts", "the person is {name}")),
+                   context=("their name is {name}", "it's {name} from my contacts", "the person is {name}",
+                            "I mean {name}")),
         ),
         "get_contact": (
             Intent(ask=("what's the phone number for {contact_id}?", "can you give me {contact_id}'s number?"),
@@ -119,31 +166,15 @@ LANGUAGE = Language(
         "list_inbox": (
             Intent(ask=("what's in my inbox?", "anything new in my email?", "how many unread emails do I have?",
                         "can you show me my latest emails?"),
-                   answer=("You have {unread_count} unread emails, and {total} emails in your inbox.",),
-                   context=("start with my inbox", "it should be in my inbox")),
+                   answer=("You have {unread_count} unread emails, and {total} emails in your inbox.",)),
         ),
         "search_messages": (
-            Intent(ask=("find the emails from {sender}", "did {sender} email me recently?",
-                        "show me what {sender} has sent me"),
-                   answer=("I found {total_matches} emails from that sender.",),
-                   context=("it came from {sender}", "the sender was {sender}", "{sender} sent it")),
-            Intent(ask=("find my emails about {subject_keyword}", "search my mail for \"{subject_keyword}\" in the subject",
-                        "do I have any emails with {subject_keyword} in the subject line?"),
-                   answer=("{total_matches} emails have that in the subject line.",),
-                   context=("the subject had \"{subject_keyword}\" in it", "it was about {subject_keyword}")),
-            Intent(ask=("show me everything labeled {label}", "which emails are filed under {label}?",
-                        "pull up my {label} emails"),
-                   answer=("{total_matches} emails carry that label.",),
-                   context=("it's under my {label} label", "I filed it under {label}")),
-            Intent(ask=("what emails did I get between {since} and {until}?",
-                        "list my mail from {since} through {until}"),
-                   answer=("{total_matches} emails are dated within that range.",),
-                   context=("it came in between {since} and {until}", "it was sometime from {since} to {until}")),
+            Intent(ask=SEARCH_ASKS, answer=("I found {total_matches} matching emails.",), context=SEARCH_CONTEXTS),
         ),
         "get_message": (
             Intent(ask=("what does {message_id} say?", "can you read me {message_id}?", "open {message_id} for me"),
                    answer=("{from_name} wrote on {date}: {body}",)),
-            Intent(ask=("does {message_id} have any attachments?", "what's attached to {message_id}?"),
+            Intent(ask=("does {message_id} have any attachments?", "how many files are attached to {message_id}?"),
                    answer=("That email has {attachment_count} attachment(s).",)),
             Intent(ask=("when exactly did {message_id} come in?", "what time was {message_id} sent?"),
                    answer=("It was sent at {sent_at} by {from_name} ({from_email}).",)),
@@ -151,34 +182,28 @@ LANGUAGE = Language(
         "send_email": (
             Intent(ask=("send an email to {to} with the subject \"{subject}\" saying: {body}",
                         "email {to}: subject \"{subject}\", message \"{body}\"",
-                        "please write to {to}. Subject: {subject}. Text: {body}"),
-                   answer=("Your email \"{subject}\" was sent at {sent_at}.",)),
-            Intent(ask=("email {to} and copy {cc}, subject \"{subject}\": {body}",
+                        "please write to {to}. Subject: {subject}. Text: {body}",
+                        "email {to} and copy {cc}, subject \"{subject}\": {body}",
                         "send {to} a note titled \"{subject}\" with {cc} on cc: {body}"),
-                   answer=("Your email \"{subject}\" went out at {sent_at}, with the cc included.",)),
+                   answer=("Your email \"{subject}\" was sent at {sent_at}.",)),
         ),
         "reply_to_message": (
             Intent(ask=("reply to {message_id} and say: {body}", "answer {message_id} with \"{body}\"",
-                        "write back to {message_id}: {body}"),
+                        "write back to {message_id}: {body}", "reply to {message_id} with \"{body}\" and cc {cc}"),
                    answer=("Your reply \"{subject}\" was sent at {sent_at}.",)),
-            Intent(ask=("reply to {message_id} with \"{body}\" and cc {cc}",),
-                   answer=("Your reply \"{subject}\" went out at {sent_at} with the cc.",)),
         ),
         "forward_message": (
             Intent(ask=("forward {message_id} to {to}", "can you pass {message_id} along to {to}?",
-                        "send {message_id} on to {to}"),
-                   answer=("I forwarded \"{subject}\" at {sent_at}.",)),
-            Intent(ask=("forward {message_id} to {to} with the note \"{note}\"",
+                        "send {message_id} on to {to}", "forward {message_id} to {to} with the note \"{note}\"",
                         "send {message_id} to {to} and add \"{note}\" on top"),
-                   answer=("I forwarded \"{subject}\" with your note at {sent_at}.",)),
+                   answer=("I forwarded \"{subject}\" at {sent_at}.",)),
         ),
         "update_labels": (
             Intent(ask=("add the {add_labels} label to {message_id}", "file {message_id} under {add_labels}",
-                        "tag {message_id} with {add_labels}"),
-                   answer=("I added the label to \"{subject}\".",)),
-            Intent(ask=("remove the {remove_labels} label from {message_id}",
-                        "take {message_id} out of {remove_labels}"),
-                   answer=("I removed the label from \"{subject}\".",)),
+                        "tag {message_id} with {add_labels}", "remove the {remove_labels} label from {message_id}",
+                        "take {message_id} out of {remove_labels}",
+                        "label {message_id} {add_labels} instead of {remove_labels}"),
+                   answer=("I updated the labels on \"{subject}\".",)),
         ),
         "archive_message": (
             Intent(ask=("archive {message_id}", "get {message_id} out of my inbox, I'm done with it",
@@ -192,7 +217,8 @@ LANGUAGE = Language(
         "create_draft": (
             Intent(ask=("draft an email to {to} titled \"{subject}\": {body}. Don't send it yet",
                         "start a draft for {to} with the subject \"{subject}\" that says \"{body}\"; I'll review it first",
-                        "save a draft to {to}, subject {subject}, text: {body}"),
+                        "save a draft to {to}, subject {subject}, text: {body}",
+                        "draft a note to {to} with {cc} on cc, subject \"{subject}\": {body}. Don't send it"),
                    answer=("I saved the draft \"{subject}\" in your {folder} folder at {saved_at}.",)),
         ),
     },
@@ -201,15 +227,15 @@ LANGUAGE = Language(
             noun="contact", plural="contacts", by_id=("contact {value}",), user_knows_id=False,
             by_field={"name": ("{value}", "my contact {value}"), "company": ("my contact at {value}",)},
         ),
+        # a recipient address; read as "my contact" when it comes from a contact card
         "email": Reference(
-            noun="email address", plural="email addresses", by_id=("{value}",), user_knows_id=False,
+            noun="contact", plural="contacts", by_id=("{value}",), user_knows_id=False,
             by_field={"name": ("{value}", "{value}'s address"), "company": ("my contact at {value}",)},
         ),
         "message_id": Reference(
             noun="email", plural="emails", by_id=("message {value}",), user_knows_id=False,
             by_field={"subject": ("the email about \"{value}\"", "the \"{value}\" email", "the message titled \"{value}\""),
-                      "from_name": ("the email from {value}", "{value}'s message"),
-                      "date": ("the email dated {value}", "the message from {value}")},
+                      "from_name": ("the email from {value}", "{value}'s message")},
             superlative={"size_kb": ("my biggest email", "my smallest email")},
         ),
     },
@@ -221,17 +247,14 @@ LANGUAGE = Language(
         "search_messages.label": _used_label,
         "search_messages.since": _since,
         "search_messages.until": _until,
+        "search_messages": _search,
         "send_email": _pick(OUTGOING),
         "create_draft": _pick(DRAFT_IDEAS),
+        "cc": _colleague,
         "reply_to_message.body": lambda rng, state: rng.choice(REPLIES),
         "forward_message.note": lambda rng, state: rng.choice(NOTES),
         "update_labels.add_labels": _any_label,
         "update_labels.remove_labels": lambda rng, state: [_used_label(rng, state)],
-        "reply_to_message.message_id": _message_in("inbox", "archive", others_only=True),
-        "forward_message.message_id": _message_in("inbox", "archive", "sent"),
-        "update_labels.message_id": _message_in("inbox", "archive"),
-        "archive_message.message_id": _message_in("inbox"),
-        "delete_message.message_id": _message_in("inbox", "archive", "sent", "drafts"),
     },
     field_nouns={
         "size_kb": "size in KB", "unread_count": "number of unread emails", "total": "count",

@@ -182,7 +182,7 @@ def _contacts(rng: random.Random, count: int, owner_last: str, today: date, used
             title = rng.choice(CLIENT_TITLES)
             local = f"{first}.{last}".lower()
         else:
-            company, domain, title = "", rng.choice(PERSONAL_DOMAINS), ""
+            company, domain, title = None, rng.choice(PERSONAL_DOMAINS), None
             local = f"{first}{last[0]}{rng.randrange(10, 99)}".lower()
         email = f"{local}@{domain}"
         while email in used:
@@ -198,7 +198,8 @@ def _contacts(rng: random.Random, count: int, owner_last: str, today: date, used
 
 
 def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
-    """One mailbox: 6-8 contacts and 8-10 conversations (threads) per unit of scale, plus drafts."""
+    """One mailbox: per unit of scale 6-8 contacts who each started a conversation, 2-4 service emails,
+    sometimes a conversation the owner started, and 1-2 drafts."""
     today = date(2026, 1, 5) + timedelta(days=rng.randrange(0, 300))
     now = datetime(today.year, today.month, today.day, rng.randrange(8, 18), rng.randrange(0, 60))
     span_days = 18 + 3 * scale
@@ -214,10 +215,14 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
 
     # each message: (sent_at, thread number, fields); ids are assigned once all are sorted by time
     pending: list[tuple[datetime, int, dict[str, Any]]] = []
-    # larger mailboxes also hold more mail per contact
-    for thread in range(rng.randint(8, 10) * scale + 4 * (scale - 1)):
+    # every contact has written at least once; services, the owner's own threads and (in larger
+    # mailboxes) more mail per contact come on top
+    kinds = {"coworker": "work", "client": "client", "friend": "personal", "family": "personal"}
+    plan: list[tuple[str, dict[str, Any] | None]] = [(kinds[c["group"]], c) for c in contacts]
+    plan += [(kinds[c["group"]], c) for c in rng.choices(contacts, k=4 * (scale - 1))]
+    plan += [("service", None)] * (rng.randint(2, 4) * scale) + [("owner", None)] * (rng.randint(0, 1) * scale)
+    for thread, (kind, contact) in enumerate(plan):
         start = now - timedelta(minutes=rng.randrange(30, span_days * 24 * 60))
-        kind = rng.choices(("work", "client", "personal", "service", "owner"), (3, 2, 2, 4, 1))[0]
         if kind == "service":
             name, local, domain, subject, labels, files, body = rng.choice(SERVICE_MESSAGES)
             fill = _fill(rng, today, me_first, "", "")
@@ -228,13 +233,11 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                 "subject": subject.format(**fill), "body": text, "labels": list(labels), "attachments": attachments,
                 "size_kb": _size(text, attachments)}))
             continue
-        owner_thread = rng.choice(OWNER_THREADS)
-        group = {"work": "coworker", "client": "client", "owner": owner_thread[0]}.get(
-            kind, rng.choice(("friend", "family")))
-        contact = rng.choice(by_group.get(group) or contacts)
-        fill = _fill(rng, today, me_first, contact["first_name"], contact["company"])
+        if contact is None:
+            group, subject, bodies = rng.choice(OWNER_THREADS)
+            contact = rng.choice(by_group.get(group) or contacts)
+        fill = _fill(rng, today, me_first, contact["first_name"], contact["company"] or "")
         if kind == "owner":
-            _, subject, bodies = owner_thread
             labels, files, owner_starts = (), (), True
         else:
             templates = {"work": WORK_THREADS, "client": CLIENT_THREADS, "personal": PERSONAL_THREADS}[kind]

@@ -221,9 +221,11 @@ class ProductList(TypedDict):
     """Catalogue listing.
 
     Attributes:
+        count: Number of matching products.
         products: The matching products.
     """
 
+    count: int
     products: list[ProductSummary]
 
 
@@ -392,7 +394,7 @@ class RetailEnv(Environment):
             prices = [v["price"] for v in product["variants"].values()]
             products.append({"product_id": product_id, "name": product["name"],
                              "category": product["category"], "lowest_price": min(prices)})
-        return {"products": products}
+        return {"count": len(products), "products": products}
 
     @tool(errors=("product_not_found",))
     def get_product_details(self, product_id: str) -> ProductDetails:

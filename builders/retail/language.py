@@ -70,12 +70,12 @@ LANGUAGE = Language(
         "list_products": (
             Intent(ask=("what {category} products do you sell?", "can you show me your {category} range?",
                         "what products do you sell?", "can you show me everything you carry?"),
-                   answer=("Here is what we carry in that category.",),
+                   answer=("We currently carry {count} products there.", "There are {count} products in that range."),
                    context=("I was browsing your {category} products",)),
         ),
         "get_product_details": (
             Intent(ask=("which versions of {product_id} are in stock?", "what options does {product_id} come in?"),
-                   answer=("Here are the options for the {name}.",)),
+                   answer=("The {name} is part of our {category} range; here are its options.",)),
         ),
         "cancel_pending_order": (
             Intent(ask=("please cancel {order_id}, I {reason}", "I want to cancel {order_id} — {reason}",
@@ -107,7 +107,7 @@ LANGUAGE = Language(
             superlative={"total": ("my most expensive order", "my cheapest order")},
         ),
         "item_id": Reference(noun="item", plural="items", user_knows_id=False,
-                             by_field={"name": ("the {value}",)},
+                             by_field={"name": ("the {value}",), "options": ("the {value} version",)},
                              superlative={"price": ("the priciest item", "the cheapest item")}),
         "payment_method_id": Reference(noun="payment method", plural="payment methods", user_knows_id=False,
                                        by_field={"kind": ("my {value}",)}),

@@ -59,7 +59,7 @@ class Reference:
     superlative: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Language:
     """Everything a builder says about how people talk to its tools.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cache
 
 from covert.env import Builder
 from covert.synth.graph import ToolGraph, tool_graph
@@ -38,6 +39,7 @@ class Blueprint:
     notes: dict[str, str] = field(default_factory=dict)
 
 
+@cache
 def user_suppliable(builder: Builder, tool: str) -> bool:
     """Whether a user alone can supply every required parameter of ``tool``."""
     spec = builder.tools[tool]
@@ -75,9 +77,7 @@ def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph
                 continue
             producer = rng.choice(candidates)
             resolve(producer, depth + 1)
-            if producer not in order:
-                order.append(producer)
-                produced.update(graph.produced_entities(producer))
+            produced.update(graph.produced_entities(producer))
         if tool not in order:
             order.append(tool)
 
@@ -152,6 +152,9 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
         if linked and rng.random() < 0.6:
             goal = target if target in linked else rng.choice(linked)
             steps = backward(builder, goal, rng, graph, lookup_known=1.0)
+            if len(steps) < 2:
+                goal = rng.choice(linked)
+                steps = backward(builder, goal, rng, graph, lookup_known=1.0)
             method = "backward"
         else:
             steps = random_walk(builder, rng, rng.randint(2, 5), graph)
@@ -163,7 +166,12 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
     if category == "state_changing":
         writes = [t for t, s in tools.items() if s.writes]
         goal = target if target in writes else rng.choice(writes)
-        steps = backward(builder, goal, rng, graph)
+        steps = backward(builder, goal, rng, graph, lookup_known=0.8)
+        for _ in range(3):
+            if len(steps) >= 2:
+                break
+            goal = rng.choice(writes)
+            steps = backward(builder, goal, rng, graph, lookup_known=1.0)
         goals = [len(steps) - 1]
         method = "backward"
         if rng.random() < 0.3:

@@ -60,7 +60,7 @@ def make_item(spec: ItemSpec, seed: int, split_of: Any) -> Outcome:
             split = split_of(task.signature)
             sft = sft_row(task)
             rl = rl_row(task, split, spec.index)
-            validate_pair(sft, rl)
+            validate_pair(sft, rl, state)
         except (Rejected, Invalid) as exc:
             outcome.rejections.append(exc.reason)
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from functools import cache
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from covert.synth.realize import (
     AGGREGATE_ANSWERS,
     AGGREGATE_ASKS,
     DECLINES,
+    SELECTION_CONTEXTS,
     compose_query,
     fill,
     sentence,
@@ -30,6 +32,7 @@ from covert.synth.records import Call, Rejected, Task
 from covert.values import get_path, join_phrases, render
 
 OPTIONAL_PROBABILITY = 0.35
+STEP_TRIES = 4
 
 
 @dataclass
@@ -59,28 +62,42 @@ class Instantiator:
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
-        """Bind and execute every step."""
-        parallel = self.blueprint.method == "parallel"
+        """Bind and execute every step; a call that fails its precondition is re-bound (up to
+        :data:`STEP_TRIES` times) with everything it recorded rolled back, so the oracle never fails."""
         for tool in self.blueprint.steps:
-            first = next((s for s in self.steps if s.tool == tool), None) if parallel else None
-            for _ in range(6):
-                step = self._bind(tool, link=not parallel)
-                if first is None:
+            error = ""
+            for _ in range(STEP_TRIES):
+                marks = (len(self.selections), len(self.reasoning), dict(self.origins))
+                step = self._bind_step(tool)
+                saved = self.env.state.fork()
+                output = self.env.call(tool, step.args)
+                if not is_error(output):
                     break
-                varying = self._varying_param(first)
-                for param in first.user_params:
-                    if param != varying:
-                        step.args[param] = first.args[param]
-                        step.phrases[param] = first.phrases[param]
-                if all(step.args.get(varying) != s.args.get(varying) for s in self.steps if s.tool == tool):
-                    break
+                error = output["error"]["code"]
+                self.env.state = saved
+                del self.selections[marks[0]:], self.reasoning[marks[1]:]
+                self.origins = marks[2]
             else:
-                raise Rejected("duplicate_parallel_call", tool)
-            output = self.env.call(tool, step.args)
-            if is_error(output):
-                raise Rejected("precondition_failed", f"{tool}:{output['error']['code']}")
+                raise Rejected("precondition_failed", f"{tool}:{error}")
             self.steps.append(step)
             self.calls.append(Call(tool, step.args, output))
+
+    def _bind_step(self, tool: str) -> _Step:
+        if self.blueprint.method != "parallel":
+            return self._bind(tool, link=True)
+        first = next((s for s in self.steps if s.tool == tool), None)
+        for _ in range(6):
+            step = self._bind(tool, link=False)
+            if first is None:
+                return step
+            varying = self._varying_param(first)
+            for param in first.user_params:
+                if param != varying:
+                    step.args[param] = first.args[param]
+                    step.phrases[param] = first.phrases[param]
+            if all(step.args.get(varying) != s.args.get(varying) for s in self.steps if s.tool == tool):
+                return step
+        raise Rejected("duplicate_parallel_call", tool)
 
     def _varying_param(self, step: _Step) -> str:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
@@ -119,7 +136,7 @@ class Instantiator:
 
     def _wants_optional(self, tool: str, param: str, schema: dict[str, Any]) -> bool:
         sampleable = "enum" in schema or self.language.sampler(tool, param) is not None
-        return sampleable and self.rng.random() < OPTIONAL_PROBABILITY
+        return sampleable and param in _phrased_slots(self.language, tool) and self.rng.random() < OPTIONAL_PROBABILITY
 
     def _user_value(self, tool: str, param: str, schema: dict[str, Any], entity: str, joint: dict[str, Any]) -> Any:
         ref = self.language.references.get(entity)
@@ -174,7 +191,8 @@ class Instantiator:
             step.phrases[param] = self.origins.get(str(scalar)) or self._possessive(entity)
             return True
         if listed is not None:
-            value, phrase = self._select(step.tool, param, entity, *listed)
+            taken = {v for k, v in step.args.items() if isinstance(v, str)}
+            value, phrase = self._select(step.tool, param, entity, *listed, taken=taken)
             step.args[param] = [value] if is_list else value
             step.phrases[param] = phrase
             return True
@@ -183,12 +201,16 @@ class Instantiator:
     def _possessive(self, entity: str) -> str:
         return f"my {self.language.references[entity].noun}"
 
-    def _select(self, tool: str, param: str, entity: str, source: int, path: str) -> tuple[Any, str]:
+    def _select(self, tool: str, param: str, entity: str, source: int, path: str,
+                taken: set[str] = frozenset()) -> tuple[Any, str]:
         list_path, _, key = path.partition("[]")
         key = key.lstrip(".")
         elements = get_path(self.calls[source].output, list_path) if list_path else self.calls[source].output
         if not isinstance(elements, list) or not elements or not all(isinstance(e, dict) for e in elements):
             raise Rejected("empty_list", f"{self.calls[source].name}.{list_path}")
+        candidates = [e for e in elements if e.get(key) not in taken]
+        if not candidates:
+            raise Rejected("no_distinct_choice", f"{entity} in {self.calls[source].name}.{list_path}")
         ref = self.language.references[entity]
         record: dict[str, Any] = {"call": len(self.calls), "param": param, "source_call": source,
                                   "list_path": list_path, "key": key}
@@ -202,6 +224,8 @@ class Instantiator:
                 if values.count(best) != 1 or len(values) < 2:
                     continue
                 chosen = elements[values.index(best)]
+                if chosen.get(key) in taken:
+                    continue
                 phrase = ref.superlative[numeric][0 if mode == "max" else 1]
                 record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])
                 self.selections.append(record)
@@ -209,11 +233,11 @@ class Instantiator:
                                        "field": numeric, "result": chosen[key]})
                 self.origins.setdefault(str(chosen[key]), phrase)
                 return chosen[key], phrase
-        order = list(range(len(elements)))
+        order = list(range(len(candidates)))
         self.rng.shuffle(order)
         fields = sorted(ref.by_field)
         for position in order:
-            chosen = elements[position]
+            chosen = candidates[position]
             unique = [
                 f for f in fields
                 if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != ""
@@ -267,11 +291,15 @@ class Instantiator:
                         raise Rejected("no_context_phrasing", step.tool)
                     contexts.append(fill(self._template(tuple(templates), needed, step.phrases, step.tool), step.phrases))
             if aggregate_step is not None:
-                if any(sel["call"] == aggregate_step for sel in self.selections):
-                    raise Rejected("aggregate_needs_context", self.steps[aggregate_step].tool)
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
                 asks.append(ask)
                 answers.append(answer)
+        said = " ".join(contexts + asks).lower()
+        for sel in self.selections:
+            phrase = self.origins.get(str(sel["chosen"]))
+            if phrase and phrase.lower() not in said:
+                contexts.append(self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase))
+                said += " " + phrase.lower()
         query = compose_query(self.rng, contexts, asks)
         return query, " ".join(sentence(a) for a in answers), facts
 
@@ -371,6 +399,16 @@ class Instantiator:
                 if isinstance(element.get(name), (str, int, float)):
                     return render(element[name])
         raise Rejected("no_label", "list element has no describing field")
+
+
+@cache
+def _phrased_slots(language: Any, tool: str) -> frozenset[str]:
+    """Parameters that some ask or context template of ``tool`` can express."""
+    names: set[str] = set()
+    for intent in language.intents.get(tool, ()):
+        for template in (*intent.ask, *intent.context):
+            names |= slots(template)
+    return frozenset(names)
 
 
 def make_task_id(builder: str, seed: int, index: int) -> str:

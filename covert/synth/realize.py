@@ -11,6 +11,7 @@ CLOSINGS = ("", "", "Thanks!", "Thank you.", "Thanks in advance.", "Appreciate i
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ")
 QUESTION_STARTS = ("what", "which", "when", "where", "who", "how", "can", "could", "would", "will", "is", "are",
                    "do", "does", "did", "has", "have", "should")
+SELECTION_CONTEXTS = ("this is about {phrase}", "I mean {phrase}", "it concerns {phrase}")
 DECLINES = (
     "I'm sorry, but I can't help with that here. I can help with {scope}.",
     "Unfortunately that's outside what I can do. I'm able to help with {scope}.",
@@ -59,13 +60,19 @@ def sentence(text: str) -> str:
     return text
 
 
+def _keeps_capital(text: str) -> bool:
+    """Sentences that start with "I", a name or an id stay capitalised after "Hi,"."""
+    first = text.split(" ", 1)[0]
+    return first == "I" or first.startswith(("I'", "I’")) or (len(first) > 1 and not first[1:].islower())
+
+
 def compose_query(rng: random.Random, contexts: list[str], asks: list[str]) -> str:
     """A user message: optional greeting, the context the user hands over, the requests, optional thanks."""
     ask_sentences = [sentence(asks[0])] + [sentence(rng.choice(CONNECTORS) + a) for a in asks[1:]]
     context_sentences = [sentence(c) for c in contexts]
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
     greeting = rng.choice(GREETINGS)
-    if greeting.endswith(",") and parts:
-        parts[0] = parts[0][0].lower() + parts[0][1:] if not parts[0].startswith("I ") else parts[0]
+    if greeting.endswith(",") and parts and not _keeps_capital(parts[0]):
+        parts[0] = parts[0][0].lower() + parts[0][1:]
     closing = rng.choice(CLOSINGS)
     return " ".join(p for p in (greeting, *parts, closing) if p)

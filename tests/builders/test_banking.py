@@ -67,6 +67,12 @@ def _charge(status: str = "posted", direction: str = "debit", age: int = 5, disp
     return setup
 
 
+def _open_dispute(env) -> None:
+    """Setup: open a dispute now, so its case number is the first of the counter."""
+    _charge()(env)
+    env.call("dispute_transaction", {"transaction_id": _transaction(env.state), "reason": "the amount is wrong"})
+
+
 def _phone(s: State) -> str:
     digits = s.get("customers", _customer(s))["phone_digits"]
     return f"({digits[1:4]}) {digits[4:7]}-{digits[7:]}"
@@ -91,13 +97,13 @@ def _bill(amount: float | None = 60.0):
 
 class TestBanking(BuilderContract):
     builder_name = "banking"
-    fingerprint = "1.0.0:6a9ba16e26116995"
+    fingerprint = "1.0.0:49e2d9f8168e9c88"
     cases = [
-        Case("find_customer_by_email", lambda s: {"email": s.get("customers", _customer(s))["email"].upper()}),
-        Case("find_customer_by_email", lambda s: {"email": "nobody@example.com"}, "customer_not_found"),
-        Case("find_customer_by_phone", lambda s: {"phone": _phone(s)}),
-        Case("find_customer_by_phone", lambda s: {"phone": "+1 (999) 555-0000"}, "customer_not_found"),
-        Case("find_customer_by_phone", lambda s: {"phone": "555-01"}, "invalid_phone"),
+        Case("find_customer", lambda s: {"email_or_phone": s.get("customers", _customer(s))["email"].upper()}),
+        Case("find_customer", lambda s: {"email_or_phone": _phone(s)}),
+        Case("find_customer", lambda s: {"email_or_phone": "nobody@example.com"}, "customer_not_found"),
+        Case("find_customer", lambda s: {"email_or_phone": "+1 (999) 555-0000"}, "customer_not_found"),
+        Case("find_customer", lambda s: {"email_or_phone": "555-01"}, "invalid_contact"),
         Case("get_customer_profile", lambda s: {"customer_id": _customer(s)}),
         Case("get_customer_profile", lambda s: {"customer_id": "CUS-00000000"}, "customer_not_found"),
         Case("get_account_transactions", lambda s: {"account_id": _accounts(s)[0]}),
@@ -105,6 +111,9 @@ class TestBanking(BuilderContract):
         Case("get_account_transactions", lambda s: {"account_id": "ACC-0000000000"}, "account_not_found"),
         Case("list_payees", lambda s: {"customer_id": _customer(s)}),
         Case("list_payees", lambda s: {"customer_id": "CUS-00000000"}, "customer_not_found"),
+        Case("get_dispute_status", lambda s: {"dispute_id": s.ids("disputes")[0]}),
+        Case("get_dispute_status", lambda s: {"dispute_id": s.ids("disputes")[-1].lower()}),
+        Case("get_dispute_status", lambda s: {"dispute_id": "DSP-2026-000000"}, "dispute_not_found"),
         # transfers between own accounts
         Case("transfer_between_accounts", _move(), setup=_ready()),
         Case("transfer_between_accounts", lambda s: {**_move()(s), "memo": "trip fund"}, setup=_ready()),
@@ -158,5 +167,6 @@ class TestBanking(BuilderContract):
         Case("dispute_transaction", _dispute, "already_disputed", setup=_charge(disputed=True)),
         Case("dispute_transaction", _dispute, "transaction_pending", setup=_charge(status="pending", age=0)),
         Case("dispute_transaction", _dispute, "not_a_charge", setup=_charge(direction="credit")),
+        Case("get_dispute_status", lambda s: {"dispute_id": "DSP-2026-000001"}, setup=_open_dispute),
         Case("dispute_transaction", _dispute, "dispute_window_expired", setup=_charge(age=75)),
     ]

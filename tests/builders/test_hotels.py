@@ -104,7 +104,7 @@ MISSING = {"booking_id": "WS000000"}
 
 class TestHotels(BuilderContract):
     builder_name = "hotels"
-    fingerprint = "1.0.0:a9d78973d8aa8545"
+    fingerprint = "1.0.0:f255da197e581760"
     cases = [
         Case("find_guest_by_email", lambda s: {"email": _guest(s)["email"].upper()}),
         Case("find_guest_by_email", lambda s: {"email": "nobody@example.com"}, "guest_not_found"),
@@ -115,20 +115,21 @@ class TestHotels(BuilderContract):
         Case("get_loyalty_account", lambda s: {"guest_id": s.ids("guests")[-1]}),
         Case("get_loyalty_account", lambda s: {"guest_id": "GST-0000000"}, "guest_not_found"),
         Case("search_hotels", lambda s: {"city": _hotel(s)["city"], **_stay(s), "guests": 2}),
-        Case("search_hotels", lambda s: {"city": _hotel(s)["city"].lower(), **_stay(s, 10), "max_price_per_night": 400.0}),
-        Case("search_hotels", lambda s: {"city": _hotel(s)["city"], "check_in": _day(s, 5), "check_out": _day(s, 3)},
-             "invalid_dates"),
-        Case("search_hotels", lambda s: {"city": "Atlantis", **_stay(s)}, "city_not_served"),
+        Case("search_hotels", lambda s: {"city": _hotel(s)["city"].lower(), **_stay(s, 10), "guests": 1,
+                                         "max_price_per_night": 400.0}),
+        Case("search_hotels", lambda s: {"city": _hotel(s)["city"], "check_in": _day(s, 5), "check_out": _day(s, 3),
+                                         "guests": 2}, "invalid_dates"),
+        Case("search_hotels", lambda s: {"city": "Atlantis", **_stay(s), "guests": 2}, "city_not_served"),
         Case("get_room_availability", lambda s: {"hotel_id": s.ids("hotels")[0], **_stay(s), "guests": 2}),
-        Case("get_room_availability", lambda s: {"hotel_id": "HTL-00000", **_stay(s)}, "hotel_not_found"),
+        Case("get_room_availability", lambda s: {"hotel_id": "HTL-00000", **_stay(s), "guests": 2}, "hotel_not_found"),
         Case("get_room_availability", lambda s: {"hotel_id": s.ids("hotels")[0], "check_in": _day(s, -3),
-                                                 "check_out": _day(s, 1)}, "invalid_dates"),
+                                                 "check_out": _day(s, 1), "guests": 2}, "invalid_dates"),
         Case("get_booking_details", lambda s: {"booking_id": _first(s)}),
         Case("get_booking_details", lambda s: {"booking_id": _first(s).lower()}),
         Case("get_booking_details", lambda s: MISSING, "booking_not_found"),
         # book_room
         Case("book_room", lambda s: _book(s)),
-        Case("book_room", lambda s: _book(s, rate_plan="non-refundable", guests=2)),
+        Case("book_room", lambda s: _book(s, rate_plan="nonrefundable", guests=2)),
         Case("book_room", lambda s: _book(s, guest_id="GST-0000000"), "guest_not_found"),
         Case("book_room", lambda s: _book(s, hotel_id="HTL-00000"), "hotel_not_found"),
         Case("book_room", lambda s: _book(s, room_type_id="HTL-00000-STQ"), "room_type_not_found"),
@@ -146,13 +147,13 @@ class TestHotels(BuilderContract):
         Case("cancel_booking", lambda s: {"booking_id": _first(s), "reason": "booked by mistake"}, "booking_not_active",
              setup=_force(status="completed")),
         Case("cancel_booking", lambda s: {"booking_id": _first(s), "reason": "found another option"},
-             "non_refundable_rate", setup=_force(rate_plan="non-refundable", late=True)),
+             "non_refundable_rate", setup=_force(rate_plan="nonrefundable", late=True)),
         # change_booking_dates
         Case("change_booking_dates", lambda s: _change(s), setup=_force()),
         Case("change_booking_dates", lambda s: {**_change(s), **MISSING}, "booking_not_found"),
         Case("change_booking_dates", lambda s: _change(s), "booking_not_active", setup=_force(status="cancelled")),
         Case("change_booking_dates", lambda s: _change(s), "non_refundable_rate",
-             setup=_force(rate_plan="non-refundable", late=True)),
+             setup=_force(rate_plan="nonrefundable", late=True)),
         Case("change_booking_dates", lambda s: _change(s), "change_deadline_passed", setup=_force(late=True)),
         Case("change_booking_dates", lambda s: _change(s, 100, 0), "invalid_dates", setup=_force()),
         Case("change_booking_dates", lambda s: _change(s), "no_availability",
@@ -174,7 +175,7 @@ class TestHotels(BuilderContract):
              setup=_with(_force(amount_paid=400.0), _points(50000))),
         Case("redeem_points", lambda s: {**MISSING, "points": 2000}, "booking_not_found"),
         Case("redeem_points", lambda s: {"booking_id": _first(s), "points": 2000}, "booking_not_active",
-             setup=_with(_force(status="checked_in"), _points(50000))),
+             setup=_with(_force(status="checked-in"), _points(50000))),
         Case("redeem_points", lambda s: {"booking_id": _first(s), "points": 2100}, "invalid_points_amount",
              setup=_with(_force(), _points(50000))),
         Case("redeem_points", lambda s: {"booking_id": _first(s), "points": 5000}, "insufficient_points",
