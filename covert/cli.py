@@ -180,7 +180,16 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--split", default=None)
     s.add_argument("--index", type=int, default=0)
     s.set_defaults(func=_cmd_show)
+
+    for module in _EXTENSIONS:
+        import importlib
+
+        importlib.import_module(module).register(sub)
     return p
+
+
+# subcommands that live next to the library code they face; each module defines register(subparsers)
+_EXTENSIONS = ("covert.augment.command", "covert.rewards.command")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,8 @@ from typing import Any, Literal, Optional, TypedDict
 from covert.env import Environment, ToolError, tool
 
 Color = Literal["warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
-HvacMode = Literal["heat", "cool", "auto", "eco", "off"]
+DeviceKind = Literal["light", "thermostat", "lock", "plug", "blinds", "speaker"]
+HvacMode = Literal["heat", "cool", "auto", "eco"]
 Repeat = Literal["every day", "weekdays", "weekends", "once"]
 SWITCHABLE = ("light", "plug", "speaker")
 
@@ -42,11 +43,13 @@ class AccountHomes(TypedDict):
     Attributes:
         owner_name: Name on the account.
         email: The account's email address.
+        home_count: Number of homes the account can control.
         homes: Homes the account can control.
     """
 
     owner_name: str
     email: str
+    home_count: int
     homes: list[HomeSummary]
 
 
@@ -106,8 +109,50 @@ class RoomSummary(TypedDict):
     device_count: int
 
 
+class ThermostatSummary(TypedDict):
+    """A thermostat, as the home's climate overview shows it.
+
+    Attributes:
+        thermostat_id: The thermostat's device id.
+        name: Thermostat name, such as Hallway Thermostat.
+        room_name: The room it is in.
+        online: Whether the hub can reach it.
+        hvac_mode: heat, cool, auto, eco or off.
+        target_temp_c: Target temperature in degrees Celsius.
+        current_temp_c: Measured temperature in degrees Celsius.
+    """
+
+    thermostat_id: str
+    name: str
+    room_name: str
+    online: bool
+    hvac_mode: str
+    target_temp_c: float
+    current_temp_c: float
+
+
+class LockSummary(TypedDict):
+    """A door lock, as the home's security overview shows it.
+
+    Attributes:
+        lock_id: The lock's device id.
+        name: Lock name, such as Front Door.
+        room_name: The room it is in.
+        online: Whether the hub can reach it.
+        lock_state: locked or unlocked.
+        door_state: open or closed.
+    """
+
+    lock_id: str
+    name: str
+    room_name: str
+    online: bool
+    lock_state: str
+    door_state: str
+
+
 class HomeDetails(TypedDict):
-    """A home with its rooms.
+    """A home with its rooms and its climate and security overview.
 
     Attributes:
         home_id: The home's id.
@@ -118,6 +163,8 @@ class HomeDetails(TypedDict):
         members: People with access.
         energy_tariff: The electricity price used for cost estimates.
         rooms: Rooms, ground floor first.
+        thermostats: Climate overview: the home's thermostats.
+        locks: Security overview: the home's door locks.
         room_count: Number of rooms.
         device_count: Number of devices.
         offline_device_count: Number of devices not reachable right now.
@@ -131,18 +178,21 @@ class HomeDetails(TypedDict):
     members: list[Member]
     energy_tariff: Tariff
     rooms: list[RoomSummary]
+    thermostats: list[ThermostatSummary]
+    locks: list[LockSummary]
     room_count: int
     device_count: int
     offline_device_count: int
 
 
 class DeviceSummary(TypedDict):
-    """A device in a room.
+    """A device of a home.
 
     Attributes:
         device_id: The device's id.
         name: Device name, such as Floor Lamp.
         kind: light, thermostat, lock, plug, blinds or speaker.
+        room_name: The room it is in.
         manufacturer: Brand.
         model: Model name.
         online: Whether the hub can reach the device.
@@ -152,27 +202,30 @@ class DeviceSummary(TypedDict):
     device_id: str
     name: str
     kind: str
+    room_name: str
     manufacturer: str
     model: str
     online: bool
     status_summary: str
 
 
-class RoomDevices(TypedDict):
-    """The devices of one room.
+class HomeDevices(TypedDict):
+    """The devices of a home, or of one of its rooms.
 
     Attributes:
-        room_id: The room's id.
-        room_name: Room name.
-        home_id: The home the room belongs to.
-        device_count: Number of devices.
-        devices: Devices in the room.
+        home_id: The home's id.
+        home_name: The home's name.
+        room_name: The room the list is limited to, empty for the whole home.
+        device_count: Number of devices listed.
+        online_count: How many of them are online.
+        devices: The devices, room by room.
     """
 
-    room_id: str
-    room_name: str
     home_id: str
+    home_name: str
+    room_name: str
     device_count: int
+    online_count: int
     devices: list[DeviceSummary]
 
 
@@ -223,9 +276,7 @@ class _DeviceStatusBase(TypedDict):
         device_id: The device's id.
         name: Device name.
         kind: light, thermostat, lock, plug, blinds or speaker.
-        room_id: The room it is in.
-        room_name: Name of that room.
-        home_id: The home it belongs to.
+        room_name: The room it is in.
         manufacturer: Brand.
         model: Model name.
         firmware: Installed firmware version.
@@ -240,9 +291,7 @@ class _DeviceStatusBase(TypedDict):
     device_id: str
     name: str
     kind: str
-    room_id: str
     room_name: str
-    home_id: str
     manufacturer: str
     model: str
     firmware: str
@@ -261,9 +310,7 @@ class DeviceStatus(_DeviceStatusBase, total=False):
         device_id: The device's id.
         name: Device name.
         kind: light, thermostat, lock, plug, blinds or speaker.
-        room_id: The room it is in.
-        room_name: Name of that room.
-        home_id: The home it belongs to.
+        room_name: The room it is in.
         manufacturer: Brand.
         model: Model name.
         firmware: Installed firmware version.
@@ -493,8 +540,9 @@ def _summary(device: dict[str, Any]) -> str:
         now = f"currently {st['current_temp_c']:.1f} °C"
         mode = st["hvac_mode"]
         if mode == "off":
-            return f"off, {now}"
-        verb = {"heat": "heating to", "cool": "cooling to", "auto": "auto mode, holding", "eco": "eco mode, holding"}[mode]
+            return f"off ({now})"
+        verb = {"heat": "heating to", "cool": "cooling to", "auto": "in auto mode, holding",
+                "eco": "in eco mode, holding"}[mode]
         return f"{verb} {st['target_temp_c']:.1f} °C, {now}"
     if kind == "lock":
         return f"{st['lock_state']}, door {st['door_state']}"
@@ -607,46 +655,73 @@ class SmartHomeEnv(Environment):
                           "country": home["address"]["country"], "role": role,
                           "room_count": len(self.state.find("rooms", home_id=home_id)),
                           "device_count": len(self.state.find("devices", home_id=home_id))})
-        return {"owner_name": account["name"], "email": account["email"], "homes": homes}
+        return {"owner_name": account["name"], "email": account["email"], "home_count": len(homes), "homes": homes}
 
     @tool(errors=("home_not_found",))
     def get_home(self, home_id: str) -> HomeDetails:
-        """Get a home's address, members, electricity tariff and rooms with their device counts.
+        """Get a home's address, members, electricity tariff, rooms, thermostats and door locks.
 
         Args:
             home_id: The home's id, such as home_3f9a0c21.
         """
         home = self._home(home_id)
         devices = self.state.find("devices", home_id=home_id)
-        per_room: dict[str, int] = {}
-        for device in devices:
-            per_room[device["room_id"]] = per_room.get(device["room_id"], 0) + 1
         rooms = sorted(self.state.find("rooms", home_id=home_id), key=lambda r: r["floor"])
+        names = {r["room_id"]: r["name"] for r in rooms}
+        per_room: dict[str, int] = {}
+        thermostats, locks = [], []
+        for d in devices:
+            per_room[d["room_id"]] = per_room.get(d["room_id"], 0) + 1
+            st = d["state"]
+            if d["kind"] == "thermostat":
+                thermostats.append({"thermostat_id": d["device_id"], "name": d["name"],
+                                    "room_name": names.get(d["room_id"], ""), "online": d["online"],
+                                    "hvac_mode": st["hvac_mode"], "target_temp_c": st["target_temp_c"],
+                                    "current_temp_c": st["current_temp_c"]})
+            elif d["kind"] == "lock":
+                locks.append({"lock_id": d["device_id"], "name": d["name"], "room_name": names.get(d["room_id"], ""),
+                              "online": d["online"], "lock_state": st["lock_state"], "door_state": st["door_state"]})
         return {
             "home_id": home_id, "name": home["name"], "address": dict(home["address"]), "timezone": home["timezone"],
             "presence": home["presence"], "members": [{"name": m["name"], "role": m["role"]} for m in home["members"]],
             "energy_tariff": dict(home["energy_tariff"]),
             "rooms": [{"room_id": r["room_id"], "name": r["name"], "floor": r["floor"],
                        "device_count": per_room.get(r["room_id"], 0)} for r in rooms],
-            "room_count": len(rooms), "device_count": len(devices),
+            "thermostats": thermostats, "locks": locks, "room_count": len(rooms), "device_count": len(devices),
             "offline_device_count": sum(1 for d in devices if not d["online"]),
         }
 
-    @tool(errors=("room_not_found",))
-    def list_room_devices(self, room_id: str) -> RoomDevices:
-        """List the devices in a room with whether each is online and what it is doing.
+    @tool(errors=("home_not_found", "room_not_found"))
+    def list_devices(self, home_id: str, room_id: Optional[str] = None, kind: Optional[DeviceKind] = None) -> HomeDevices:
+        """List a home's devices, optionally only one room or one kind, with whether each is online and what it is doing.
 
         Args:
-            room_id: The room's id, such as room_8b21d4f0.
+            home_id: The home's id, such as home_3f9a0c21.
+            room_id: Only list the devices of this room of the home, such as room_8b21d4f0.
+            kind: Only list devices of this kind.
         """
-        room = self.state.get("rooms", room_id)
-        if room is None:
-            raise ToolError("room_not_found", f"No room has id {room_id}.")
-        devices = [{"device_id": d["device_id"], "name": d["name"], "kind": d["kind"],
-                    "manufacturer": d["manufacturer"], "model": d["model"], "online": d["online"],
-                    "status_summary": _summary(d)} for d in self.state.find("devices", room_id=room_id)]
-        return {"room_id": room_id, "room_name": room["name"], "home_id": room["home_id"],
-                "device_count": len(devices), "devices": devices}
+        home = self._home(home_id)
+        room_name = ""
+        if room_id is not None:
+            room = self.state.get("rooms", room_id)
+            if room is None or room["home_id"] != home_id:
+                raise ToolError("room_not_found", f"Room {room_id} is not a room of home {home_id}.")
+            found = self.state.find("devices", room_id=room_id)
+            room_name = room["name"]
+        else:
+            found = self.state.find("devices", home_id=home_id)
+        rooms: dict[str, str] = {}
+        devices = []
+        for d in found:
+            if kind is not None and d["kind"] != kind:
+                continue
+            if d["room_id"] not in rooms:
+                rooms[d["room_id"]] = self._room_name(d["room_id"])
+            devices.append({"device_id": d["device_id"], "name": d["name"], "kind": d["kind"],
+                            "room_name": rooms[d["room_id"]], "manufacturer": d["manufacturer"], "model": d["model"],
+                            "online": d["online"], "status_summary": _summary(d)})
+        return {"home_id": home_id, "home_name": home["name"], "room_name": room_name, "device_count": len(devices),
+                "online_count": sum(1 for d in devices if d["online"]), "devices": devices}
 
     @tool(errors=("device_not_found",))
     def get_device_status(self, device_id: str) -> DeviceStatus:
@@ -657,8 +732,8 @@ class SmartHomeEnv(Environment):
         """
         device = self._device(device_id)
         out: dict[str, Any] = {
-            "device_id": device_id, "name": device["name"], "kind": device["kind"], "room_id": device["room_id"],
-            "room_name": self._room_name(device["room_id"]), "home_id": device["home_id"],
+            "device_id": device_id, "name": device["name"], "kind": device["kind"],
+            "room_name": self._room_name(device["room_id"]),
             "manufacturer": device["manufacturer"], "model": device["model"], "firmware": device["firmware"],
             "connection": device["connection"], "online": device["online"],
             "connectivity": "online" if device["online"] else "offline", "last_seen": device["last_seen"],
@@ -722,25 +797,23 @@ class SmartHomeEnv(Environment):
 
     # -- writes ----------------------------------------------------------------------------------
     @tool(writes=True, errors=("device_not_found", "device_offline", "unsupported_setting", "color_not_supported",
-                               "value_out_of_range", "conflicting_settings", "no_change_requested"))
+                               "value_out_of_range", "conflicting_settings"))
     def control_device(
         self,
         device_id: str,
-        power: Optional[Literal["on", "off"]] = None,
+        power: Literal["on", "off"],
         brightness: Optional[int] = None,
         color: Optional[Color] = None,
     ) -> DeviceUpdate:
-        """Switch a light, plug or speaker on or off, or set a light's brightness or colour (which turns it on).
+        """Switch a light, plug or speaker on or off; when turning a light on, optionally set its brightness and colour.
 
         Args:
             device_id: The device's id, such as dev_4c9e1a7b.
-            power: Turn the device on or off; leave out to keep its power as it is.
-            brightness: Light brightness in percent, 1 to 100.
-            color: Light colour; only colour bulbs accept colours other than their fixed white.
+            power: Turn the device on or off.
+            brightness: Light brightness in percent, 1 to 100; only when turning a light on.
+            color: Light colour; only when turning a light on, and only colour bulbs accept colours other than their fixed white.
         """
         current = self._device(device_id)
-        if power is None and brightness is None and color is None:
-            raise ToolError("no_change_requested", "Say what to change: power, brightness or colour.")
         kind = current["kind"]
         if kind not in SWITCHABLE:
             tool_name = {"thermostat": "set_thermostat", "lock": "set_lock"}.get(kind)
@@ -749,7 +822,7 @@ class SmartHomeEnv(Environment):
         if (brightness is not None or color is not None) and kind != "light":
             raise ToolError("unsupported_setting", f"The {current['name']} is a {kind}; only lights have brightness and colour.")
         if power == "off" and (brightness is not None or color is not None):
-            raise ToolError("conflicting_settings", "Brightness and colour turn a light on; they cannot be set while turning it off.")
+            raise ToolError("conflicting_settings", "Brightness and colour can only be set while turning a light on.")
         if brightness is not None and not 1 <= brightness <= 100:
             raise ToolError("value_out_of_range", "Brightness goes from 1 to 100 percent.")
         if color is not None and not current["state"]["supports_color"] and color != current["state"]["current_color"]:
@@ -758,14 +831,11 @@ class SmartHomeEnv(Environment):
         self._online(current)
         device = self.state.edit("devices", device_id)
         state = device["state"]
-        if brightness is not None or color is not None:
-            power = "on"
-        if power is not None:
-            state["power_state"] = power
-            if kind == "plug":
-                state["power_w"] = device.get("load_w", 60.0) if power == "on" else 0.0
-            if kind == "speaker" and power == "off":
-                state["now_playing"] = ""
+        state["power_state"] = power
+        if kind == "plug":
+            state["power_w"] = device.get("load_w", 60.0) if power == "on" else 0.0
+        if kind == "speaker" and power == "off":
+            state["now_playing"] = ""
         if brightness is not None:
             state["brightness_pct"] = brightness
         if color is not None:
@@ -773,19 +843,24 @@ class SmartHomeEnv(Environment):
         device["last_seen"] = self._now()
         return self._update(device)
 
-    @tool(writes=True, errors=("device_not_found", "not_a_thermostat", "device_offline", "temperature_out_of_range"))
-    def set_thermostat(self, device_id: str, temperature_c: float, mode: Optional[HvacMode] = None) -> DeviceUpdate:
+    @tool(writes=True, errors=("device_not_found", "not_a_thermostat", "device_offline", "thermostat_off",
+                               "temperature_out_of_range"))
+    def set_thermostat(self, thermostat_id: str, temperature_c: float, mode: Optional[HvacMode] = None) -> DeviceUpdate:
         """Set a thermostat's target temperature, and optionally its mode.
 
         Args:
-            device_id: The thermostat's device id, such as dev_4c9e1a7b.
+            thermostat_id: The thermostat's device id, such as dev_4c9e1a7b.
             temperature_c: New target temperature in degrees Celsius; must lie within the thermostat's limits.
-            mode: New mode: heat, cool, auto, eco or off; leave out to keep the current mode.
+            mode: New mode: heat, cool, auto or eco; leave out to keep the current mode (a thermostat that is off needs one).
         """
+        device_id = thermostat_id
         current = self._device(device_id)
         if current["kind"] != "thermostat":
             raise ToolError("not_a_thermostat", f"The {current['name']} is a {current['kind']}, not a thermostat.")
         self._online(current)
+        if (mode or current["state"]["hvac_mode"]) == "off":
+            raise ToolError("thermostat_off", f"The {current['name']} is switched off; give a mode (heat, cool, auto "
+                                              "or eco) to turn it on with a new target.")
         low, high = current["state"]["min_temp_c"], current["state"]["max_temp_c"]
         if not low <= temperature_c <= high:
             raise ToolError("temperature_out_of_range", f"The {current['name']} accepts targets from {low:.1f} °C "
@@ -798,13 +873,14 @@ class SmartHomeEnv(Environment):
         return self._update(device)
 
     @tool(writes=True, errors=("device_not_found", "not_a_lock", "device_offline", "door_open"))
-    def set_lock(self, device_id: str, action: Literal["lock", "unlock"]) -> DeviceUpdate:
+    def set_lock(self, lock_id: str, action: Literal["lock", "unlock"]) -> DeviceUpdate:
         """Lock or unlock a smart door lock. A door that is standing open cannot be locked.
 
         Args:
-            device_id: The lock's device id, such as dev_4c9e1a7b.
+            lock_id: The lock's device id, such as dev_4c9e1a7b.
             action: lock or unlock.
         """
+        device_id = lock_id
         current = self._device(device_id)
         if current["kind"] != "lock":
             raise ToolError("not_a_lock", f"The {current['name']} is a {current['kind']}, not a lock.")

@@ -8,9 +8,20 @@ from typing import Any
 
 from covert.env import Intent, Language, Reference, State
 
-NEW_ROUTINE_NAMES = (
-    "Sunday Lie-in", "School Run", "Bedtime Story", "Back from Work", "Evening Wind-down", "Early Shift",
-    "Weekend Brunch", "Late Movie", "Quiet Hours", "Morning Coffee", "Holiday Mode", "Night Owl",
+# name, hours it plausibly runs at, plausible repeats
+NEW_ROUTINES = (
+    ("Sunday Lie-in", (9, 10), ("weekends", "once")),
+    ("School Run", (7, 8, 15), ("weekdays",)),
+    ("Bedtime Story", (19, 20), ("every day", "weekdays")),
+    ("Back from Work", (17, 18), ("weekdays",)),
+    ("Evening Wind-down", (21, 22), ("every day",)),
+    ("Early Shift", (5, 6), ("weekdays", "once")),
+    ("Weekend Brunch", (10, 11), ("weekends",)),
+    ("Late Movie", (21, 22), ("weekends", "once")),
+    ("Quiet Hours", (22, 23), ("every day",)),
+    ("Morning Coffee", (6, 7), ("every day", "weekdays")),
+    ("Holiday Mode", (8, 9, 10), ("once",)),
+    ("Night Owl", (23,), ("weekends",)),
 )
 
 
@@ -24,36 +35,6 @@ def _email(rng: random.Random, state: State) -> str:
     return state.get("accounts", _pick(rng, state, "accounts", lambda a: bool(a["home_ids"])))["email"]
 
 
-def _device(*kinds: str, color: bool = False, door_closed: bool = False):
-    def keep(device: dict[str, Any]) -> bool:
-        return (
-            device["online"] and device["kind"] in kinds
-            and (not color or device["state"].get("supports_color", False))
-            and (not door_closed or device["state"].get("door_state") == "closed")
-        )
-
-    def sample(rng: random.Random, state: State) -> str:
-        ids = [k for k, d in state.records("devices") if keep(d)]
-        if not ids and color:
-            ids = [k for k, d in state.records("devices") if d["online"] and d["kind"] in kinds]
-        return rng.choice(ids or state.ids("devices"))
-    return sample
-
-
-def _runnable_scene(rng: random.Random, state: State) -> str:
-    def ready(scene: dict[str, Any]) -> bool:
-        for action in scene["actions"]:
-            device = state.get("devices", action["device_id"])
-            if device is None:
-                continue
-            if not device["online"]:
-                return False
-            if action["settings"].get("lock_state") == "locked" and device["state"].get("door_state") == "open":
-                return False
-        return True
-    return _pick(rng, state, "scenes", ready)
-
-
 def _period(rng: random.Random, state: State) -> dict[str, str]:
     """A period inside the stored energy readings (which end yesterday)."""
     today = date.fromisoformat(state.get("meta", "clock")["today"])
@@ -62,8 +43,11 @@ def _period(rng: random.Random, state: State) -> dict[str, str]:
     return {"start_date": start.isoformat(), "end_date": end.isoformat()}
 
 
-def _time(rng: random.Random, state: State) -> str:
-    return f"{rng.randint(5, 22):02d}:{rng.choice((0, 0, 15, 30, 30, 45)):02d}"
+def _new_routine(rng: random.Random, state: State) -> dict[str, str]:
+    """A new routine's name with a time and repeat that fit it."""
+    name, hours, repeats = rng.choice(NEW_ROUTINES)
+    return {"routine_name": name, "time": f"{rng.choice(hours):02d}:{rng.choice((0, 0, 15, 30, 30, 45)):02d}",
+            "repeat": rng.choice(repeats)}
 
 
 LANGUAGE = Language(
@@ -73,7 +57,7 @@ LANGUAGE = Language(
             Intent(ask=("which homes are on my account? My email is {email}",
                         "can you pull up my smart home account? It's under {email}",
                         "I sign in with {email} — what homes can I control?"),
-                   answer=("The account belongs to {owner_name}; here are the homes it can control.",),
+                   answer=("The account belongs to {owner_name}. Homes it can control: {home_count}.",),
                    context=("my email is {email}", "I sign in with {email}", "the account is under {email}")),
         ),
         "get_home": (
@@ -86,16 +70,20 @@ LANGUAGE = Language(
                         "what price per kWh do you have on file for {home_id}?"),
                    answer=("The tariff for {name} is {energy_tariff.price_per_kwh} {energy_tariff.currency} per kWh.",)),
         ),
-        "list_room_devices": (
-            Intent(ask=("what devices are in {room_id}?", "what's connected in {room_id} right now?",
-                        "which of the gadgets in {room_id} are on?"),
-                   answer=("The {room_name} has {device_count} devices.",)),
+        "list_devices": (
+            Intent(ask=("what devices do I have at {home_id}?", "which of my devices at {home_id} are online right now?",
+                        "what's in {room_id} at {home_id}?", "which gadgets are set up in {room_id} at {home_id}?",
+                        "show me all the {kind} devices at {home_id}", "which {kind} devices do I have at {home_id}?",
+                        "are there any {kind} devices in {room_id} at {home_id}?"),
+                   answer=("{device_count} devices are listed at {home_name}, {online_count} of them online.",),
+                   context=("the device type is {kind}", "it's one of my {kind} devices at {home_id}",
+                            "it's a {kind} device in {room_id}")),
         ),
         "get_device_status": (
             Intent(ask=("is {device_id} online?", "what's {device_id} doing right now?", "can you check on {device_id} for me?"),
                    answer=("The {name} is {connectivity}; its status reads: {status_summary}.",)),
             Intent(ask=("what firmware is {device_id} running?", "which make and model is {device_id}?"),
-                   answer=("The {name} is a {manufacturer} {model} running firmware {firmware}.",)),
+                   answer=("The {name} is the {manufacturer} {model} model, running firmware {firmware}.",)),
         ),
         "get_energy_usage": (
             Intent(ask=("how much electricity did {device_id} use between {start_date} and {end_date}?",
@@ -108,38 +96,39 @@ LANGUAGE = Language(
         "list_automations": (
             Intent(ask=("what scenes and routines do I have at {home_id}?", "which routines are scheduled at {home_id}?",
                         "remind me what automations are set up for {home_id}"),
-                   answer=("{home_name} has {scene_count} scenes and {routine_count} routines.",)),
+                   answer=("Automations at {home_name}: {scene_count} scenes and {routine_count} routines in total.",
+                           "{home_name} has these automations set up (scenes: {scene_count}, routines: {routine_count}).")),
         ),
         "control_device": (
-            Intent(ask=("turn {power} {device_id}", "can you switch {device_id} {power}?",
-                        "please turn {device_id} {power} for me"),
-                   answer=("The {name} is now {status_summary}.",)),
-            Intent(ask=("set {device_id} to {brightness}% brightness", "dim {device_id} to {brightness} percent",
-                        "can you put {device_id} at {brightness}%?"),
-                   answer=("The {name} is now {status_summary}.",)),
-            Intent(ask=("change {device_id} to {color}", "make {device_id} {color}",
-                        "can you set {device_id} to a {color} light?"),
-                   answer=("The {name} is now {status_summary}.",)),
+            Intent(ask=("turn {power} {device_id}", "can you switch {device_id} {power}?", "please turn {device_id} {power} for me",
+                        "turn {power} {device_id} at {brightness}% brightness",
+                        "can you turn {power} {device_id} and set it to {brightness}%?",
+                        "turn {power} {device_id} and make it {color}", "switch {device_id} {power} in {color}, please",
+                        "turn {power} {device_id}, {color} at {brightness}% brightness",
+                        "turn {power} {device_id} at {brightness}% in {color}"),
+                   answer=("The {name} is now {status_summary}.", "Done: the {name} in the {room_name} is {status_summary}.")),
         ),
         "set_thermostat": (
-            Intent(ask=("set {device_id} to {temperature_c} degrees", "can you change {device_id} to {temperature_c}°C?",
-                        "I'd like {device_id} at {temperature_c} degrees, please"),
-                   answer=("The {name} is now set to {state.target_temp_c} °C ({status_summary}).",)),
-            Intent(ask=("put {device_id} in {mode} mode at {temperature_c} degrees",
-                        "switch {device_id} to {mode} and set it to {temperature_c}°C"),
-                   answer=("The {name} is now in {state.hvac_mode} mode at {state.target_temp_c} °C.",)),
+            Intent(ask=("set {thermostat_id} to {temperature_c} degrees",
+                        "can you change {thermostat_id} to {temperature_c}°C?",
+                        "I'd like {thermostat_id} at {temperature_c} degrees, please",
+                        "put {thermostat_id} in {mode} mode at {temperature_c} degrees",
+                        "switch {thermostat_id} to {mode} and set it to {temperature_c}°C"),
+                   answer=("The {name} is now set to {state.target_temp_c} °C in {state.hvac_mode} mode.",
+                           "The {name} is now {status_summary}.")),
         ),
         "set_lock": (
-            Intent(ask=("{action} {device_id}", "please {action} {device_id}", "can you {action} {device_id} remotely?"),
+            Intent(ask=("{action} {lock_id}", "please {action} {lock_id}", "can you {action} {lock_id} remotely?"),
                    answer=("The {name} is now {state.lock_state}.",)),
         ),
         "activate_scene": (
             Intent(ask=("run {scene_id}", "turn on {scene_id}", "can you start {scene_id} now?"),
-                   answer=("{name} is running; {devices_updated} devices were adjusted.",)),
+                   answer=("{name} is running now. Devices adjusted: {devices_updated}.",
+                           "Your {name} scene ran at {activated_at} and adjusted {devices_updated} of your devices.")),
         ),
         "create_routine": (
             Intent(ask=("at {home_id}, set up a routine called {routine_name} that runs {scene_id} at {time}, {repeat}",
-                        "create a {routine_name} routine for {home_id}: {scene_id} at {time}, {repeat}",
+                        "please add a new routine for {home_id} named {routine_name}: {scene_id} at {time}, {repeat}",
                         "I'd like {scene_id} to run automatically at {home_id} at {time}, {repeat} — call it {routine_name}"),
                    answer=("Your {name} routine will run {scene.name} at {time_of_day} ({recurrence}); "
                            "the next run is {next_run}.",)),
@@ -165,6 +154,15 @@ LANGUAGE = Language(
             noun="device", plural="devices", by_id=("device {value}",), user_knows_id=False,
             by_field={"name": ("the {value}", "my {value}"), "kind": ("the {value}",)},
         ),
+        "thermostat_id": Reference(
+            noun="thermostat", plural="thermostats", by_id=("thermostat {value}",), user_knows_id=False,
+            by_field={"name": ("the {value}", "my {value}"), "room_name": ("the thermostat in the {value}",)},
+            superlative={"current_temp_c": ("the thermostat in the warmest room", "the thermostat in the coldest room")},
+        ),
+        "lock_id": Reference(
+            noun="lock", plural="locks", by_id=("lock {value}",), user_knows_id=False,
+            by_field={"name": ("the {value}", "the {value} lock"), "room_name": ("the lock in the {value}",)},
+        ),
         "scene_id": Reference(
             noun="scene", plural="scenes", by_id=("scene {value}",), user_knows_id=False,
             by_field={"name": ("my {value} scene", "the {value} scene")},
@@ -177,20 +175,14 @@ LANGUAGE = Language(
                       "time_of_day": ("the routine that runs at {value}",)},
         ),
     },
-    entity_tables={"home_id": "homes", "room_id": "rooms", "device_id": "devices", "scene_id": "scenes",
-                   "routine_id": "routines"},
+    entity_tables={"home_id": "homes", "room_id": "rooms", "device_id": "devices", "thermostat_id": "devices",
+                   "lock_id": "devices", "scene_id": "scenes", "routine_id": "routines"},
     values={
         "email": _email,
         "get_energy_usage": _period,
-        "get_energy_usage.device_id": lambda rng, state: _pick(rng, state, "energy", lambda e: True),
-        "control_device.device_id": _device("light", color=True),
-        "set_thermostat.device_id": _device("thermostat"),
-        "set_lock.device_id": _device("lock", door_closed=True),
-        "activate_scene.scene_id": _runnable_scene,
         "brightness": lambda rng, state: rng.choice((10, 20, 25, 30, 40, 50, 60, 75, 80, 100)),
         "temperature_c": lambda rng, state: rng.choice((18.0, 18.5, 19.0, 19.5, 20.0, 20.5, 21.0, 21.5, 22.0, 23.0)),
-        "routine_name": lambda rng, state: rng.choice(NEW_ROUTINE_NAMES),
-        "time": _time,
+        "create_routine": _new_routine,
     },
     field_nouns={
         "total_kwh": "energy used", "average_daily_kwh": "average daily use", "peak_kwh": "highest daily use",
@@ -199,7 +191,7 @@ LANGUAGE = Language(
         "humidity_pct": "humidity", "min_temp_c": "lowest allowed temperature",
         "max_temp_c": "highest allowed temperature", "position_pct": "blind position", "volume_pct": "volume",
         "power_w": "power draw", "battery_pct": "battery level", "device_count": "number of devices",
-        "room_count": "number of rooms", "offline_device_count": "number of offline devices",
+        "room_count": "number of rooms", "home_count": "number of homes", "offline_device_count": "number of offline devices",
         "devices_updated": "number of devices adjusted", "last_activated": "last run", "next_run": "next run",
         "last_seen": "last contact", "peak_date": "busiest day", "floor": "floor",
     },

@@ -76,9 +76,9 @@ MODELS: dict[str, tuple[tuple[str, str, str, str, Any], ...]] = {
         ("Meross", "MSS110", "Wi-Fi", "6.3.22", None),
     ),
     "blinds": (
-        ("IKEA", "FYRTUR", "Zigbee", "24.4.11", None),
-        ("Somfy", "Sonesse 40 RTS", "Z-Wave", "5.12", None),
-        ("Lutron", "Serena", "Clear Connect", "3.2.4", None),
+        ("IKEA", "FYRTUR", "Zigbee", "24.4.11", "battery"),
+        ("Somfy", "Sonesse 40 RTS", "Z-Wave", "5.12", "mains"),
+        ("Lutron", "Serena", "Clear Connect", "3.2.4", "battery"),
     ),
     "speaker": (
         ("Sonos", "Era 100", "Wi-Fi", "16.3", None),
@@ -91,10 +91,11 @@ COLORS = ("warm white", "cool white", "daylight", "red", "orange", "yellow", "gr
 PLAYLISTS = ("Morning Acoustic", "Jazz Classics", "BBC Radio 6 Music", "Lo-Fi Beats", "Top 50 Global",
              "Peaceful Piano", "RTE Radio 1", "Dinner Party Mix")
 # plug name -> typical load in watts while on
-PLUG_LOADS = {"TV Plug": 95.0, "Coffee Machine Plug": 4.5, "Humidifier Plug": 32.0, "Space Heater Plug": 1500.0,
+PLUG_LOADS = {"TV Plug": 95.0, "Coffee Machine Plug": 38.0, "Humidifier Plug": 32.0, "Space Heater Plug": 1500.0,
               "Freezer Plug": 85.0, "Fountain Pump Plug": 40.0, "Towel Rail Plug": 150.0}
-# kind -> daily kWh range, for the devices that meter energy
-DAILY_KWH = {"light": (0.02, 0.35), "plug": (0.1, 2.6), "thermostat": (3.5, 16.0), "speaker": (0.04, 0.22)}
+# kind -> daily kWh range, for the mains-powered devices (which meter energy)
+DAILY_KWH = {"light": (0.02, 0.35), "plug": (0.1, 2.6), "thermostat": (3.5, 16.0), "speaker": (0.04, 0.22),
+             "blinds": (0.01, 0.04)}
 ENERGY_DAYS = 14
 
 # scene name -> routine (name, time of day, recurrence) that schedules it
@@ -234,7 +235,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
             account_id = _hex(rng, 8, seen, "acct_")
             accounts[account_id] = {"account_id": account_id, "name": f"{first} {last}", "email": email, "home_ids": []}
             people.append(account_id)
-        home_names = rng.sample(HOME_NAMES, 2 if household % 2 == 0 and rng.random() < 0.45 else 1)
+        home_names = rng.sample(HOME_NAMES, 2 if household % 2 == 0 and rng.random() < 0.3 else 1)
         for home_name in home_names:
             home_id = _hex(rng, 8, seen, "home_")
             city, country, tz, currency, pattern, streets = rng.choice(CITIES)
@@ -273,15 +274,18 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                         "last_seen": now if online else _stamp(seen_day, rng, (0, 6)),
                         "state": _device_state(rng, kind, device_name, extra, 6 <= today.month <= 8),
                     }
-                    if kind in ("lock", "blinds"):
+                    battery = kind == "lock" or extra == "battery"
+                    if battery:
                         device["battery_pct"] = rng.randint(8, 100)
                     if kind == "plug":
                         device["load_w"] = PLUG_LOADS.get(device_name, 60.0)
                     devices[device_id] = device
                     home_devices.append({**device, "_room": room_name})
-                    if kind in DAILY_KWH:
+                    if kind in DAILY_KWH and not battery:
                         lo, hi = DAILY_KWH[kind]
                         base = rng.uniform(lo, hi)
+                        if kind == "thermostat" and 5 <= today.month <= 9 and device["state"]["hvac_mode"] != "cool":
+                            base *= 0.3
                         if device_name in PLUG_LOADS:
                             base = min(hi * 2, PLUG_LOADS[device_name] * rng.uniform(2, 8) / 1000)
                         energy[device_id] = {

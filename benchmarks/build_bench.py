@@ -1,0 +1,125 @@
+"""Stage-1 throughput: validated tasks/s per core end to end, a per-stage breakdown, and peak RSS.
+
+    python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
+    python benchmarks/build_bench.py --sizes 2000    # quicker
+
+Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker,
+which makes tasks/s also tasks/s per core. The stage breakdown times each stage on a sample of items
+in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+BAR_TASKS_PER_CORE = 2000
+BAR_RSS_MB = 1024
+
+
+def run_build(num_tasks: int, builders: str, out: Path) -> tuple[float, float]:
+    """Seconds and peak RSS (MB) of one `covert build` subprocess."""
+    code = (
+        "import resource, sys, time;"
+        "from covert.build import BuildConfig, build;"
+        "t = time.perf_counter();"
+        f"build(BuildConfig(builders={builders.split(',')!r}, num_tasks={num_tasks}, seed=0), {str(out)!r}, "
+        "workers=1, overwrite=True, progress=False);"
+        "print(time.perf_counter() - t);"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    seconds, rss = result.stdout.split()
+    return float(seconds), float(rss)
+
+
+def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
+    """Mean µs per accepted task spent in each stage, over ``sample`` items."""
+    from covert.build import DEFAULT_MIX, TargetSampler, plan_round, split_of
+    from covert.build import BuildConfig as Config
+    from covert.env import get_builder, item_rng, resolve_builders
+    from covert.io.parquet import encode_row
+    from covert.synth.blueprint import sample_blueprint
+    from covert.synth.instantiate import instantiate
+    from covert.synth.records import Rejected
+    from covert.validation import Invalid, validate_pair
+    from covert.views import rl_row, sft_row
+
+    chosen = resolve_builders(builders)
+    config = Config(builders=[b.name for b in chosen], num_tasks=sample, mix=dict(DEFAULT_MIX))
+    specs = plan_round(config, chosen, TargetSampler(chosen), 0, sample)
+    assign = split_of(0, config.split_ratios)
+    spent: dict[str, float] = defaultdict(float)
+    accepted = 0
+
+    def timed(stage: str, fn, *args):
+        start = time.perf_counter_ns()
+        try:
+            return fn(*args)
+        finally:
+            spent[stage] += time.perf_counter_ns() - start
+
+    for spec in specs:
+        builder = get_builder(spec.builder)
+        state = timed("state factory", builder.state, 0, spec.index)
+        for attempt in range(6):
+            rng = item_rng(builder.name, 0, spec.index, attempt)
+            try:
+                blueprint = timed("blueprint", sample_blueprint, builder, spec.category, rng, spec.target)
+                task = timed("instantiate + realize", instantiate, builder, blueprint, state, rng, 0, spec.index)
+                split = assign(task.signature)
+                sft = timed("views", sft_row, task)
+                rl = timed("views", rl_row, task, split, spec.index)
+                timed("validate (L1-L3, replay x2)", validate_pair, sft, rl, state)
+            except (Rejected, Invalid):
+                continue
+            timed("encode rows", encode_row, sft, "sft")
+            timed("encode rows", encode_row, rl, "rl")
+            accepted += 1
+            break
+    return {stage: ns / 1000 / max(accepted, 1) for stage, ns in spent.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--builders", default="all")
+    parser.add_argument("--sample", type=int, default=3000, help="items for the stage breakdown")
+    args = parser.parse_args()
+
+    print(f"covert build benchmark: builders={args.builders}, 1 worker, Python {sys.version.split()[0]}")
+    breakdown = stage_breakdown(args.sample, args.builders)
+    total = sum(breakdown.values())
+    print(f"\nper-stage µs per accepted task (sample of {args.sample} items, rejected attempts included):")
+    for stage, micros in sorted(breakdown.items(), key=lambda kv: -kv[1]):
+        print(f"  {stage:<30} {micros:9.1f}  {micros / total:6.1%}")
+    print(f"  {'total (excl. Parquet writes)':<30} {total:9.1f}")
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            seconds, rss = run_build(size, args.builders, Path(tmp) / f"d{size}")
+            rate = size / seconds
+            rows.append({"tasks": size, "seconds": round(seconds, 2), "tasks_per_s_per_core": round(rate, 1),
+                         "peak_rss_mb": round(rss, 1)})
+    print("\nend to end (generate, validate, write sft + rl):")
+    print(f"  {'tasks':>8} {'seconds':>9} {'tasks/s/core':>13} {'peak RSS MB':>12}")
+    for r in rows:
+        print(f"  {r['tasks']:>8} {r['seconds']:>9} {r['tasks_per_s_per_core']:>13} {r['peak_rss_mb']:>12}")
+    best = min(r["tasks_per_s_per_core"] for r in rows)
+    worst_rss = max(r["peak_rss_mb"] for r in rows)
+    print(f"\nbar: >= {BAR_TASKS_PER_CORE} validated tasks/s per core: {best} "
+          f"{'PASS' if best >= BAR_TASKS_PER_CORE else 'FAIL'}")
+    print(f"bar: peak RSS < {BAR_RSS_MB} MB at the largest size and flat in N: {worst_rss} MB "
+          f"{'PASS' if worst_rss < BAR_RSS_MB else 'FAIL'}")
+    print(json.dumps({"breakdown_us": breakdown, "runs": rows}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+"""``covert score`` (registered by :mod:`covert.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the subcommand; filled in by the rewards stage."""
