@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
@@ -48,6 +47,7 @@ class BuildConfig:
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
     split_ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     rows_per_shard: int = 5000
+    tasks_per_state: int = 8
 
     def validate(self) -> None:
         """Raise :class:`BuildError` on bad values."""
@@ -55,6 +55,8 @@ class BuildConfig:
             raise BuildError(f"--num-tasks must be a positive integer, got {self.num_tasks}")
         if self.rows_per_shard <= 0:
             raise BuildError("rows per shard must be positive")
+        if self.tasks_per_state <= 0:
+            raise BuildError("--tasks-per-state must be positive")
         unknown = set(self.mix) - set(CATEGORIES)
         if unknown:
             raise BuildError(f"unknown categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
@@ -103,10 +105,12 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
     specs = []
     for index in range(start, start + size):
         builder = builders[index % len(builders)]
+        # items of one builder share a seeded initial state in runs of ``tasks_per_state``
+        world = (index // len(builders)) // config.tasks_per_state
         rng = item_rng("plan", config.seed, index)
         category = rng.choices(categories, weights)[0]
         target = sampler.pick(rng, builder.name) if category != "irrelevance" else None
-        specs.append(ItemSpec(index, builder.name, category, target))
+        specs.append(ItemSpec(index, builder.name, category, target, world))
     return specs
 
 

@@ -59,7 +59,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from covert.build import BuildConfig, build
 
     config = BuildConfig(builders=args.builders.split(","), num_tasks=args.num_tasks, seed=args.seed,
-                         rows_per_shard=args.rows_per_shard)
+                         rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
                      progress=not args.quiet, command=command)
@@ -165,6 +165,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True)
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--rows-per-shard", type=int, default=5000)
+    s.add_argument("--tasks-per-state", type=int, default=8,
+                   help="tasks that share one seeded initial state (1 = a fresh state per task)")
     s.add_argument("--overwrite", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_build)

@@ -18,7 +18,7 @@ from typing import Any
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
-from covert.values import contains_value, get_path, mentions, normalize_text, render
+from covert.values import get_path, in_scalars, mentions, normalize_text, render, scalar_set
 from covert.views import outputs_hash, tool_content
 
 _ID_LIKE = re.compile(r"[\d_#@-]")
@@ -111,7 +111,8 @@ def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None
         raise Invalid("schema", str(exc)[:200]) from None
     if (
         rl["reward_model"]["ground_truth"] != sft["ground_truth"]
-        or rl["extra_info"]["initial_state"] is not sft["initial_state"] and rl["extra_info"]["initial_state"] != sft["initial_state"]
+        or (rl["extra_info"]["initial_state"] is not sft["initial_state"]
+            and rl["extra_info"]["initial_state"] != sft["initial_state"])
         or rl["prompt"] != sft["messages"][:2]
         or rl["tools"] != sft["tools"]
     ):
@@ -120,7 +121,7 @@ def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None
 
 def _check_tools(env_cls: type[Environment], oracle: Oracle) -> None:
     specs = {t["function"]["name"]: t for t in oracle.tools}
-    own = dict(zip(env_cls.tool_specs, env_cls.openai_tools()))
+    own = dict(zip(env_cls.tool_specs, env_cls.openai_tools(), strict=True))
     for tool in oracle.tools:
         name = tool["function"]["name"]
         if own.get(name) != tool:
@@ -143,7 +144,7 @@ def _check_messages(row: dict[str, Any]) -> None:
     calls = row["ground_truth"]["calls"]
     if len(turns) != len(calls):
         raise Invalid("turns_mismatch", f"{len(turns)} tool-call turns, {len(calls)} in ground truth")
-    for turn, group in zip(turns, calls):
+    for turn, group in zip(turns, calls, strict=True):
         got = [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]} for c in turn["tool_calls"]]
         if got != group:
             raise Invalid("calls_mismatch", str(got)[:120])
@@ -230,28 +231,35 @@ def _check_semantics(builder: Any, oracle: Oracle, outputs: list[Any], initial: 
         for key in call["arguments"]:
             if "_" in key and key in raw_query:
                 raise Invalid("query_leaks_argument_key", key)
+    scalars = [scalar_set(o) for o in outputs]
+    seen: set[Any] = set()
+    earlier: list[set[Any]] = []
+    for output_scalars in scalars:
+        earlier.append(seen)
+        seen = seen | output_scalars
+    first_use: dict[Any, int] = {}
+    for i, call in enumerate(calls):
+        for value in call["arguments"].values():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str):
+                    first_use.setdefault(item, i)
     for i, call in enumerate(calls):
         params = specs[call["name"]].parameters["properties"]
-        earlier = outputs[:i]
         for key, value in call["arguments"].items():
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, bool) or item == params.get(key, {}).get("default", object()):
                     continue
                 if isinstance(item, (dict, list)):
                     continue
-                in_outputs = contains_value(earlier, item)
+                in_outputs = in_scalars(earlier[i], item)
                 in_query = mentions(query, item)
                 if not in_outputs and not in_query and "enum" not in params.get(key, {}):
                     raise Invalid("ungrounded_argument", f"{call['name']}.{key}={str(item)[:40]}")
-                if in_outputs and in_query and isinstance(item, str) and _ID_LIKE.search(item):
-                    first_use = next(
-                        j for j, c in enumerate(calls)
-                        if any(v == item or (isinstance(v, list) and item in v) for v in c["arguments"].values())
-                    )
-                    if contains_value(outputs[:first_use], item):
-                        raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
+                if (in_outputs and in_query and isinstance(item, str) and _ID_LIKE.search(item)
+                        and in_scalars(earlier[first_use[item]], item)):
+                    raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
     _check_selections(truth, outputs, query)
-    _check_minimal(builder, oracle, calls, outputs, initial)
+    _check_minimal(builder, oracle, calls, outputs, initial, scalars)
 
 
 def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> None:
@@ -271,13 +279,12 @@ def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> 
             best = max(values) if sel["mode"] == "max" else min(values)
             if values.count(best) != 1 or elements[values.index(best)].get(sel["key"]) != sel["chosen"]:
                 raise Invalid("selection_ambiguous", f"{sel['mode']} {sel['by']}")
-        elif sel["mode"] == "only":
-            if len(elements) != 1:
-                raise Invalid("selection_ambiguous", "more than one candidate")
+        elif sel["mode"] == "only" and len(elements) != 1:
+            raise Invalid("selection_ambiguous", "more than one candidate")
 
 
 def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], outputs: list[Any],
-                   initial: State) -> None:
+                   initial: State, scalars: list[set[Any]]) -> None:
     truth = oracle.truth
     env_cls = builder.environment
     used_by_truth = {f["call"] for f in truth["answer_facts"] if "call" in f}
@@ -296,15 +303,15 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], ou
             continue
         if j in used_by_truth:
             continue
-        if not any(_feeds(outputs, j, later, query) for later in calls[j + 1:]):
+        if not any(_feeds(scalars[j], later, query) for later in calls[j + 1:]):
             raise Invalid("redundant_step", f"nothing uses the output of {call['name']}")
 
 
-def _feeds(outputs: list[Any], j: int, later: dict[str, Any], query: str) -> bool:
+def _feeds(output_scalars: set[Any], later: dict[str, Any], query: str) -> bool:
     for value in later["arguments"].values():
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, (bool, dict, list)) or mentions(query, item):
+            if isinstance(item, (bool, dict, list)) or not in_scalars(output_scalars, item):
                 continue
-            if contains_value(outputs[j], item):
+            if not mentions(query, item):
                 return True
     return False

@@ -89,3 +89,31 @@ def contains_value(haystack: Any, value: Any) -> bool:
     if isinstance(haystack, (int, float)) and isinstance(value, (int, float)):
         return haystack == value
     return haystack == value
+
+
+def scalar_set(value: Any) -> set[Any]:
+    """Every scalar inside nested JSON data, for repeated membership tests (booleans kept apart from
+    numbers: ``True`` is stored as ``("bool", True)``)."""
+    out: set[Any] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, bool):
+            out.add(("bool", item))
+        elif item is not None:
+            out.add(item)
+    return out
+
+
+def in_scalars(scalars: set[Any], value: Any) -> bool:
+    """Membership in a :func:`scalar_set` with the same bool/number separation."""
+    if isinstance(value, bool):
+        return ("bool", value) in scalars
+    try:
+        return value in scalars
+    except TypeError:
+        return False

@@ -116,7 +116,7 @@ class Environment:
 def _text(value: Any, limit: int) -> str:
     try:
         return str(value)[:limit]
-    except Exception:  # noqa: BLE001 - even an unprintable value must not escape
+    except Exception:
         return f"<unprintable {type(value).__name__}>"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from importlib import resources
 from pathlib import Path
@@ -83,10 +84,8 @@ def _decoded(row: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for key, value in row.items():
         if isinstance(value, str) and value[:1] in "[{":
-            try:
+            with contextlib.suppress(ValueError):
                 value = json.loads(value)
-            except ValueError:
-                pass
         if key in ("initial_state",) or (isinstance(value, dict) and "initial_state" in value):
             value = "<initial state omitted>" if key == "initial_state" else {**value, "initial_state": "<omitted>"}
         out[key] = value

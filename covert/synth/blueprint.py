@@ -160,8 +160,12 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
             steps = random_walk(builder, rng, rng.randint(2, 5), graph)
             method = "walk"
         reasoning = None
-        if rng.random() < 0.35:
-            reasoning = (rng.choice(REASONING_OPS), len(steps) - 1)
+        if steps and rng.random() < 0.35:
+            lists = [f for f in graph.outputs[steps[-1]] if f.in_list and f.path.count("[]") == 1]
+            numeric = [f for f in lists if f.type in ("number", "integer") and not f.path.endswith("_id")]
+            ops = [op for op in REASONING_OPS if (numeric if op != "count" else lists)]
+            if ops:
+                reasoning = (rng.choice(ops), len(steps) - 1)
         return Blueprint(category, method, steps, [len(steps) - 1], reasoning=reasoning)
     if category == "state_changing":
         writes = [t for t, s in tools.items() if s.writes]

@@ -7,6 +7,7 @@ made in any order, in any process, with identical results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from covert.env import State, get_builder, item_rng
@@ -27,6 +28,12 @@ class ItemSpec:
     builder: str
     category: str
     target: str | None
+    state_index: int = -1
+
+    @property
+    def world(self) -> int:
+        """Which seeded initial state the item uses (items may share one, see ``tasks_per_state``)."""
+        return self.index if self.state_index < 0 else self.state_index
 
 
 @dataclass
@@ -41,11 +48,17 @@ class Outcome:
     signature: str = ""
 
 
+@lru_cache(maxsize=64)
+def shared_state(builder: str, seed: int, world: int) -> State:
+    """The seeded initial state ``world`` of a builder, cached so items sharing it build it once."""
+    return get_builder(builder).state(seed, world)
+
+
 def make_task(spec: ItemSpec, seed: int, attempt: int, state: State | None = None) -> Task:
     """Sample and instantiate one candidate; raises :class:`Rejected`."""
     builder = get_builder(spec.builder)
     rng = item_rng(builder.name, seed, spec.index, attempt)
-    state = state if state is not None else builder.state(seed, spec.index)
+    state = state if state is not None else shared_state(spec.builder, seed, spec.world)
     blueprint = sample_blueprint(builder, spec.category, rng, spec.target)
     return instantiate(builder, blueprint, state, rng, seed, spec.index)
 
@@ -53,7 +66,7 @@ def make_task(spec: ItemSpec, seed: int, attempt: int, state: State | None = Non
 def make_item(spec: ItemSpec, seed: int, split_of: Any) -> Outcome:
     """Up to :data:`ATTEMPTS` candidates for one item; the first that validates is kept."""
     outcome = Outcome(spec)
-    state = get_builder(spec.builder).state(seed, spec.index)
+    state = shared_state(spec.builder, seed, spec.world).fork()
     for attempt in range(ATTEMPTS):
         try:
             task = make_task(spec, seed, attempt, state)

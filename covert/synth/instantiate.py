@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from functools import cache
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from covert.cli import main
@@ -36,8 +37,7 @@ def test_backward_sampling_pulls_in_producers_in_order() -> None:
     for seed in range(20):
         steps = backward(RETAIL, "return_delivered_order_items", item_rng("bw", seed))
         assert steps[-1] == "return_delivered_order_items"
-        assert "get_order_details" in steps  # the only producer of item ids
-        assert "get_user_details" in steps or "get_order_details" in steps
+        assert {"get_order_details", "get_product_details"} & set(steps)  # producers of item ids
         for i, tool in enumerate(steps):
             for param in RETAIL.tools[tool].parameters["required"]:
                 ref = RETAIL.language.references.get(RETAIL.tools[tool].param_entity(param))
@@ -59,7 +59,7 @@ def test_random_walk_follows_edges_and_starts_user_suppliable() -> None:
     for seed in range(30):
         walk = random_walk(RETAIL, item_rng("walk", seed), 4)
         assert user_suppliable(RETAIL, walk[0])
-        for a, b in zip(walk, walk[1:]):
+        for a, b in itertools.pairwise(walk):
             assert b in graph.successors(a)
 
 

@@ -116,7 +116,7 @@ def test_validator_catches_redundant_step() -> None:
     sft["ground_truth"]["calls"].insert(0, extra)
     assistant = copy.deepcopy(sft["messages"][2])
     tool_msgs = [copy.deepcopy(m) for m in sft["messages"][3:3 + len(extra)]]
-    for m, tm in zip(assistant["tool_calls"], tool_msgs):
+    for m, tm in zip(assistant["tool_calls"], tool_msgs, strict=True):
         m["id"] = tm["tool_call_id"] = m["id"] + "x"
     sft["messages"][2:2] = [assistant, *tool_msgs]
     with pytest.raises(Invalid):
