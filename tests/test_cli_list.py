@@ -1,0 +1,39 @@
+"""`covert list`: builders, versions, tool counts, read/write split; every spec validates."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import jsonschema
+
+from covert.schemas import load_schema
+
+
+def test_list_json_has_eight_builders_and_eighty_tools() -> None:
+    result = subprocess.run([sys.executable, "-m", "covert.cli", "list", "--json"], capture_output=True, text=True,
+                            check=True)
+    data = json.loads(result.stdout)
+    assert data["total_builders"] >= 8
+    assert data["total_tools"] >= 80
+    schema = load_schema("tool")
+    for builder in data["builders"]:
+        assert builder["read_tools"] + builder["write_tools"] == builder["tools"]
+        assert builder["write_tools"] >= 1 and builder["read_tools"] >= 1
+        specs = data["tools"][builder["name"]]
+        assert len(specs) == builder["tools"]
+        for spec in specs:
+            openai = {k: v for k, v in spec.items() if k != "covert"}
+            jsonschema.validate(openai, schema)
+            assert isinstance(spec["covert"]["writes"], bool) and "returns" in spec["covert"]
+
+
+def test_list_text() -> None:
+    result = subprocess.run([sys.executable, "-m", "covert.cli", "list"], capture_output=True, text=True, check=True)
+    assert "retail" in result.stdout and "builders" in result.stdout.splitlines()[-1]
+
+
+def test_unknown_subcommand_fails() -> None:
+    result = subprocess.run([sys.executable, "-m", "covert.cli", "frobnicate"], capture_output=True, text=True)
+    assert result.returncode == 2
