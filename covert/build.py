@@ -127,6 +127,14 @@ def _work(spec: ItemSpec) -> tuple[ItemSpec, list[str], str, str, dict[str, Any]
     return _pack(outcome)
 
 
+def work_item(spec: ItemSpec, seed: int, ratios: tuple[float, float, float]) -> tuple:
+    """Make one item and pack it for the writer: the unit of work every engine runs.
+
+    Returns ``(spec, rejection reasons, split, signature, encoded sft row, encoded rl row, facts)``.
+    """
+    return _pack(make_item(spec, seed, split_of(seed, ratios)))
+
+
 def _pack(outcome: Outcome) -> tuple:
     if outcome.task is None:
         return (outcome.spec, outcome.rejections, "", "", None, None, {})
@@ -138,8 +146,13 @@ def _pack(outcome: Outcome) -> tuple:
             encode_row(outcome.sft, "sft"), encode_row(outcome.rl, "rl"), facts)
 
 
-def _outcomes(specs: list[ItemSpec], workers: int, pool: Any) -> Iterator[tuple]:
-    if workers <= 1:
+def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "local",
+              config: BuildConfig | None = None, ray_address: str | None = None) -> Iterator[tuple]:
+    if engine == "ray":
+        from covert.scale.ray_engine import ray_outcomes
+
+        yield from ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address)
+    elif workers <= 1:
         for spec in specs:
             yield _work(spec)
     else:
@@ -177,16 +190,26 @@ def publish(staging: Path, out: Path) -> None:
         os.replace(staging, out)
 
 
+ENGINES = ("local", "ray")
+
+
 def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: bool = False,
-          progress: bool = True, command: str = "") -> dict[str, Any]:
-    """Build the dataset described by ``config`` into ``out``; returns the manifest."""
+          progress: bool = True, command: str = "", engine: str = "local",
+          ray_address: str | None = None) -> dict[str, Any]:
+    """Build the dataset described by ``config`` into ``out``; returns the manifest.
+
+    ``engine="local"`` runs ``workers`` processes on this machine; ``engine="ray"`` runs the items as
+    Ray Data tasks (local Ray, or the cluster at ``ray_address``). Output bytes are the same either way.
+    """
     config.validate()
+    if engine not in ENGINES:
+        raise BuildError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     out = Path(out)
     builders = resolve_builders(config.builders)
     config.builders = [b.name for b in builders]
     staging = prepare_output(out, overwrite)
     try:
-        manifest = _build_into(config, builders, staging, workers, progress, command)
+        manifest = _build_into(config, builders, staging, workers, progress, command, engine, ray_address)
         publish(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -195,7 +218,7 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
 
 
 def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: int, progress: bool,
-                command: str) -> dict[str, Any]:
+                command: str, engine: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     from tqdm import tqdm
 
     writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard) for c in ("sft", "rl") for s in SPLITS}
@@ -205,7 +228,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     accepted = 0
     start = 0
     pool = None
-    if workers > 1:
+    if workers > 1 and engine == "local":
         pool = get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config.seed, config.split_ratios))
     else:
         _init_worker(config.seed, config.split_ratios)
@@ -216,7 +239,9 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
                 raise BuildError("too few candidates pass validation; check the builders with `covert list`")
             specs = plan_round(config, builders, sampler, start, ROUND_SIZE)
             start += ROUND_SIZE
-            for spec, rejections, split, signature, sft, rl, facts in _outcomes(specs, workers, pool):
+            for spec, rejections, split, signature, sft, rl, facts in _outcomes(
+                specs, workers, pool, engine, config, ray_address
+            ):
                 if accepted >= config.num_tasks:
                     break
                 stats.record(spec, rejections, facts)

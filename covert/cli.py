@@ -62,7 +62,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
                          rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
-                     progress=not args.quiet, command=command)
+                     progress=not args.quiet, command=command, engine=args.engine, ray_address=args.ray_address)
     _print_summary(manifest["summary"], manifest["rows"])
     print(f"wrote {args.out}")
     return 0
@@ -169,6 +169,9 @@ def parser() -> argparse.ArgumentParser:
                    help="tasks that share one seeded initial state (1 = a fresh state per task)")
     s.add_argument("--overwrite", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local worker processes, or Ray Data tasks (same output)")
+    s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
     s.set_defaults(func=_cmd_build)
 
     s = sub.add_parser("validate", help="re-check every row of a dataset (exit 1 on any failure)")
@@ -191,7 +194,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 # subcommands that live next to the library code they face; each module defines register(subparsers)
-_EXTENSIONS = ("covert.augment.command", "covert.rewards.command")
+_EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command")
 
 
 def main(argv: list[str] | None = None) -> int:
