@@ -1,20 +1,28 @@
-"""Calendar tools: the company directory, people's calendars, free/busy search, meeting rooms and events."""
+"""Calendar tools: the company directory, people's calendars, free/busy search, meeting rooms and events.
+
+Who is who: the person asking is identified by their work ``email`` (as calendar APIs do); colleagues
+are looked up in the directory and carried by ``person_id``; the invitees of one event are listed with
+an ``attendee_id``. Emails of other people in outputs are tagged as other entities so that they never
+stand in for the requester's own email.
+"""
 
 from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Literal, Optional, TypedDict
+from typing import Annotated, Literal, Optional, TypedDict
 
 from builders.calendar.state import event_id_for, meet_link_for, to_hhmm, to_minutes
-from covert.env import Environment, ToolError, tool
+from covert.env import Entity, Environment, ToolError, tool
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
-DAY_START = 6 * 60  # meetings may start at 06:00 at the earliest
+DAY_START = 6 * 60  # events may start at 06:00 at the earliest
 DAY_END = 22 * 60  # and must end by 22:00
 MAX_RANGE_DAYS = 31
 RSVP = {"yes": "accepted", "no": "declined", "maybe": "tentative"}
+
+OtherEmail = Annotated[str, Entity("directory_email")]
 
 
 # -- return types ------------------------------------------------------------------------------------
@@ -35,7 +43,7 @@ class PersonDetails(TypedDict):
 
     person_id: str
     name: str
-    email: str
+    email: OtherEmail
     title: str
     department: str
     phone: str
@@ -45,7 +53,7 @@ class PersonDetails(TypedDict):
 
 
 class EventSummary(TypedDict):
-    """One event on a person's calendar.
+    """One event on a calendar.
 
     Attributes:
         event_id: The event id.
@@ -57,8 +65,8 @@ class EventSummary(TypedDict):
         organizer_name: Who organizes it.
         is_organizer: Whether the calendar's owner organizes it.
         response_status: The owner's answer: accepted, declined, tentative or needs_action.
-        location: Room name and floor, "Video call" or "No location".
-        attendee_count: Number of people invited, organizer included.
+        location: Room and floor ("Fjord room, floor 3"), "Video call" or "No location".
+        attendee_count: Number of people on the invite, organizer included.
     """
 
     event_id: str
@@ -75,72 +83,58 @@ class EventSummary(TypedDict):
 
 
 class CalendarView(TypedDict):
-    """A person's calendar over a range of days.
+    """A person's calendar over one or more days.
 
     Attributes:
-        person_id: Whose calendar this is.
+        email: Whose calendar this is (their work email).
         name: Their full name.
         start_date: First day shown (YYYY-MM-DD).
         end_date: Last day shown (YYYY-MM-DD).
+        period: The days shown, in words ("on 2026-03-16" or "from 2026-03-16 to 2026-03-20").
         time_zone: IANA time zone of all times.
         event_count: Number of events shown.
         events: The events, in chronological order; cancelled events are left out.
     """
 
-    person_id: str
+    email: str
     name: str
     start_date: str
     end_date: str
+    period: str
     time_zone: str
     event_count: int
     events: list[EventSummary]
 
 
-class PersonRef(TypedDict):
-    """A person, briefly.
-
-    Attributes:
-        person_id: The person's directory id.
-        name: Full name.
-        email: Work email address.
-    """
-
-    person_id: str
-    name: str
-    email: str
-
-
 class Attendee(TypedDict):
-    """One invitee of an event.
+    """One invitee of an event (the organizer is listed separately).
 
     Attributes:
-        person_id: The person's directory id.
+        attendee_id: The invitee's directory id.
         name: Full name.
         email: Work email address.
         response_status: accepted, declined, tentative or needs_action.
-        optional: Whether attendance is optional.
-        is_organizer: Whether this is the organizer.
+        optional: Whether their attendance is optional.
     """
 
-    person_id: str
+    attendee_id: str
     name: str
-    email: str
+    email: Annotated[str, Entity("attendee_email")]
     response_status: str
     optional: bool
-    is_organizer: bool
 
 
 class RoomRef(TypedDict):
-    """A meeting room, briefly.
+    """The meeting room booked for an event.
 
     Attributes:
-        room_id: The room's resource id.
+        room_id: The room's resource id, such as hq-3-fjord.
         name: Room name.
         floor: Floor number.
         capacity: Number of seats.
     """
 
-    room_id: str
+    room_id: Annotated[str, Entity("booked_room")]
     name: str
     floor: int
     capacity: int
@@ -162,12 +156,13 @@ class EventDetails(TypedDict):
         start: Start as an ISO 8601 local date-time.
         end: End as an ISO 8601 local date-time.
         time_zone: IANA time zone of the times.
-        organizer: Who organizes it.
-        attendees: Everyone invited, organizer first.
-        attendee_count: Number of people invited, organizer included.
-        accepted_count: Number of people who accepted.
+        organizer_name: Who organizes it.
+        organizer_email: The organizer's work email.
+        attendees: The invitees other than the organizer.
+        attendee_count: Number of people on the invite, organizer included.
+        accepted_count: Number of people who accepted, organizer included.
         room: The booked meeting room, or null.
-        location: Room name and floor, "Video call" or "No location".
+        location: Room and floor ("Fjord room, floor 3"), "Video call" or "No location".
         video_link: Video-call link, may be empty.
         created_at: When the event was created (ISO 8601).
     """
@@ -184,7 +179,8 @@ class EventDetails(TypedDict):
     start: str
     end: str
     time_zone: str
-    organizer: PersonRef
+    organizer_name: str
+    organizer_email: str
     attendees: list[Attendee]
     attendee_count: int
     accepted_count: int
@@ -210,17 +206,18 @@ class RescheduledEvent(EventDetails):
         start: New start as an ISO 8601 local date-time.
         end: New end as an ISO 8601 local date-time.
         time_zone: IANA time zone of the times.
-        organizer: Who organizes it.
-        attendees: Everyone invited, organizer first.
-        attendee_count: Number of people invited, organizer included.
-        accepted_count: Number of people who accepted.
+        organizer_name: Who organizes it.
+        organizer_email: The organizer's work email.
+        attendees: The invitees other than the organizer.
+        attendee_count: Number of people on the invite, organizer included.
+        accepted_count: Number of people who accepted, organizer included.
         room: The booked meeting room, or null.
-        location: Room name and floor, "Video call" or "No location".
+        location: Room and floor ("Fjord room, floor 3"), "Video call" or "No location".
         video_link: Video-call link, may be empty.
         created_at: When the event was created (ISO 8601).
         previous_date: Date before the move (YYYY-MM-DD).
         previous_start_time: Start time before the move (HH:MM).
-        reconfirm_count: Number of attendees asked to confirm again.
+        reconfirm_count: Number of invitees asked to confirm again.
     """
 
     previous_date: str
@@ -269,10 +266,10 @@ class FreeSlots(TypedDict):
         date: The day searched (YYYY-MM-DD).
         duration_minutes: The meeting length asked for.
         time_zone: IANA time zone of all times.
-        people: Each person's working hours and load.
+        people: Each person's working hours and load, the requester first.
         slots: Windows of at least the asked length inside everyone's working hours, earliest first.
         slot_count: Number of windows found.
-        first_start_time: Start of the earliest window (HH:MM), empty if none.
+        first_start_time: Start of the earliest window (HH:MM), or "none".
     """
 
     date: str
@@ -288,7 +285,7 @@ class RoomAvailability(TypedDict):
     """A meeting room and whether it is free at the asked time.
 
     Attributes:
-        room_id: The room's resource id.
+        room_id: The room's resource id, such as hq-3-fjord.
         name: Room name.
         floor: Floor number.
         capacity: Number of seats.
@@ -315,6 +312,7 @@ class RoomSearch(TypedDict):
         end_time: End of the asked time (HH:MM).
         min_capacity: The smallest number of seats asked for.
         rooms: Rooms with enough seats, smallest first.
+        room_count: Number of rooms with enough seats.
         available_count: Number of those rooms that are free.
     """
 
@@ -323,6 +321,7 @@ class RoomSearch(TypedDict):
     end_time: str
     min_capacity: int
     rooms: list[RoomAvailability]
+    room_count: int
     available_count: int
 
 
@@ -335,8 +334,8 @@ class CancelResult(TypedDict):
         date: Date it was planned for (YYYY-MM-DD).
         start_time: Start time it was planned for (HH:MM).
         status: Always cancelled.
-        notified: Names of the attendees who were sent a cancellation.
-        notified_count: Number of attendees notified.
+        notified: Names of the invitees who were sent a cancellation.
+        notified_count: Number of invitees notified.
         released_room: Name of the room that was freed, empty if none.
         note: The message sent with the cancellation.
     """
@@ -360,12 +359,12 @@ class RsvpResult(TypedDict):
         title: Event title.
         date: Date (YYYY-MM-DD).
         start_time: Start time (HH:MM).
-        person_id: Who answered.
+        email: Work email of the invitee who answered.
         name: Their full name.
         response_status: Their answer now: accepted, declined or tentative.
         previous_response: Their answer before.
         comment: Comment sent to the organizer, may be empty.
-        accepted_count: Number of people who accepted.
+        accepted_count: Number of people who accepted, organizer included.
         declined_count: Number of people who declined.
         pending_count: Number of people who have not answered.
     """
@@ -374,7 +373,7 @@ class RsvpResult(TypedDict):
     title: str
     date: str
     start_time: str
-    person_id: str
+    email: str
     name: str
     response_status: str
     previous_response: str
@@ -398,6 +397,12 @@ class CalendarEnv(Environment):
         person = self.state.get("people", person_id)
         if person is None:
             raise ToolError("person_not_found", f"No one in the directory has person id {person_id}.")
+        return person
+
+    def _by_email(self, email: str) -> dict:
+        person = self.state.find_one("people", email=email.strip().lower())
+        if person is None:
+            raise ToolError("person_not_found", f"No one in the directory has the email address {email}.")
         return person
 
     def _event(self, event_id: str) -> dict:
@@ -439,7 +444,7 @@ class CalendarEnv(Environment):
         return start, start + duration
 
     def _when(self, day: str, start_time: str, duration_minutes: int) -> tuple[str, int, int]:
-        """Validate a future slot; returns (date, start, end) in minutes."""
+        """Validate a future slot; returns (date, start, end) with times in minutes."""
         self._date(day)
         start, end = self._time(start_time, self._duration(duration_minutes))
         today, now, _ = self._clock()
@@ -456,6 +461,18 @@ class CalendarEnv(Environment):
             raise ToolError("event_cancelled", f"{event['title']} on {event['date']} was cancelled.")
         if self._started(event):
             raise ToolError("event_in_past", f"{event['title']} on {event['date']} at {event['start_time']} has already started.")
+
+    def _as_organizer(self, event: dict, email: str) -> dict:
+        """The requester, who must organize ``event`` to change it."""
+        person = self._by_email(email)
+        if person["person_id"] != event["organizer_id"]:
+            organizer = self.state.get("people", event["organizer_id"]) or {"name": "someone else", "email": ""}
+            raise ToolError(
+                "not_organizer",
+                f"Only the organizer, {organizer['name']} ({organizer['email']}), can change {event['title']}; "
+                f"{person['name']} can only RSVP.",
+            )
+        return person
 
     def _busy(self, person: dict, day: str, exclude: str = "") -> list[dict]:
         """Confirmed events of ``person`` on ``day`` that they have not declined."""
@@ -474,8 +491,10 @@ class CalendarEnv(Environment):
         return out
 
     def _organizer_free(self, person: dict, day: str, start: int, end: int, exclude: str = "") -> None:
+        # zero-padded HH:MM strings order like the times they name
+        first, last = to_hhmm(start), to_hhmm(end)
         for event in self._busy(person, day, exclude):
-            if to_minutes(event["start_time"]) < end and start < to_minutes(event["end_time"]):
+            if event["start_time"] < last and first < event["end_time"]:
                 raise ToolError(
                     "organizer_busy",
                     f"{person['name']} already has {event['title']} from {event['start_time']} to "
@@ -483,10 +502,10 @@ class CalendarEnv(Environment):
                 )
 
     def _room_clash(self, room_id: str, day: str, start: int, end: int, exclude: str = "") -> dict | None:
+        first, last = to_hhmm(start), to_hhmm(end)
         for event in self.state.find("events", room_day=f"{room_id}|{day}"):
-            if event["event_id"] != exclude and event["status"] == "confirmed" and (
-                to_minutes(event["start_time"]) < end and start < to_minutes(event["end_time"])
-            ):
+            if (event["start_time"] < last and first < event["end_time"] and event["event_id"] != exclude
+                    and event["status"] == "confirmed"):
                 return event
         return None
 
@@ -507,18 +526,19 @@ class CalendarEnv(Environment):
         if event["room_id"]:
             room = self.state.get("rooms", event["room_id"])
             if room is not None:
-                return f"{room['name']} (floor {room['floor']})"
+                return f"{room['name']} room, floor {room['floor']}"
         return "Video call" if event["video_link"] else "No location"
 
     def _details(self, event: dict) -> EventDetails:
         _, _, time_zone = self._clock()
         attendees = []
         for attendee in event["attendees"]:
+            if attendee["person_id"] == event["organizer_id"]:
+                continue
             person = self.state.get("people", attendee["person_id"]) or {"name": "Former employee", "email": ""}
             attendees.append({
-                "person_id": attendee["person_id"], "name": person["name"], "email": person["email"],
+                "attendee_id": attendee["person_id"], "name": person["name"], "email": person["email"],
                 "response_status": attendee["response_status"], "optional": attendee.get("optional", False),
-                "is_organizer": attendee["person_id"] == event["organizer_id"],
             })
         organizer = self.state.get("people", event["organizer_id"]) or {"name": "Former employee", "email": ""}
         room = self.state.get("rooms", event["room_id"]) if event["room_id"] else None
@@ -528,10 +548,9 @@ class CalendarEnv(Environment):
             "kind": event["kind"], "status": event["status"], "date": event["date"],
             "start_time": event["start_time"], "end_time": event["end_time"], "duration_minutes": end - start,
             "start": f"{event['date']}T{event['start_time']}:00", "end": f"{event['date']}T{event['end_time']}:00",
-            "time_zone": time_zone,
-            "organizer": {"person_id": event["organizer_id"], "name": organizer["name"], "email": organizer["email"]},
-            "attendees": attendees, "attendee_count": len(attendees),
-            "accepted_count": sum(1 for a in attendees if a["response_status"] == "accepted"),
+            "time_zone": time_zone, "organizer_name": organizer["name"], "organizer_email": organizer["email"],
+            "attendees": attendees, "attendee_count": len(event["attendees"]),
+            "accepted_count": sum(1 for a in event["attendees"] if a["response_status"] == "accepted"),
             "room": None if room is None else {"room_id": room["room_id"], "name": room["name"],
                                                "floor": room["floor"], "capacity": room["capacity"]},
             "location": self._location(event), "video_link": event["video_link"], "created_at": event["created_at"],
@@ -561,7 +580,7 @@ class CalendarEnv(Environment):
             raise ToolError("person_not_found", f"No one in the directory matches {query!r}.")
         if len(matches) > 1:
             listed = "; ".join(f"{p['name']} ({p['email']}, {p['department']})" for p in matches[:5])
-            raise ToolError("ambiguous_name", f"{len(matches)} people match {query!r}: {listed}. Ask for a full name or email.")
+            raise ToolError("ambiguous_name", f"{len(matches)} people match {query!r}: {listed}. Ask which one, or for their email address.")
         person = matches[0]
         _, _, time_zone = self._clock()
         return {
@@ -571,15 +590,16 @@ class CalendarEnv(Environment):
         }
 
     @tool(errors=("person_not_found", "invalid_date"))
-    def list_events(self, person_id: str, start_date: str, end_date: Optional[str] = None) -> CalendarView:
-        """List the events on a person's calendar for one day or a range of days (at most 31).
+    def list_events(self, email: str, start_date: str, end_date: Optional[str] = None) -> CalendarView:
+        """List the events on someone's calendar for one day or a range of days (at most 31).
 
         Args:
-            person_id: The person's directory id, such as U04KX8P2M.
+            email: Work email of the calendar's owner, such as maria.garcia@northwind-analytics.com.
             start_date: First day to show (YYYY-MM-DD).
             end_date: Last day to show (YYYY-MM-DD); defaults to start_date.
         """
-        person = self._person(person_id)
+        person = self._by_email(email)
+        person_id = person["person_id"]
         end_date = end_date or start_date
         first, last = self._date(start_date), self._date(end_date)
         if last < first:
@@ -604,12 +624,13 @@ class CalendarEnv(Environment):
                 "location": self._location(event), "attendee_count": len(event["attendees"]),
             })
         rows.sort(key=lambda r: (r["date"], r["start_time"], r["title"]))
-        return {"person_id": person_id, "name": person["name"], "start_date": start_date, "end_date": end_date,
-                "time_zone": time_zone, "event_count": len(rows), "events": rows}
+        period = f"on {start_date}" if start_date == end_date else f"from {start_date} to {end_date}"
+        return {"email": person["email"], "name": person["name"], "start_date": start_date, "end_date": end_date,
+                "period": period, "time_zone": time_zone, "event_count": len(rows), "events": rows}
 
     @tool(errors=("event_not_found",))
     def get_event(self, event_id: str) -> EventDetails:
-        """Get the full details of an event: time, organizer, attendees and their answers, room and video link.
+        """Get the full details of an event: time, organizer, invitees and their answers, room and video link.
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
@@ -617,24 +638,29 @@ class CalendarEnv(Environment):
         return self._details(self._event(event_id))
 
     @tool(errors=("person_not_found", "invalid_date", "invalid_duration", "date_in_past"))
-    def find_free_slots(self, person_ids: list[str], date: str, duration_minutes: int = 30) -> FreeSlots:
-        """Find the windows on one day when all the given people are free within their working hours.
+    def find_free_slots(self, email: str, person_ids: list[str], date: str, duration_minutes: int = 30) -> FreeSlots:
+        """Find the windows on one day when the requester and the given colleagues are all free within
+        their working hours (Monday to Friday).
 
         Args:
-            person_ids: Directory ids of everyone who must attend, the requester included.
+            email: Work email of the person asking; their calendar is included.
+            person_ids: Directory ids of the colleagues who must also attend.
             date: The day to search (YYYY-MM-DD).
             duration_minutes: How long the meeting needs to be, in minutes.
         """
-        self._date(date)
+        requester = self._by_email(email)
+        weekend = self._date(date).weekday() >= 5
         self._duration(duration_minutes)
         today, now, time_zone = self._clock()
         if date < today:
             raise ToolError("date_in_past", f"{date} has already passed; today is {today}.")
-        people = [self._person(pid) for pid in dict.fromkeys(person_ids)]
-        window_start = max((to_minutes(p["work_start"]) for p in people), default=9 * 60)
-        window_end = min((to_minutes(p["work_end"]) for p in people), default=17 * 60 + 30)
+        people = [requester] + [self._person(pid) for pid in dict.fromkeys(person_ids) if pid != requester["person_id"]]
+        window_start = max(to_minutes(p["work_start"]) for p in people)
+        window_end = min(to_minutes(p["work_end"]) for p in people)
         if date == today:
             window_start = max(window_start, -(-now // 15) * 15)
+        if weekend:  # working hours are Monday to Friday
+            window_end = window_start
         loads, busy = [], []
         for person in people:
             own_start, own_end = to_minutes(person["work_start"]), to_minutes(person["work_end"])
@@ -646,7 +672,7 @@ class CalendarEnv(Environment):
             loads.append({"person_id": person["person_id"], "name": person["name"], "work_start": person["work_start"],
                           "work_end": person["work_end"], "busy_minutes": minutes})
         slots, cursor = [], window_start
-        for start, end in sorted(busy) + [(window_end, window_end)]:
+        for start, end in [*sorted(busy), (window_end, window_end)]:
             if start > cursor and min(start, window_end) - cursor >= duration_minutes:
                 stop = min(start, window_end)
                 slots.append({"date": date, "start_time": to_hhmm(cursor), "end_time": to_hhmm(stop),
@@ -655,7 +681,8 @@ class CalendarEnv(Environment):
             if cursor >= window_end:
                 break
         return {"date": date, "duration_minutes": duration_minutes, "time_zone": time_zone, "people": loads,
-                "slots": slots, "slot_count": len(slots), "first_start_time": slots[0]["start_time"] if slots else ""}
+                "slots": slots, "slot_count": len(slots),
+                "first_start_time": slots[0]["start_time"] if slots else "none"}
 
     @tool(errors=("invalid_date", "invalid_time", "invalid_duration", "time_in_past"))
     def search_rooms(
@@ -682,7 +709,7 @@ class CalendarEnv(Environment):
             })
         rooms.sort(key=lambda r: (r["capacity"], r["name"]))
         return {"date": day, "start_time": to_hhmm(start), "end_time": to_hhmm(end), "min_capacity": min_capacity,
-                "rooms": rooms, "available_count": sum(1 for r in rooms if r["available"])}
+                "rooms": rooms, "room_count": len(rooms), "available_count": sum(1 for r in rooms if r["available"])}
 
     # -- writes ----------------------------------------------------------------------------------
     @tool(writes=True, errors=("person_not_found", "invalid_date", "invalid_time", "invalid_duration",
@@ -690,31 +717,32 @@ class CalendarEnv(Environment):
                                "room_unavailable"))
     def create_event(
         self,
-        person_id: str,
+        email: str,
         title: str,
         date: str,
         start_time: str,
         duration_minutes: int,
-        person_ids: Optional[list[str]] = None,
+        person_ids: list[str],
         room_id: Optional[str] = None,
         description: str = "",
     ) -> EventDetails:
-        """Create an event on the organizer's calendar, invite people and optionally book a room.
+        """Create an event organized by the requester, invite colleagues and optionally book a room.
 
         The organizer must be free at that time, and a booked room must be free and seat everyone.
 
         Args:
-            person_id: Directory id of the organizer (the person the event is for).
+            email: Work email of the organizer (the person asking).
             title: Title of the event.
             date: Day of the event (YYYY-MM-DD).
             start_time: Start time (24-hour HH:MM, such as 14:30).
             duration_minutes: Length in minutes.
-            person_ids: Directory ids of the people to invite, if any.
-            room_id: Id of the meeting room to book, if any.
+            person_ids: Directory ids of the colleagues to invite; empty for a private time block.
+            room_id: Resource id of the meeting room to book, such as hq-3-fjord, if any.
             description: Agenda or notes for the invitation.
         """
-        organizer = self._person(person_id)
-        invitees = [self._person(pid) for pid in dict.fromkeys(person_ids or []) if pid != person_id]
+        organizer = self._by_email(email)
+        person_id = organizer["person_id"]
+        invitees = [self._person(pid) for pid in dict.fromkeys(person_ids) if pid != person_id]
         day, start, end = self._when(date, start_time, duration_minutes)
         self._organizer_free(organizer, day, start, end)
         if room_id is not None:
@@ -740,27 +768,31 @@ class CalendarEnv(Environment):
             self._add_to_calendar(attendee["person_id"], event_id)
         return self._details(event)
 
-    @tool(writes=True, errors=("event_not_found", "event_cancelled", "event_in_past", "invalid_date", "invalid_time",
-                               "invalid_duration", "time_in_past", "organizer_busy", "room_unavailable"))
+    @tool(writes=True, errors=("event_not_found", "person_not_found", "not_organizer", "event_cancelled",
+                               "event_in_past", "invalid_date", "invalid_time", "invalid_duration", "time_in_past",
+                               "organizer_busy", "room_unavailable"))
     def reschedule_event(
-        self, event_id: str, date: str, start_time: str, duration_minutes: Optional[int] = None
+        self, event_id: str, email: str, date: str, start_time: str, duration_minutes: Optional[int] = None
     ) -> RescheduledEvent:
-        """Move an upcoming event to a new date and time; attendees are asked to confirm again.
+        """Move an upcoming event to a new date and time; invitees are asked to confirm again.
 
-        The organizer must be free at the new time, and the event's room, if any, must be free too.
+        Only the organizer can move an event. The organizer must be free at the new time, and the event's
+        room, if any, must be free too.
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
+            email: Work email of the person asking, who must be the organizer.
             date: The new day (YYYY-MM-DD).
             start_time: The new start time (24-hour HH:MM).
             duration_minutes: The new length in minutes; keeps the current length if omitted.
         """
         current = self._event(event_id)
+        organizer = self._as_organizer(current, email)
         self._changeable(current)
         if duration_minutes is None:
             duration_minutes = to_minutes(current["end_time"]) - to_minutes(current["start_time"])
         day, start, end = self._when(date, start_time, duration_minutes)
-        self._organizer_free(self._person(current["organizer_id"]), day, start, end, exclude=event_id)
+        self._organizer_free(organizer, day, start, end, exclude=event_id)
         if current["room_id"]:
             self._room_free(self._room(current["room_id"]), day, start, end, exclude=event_id)
         event = self.state.edit("events", event_id)
@@ -775,15 +807,19 @@ class CalendarEnv(Environment):
         return {**self._details(event), "previous_date": previous_date, "previous_start_time": previous_start,
                 "reconfirm_count": reconfirm}
 
-    @tool(writes=True, errors=("event_not_found", "event_cancelled", "event_in_past"))
-    def cancel_event(self, event_id: str, note: str = "") -> CancelResult:
-        """Cancel an upcoming event, notify its attendees and release its room.
+    @tool(writes=True, errors=("event_not_found", "person_not_found", "not_organizer", "event_cancelled",
+                               "event_in_past"))
+    def cancel_event(self, event_id: str, email: str, note: str = "") -> CancelResult:
+        """Cancel an upcoming event, notify its invitees and release its room. Only the organizer can cancel.
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
-            note: A short message sent to the attendees with the cancellation.
+            email: Work email of the person asking, who must be the organizer.
+            note: A short message sent to the invitees with the cancellation.
         """
-        self._changeable(self._event(event_id))
+        current = self._event(event_id)
+        self._as_organizer(current, email)
+        self._changeable(current)
         event = self.state.edit("events", event_id)
         event["status"] = "cancelled"
         event["room_day"] = None
@@ -799,17 +835,20 @@ class CalendarEnv(Environment):
                 "status": "cancelled", "notified": notified, "notified_count": len(notified),
                 "released_room": room["name"] if room else "", "note": note}
 
-    @tool(writes=True, errors=("event_not_found", "event_cancelled", "event_in_past", "no_people",
-                               "person_not_found", "already_invited", "room_too_small"))
-    def add_attendees(self, event_id: str, person_ids: list[str], optional: bool = False) -> EventDetails:
-        """Invite more people to an upcoming event; the event's room, if any, must seat everyone.
+    @tool(writes=True, errors=("event_not_found", "person_not_found", "not_organizer", "event_cancelled",
+                               "event_in_past", "no_people", "already_invited", "room_too_small"))
+    def add_attendees(self, event_id: str, email: str, person_ids: list[str], optional: bool = False) -> EventDetails:
+        """Invite more colleagues to an upcoming event. Only the organizer can change the guest list, and the
+        event's room, if any, must seat everyone.
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
-            person_ids: Directory ids of the people to invite.
+            email: Work email of the person asking, who must be the organizer.
+            person_ids: Directory ids of the colleagues to invite.
             optional: Mark the new invitees as optional attendees.
         """
         current = self._event(event_id)
+        self._as_organizer(current, email)
         self._changeable(current)
         if not person_ids:
             raise ToolError("no_people", "Name at least one person to invite.")
@@ -833,40 +872,46 @@ class CalendarEnv(Environment):
             event["kind"] = "meeting"
         return self._details(event)
 
-    @tool(writes=True, errors=("event_not_found", "person_not_found", "event_cancelled", "event_in_past",
-                               "not_invited", "cannot_remove_organizer"))
-    def remove_attendee(self, event_id: str, person_id: str) -> EventDetails:
-        """Take one person off the guest list of an upcoming event; they are sent a cancellation.
+    @tool(writes=True, errors=("event_not_found", "person_not_found", "not_organizer", "event_cancelled",
+                               "event_in_past", "not_invited", "cannot_remove_organizer"))
+    def remove_attendee(self, event_id: str, email: str, attendee_id: str) -> EventDetails:
+        """Take one invitee off the guest list of an upcoming event; they are sent a cancellation. Only the
+        organizer can change the guest list.
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
-            person_id: Directory id of the person to remove.
+            email: Work email of the person asking, who must be the organizer.
+            attendee_id: Directory id of the invitee to remove.
         """
         current = self._event(event_id)
-        person = self._person(person_id)
+        self._as_organizer(current, email)
         self._changeable(current)
-        if person_id == current["organizer_id"]:
-            raise ToolError("cannot_remove_organizer", f"{person['name']} organizes {current['title']}; cancel the event instead.")
-        if all(a["person_id"] != person_id for a in current["attendees"]):
-            raise ToolError("not_invited", f"{person['name']} is not invited to {current['title']}.")
+        if attendee_id == current["organizer_id"]:
+            raise ToolError("cannot_remove_organizer", f"That person organizes {current['title']}; cancel the event instead.")
+        if all(a["person_id"] != attendee_id for a in current["attendees"]):
+            raise ToolError("not_invited", f"{attendee_id} is not on the guest list of {current['title']}.")
         event = self.state.edit("events", event_id)
-        event["attendees"] = [a for a in event["attendees"] if a["person_id"] != person_id]
-        calendar = self.state.edit("people", person_id)
-        calendar["event_ids"] = [e for e in calendar["event_ids"] if e != event_id]
+        event["attendees"] = [a for a in event["attendees"] if a["person_id"] != attendee_id]
+        if self.state.get("people", attendee_id) is not None:
+            calendar = self.state.edit("people", attendee_id)
+            calendar["event_ids"] = [e for e in calendar["event_ids"] if e != event_id]
         return self._details(event)
 
-    @tool(writes=True, errors=("event_not_found", "room_not_found", "event_cancelled", "event_in_past",
-                               "room_too_small", "room_unavailable"))
-    def book_room(self, event_id: str, room_id: str) -> EventDetails:
+    @tool(writes=True, errors=("event_not_found", "person_not_found", "not_organizer", "room_not_found",
+                               "event_cancelled", "event_in_past", "room_too_small", "room_unavailable"))
+    def book_room(self, event_id: str, email: str, room_id: str) -> EventDetails:
         """Book a meeting room for an upcoming event, replacing any room it had.
 
-        The room must seat every invitee and be free for the whole event.
+        Only the organizer can book a room for an event; the room must seat everyone on the invite and be
+        free for the whole event.
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
-            room_id: Id of the meeting room to book.
+            email: Work email of the person asking, who must be the organizer.
+            room_id: Resource id of the meeting room to book, such as hq-3-fjord.
         """
         current = self._event(event_id)
+        self._as_organizer(current, email)
         room = self._room(room_id)
         self._changeable(current)
         self._room_fits(room, len(current["attendees"]))
@@ -880,18 +925,19 @@ class CalendarEnv(Environment):
     @tool(writes=True, errors=("event_not_found", "person_not_found", "event_cancelled", "event_in_past",
                                "not_invited", "organizer_cannot_respond"))
     def respond_to_event(
-        self, event_id: str, person_id: str, response: Literal["yes", "no", "maybe"], comment: str = ""
+        self, event_id: str, email: str, response: Literal["yes", "no", "maybe"], comment: str = ""
     ) -> RsvpResult:
-        """Answer an invitation on behalf of an invitee: yes (accept), no (decline) or maybe (tentative).
+        """Answer an invitation for the invitee who asks: yes (accept), no (decline) or maybe (tentative).
 
         Args:
             event_id: The event id, such as evt_3k9q2m7x1b.
-            person_id: Directory id of the invitee who answers.
+            email: Work email of the invitee who answers (the person asking).
             response: yes, no or maybe.
             comment: An optional note for the organizer.
         """
         current = self._event(event_id)
-        person = self._person(person_id)
+        person = self._by_email(email)
+        person_id = person["person_id"]
         self._changeable(current)
         if person_id == current["organizer_id"]:
             raise ToolError("organizer_cannot_respond", f"{person['name']} organizes {current['title']} and always attends.")
@@ -907,6 +953,6 @@ class CalendarEnv(Environment):
                     attendee["comment"] = comment
         statuses = [a["response_status"] for a in event["attendees"]]
         return {"event_id": event_id, "title": event["title"], "date": event["date"], "start_time": event["start_time"],
-                "person_id": person_id, "name": person["name"], "response_status": RSVP[response],
+                "email": person["email"], "name": person["name"], "response_status": RSVP[response],
                 "previous_response": previous, "comment": comment, "accepted_count": statuses.count("accepted"),
                 "declined_count": statuses.count("declined"), "pending_count": statuses.count("needs_action")}

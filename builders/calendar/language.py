@@ -1,4 +1,10 @@
-"""How the company's staff talk about their calendars: intents per tool, references, value samplers."""
+"""How the company's staff talk about their calendars: intents per tool, references, value samplers.
+
+The person asking gives their work email (the ``email`` entity); colleagues are named and looked up in
+the directory (``person_id``); invitees of an event are picked from its guest list (``attendee_id``).
+Optional parameters that have samplers are sometimes filled, so every intent has a phrasing for each
+combination of them.
+"""
 
 from __future__ import annotations
 
@@ -15,17 +21,15 @@ NEW_TITLES = (
     "Brainstorm: {topic}", "Contract review with {client}", "Team lunch", "Performance review prep",
     "Security training", "Interview loop debrief", "Release go/no-go",
 )
-PERSONAL_TITLES = ("Focus time", "Doctor's appointment", "Lunch", "Prep for {client} call", "Deep work: {topic}")
 NOTES = (
     "Something came up, sorry for the short notice.",
     "We'll handle this async in the doc instead.",
     "Postponing until the numbers are final.",
     "The client cancelled on their side.",
-    "",
 )
 COMMENTS = (
-    "Running a few minutes late.", "I'll join remotely.", "I have a conflict, sorry!",
-    "Might need to leave early.", "Looking forward to it.",
+    "I'll follow up by email.", "Thanks for the heads-up.", "Please share the notes afterwards.",
+    "Let me know if the agenda changes.", "Thanks for the invite.",
 )
 
 
@@ -50,6 +54,17 @@ def _fill(template: str, rng: random.Random) -> str:
     return template.format(client=rng.choice(CLIENTS), topic=rng.choice(TOPICS))
 
 
+def _upcoming(state: State) -> list[dict[str, Any]]:
+    """Confirmed events that have not started yet."""
+    today, now = _clock(state)
+    iso = today.isoformat()
+    return [
+        event for _, event in state.records("events")
+        if event["status"] == "confirmed"
+        and (event["date"] > iso or (event["date"] == iso and to_minutes(event["start_time"]) > now))
+    ]
+
+
 def _busy(state: State) -> dict[tuple[str, str], list[tuple[int, int]]]:
     """Booked intervals per (person or room, day) of confirmed events; declined invitees are free."""
     busy: dict[tuple[str, str], list[tuple[int, int]]] = {}
@@ -66,11 +81,11 @@ def _busy(state: State) -> dict[tuple[str, str], list[tuple[int, int]]]:
 
 
 def _free_slot(rng: random.Random, state: State, duration: int) -> tuple[str, str]:
-    """A future slot in which every person and every room is free (falling back to people only)."""
+    """A slot in the next workdays in which every person and every room is free (else every person)."""
     busy = _busy(state)
     people, rooms = state.ids("people"), state.ids("rooms")
-    candidates = [(day, start) for day in _next_workdays(state, 5)
-                  for start in range(9 * 60 + 30, 17 * 60 - duration + 1, 30)]
+    candidates = [(day, start) for day in _next_workdays(state, 4)
+                  for start in range(9 * 60, 17 * 60 - duration + 1, 30)]
     rng.shuffle(candidates)
 
     def free(keys: list[str], day: str, start: int) -> bool:
@@ -80,78 +95,92 @@ def _free_slot(rng: random.Random, state: State, duration: int) -> tuple[str, st
         for day, start in candidates:
             if free(keys, day, start):
                 return day, to_hhmm(start)
-    day, start = candidates[0] if candidates else (_next_workdays(state, 1)[0], 10 * 60)
+    day, start = candidates[0]
     return day, to_hhmm(start)
-
-
-def _upcoming(state: State, keep=lambda event: True) -> list[str]:
-    today, now = _clock(state)
-    iso = today.isoformat()
-    return [
-        key for key, event in state.records("events")
-        if event["status"] == "confirmed" and keep(event)
-        and (event["date"] > iso or (event["date"] == iso and to_minutes(event["start_time"]) > now))
-    ]
-
-
-def _event_sampler(keep=lambda event: True):
-    def sample(rng: random.Random, state: State) -> str:
-        return rng.choice(_upcoming(state, keep) or _upcoming(state) or state.ids("events"))
-    return sample
 
 
 def _person(rng: random.Random, state: State) -> dict[str, Any]:
     return state.get("people", rng.choice(state.ids("people")))
 
 
+def _room(rng: random.Random, state: State, seats: int) -> str:
+    """A room with at least ``seats`` seats (the users quote its resource id, such as hq-3-fjord)."""
+    rooms = [k for k, r in state.records("rooms") if r["capacity"] >= seats] or state.ids("rooms")
+    return rng.choice(rooms)
+
+
 def _name_or_email(rng: random.Random, state: State) -> str:
+    """A colleague's full name, or for about a third of the people their email (always the same form per
+    person, so that one person is never asked about twice under two forms)."""
     person = _person(rng, state)
-    return person["email"] if rng.random() < 0.4 else person["name"]
+    return person["email"] if person["person_id"][-1] in "ABCDEFGHJKL" else person["name"]
 
 
-def _range(rng: random.Random, state: State) -> dict[str, str]:
-    today, _ = _clock(state)
-    start = today + timedelta(days=rng.randrange(-2, 6))
-    end = start + timedelta(days=rng.choice((0, 1, 2, 4, 6)))
-    return {"start_date": start.isoformat(), "end_date": end.isoformat()}
+def _focus(state: State) -> dict[str, Any] | None:
+    """One upcoming meeting that still needs a room, the same for every sampler of a state.
+
+    The calendar view and the room search both favour it, so that a state's calendar view often shows a
+    meeting to book a room for, and its room search often asks about a real meeting's time and size.
+    """
+    roomless = [e for e in _upcoming(state) if not e["room_id"] and len(e["attendees"]) >= 2]
+    return min(roomless, key=lambda e: e["event_id"]) if roomless else None
+
+
+def _calendar_view(rng: random.Random, state: State) -> dict[str, str]:
+    """Someone's email and a day on which they have upcoming events, mostly a day on which they organize
+    one (only organizers may change an event) and sometimes one on which they are invited (to RSVP)."""
+    focus = _focus(state)
+    if focus is not None and rng.random() < 0.35:
+        owner = focus["organizer_id"] if rng.random() < 0.7 else rng.choice(focus["attendees"])["person_id"]
+        end = date.fromisoformat(focus["date"]) + timedelta(days=rng.choice((1, 2, 4)))
+        return {"email": state.get("people", owner)["email"], "start_date": focus["date"],
+                "end_date": end.isoformat()}
+    organized: dict[tuple[str, str], int] = {}
+    invited: dict[tuple[str, str], int] = {}
+    for event in _upcoming(state):
+        for attendee in event["attendees"]:
+            key = (attendee["person_id"], event["date"])
+            table = organized if attendee["person_id"] == event["organizer_id"] else invited
+            table[key] = table.get(key, 0) + 1
+    keys = sorted(set(organized) | set(invited))
+    if keys:
+        wanted = organized if rng.random() < 0.7 else invited
+        pool = [k for k in keys if wanted.get(k) and organized.get(k, 0) + invited.get(k, 0) >= 2]
+        pool = pool or [k for k in keys if wanted.get(k)] or keys
+        person_id, day = rng.choice(pool)
+    else:
+        person_id, day = rng.choice(state.ids("people")), _next_workdays(state, 1)[0]
+    end = date.fromisoformat(day) + timedelta(days=rng.choice((1, 2, 4)))
+    return {"email": state.get("people", person_id)["email"], "start_date": day, "end_date": end.isoformat()}
 
 
 def _free_slots_args(rng: random.Random, state: State) -> dict[str, Any]:
-    return {"date": rng.choice(_next_workdays(state, 5)), "duration_minutes": rng.choice((30, 30, 45, 60))}
-
-
-def _team(rng: random.Random, state: State) -> list[str]:
-    meetings = [state.get("events", k) for k in _upcoming(state, lambda e: len(e["attendees"]) >= 2)]
-    if meetings:
-        attendees = [a["person_id"] for a in rng.choice(meetings)["attendees"]]
-        return attendees[: rng.randint(2, min(4, len(attendees)))]
-    return rng.sample(state.ids("people"), 2)
+    return {"email": _person(rng, state)["email"], "date": rng.choice(_next_workdays(state, 4)),
+            "duration_minutes": rng.choice((30, 30, 45, 60))}
 
 
 def _room_search(rng: random.Random, state: State) -> dict[str, Any]:
+    """Often the time of the focus meeting (which has no room yet), else a free slot."""
+    event = _focus(state)
+    if event is not None and rng.random() < 0.25:
+        return {"date": event["date"], "start_time": event["start_time"],
+                "duration_minutes": to_minutes(event["end_time"]) - to_minutes(event["start_time"]),
+                "min_capacity": len(event["attendees"])}
     duration = rng.choice((30, 60, 60, 90))
     day, start = _free_slot(rng, state, duration)
-    return {"date": day, "start_time": start, "duration_minutes": duration, "min_capacity": rng.choice((2, 4, 5, 6, 8))}
+    return {"date": day, "start_time": start, "duration_minutes": duration, "min_capacity": rng.choice((2, 3, 4, 6))}
 
 
 def _new_event(rng: random.Random, state: State) -> dict[str, Any]:
     duration = rng.choice((15, 30, 30, 45, 60))
     day, start = _free_slot(rng, state, duration)
-    return {"title": _fill(rng.choice(NEW_TITLES), rng), "date": day, "start_time": start,
-            "duration_minutes": duration}
+    return {"email": _person(rng, state)["email"], "title": _fill(rng.choice(NEW_TITLES), rng), "date": day,
+            "start_time": start, "duration_minutes": duration}
 
 
 def _new_time(rng: random.Random, state: State) -> dict[str, Any]:
     day, start = _free_slot(rng, state, 90)
-    return {"date": day, "start_time": start}
-
-
-def _date(rng: random.Random, state: State) -> str:
-    return rng.choice(_next_workdays(state, 5))
-
-
-def _start_time(rng: random.Random, state: State) -> str:
-    return to_hhmm(rng.randrange(9 * 60, 16 * 60 + 1, 30))
+    return {"date": day, "start_time": start, "duration_minutes": rng.choice((30, 45, 60))}
 
 
 LANGUAGE = Language(
@@ -162,175 +191,175 @@ LANGUAGE = Language(
                         "who is {name_or_email}? I need their job title and team",
                         "what's the work email and phone number of {name_or_email}?"),
                    answer=("{name} is {title} in {department}; their email is {email} and their phone is {phone}.",),
-                   context=("I'm {name_or_email}", "this is {name_or_email}",
-                            "you'll find me in the directory as {name_or_email}")),
+                   context=("my colleague is {name_or_email}", "the person I mean is {name_or_email}",
+                            "it's about {name_or_email} from our team")),
             Intent(ask=("what are {name_or_email}'s working hours?", "when does {name_or_email} usually work?"),
                    answer=("{name} works from {work_start} to {work_end} ({time_zone}).",),
-                   context=("it's about my colleague {name_or_email}", "the person I mean is {name_or_email}")),
+                   context=("my colleague is {name_or_email}",)),
         ),
         "list_events": (
-            Intent(ask=("what's on my calendar on {start_date}?", "what meetings do I have on {start_date}?",
-                        "can you walk me through my day on {start_date}?"),
-                   answer=("You have {event_count} events on {start_date}.",),
-                   context=("I'm looking at my schedule for {start_date}", "it's on {start_date}",
-                            "it's one of my meetings on {start_date}")),
-            Intent(ask=("what do I have between {start_date} and {end_date}?",
-                        "can you list my meetings from {start_date} through {end_date}?",
-                        "how busy am I from {start_date} to {end_date}?"),
-                   answer=("You have {event_count} events between {start_date} and {end_date}.",),
-                   context=("it's somewhere between {start_date} and {end_date}",
-                            "it's one of my meetings from {start_date} to {end_date}")),
-            Intent(ask=("what does {person_id}'s day look like on {start_date}?",
-                        "is {person_id} in meetings on {start_date}?"),
-                   answer=("{name} has {event_count} events on {start_date}.",),
-                   context=("it's on {person_id}'s calendar on {start_date}",)),
+            Intent(ask=("I'm {email} — what's on my calendar on {start_date}?",
+                        "what meetings do I have on {start_date}? My email is {email}",
+                        "can you walk me through my day on {start_date}? I'm {email}",
+                        "I'm {email}. What do I have between {start_date} and {end_date}?",
+                        "can you list my meetings from {start_date} through {end_date}? My email is {email}"),
+                   answer=("You have {event_count} events on your calendar {period}.",),
+                   context=("I'm {email} and it's on {start_date}",
+                            "my email is {email}; the meeting is on {start_date}",
+                            "this is {email}, it's one of my meetings on {start_date}",
+                            "I'm {email} and it's somewhere between {start_date} and {end_date}",
+                            "my email is {email}; it's one of my meetings from {start_date} to {end_date}")),
+            Intent(ask=("how busy am I on {start_date}? I'm {email}",
+                        "I'm {email}. How packed is my calendar from {start_date} to {end_date}?"),
+                   answer=("There are {event_count} events on your calendar {period}.",)),
         ),
         "get_event": (
             Intent(ask=("who's coming to {event_id}?", "can you give me the details of {event_id}?",
                         "where is {event_id} and who's invited?"),
-                   answer=("{title} is on {date} from {start_time} to {end_time} in {location}, "
-                           "with {attendee_count} people invited.",)),
+                   answer=("{title} is on {date} from {start_time} to {end_time}, location: {location}, "
+                           "with {attendee_count} on the invite (organizer included).",)),
             Intent(ask=("has everyone answered the invite for {event_id}?", "how many people accepted {event_id}?"),
                    answer=("{accepted_count} of the {attendee_count} people invited to {title} have accepted.",)),
             Intent(ask=("what's the video link for {event_id}?", "how do I dial into {event_id}?"),
                    answer=("The video link for {title} is {video_link}.",)),
+            Intent(ask=("who organizes {event_id}?", "who set up {event_id}?"),
+                   answer=("{title} is organized by {organizer_name} ({organizer_email}).",)),
         ),
         "find_free_slots": (
-            Intent(ask=("when are {person_ids} all free on {date} for {duration_minutes} minutes?",
-                        "can you find a {duration_minutes}-minute slot on {date} that works for {person_ids}?",
-                        "I need {duration_minutes} minutes with {person_ids} on {date} — when is everyone available?"),
-                   answer=("The earliest time everyone is free on {date} is {first_start_time}; "
-                           "I found {slot_count} open windows.",),
-                   context=("we need {duration_minutes} minutes with {person_ids} on {date}",
-                            "it should include {person_ids}, for {duration_minutes} minutes on {date}")),
+            Intent(ask=("I'm {email}. When are {person_ids} and I both free on {date}?",
+                        "when can I meet {person_ids} on {date}? My email is {email}",
+                        "I'm {email} and I need {duration_minutes} minutes with {person_ids} on {date} — "
+                        "when are we all free?",
+                        "can you find a {duration_minutes}-minute slot on {date} for me and {person_ids}? "
+                        "I'm {email}"),
+                   answer=("The earliest time you're all free on {date} is {first_start_time} "
+                           "(open windows that day: {slot_count}).",),
+                   context=("I'm {email} and I want to meet {person_ids} on {date}",
+                            "I'm {email}; we need {duration_minutes} minutes with {person_ids} on {date}")),
         ),
         "search_rooms": (
-            Intent(ask=("which rooms are free on {date} at {start_time} for {duration_minutes} minutes? "
+            Intent(ask=("which meeting rooms are free on {date} at {start_time}?",
+                        "is there a room free at {start_time} on {date}?",
+                        "which rooms are free on {date} at {start_time} for {duration_minutes} minutes?",
+                        "I need a room on {date} from {start_time} for {duration_minutes} minutes — what's open?",
+                        "I need a room for {min_capacity} people on {date} at {start_time} — what's free?",
+                        "which rooms seat {min_capacity} and are free at {start_time} on {date}?",
+                        "which rooms are free on {date} at {start_time} for {duration_minutes} minutes? "
                         "We're {min_capacity} people",
-                        "I need a room for {min_capacity} on {date} from {start_time}, {duration_minutes} minutes — "
-                        "what's available?",
-                        "is there a meeting room for {min_capacity} people free at {start_time} on {date} "
-                        "for {duration_minutes} minutes?"),
-                   answer=("{available_count} rooms with at least {min_capacity} seats are free on {date} "
-                           "from {start_time} to {end_time}.",),
-                   context=("we're {min_capacity} people meeting on {date} at {start_time} for "
-                            "{duration_minutes} minutes",
-                            "it's for {min_capacity} people, {date} at {start_time}, {duration_minutes} minutes")),
+                        "I need a room for {min_capacity} on {date} from {start_time}, {duration_minutes} minutes "
+                        "— what's available?"),
+                   answer=("Free on {date} from {start_time} to {end_time}: {available_count} of the "
+                           "{room_count} rooms that fit.",),
+                   context=("we're meeting on {date} at {start_time}",
+                            "we meet on {date} at {start_time} for {duration_minutes} minutes",
+                            "we're {min_capacity} people meeting on {date} at {start_time}",
+                            "we're {min_capacity} people, {date} at {start_time}, for {duration_minutes} minutes")),
         ),
         "create_event": (
-            Intent(ask=("please set up {title} on {date} at {start_time} for {duration_minutes} minutes and "
-                        "invite {person_ids}",
-                        "can you schedule a {duration_minutes}-minute meeting called {title} with {person_ids} "
-                        "on {date} at {start_time}?",
-                        "put {title} on my calendar for {date}, {start_time}, {duration_minutes} minutes, "
-                        "with {person_ids}"),
-                   answer=("{title} is booked on {date} from {start_time} to {end_time} and "
-                           "{attendee_count} people are on the invite.",)),
-            Intent(ask=("book {title} on {date} at {start_time} for {duration_minutes} minutes in {room_id} "
-                        "and invite {person_ids}",
-                        "I want {title} in {room_id} on {date} at {start_time}, {duration_minutes} minutes, "
-                        "with {person_ids}"),
-                   answer=("{title} is booked in {location} on {date} from {start_time} to {end_time}.",)),
-            Intent(ask=("block {duration_minutes} minutes on my calendar on {date} at {start_time} for {title}",
-                        "can you hold {start_time} on {date} for {title}? {duration_minutes} minutes is enough"),
-                   answer=("{title} is on your calendar on {date} from {start_time} to {end_time}.",)),
+            Intent(ask=('I\'m {email}. Please set up "{title}" with {person_ids} on {date} at {start_time} '
+                        'for {duration_minutes} minutes',
+                        'can you schedule a {duration_minutes}-minute meeting called "{title}" with {person_ids} '
+                        'on {date} at {start_time}? My email is {email}',
+                        'please put "{title}" on my calendar on {date} at {start_time} for {duration_minutes} '
+                        'minutes and invite {person_ids}. I\'m {email}',
+                        'I\'m {email}. Book "{title}" in {room_id} on {date} at {start_time} for '
+                        '{duration_minutes} minutes and invite {person_ids}'),
+                   answer=('"{title}" is booked on {date} from {start_time} to {end_time}, location: {location}, '
+                           'with {attendee_count} on the invite (you included).',)),
         ),
         "reschedule_event": (
             Intent(ask=("can you move {event_id} to {date} at {start_time}?",
                         "please push {event_id} to {start_time} on {date}",
-                        "{event_id} needs to move — {date} at {start_time} works better"),
-                   answer=("{title} now takes place on {date} from {start_time} to {end_time}; "
-                           "{reconfirm_count} attendees were asked to confirm again.",)),
-            Intent(ask=("please move {event_id} to {date} at {start_time} and make it {duration_minutes} minutes",
+                        "{event_id} needs to move — {date} at {start_time} works better",
+                        "please move {event_id} to {date} at {start_time} and make it {duration_minutes} minutes",
                         "can {event_id} become a {duration_minutes}-minute meeting on {date} at {start_time}?"),
-                   answer=("{title} is now on {date} from {start_time} to {end_time}.",)),
+                   answer=("{title} now takes place on {date} from {start_time} to {end_time}, and the invitees "
+                           "who had already answered ({reconfirm_count}) were asked to confirm again.",)),
         ),
         "cancel_event": (
             Intent(ask=("please cancel {event_id}", "{event_id} isn't happening anymore — can you cancel it?",
-                        "call off {event_id} and let everyone know"),
-                   answer=("{title} on {date} is cancelled and {notified_count} attendees were notified.",)),
-            Intent(ask=("cancel {event_id} and tell everyone: {note}",
+                        "call off {event_id} and let everyone know",
+                        "cancel {event_id} and tell everyone: {note}",
                         "please call off {event_id} with this message: {note}"),
-                   answer=("{title} on {date} is cancelled; {notified_count} attendees got your note.",)),
+                   answer=("{title} on {date} is cancelled and everyone on the invite was notified "
+                           "({notified_count} in total).",)),
         ),
         "add_attendees": (
             Intent(ask=("please add {person_ids} to {event_id}", "can you invite {person_ids} to {event_id}?",
-                        "{person_ids} should join {event_id} too — please send them the invite"),
-                   answer=("{title} now has {attendee_count} people on the invite.",)),
+                        "{person_ids} should join {event_id} too — please send the invite"),
+                   answer=("The invite for {title} now lists {attendee_count}, organizer included.",)),
         ),
         "remove_attendee": (
-            Intent(ask=("please take {person_id} off {event_id}",
-                        "{person_id} doesn't need to be in {event_id}; can you remove them?",
-                        "remove {person_id} from the guest list of {event_id}"),
-                   answer=("{title} now has {attendee_count} people on the invite.",)),
+            Intent(ask=("please take {attendee_id} off {event_id}",
+                        "{attendee_id} doesn't need to be in {event_id}; can you remove them?",
+                        "remove {attendee_id} from the guest list of {event_id}"),
+                   answer=("The invite for {title} now lists {attendee_count}, organizer included.",)),
         ),
         "book_room": (
             Intent(ask=("can you book {room_id} for {event_id}?", "please put {event_id} in {room_id}",
                         "I'd like {event_id} to happen in {room_id}"),
-                   answer=("{title} on {date} at {start_time} is now in {location}.",)),
+                   answer=("{title} on {date} at {start_time} is now in the {location}.",)),
         ),
         "respond_to_event": (
             Intent(ask=("RSVP {response} to {event_id} for me", "my answer for {event_id} is {response}",
-                        "please reply {response} to the invite for {event_id}"),
+                        "please reply {response} to the invite for {event_id}",
+                        "RSVP {response} to {event_id} and tell the organizer: {comment}",
+                        'reply {response} to {event_id} with the note "{comment}"'),
                    answer=("You're now marked as {response_status} for {title} on {date}.",)),
-            Intent(ask=("RSVP {response} to {event_id} and tell the organizer: {comment}",
-                        "reply {response} to {event_id} with the note \"{comment}\""),
-                   answer=("You're marked as {response_status} for {title}; {accepted_count} people have accepted.",)),
         ),
     },
     references={
+        "email": Reference(noun="email address", plural="email addresses", by_id=("{value}",), user_knows_id=True),
         "person_id": Reference(
-            noun="person", plural="people", by_id=("person {value}",), user_knows_id=False,
-            by_field={"name": ("{value}",), "email": ("{value}", "the person at {value}")},
-            superlative={"busy_minutes": ("the busiest person", "the least busy person")},
+            noun="colleague", plural="colleagues", by_id=("person {value}",), user_knows_id=False,
+            by_field={"name": ("{value}",)},
+            superlative={"busy_minutes": ("whoever is busiest that day", "whoever is least busy that day")},
+        ),
+        "attendee_id": Reference(
+            noun="invitee", plural="invitees", by_id=("invitee {value}",), user_knows_id=False,
+            by_field={"name": ("{value}",)},
         ),
         "event_id": Reference(
             noun="meeting", plural="meetings", by_id=("event {value}",), user_knows_id=False,
             by_field={"title": ('my "{value}" meeting', 'the "{value}" event', '"{value}"'),
-                      "date": ("my meeting on {value}", "the event on {value}"),
-                      "start_time": ("my {value} meeting", "the meeting at {value}")},
+                      "start_time": ("my {value} meeting", "the meeting at {value}"),
+                      "date": ("my meeting on {value}",)},
             superlative={"duration_minutes": ("my longest meeting", "my shortest meeting"),
                          "attendee_count": ("my biggest meeting", "my smallest meeting")},
         ),
         "room_id": Reference(
-            noun="room", plural="rooms", by_id=("room {value}",), user_knows_id=False,
+            noun="room", plural="rooms", by_id=("{value}",), user_knows_id=True,
             by_field={"name": ("the {value} room", "{value}")},
             superlative={"capacity": ("the biggest room", "the smallest room")},
         ),
     },
-    entity_tables={"person_id": "people", "event_id": "events", "room_id": "rooms"},
+    entity_tables={"email": "people", "person_id": "people", "attendee_id": "people", "event_id": "events",
+                   "room_id": "rooms"},
     values={
+        "email": lambda rng, state: _person(rng, state)["email"],
         "name_or_email": _name_or_email,
-        "list_events": _range,
-        "start_date": lambda rng, state: _range(rng, state)["start_date"],
+        "list_events": _calendar_view,
+        "list_events.end_date": lambda rng, state: _calendar_view(rng, state)["end_date"],
         "find_free_slots": _free_slots_args,
-        "find_free_slots.person_ids": _team,
         "search_rooms": _room_search,
         "create_event": _new_event,
         "reschedule_event": _new_time,
-        "date": _date,
-        "start_time": _start_time,
-        "duration_minutes": lambda rng, state: rng.choice((15, 30, 45, 60, 90)),
-        "min_capacity": lambda rng, state: rng.choice((2, 3, 4, 6, 8)),
-        "title": lambda rng, state: _fill(rng.choice(NEW_TITLES + PERSONAL_TITLES), rng),
-        "note": lambda rng, state: rng.choice(NOTES[:-1]),
+        "create_event.room_id": lambda rng, state: _room(rng, state, 4),
+        "book_room.room_id": lambda rng, state: _room(rng, state, 6),
+        "duration_minutes": lambda rng, state: rng.choice((30, 45, 60)),
+        "min_capacity": lambda rng, state: rng.choice((2, 3, 4, 6)),
+        "note": lambda rng, state: rng.choice(NOTES),
         "comment": lambda rng, state: rng.choice(COMMENTS),
-        "reschedule_event.event_id": _event_sampler(),
-        "cancel_event.event_id": _event_sampler(lambda e: len(e["attendees"]) >= 2),
-        "add_attendees.event_id": _event_sampler(lambda e: 2 <= len(e["attendees"]) <= 4 and not e["room_id"]),
-        "remove_attendee.event_id": _event_sampler(lambda e: len(e["attendees"]) >= 3),
-        "book_room.event_id": _event_sampler(lambda e: not e["room_id"] and len(e["attendees"]) >= 2),
-        "respond_to_event.event_id": _event_sampler(lambda e: len(e["attendees"]) >= 2),
     },
     field_nouns={
-        "duration_minutes": "meeting length in minutes", "attendee_count": "number of invitees",
+        "duration_minutes": "meeting length in minutes", "attendee_count": "number of people invited",
         "accepted_count": "number of acceptances", "capacity": "seating capacity", "floor": "floor",
         "event_count": "number of events", "available_count": "number of free rooms",
-        "slot_count": "number of open windows", "length_minutes": "window length in minutes",
-        "busy_minutes": "booked minutes", "start_time": "start time", "end_time": "end time",
-        "first_start_time": "earliest free time", "notified_count": "number of attendees notified",
-        "reconfirm_count": "number of attendees asked to reconfirm", "pending_count": "number of open invitations",
-        "declined_count": "number of declines",
+        "room_count": "number of rooms", "slot_count": "number of open windows",
+        "length_minutes": "window length in minutes", "busy_minutes": "booked minutes",
+        "start_time": "start time", "end_time": "end time", "first_start_time": "earliest free time",
+        "notified_count": "number of invitees notified", "reconfirm_count": "number of invitees asked to reconfirm",
+        "pending_count": "number of open invitations", "declined_count": "number of declines",
     },
     out_of_scope=(
         "Can you book me a flight to Denver for the offsite next month?",

@@ -218,6 +218,7 @@ def _people(rng: random.Random, count: int, domain: str, area: str) -> list[dict
     used_names: set[tuple[str, str]] = set()
     used_emails: set[str] = set()
     used_ids: set[str] = set()
+    used_phones: set[str] = set()
     departments = list(DEPARTMENTS)
     rng.shuffle(departments)
     team_size = rng.randint(3, 5)
@@ -241,10 +242,14 @@ def _people(rng: random.Random, count: int, domain: str, area: str) -> list[dict
         team = index // team_size
         department = departments[team % len(departments)]
         work_start, work_end = rng.choice(WORK_HOURS)
+        phone = f"+1 {area}-555-{rng.randrange(100, 200):04d}"
+        while phone in used_phones and len(used_phones) < 100:
+            phone = f"+1 {area}-555-{rng.randrange(100, 200):04d}"
+        used_phones.add(phone)
         people.append({
             "person_id": person_id, "first_name": first, "last_name": last, "name": f"{first} {last}",
             "email": email, "title": rng.choice(DEPARTMENTS[department]), "department": department,
-            "phone": f"+1 {area}-555-{rng.randrange(100, 200):04d}", "work_start": work_start,
+            "phone": phone, "work_start": work_start,
             "work_end": work_end, "event_ids": [], "team": team,
         })
     return people
@@ -254,10 +259,11 @@ def _rooms(rng: random.Random, scale: int) -> dict[str, Any]:
     count = rng.randint(4, 6) + min(scale - 1, 18)
     rooms: dict[str, Any] = {}
     for name in rng.sample(ROOM_NAMES, min(count, len(ROOM_NAMES))):
-        room_id = "rm_" + "".join(rng.choices(BASE36, k=6))
+        floor = rng.randint(2, 6)
+        room_id = f"hq-{floor}-{name.lower()}"  # resource handle shown on the room's booking panel
         capacity = rng.choice((4, 4, 6, 6, 8, 10, 12, 16, 24))
         rooms[room_id] = {
-            "room_id": room_id, "name": name, "floor": rng.randint(2, 6), "capacity": capacity,
+            "room_id": room_id, "name": name, "floor": floor, "capacity": capacity,
             "has_video_conferencing": capacity >= 6 or rng.random() < 0.4,
             "has_whiteboard": rng.random() < 0.7,
         }
@@ -297,7 +303,10 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
                     others = others + team_list[(number + 1) % len(team_list)][:2]
                 invitees = rng.sample(others, min(len(others), rng.randint(1, 4)))
                 if len(invitees) == 1:
-                    title = f"1:1 {person['first_name']} / {invitees[0]['first_name']}"
+                    first, other = person["first_name"], invitees[0]["first_name"]
+                    if first == other:
+                        first, other = person["name"], invitees[0]["name"]
+                    title = f"1:1 {first} / {other}"
                     kind = "one_on_one"
                 else:
                     template = rng.choice(MEETINGS[department] + SHARED_MEETINGS)

@@ -29,6 +29,10 @@ def _p(s: State, index: int) -> str:
     return s.ids("people")[index]
 
 
+def _mail(s: State, index: int) -> str:
+    return s.get("people", _p(s, index))["email"]
+
+
 def _e(s: State, index: int = 0) -> str:
     return s.ids("events")[index]
 
@@ -87,7 +91,7 @@ def _ambiguous(env) -> None:
 
 def _create(**extra):
     def args(s: State) -> dict:
-        base = {"person_id": _p(s, 0), "title": "Budget check-in", "date": FAR(s), "start_time": "14:00",
+        base = {"email": _mail(s, 0), "title": "Budget check-in", "date": FAR(s), "start_time": "14:00",
                 "duration_minutes": 30, "person_ids": [_p(s, 1), _p(s, 2)]}
         base.update({k: (v(s) if callable(v) else v) for k, v in extra.items()})
         return base
@@ -96,7 +100,7 @@ def _create(**extra):
 
 def _move(**extra):
     def args(s: State) -> dict:
-        base = {"event_id": _e(s), "date": FAR2(s), "start_time": "15:00"}
+        base = {"event_id": _e(s), "email": _mail(s, 0), "date": FAR2(s), "start_time": "15:00"}
         base.update({k: (v(s) if callable(v) else v) for k, v in extra.items()})
         return base
     return args
@@ -110,23 +114,36 @@ def _rooms(**extra):
     return args
 
 
-def _event_person(person: int, **extra):
-    def args(s: State) -> dict:
-        return {"event_id": _e(s), "person_id": _p(s, person), **extra}
-    return args
+def _attendee(person, by: int = 0):
+    return lambda s: {"event_id": _e(s), "email": _mail(s, by),
+                      "attendee_id": _p(s, person) if isinstance(person, int) else person}
 
 
-def _invite(*people: int):
-    return lambda s: {"event_id": _e(s), "person_ids": [_p(s, i) for i in people]}
+def _answer(person: int, **extra):
+    return lambda s: {"event_id": _e(s), "email": _mail(s, person), **extra}
 
 
-GHOST_EVENT = {"event_id": "evt_0000000000"}
+def _invite(*people: int, **extra):
+    return lambda s: {"event_id": _e(s), "email": _mail(s, 0), "person_ids": [_p(s, i) for i in people], **extra}
+
+
+def _cancel(by: int = 0, **extra):
+    return lambda s: {"event_id": _e(s), "email": _mail(s, by), **extra}
+
+
+def _book(by: int = 0, room=_r):
+    return lambda s: {"event_id": _e(s), "email": _mail(s, by), "room_id": room(s) if callable(room) else room}
+
+
+GHOST = "evt_0000000000"
+GHOST_EVENT = {"event_id": GHOST}
+NOBODY = "nobody@example.com"
 CANCELLED, STARTED = setup(status="cancelled"), setup(day=PAST)
 
 
 class TestCalendar(BuilderContract):
     builder_name = "calendar"
-    fingerprint = "1.0.0:?"
+    fingerprint = "1.0.0:2be66e45badb1a15"
     cases = [
         # find_person
         Case("find_person", lambda s: {"name_or_email": s.get("people", _p(s, 0))["name"]}),
@@ -135,24 +152,31 @@ class TestCalendar(BuilderContract):
         Case("find_person", lambda s: {"name_or_email": s.get("people", _p(s, 0))["last_name"].lower()},
              "ambiguous_name", setup=_ambiguous),
         # list_events
-        Case("list_events", lambda s: {"person_id": _p(s, 0), "start_date": PAST(s), "end_date": _day(7)(s)}),
-        Case("list_events", lambda s: {"person_id": _p(s, 0), "start_date": FAR(s)}, setup=setup()),
-        Case("list_events", lambda s: {"person_id": "U0NOBODY1", "start_date": FAR(s)}, "person_not_found"),
-        Case("list_events", lambda s: {"person_id": _p(s, 0), "start_date": FAR(s), "end_date": PAST(s)},
+        Case("list_events", lambda s: {"email": _mail(s, 0), "start_date": PAST(s), "end_date": _day(7)(s)}),
+        Case("list_events", lambda s: {"email": _mail(s, 1).upper(), "start_date": FAR(s)}, setup=setup()),
+        Case("list_events", lambda s: {"email": "nobody@example.com", "start_date": FAR(s)}, "person_not_found"),
+        Case("list_events", lambda s: {"email": _mail(s, 0), "start_date": FAR(s), "end_date": PAST(s)},
+             "invalid_date"),
+        Case("list_events", lambda s: {"email": _mail(s, 0), "start_date": PAST(s), "end_date": _day(40)(s)},
              "invalid_date"),
         # get_event
         Case("get_event", lambda s: {"event_id": _e(s)}),
         Case("get_event", lambda s: GHOST_EVENT, "event_not_found"),
         # find_free_slots
-        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0), _p(s, 1)], "date": FAR(s)}, setup=setup()),
-        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0), _p(s, 2)], "date": _day(1)(s),
-                                           "duration_minutes": 45}),
-        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0), "U0NOBODY1"], "date": FAR(s)},
+        Case("find_free_slots", lambda s: {"email": _mail(s, 0), "person_ids": [_p(s, 1)], "date": FAR(s)},
+             setup=setup()),
+        Case("find_free_slots", lambda s: {"email": _mail(s, 3), "person_ids": [_p(s, 0), _p(s, 2)],
+                                           "date": _day(1)(s), "duration_minutes": 45}),
+        Case("find_free_slots", lambda s: {"email": "nobody@example.com", "person_ids": [], "date": FAR(s)},
              "person_not_found"),
-        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0)], "date": "next Tuesday"}, "invalid_date"),
-        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0)], "date": FAR(s), "duration_minutes": 7},
-             "invalid_duration"),
-        Case("find_free_slots", lambda s: {"person_ids": [_p(s, 0)], "date": PAST(s)}, "date_in_past"),
+        Case("find_free_slots", lambda s: {"email": _mail(s, 0), "person_ids": ["U0NOBODY1"], "date": FAR(s)},
+             "person_not_found"),
+        Case("find_free_slots", lambda s: {"email": _mail(s, 0), "person_ids": [], "date": "next Tuesday"},
+             "invalid_date"),
+        Case("find_free_slots", lambda s: {"email": _mail(s, 0), "person_ids": [], "date": FAR(s),
+                                           "duration_minutes": 7}, "invalid_duration"),
+        Case("find_free_slots", lambda s: {"email": _mail(s, 0), "person_ids": [], "date": PAST(s)},
+             "date_in_past"),
         # search_rooms
         Case("search_rooms", _rooms(), setup=setup(room=0)),
         Case("search_rooms", _rooms(needs_video=True, min_capacity=1)),
@@ -163,7 +187,8 @@ class TestCalendar(BuilderContract):
         # create_event
         Case("create_event", _create(room_id=_r), setup=setup()),
         Case("create_event", _create(person_ids=[], title="Focus time", duration_minutes=120)),
-        Case("create_event", _create(person_id="U0NOBODY1"), "person_not_found"),
+        Case("create_event", _create(email="nobody@example.com"), "person_not_found"),
+        Case("create_event", _create(person_ids=["U0NOBODY1"]), "person_not_found"),
         Case("create_event", _create(date="03/14/2026"), "invalid_date"),
         Case("create_event", _create(start_time="21:45"), "invalid_time"),
         Case("create_event", _create(duration_minutes=1000), "invalid_duration"),
@@ -171,12 +196,14 @@ class TestCalendar(BuilderContract):
         Case("create_event", _create(start_time="10:30"), "organizer_busy", setup=setup()),
         Case("create_event", _create(room_id="rm_nope00"), "room_not_found"),
         Case("create_event", _create(room_id=_r), "room_too_small", setup=setup(capacity=2)),
-        Case("create_event", _create(person_id=lambda s: _p(s, 3), start_time="10:15", room_id=_r),
+        Case("create_event", _create(email=lambda s: _mail(s, 3), start_time="10:15", room_id=_r),
              "room_unavailable", setup=setup(room=0)),
         # reschedule_event
         Case("reschedule_event", _move(), setup=setup(room=0)),
         Case("reschedule_event", _move(duration_minutes=30), setup=setup()),
-        Case("reschedule_event", lambda s: {**GHOST_EVENT, "date": FAR(s), "start_time": "15:00"}, "event_not_found"),
+        Case("reschedule_event", _move(event_id=GHOST), "event_not_found"),
+        Case("reschedule_event", _move(email=NOBODY), "person_not_found", setup=setup()),
+        Case("reschedule_event", _move(email=lambda s: _mail(s, 1)), "not_organizer", setup=setup()),
         Case("reschedule_event", _move(), "event_cancelled", setup=CANCELLED),
         Case("reschedule_event", _move(), "event_in_past", setup=STARTED),
         Case("reschedule_event", _move(date="tomorrow"), "invalid_date", setup=setup()),
@@ -188,49 +215,54 @@ class TestCalendar(BuilderContract):
         Case("reschedule_event", _move(date=FAR, start_time="15:00"), "room_unavailable",
              setup=setup(room=0, clash="room")),
         # cancel_event
-        Case("cancel_event", lambda s: {"event_id": _e(s), "note": "Moving this to email."}, setup=setup(room=0)),
-        Case("cancel_event", lambda s: GHOST_EVENT, "event_not_found"),
-        Case("cancel_event", lambda s: {"event_id": _e(s)}, "event_cancelled", setup=CANCELLED),
-        Case("cancel_event", lambda s: {"event_id": _e(s)}, "event_in_past", setup=STARTED),
+        Case("cancel_event", _cancel(note="Moving this to email."), setup=setup(room=0)),
+        Case("cancel_event", lambda s: {**GHOST_EVENT, "email": _mail(s, 0)}, "event_not_found"),
+        Case("cancel_event", lambda s: {"event_id": _e(s), "email": NOBODY}, "person_not_found", setup=setup()),
+        Case("cancel_event", _cancel(by=2), "not_organizer", setup=setup()),
+        Case("cancel_event", _cancel(), "event_cancelled", setup=CANCELLED),
+        Case("cancel_event", _cancel(), "event_in_past", setup=STARTED),
         # add_attendees
         Case("add_attendees", _invite(3, 4), setup=setup(room=0, capacity=8)),
-        Case("add_attendees", lambda s: {**_invite(3)(s), "optional": True}, setup=setup()),
-        Case("add_attendees", lambda s: {**GHOST_EVENT, "person_ids": [_p(s, 3)]}, "event_not_found"),
+        Case("add_attendees", _invite(3, optional=True), setup=setup()),
+        Case("add_attendees", _invite(3, event_id=GHOST), "event_not_found"),
+        Case("add_attendees", _invite(3, email=NOBODY), "person_not_found", setup=setup()),
+        Case("add_attendees", lambda s: {**_invite()(s), "person_ids": ["U0NOBODY1"]}, "person_not_found",
+             setup=setup()),
+        Case("add_attendees", lambda s: {**_invite(3)(s), "email": _mail(s, 1)}, "not_organizer", setup=setup()),
         Case("add_attendees", _invite(3), "event_cancelled", setup=CANCELLED),
         Case("add_attendees", _invite(3), "event_in_past", setup=STARTED),
         Case("add_attendees", _invite(), "no_people", setup=setup()),
-        Case("add_attendees", lambda s: {"event_id": _e(s), "person_ids": ["U0NOBODY1"]}, "person_not_found",
-             setup=setup()),
         Case("add_attendees", _invite(3, 1), "already_invited", setup=setup()),
         Case("add_attendees", _invite(3), "room_too_small", setup=setup(room=0, capacity=3)),
         # remove_attendee
-        Case("remove_attendee", _event_person(1), setup=setup()),
-        Case("remove_attendee", lambda s: {**GHOST_EVENT, "person_id": _p(s, 1)}, "event_not_found"),
-        Case("remove_attendee", lambda s: {"event_id": _e(s), "person_id": "U0NOBODY1"},
-             "person_not_found", setup=setup()),
-        Case("remove_attendee", _event_person(1), "event_cancelled", setup=CANCELLED),
-        Case("remove_attendee", _event_person(1), "event_in_past", setup=STARTED),
-        Case("remove_attendee", _event_person(3), "not_invited", setup=setup()),
-        Case("remove_attendee", _event_person(0), "cannot_remove_organizer", setup=setup()),
+        Case("remove_attendee", _attendee(1), setup=setup()),
+        Case("remove_attendee", lambda s: {**_attendee(1)(s), "event_id": GHOST}, "event_not_found"),
+        Case("remove_attendee", lambda s: {**_attendee(1)(s), "email": NOBODY}, "person_not_found", setup=setup()),
+        Case("remove_attendee", _attendee(2, by=1), "not_organizer", setup=setup()),
+        Case("remove_attendee", _attendee(1), "event_cancelled", setup=CANCELLED),
+        Case("remove_attendee", _attendee(1), "event_in_past", setup=STARTED),
+        Case("remove_attendee", _attendee(3), "not_invited", setup=setup()),
+        Case("remove_attendee", _attendee("U0NOBODY1"), "not_invited", setup=setup()),
+        Case("remove_attendee", _attendee(0), "cannot_remove_organizer", setup=setup()),
         # book_room
-        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, setup=setup()),
-        Case("book_room", lambda s: {**GHOST_EVENT, "room_id": _r(s)}, "event_not_found"),
-        Case("book_room", lambda s: {"event_id": _e(s), "room_id": "rm_nope00"}, "room_not_found", setup=setup()),
-        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "event_cancelled", setup=CANCELLED),
-        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "event_in_past", setup=STARTED),
-        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "room_too_small",
-             setup=setup(capacity=2)),
-        Case("book_room", lambda s: {"event_id": _e(s), "room_id": _r(s)}, "room_unavailable",
-             setup=setup(clash="room_now")),
+        Case("book_room", _book(), setup=setup()),
+        Case("book_room", lambda s: {**_book()(s), "event_id": GHOST}, "event_not_found"),
+        Case("book_room", lambda s: {**_book()(s), "email": NOBODY}, "person_not_found", setup=setup()),
+        Case("book_room", _book(by=1), "not_organizer", setup=setup()),
+        Case("book_room", _book(room="rm_nope00"), "room_not_found", setup=setup()),
+        Case("book_room", _book(), "event_cancelled", setup=CANCELLED),
+        Case("book_room", _book(), "event_in_past", setup=STARTED),
+        Case("book_room", _book(), "room_too_small", setup=setup(capacity=2)),
+        Case("book_room", _book(), "room_unavailable", setup=setup(clash="room_now")),
         # respond_to_event
-        Case("respond_to_event", _event_person(1, response="yes"), setup=setup()),
-        Case("respond_to_event", _event_person(2, response="maybe", comment="I'll join remotely."), setup=setup()),
-        Case("respond_to_event", lambda s: {**GHOST_EVENT, "person_id": _p(s, 1), "response": "no"},
+        Case("respond_to_event", _answer(1, response="yes"), setup=setup()),
+        Case("respond_to_event", _answer(2, response="maybe", comment="I'll join remotely."), setup=setup()),
+        Case("respond_to_event", lambda s: {**GHOST_EVENT, "email": _mail(s, 1), "response": "no"},
              "event_not_found"),
-        Case("respond_to_event", lambda s: {"event_id": _e(s), "person_id": "U0NOBODY1", "response": "no"},
+        Case("respond_to_event", lambda s: {"event_id": _e(s), "email": "nobody@example.com", "response": "no"},
              "person_not_found", setup=setup()),
-        Case("respond_to_event", _event_person(1, response="no"), "event_cancelled", setup=CANCELLED),
-        Case("respond_to_event", _event_person(1, response="no"), "event_in_past", setup=STARTED),
-        Case("respond_to_event", _event_person(3, response="yes"), "not_invited", setup=setup()),
-        Case("respond_to_event", _event_person(0, response="no"), "organizer_cannot_respond", setup=setup()),
+        Case("respond_to_event", _answer(1, response="no"), "event_cancelled", setup=CANCELLED),
+        Case("respond_to_event", _answer(1, response="no"), "event_in_past", setup=STARTED),
+        Case("respond_to_event", _answer(3, response="yes"), "not_invited", setup=setup()),
+        Case("respond_to_event", _answer(0, response="no"), "organizer_cannot_respond", setup=setup()),
     ]
