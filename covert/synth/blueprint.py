@@ -52,6 +52,18 @@ def user_suppliable(builder: Builder, tool: str) -> bool:
     return True
 
 
+@cache
+def _identity_lookup(builder: Builder, tool: str) -> bool:
+    """A lookup that turns what the user says about themselves into an internal id (find my account):
+    asking it several times in parallel makes no sense for one user."""
+    graph = tool_graph(builder)
+    refs = builder.language.references
+    linked_out = graph.produced_entities(tool) & set(refs)
+    spec = builder.tools[tool]
+    consumes_linked = any(spec.param_entity(p) in refs for p in spec.parameters["properties"])
+    return bool(linked_out) and not consumes_linked and all(not refs[e].user_knows_id for e in linked_out)
+
+
 def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph | None = None,
              lookup_known: float = 0.5) -> list[str]:
     """Tools needed to call ``target``: producers of its linked inputs first (topological order).
@@ -124,7 +136,8 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
     tools = builder.tools
     simple_ok = [t for t in tools if user_suppliable(builder, t)]
     repeatable = [
-        t for t in simple_ok if t not in builder.language.values and tools[t].parameters["required"]
+        t for t in simple_ok
+        if t not in builder.language.values and tools[t].parameters["required"] and not _identity_lookup(builder, t)
     ] or simple_ok
     if category == "irrelevance":
         return Blueprint(category, "irrelevance", [], [])

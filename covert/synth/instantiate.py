@@ -29,7 +29,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.values import get_path, join_phrases, render
+from covert.values import get_path, join_phrases, mentions, normalize_text, render
 
 OPTIONAL_PROBABILITY = 0.35
 STEP_TRIES = 4
@@ -285,7 +285,7 @@ class Instantiator:
                 if i in goals and i != aggregate_step:
                     asks.append(fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases))
                     answers.append(self._answer(intent.answer, i, facts))
-                elif needed:
+                elif needed and not self._said_by_goals(step, goals, aggregate_step):
                     templates = [t for it in self.language.intents[step.tool] for t in it.context]
                     if not templates:
                         raise Rejected("no_context_phrasing", step.tool)
@@ -294,14 +294,25 @@ class Instantiator:
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
                 asks.append(ask)
                 answers.append(answer)
-        said = " ".join(contexts + asks).lower()
+        said = normalize_text(" ".join(contexts + asks))
         for sel in self.selections:
             phrase = self.origins.get(str(sel["chosen"]))
-            if phrase and phrase.lower() not in said:
-                contexts.append(self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase))
-                said += " " + phrase.lower()
+            if not phrase or normalize_text(phrase) in said:
+                continue
+            if sel["mode"] == "field" and mentions(said, sel["value"]):
+                continue
+            contexts.append(self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase))
+            said += " " + normalize_text(phrase)
         query = compose_query(self.rng, contexts, asks)
         return query, " ".join(sentence(a) for a in answers), facts
+
+    def _said_by_goals(self, step: _Step, goals: set[int], aggregate_step: int | None) -> bool:
+        """Whether every value this lookup needs from the user is also asked for by a goal step,
+        so a separate context sentence would only repeat it."""
+        goal_values = [
+            self.steps[g].args.get(p) for g in goals if g != aggregate_step for p in self.steps[g].user_params
+        ]
+        return all(step.args[p] in goal_values for p in step.user_params)
 
     def _merged_phrases(self, members: list[int]) -> dict[str, str]:
         phrases: dict[str, str] = {}
