@@ -48,6 +48,12 @@ class BuildConfig:
     split_ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     rows_per_shard: int = 5000
     tasks_per_state: int = 8
+    multi_turn: bool = False
+    thinking: bool = True
+
+    def configs(self) -> tuple[str, ...]:
+        """The configs this build writes."""
+        return ("sft", "rl", "sft-multiturn", "rl-multiturn") if self.multi_turn else ("sft", "rl")
 
     def validate(self) -> None:
         """Raise :class:`BuildError` on bad values."""
@@ -117,33 +123,34 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
 _WORKER_CONFIG: dict[str, Any] = {}
 
 
-def _init_worker(seed: int, ratios: tuple[float, float, float]) -> None:
-    _WORKER_CONFIG["seed"] = seed
-    _WORKER_CONFIG["split_of"] = split_of(seed, ratios)
+def _init_worker(seed: int, ratios: tuple[float, float, float], multi_turn: bool = False,
+                 thinking: bool = True) -> None:
+    _WORKER_CONFIG.update(seed=seed, split_of=split_of(seed, ratios), multi_turn=multi_turn, thinking=thinking)
 
 
-def _work(spec: ItemSpec) -> tuple[ItemSpec, list[str], str, str, dict[str, Any] | None, dict[str, Any] | None, dict]:
-    outcome = make_item(spec, _WORKER_CONFIG["seed"], _WORKER_CONFIG["split_of"])
-    return _pack(outcome)
+def _work(spec: ItemSpec) -> tuple:
+    cfg = _WORKER_CONFIG
+    return _pack(make_item(spec, cfg["seed"], cfg["split_of"], cfg["multi_turn"], cfg["thinking"]))
 
 
-def work_item(spec: ItemSpec, seed: int, ratios: tuple[float, float, float]) -> tuple:
+def work_item(spec: ItemSpec, seed: int, ratios: tuple[float, float, float], multi_turn: bool = False,
+              thinking: bool = True) -> tuple:
     """Make one item and pack it for the writer: the unit of work every engine runs.
 
-    Returns ``(spec, rejection reasons, split, signature, encoded sft row, encoded rl row, facts)``.
+    Returns ``(spec, rejection reasons, split, signature, {config: encoded row}, facts)``.
     """
-    return _pack(make_item(spec, seed, split_of(seed, ratios)))
+    return _pack(make_item(spec, seed, split_of(seed, ratios), multi_turn, thinking))
 
 
 def _pack(outcome: Outcome) -> tuple:
     if outcome.task is None:
-        return (outcome.spec, outcome.rejections, "", "", None, None, {})
+        return (outcome.spec, outcome.rejections, "", "", {}, {})
     task = outcome.task
-    split = outcome.rl["extra_info"]["split"]
+    split = outcome.rows["rl"]["extra_info"]["split"]
     facts = {"tools": [c.name for c in task.calls], "query": task.query, "category": task.category,
              "builder": task.builder, "method": task.method}
     return (outcome.spec, outcome.rejections, split, task.signature,
-            encode_row(outcome.sft, "sft"), encode_row(outcome.rl, "rl"), facts)
+            {config: encode_row(row, config) for config, row in outcome.rows.items()}, facts)
 
 
 def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "local",
@@ -151,7 +158,8 @@ def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "loc
     if engine == "ray":
         from covert.scale.ray_engine import ray_outcomes
 
-        yield from ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address)
+        yield from ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address,
+                                config.multi_turn, config.thinking)
     elif workers <= 1:
         for spec in specs:
             yield _work(spec)
@@ -221,7 +229,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
                 command: str, engine: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     from tqdm import tqdm
 
-    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard) for c in ("sft", "rl") for s in SPLITS}
+    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard) for c in config.configs() for s in SPLITS}
     stats = BuildStats(builders)
     sampler = TargetSampler(builders)
     examples: dict[str, dict[str, Any]] = {}
@@ -229,9 +237,10 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     start = 0
     pool = None
     if workers > 1 and engine == "local":
-        pool = get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config.seed, config.split_ratios))
+        pool = get_context("fork").Pool(workers, initializer=_init_worker,
+                                        initargs=(config.seed, config.split_ratios, config.multi_turn, config.thinking))
     else:
-        _init_worker(config.seed, config.split_ratios)
+        _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking)
     bar = tqdm(total=config.num_tasks, unit="task", disable=not progress, file=sys.stderr)
     try:
         while accepted < config.num_tasks:
@@ -239,20 +248,20 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
                 raise BuildError("too few candidates pass validation; check the builders with `covert list`")
             specs = plan_round(config, builders, sampler, start, ROUND_SIZE)
             start += ROUND_SIZE
-            for spec, rejections, split, signature, sft, rl, facts in _outcomes(
+            for spec, rejections, split, signature, rows, facts in _outcomes(
                 specs, workers, pool, engine, config, ray_address
             ):
                 if accepted >= config.num_tasks:
                     break
                 stats.record(spec, rejections, facts)
-                if sft is None:
+                if not rows:
                     continue
-                writers[("sft", split)].add(sft)
-                rl["extra_info"]["index"] = accepted
-                writers[("rl", split)].add(rl)
+                for name, row in rows.items():
+                    if "extra_info" in row:
+                        row["extra_info"]["index"] = accepted
+                    writers[(name, split)].add(row)
+                    examples.setdefault(name, row)
                 stats.count_split(split, signature)
-                examples.setdefault("sft", sft)
-                examples.setdefault("rl", rl)
                 accepted += 1
                 bar.update(1)
             sampler.update(stats)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from covert.io.features import kind_of
 from covert.io.parquet import sha256_file
 from covert.io.reader import iter_rows, load_manifest
 from covert.validation import Invalid, validate_row
@@ -27,10 +28,18 @@ class Report:
         return Counter(reason for _, _, reason in self.failures)
 
 
-def validate_dataset(root: str | Path, configs: tuple[str, ...] = ("sft", "rl"), limit_failures: int = 1000) -> Report:
-    """Validate shard hashes against the manifest and every row (L1-L3 plus replay)."""
+def dataset_configs(root: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The configs of a dataset, from its manifest (``rows`` keys ``config/split``) or its folders."""
+    named = {key.split("/", 1)[0] for key in manifest.get("rows", {})}
+    named |= {p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.parquet"))}
+    return tuple(sorted(named))
+
+
+def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, limit_failures: int = 1000) -> Report:
+    """Validate shard hashes against the manifest and every row of every config (L1-L3 plus replay)."""
     root = Path(root)
     manifest = load_manifest(root)
+    configs = configs or dataset_configs(root, manifest)
     report = Report()
     for rel, digest in manifest.get("files", {}).items():
         path = root / rel
@@ -43,7 +52,7 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] = ("sft", "rl"),
         report.failures.append((rel, "", "shard_not_in_manifest"))
     ids: dict[str, set[str]] = {}
     for config in configs:
-        kind = "rl" if config.startswith("rl") else "sft"
+        kind = kind_of(config)
         ids[config] = set()
         for row in iter_rows(root, config):
             report.rows[config] += 1
@@ -53,8 +62,9 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] = ("sft", "rl"),
             except Invalid as exc:
                 if len(report.failures) < limit_failures:
                     report.failures.append((config, row.get("task_id", "?"), f"{exc.reason}: {exc.detail}"[:200]))
-    if "sft" in ids and "rl" in ids and ids["sft"] != ids["rl"]:
-        report.failures.append(("sft/rl", "", "configs_hold_different_tasks"))
+    for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn")):
+        if first in ids and second in ids and ids[first] != ids[second]:
+            report.failures.append((f"{first}/{second}", "", "configs_hold_different_tasks"))
     return report
 
 

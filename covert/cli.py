@@ -59,7 +59,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from covert.build import BuildConfig, build
 
     config = BuildConfig(builders=args.builders.split(","), num_tasks=args.num_tasks, seed=args.seed,
-                         rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state)
+                         rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state,
+                         multi_turn=args.multi_turn, thinking=not args.no_thinking)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
                      progress=not args.quiet, command=command, engine=args.engine, ray_address=args.ray_address)
@@ -169,6 +170,10 @@ def parser() -> argparse.ArgumentParser:
                    help="tasks that share one seeded initial state (1 = a fresh state per task)")
     s.add_argument("--overwrite", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--multi-turn", action="store_true",
+                   help="also write conversation views (sft-multiturn, rl-multiturn with user scenarios)")
+    s.add_argument("--no-thinking", action="store_true",
+                   help="no reasoning_content (plans) on assistant turns of multi-turn rows")
     s.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local worker processes, or Ray Data tasks (same output)")
     s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")

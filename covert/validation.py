@@ -49,18 +49,23 @@ class Invalid(Exception):
 
 
 def oracle_of(row: dict[str, Any], kind: str) -> Oracle:
-    """Pull the oracle out of an SFT (``kind="sft"``) or RL (``kind="rl"``) row."""
+    """Pull the oracle out of an SFT (``kind="sft"``) or RL (``kind="rl"``) row.
+
+    The query is everything the user says: every user message of an SFT conversation; for an RL row,
+    its prompt plus what its user scenario hands over when asked (multi-turn rows).
+    """
     if kind == "sft":
         messages = row["messages"]
-        users = [m for m in messages if m["role"] == "user"]
+        said = [m["content"] for m in messages if m["role"] == "user"]
         outputs = [m["content"] for m in messages if m["role"] == "tool"]
         final = messages[-1]
-        return Oracle(kind, row["builder"], users[0]["content"] if users else "", row["tools"],
+        return Oracle(kind, row["builder"], " ".join(said), row["tools"],
                       row["ground_truth"]["calls"], row["ground_truth"], row["initial_state"], outputs,
                       final.get("content") if final["role"] == "assistant" else None)
-    prompt = row["prompt"]
-    users = [m for m in prompt if m["role"] == "user"]
-    return Oracle(kind, row["builder"], users[0]["content"] if users else "", row["tools"],
+    said = [m["content"] for m in row["prompt"] if m["role"] == "user"]
+    scenario = row["extra_info"].get("user_scenario") or {}
+    said += [item["text"] for item in scenario.get("known", [])]
+    return Oracle(kind, row["builder"], " ".join(said), row["tools"],
                   row["reward_model"]["ground_truth"]["calls"], row["reward_model"]["ground_truth"],
                   row["extra_info"]["initial_state"], None, None)
 
@@ -109,11 +114,12 @@ def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None
         validator("rl_row", initial is not None)(rl)
     except SchemaViolation as exc:
         raise Invalid("schema", str(exc)[:200]) from None
+    prompt_ok = rl["prompt"] == sft["messages"][: len(rl["prompt"])]
     if (
         rl["reward_model"]["ground_truth"] != sft["ground_truth"]
         or (rl["extra_info"]["initial_state"] is not sft["initial_state"]
             and rl["extra_info"]["initial_state"] != sft["initial_state"])
-        or rl["prompt"] != sft["messages"][:2]
+        or not prompt_ok
         or rl["tools"] != sft["tools"]
     ):
         raise Invalid("views_disagree", rl["task_id"])

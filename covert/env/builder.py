@@ -35,6 +35,8 @@ class Builder:
         system_prompt: The domain policy the assistant follows (short).
         license: License of the builder's content; datasets built from it carry it.
         sources: Where the builder's content comes from (cited in dataset cards).
+        confirm_writes: Whether the domain policy asks the assistant to confirm before changing state
+            (multi-turn conversations then include a confirmation turn before each write).
     """
 
     name: str
@@ -46,6 +48,7 @@ class Builder:
     system_prompt: str
     license: str = "Apache-2.0"
     sources: tuple[str, ...] = ("Written for covert; all values are synthetic.",)
+    confirm_writes: bool = True
 
     def state(self, seed: int, index: int, scale: int = 1) -> State:
         """The seeded initial state of item ``index`` of run ``seed``."""

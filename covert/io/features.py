@@ -29,6 +29,25 @@ FEATURES: dict[str, dict[str, Any]] = {
         "extra_info": {"index": _INT64, "split": _STR, "task_id": _STR, "initial_state": _JSON},
     },
 }
+FEATURES["rl-multiturn"] = {
+    **FEATURES["rl"],
+    "extra_info": {**FEATURES["rl"]["extra_info"], "user_scenario": _JSON},
+}
+
+
+def kind_of(config: str) -> str:
+    """``"rl"`` or ``"sft"``: which row contract a config's rows follow (``rl-augmented`` is ``rl``)."""
+    return "rl" if config.startswith("rl") else "sft"
+
+
+def features_for(config: str) -> dict[str, Any]:
+    """The features of a config: its own entry, else the one of its kind (multi-turn RL keeps the
+    user scenario)."""
+    if config in FEATURES:
+        return FEATURES[config]
+    if kind_of(config) == "rl":
+        return FEATURES["rl-multiturn"] if "multiturn" in config else FEATURES["rl"]
+    return FEATURES["sft"]
 
 
 def _arrow_type(feature: dict[str, Any]) -> pa.DataType:
@@ -41,6 +60,6 @@ def _arrow_type(feature: dict[str, Any]) -> pa.DataType:
 
 def arrow_schema(config: str) -> pa.Schema:
     """The Arrow schema of a config, with the ``huggingface`` metadata ``datasets`` reads features from."""
-    features = FEATURES[config]
+    features = features_for(config)
     metadata = {"huggingface": json.dumps({"info": {"features": features}})}
     return pa.schema([pa.field(name, _arrow_type(f)) for name, f in features.items()], metadata=metadata)

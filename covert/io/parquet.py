@@ -11,30 +11,23 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from covert.io.features import FEATURES, arrow_schema
-
-JSON_COLUMNS = {
-    "sft": ("augmentations", "messages", "tools", "initial_state", "ground_truth"),
-    "rl": ("augmentations", "prompt", "tools"),
-}
-
+from covert.io.features import arrow_schema, features_for
 
 def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def _encode(value: Any, feature: dict[str, Any]) -> Any:
+    if feature.get("_type") == "Json":
+        return None if value is None else _dumps(value)
+    if feature.get("_type") is None and isinstance(value, dict):
+        return {name: _encode(value.get(name), sub) for name, sub in feature.items()}
+    return value
+
+
 def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
     """A row with its JSON-typed values serialised (done in workers, so the writer only copies)."""
-    out = dict(row)
-    for name in JSON_COLUMNS[config]:
-        out[name] = _dumps(row[name])
-    if config == "rl":
-        out["reward_model"] = {"style": row["reward_model"]["style"],
-                               "ground_truth": _dumps(row["reward_model"]["ground_truth"])}
-        extra = dict(row["extra_info"])
-        extra["initial_state"] = _dumps(extra["initial_state"])
-        out["extra_info"] = extra
-    return out
+    return {name: _encode(row.get(name), feature) for name, feature in features_for(config).items()}
 
 
 class ShardWriter:
@@ -103,4 +96,4 @@ def sha256_file(path: Path) -> str:
 
 def feature_names(config: str) -> list[str]:
     """Column names of a config, in order."""
-    return list(FEATURES[config])
+    return list(features_for(config))

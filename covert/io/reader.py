@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from covert.io.features import FEATURES
+from covert.io.features import features_for
 
 
 class DatasetError(ValueError):
@@ -42,9 +42,9 @@ def iter_rows(root: str | Path, config: str, split: str | None = None) -> Iterat
     """Rows of a config, decoded, shard by shard (streaming)."""
     import pyarrow.parquet as pq
 
-    if config not in FEATURES:
-        raise DatasetError(f"unknown config {config!r}; choose one of {', '.join(FEATURES)}")
-    features = FEATURES[config]
+    if not (Path(root) / config).is_dir():
+        raise DatasetError(f"{root} has no config {config!r}; see the configs in its README.md")
+    features = features_for(config)
     for path in shard_paths(root, config, split):
         parquet = pq.ParquetFile(path)
         for batch in parquet.iter_batches(batch_size=512):

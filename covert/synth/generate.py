@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from covert.conversation.dialogue import ConversationError
+from covert.conversation.rows import multiturn_rows
 from covert.env import State, get_builder, item_rng
 from covert.synth.blueprint import sample_blueprint
 from covert.synth.instantiate import instantiate
@@ -42,8 +44,7 @@ class Outcome:
 
     spec: ItemSpec
     task: Task | None = None
-    sft: dict[str, Any] | None = None
-    rl: dict[str, Any] | None = None
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     rejections: list[str] = field(default_factory=list)
     signature: str = ""
 
@@ -63,8 +64,11 @@ def make_task(spec: ItemSpec, seed: int, attempt: int, state: State | None = Non
     return instantiate(builder, blueprint, state, rng, seed, spec.index)
 
 
-def make_item(spec: ItemSpec, seed: int, split_of: Any) -> Outcome:
-    """Up to :data:`ATTEMPTS` candidates for one item; the first that validates is kept."""
+def make_item(spec: ItemSpec, seed: int, split_of: Any, multi_turn: bool = False, thinking: bool = True) -> Outcome:
+    """Up to :data:`ATTEMPTS` candidates for one item; the first whose rows all validate is kept.
+
+    With ``multi_turn`` the item also gets its conversation views (``sft-multiturn``, ``rl-multiturn``).
+    """
     outcome = Outcome(spec)
     state = shared_state(spec.builder, seed, spec.world).fork()
     for attempt in range(ATTEMPTS):
@@ -74,9 +78,16 @@ def make_item(spec: ItemSpec, seed: int, split_of: Any) -> Outcome:
             sft = sft_row(task)
             rl = rl_row(task, split, spec.index)
             validate_pair(sft, rl, state)
+            rows = {"sft": sft, "rl": rl}
+            if multi_turn:
+                rows["sft-multiturn"], rows["rl-multiturn"] = multiturn_rows(task, split, spec.index, thinking)
+                validate_pair(rows["sft-multiturn"], rows["rl-multiturn"], state)
         except (Rejected, Invalid) as exc:
             outcome.rejections.append(exc.reason)
             continue
-        outcome.task, outcome.sft, outcome.rl, outcome.signature = task, sft, rl, task.signature
+        except ConversationError as exc:
+            outcome.rejections.append(f"conversation:{exc}")
+            continue
+        outcome.task, outcome.rows, outcome.signature = task, rows, task.signature
         return outcome
     return outcome

@@ -59,6 +59,7 @@ class Instantiator:
         self.selections: list[dict[str, Any]] = []
         self.reasoning: list[dict[str, Any]] = []
         self.origins: dict[str, str] = {}
+        self.context_parts: list[dict[str, Any]] = []
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -289,7 +290,9 @@ class Instantiator:
                     templates = [t for it in self.language.intents[step.tool] for t in it.context]
                     if not templates:
                         raise Rejected("no_context_phrasing", step.tool)
-                    contexts.append(fill(self._template(tuple(templates), needed, step.phrases, step.tool), step.phrases))
+                    text = fill(self._template(tuple(templates), needed, step.phrases, step.tool), step.phrases)
+                    contexts.append(text)
+                    self.context_parts.append({"call": i, "text": text, "params": sorted(needed)})
             if aggregate_step is not None:
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
                 asks.append(ask)
@@ -301,8 +304,11 @@ class Instantiator:
                 continue
             if sel["mode"] == "field" and mentions(said, sel["value"]):
                 continue
-            contexts.append(self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase))
+            text = self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase)
+            contexts.append(text)
+            self.context_parts.append({"call": sel["call"], "text": text, "params": [sel["param"]], "selection": True})
             said += " " + normalize_text(phrase)
+        self.asks = asks
         query = compose_query(self.rng, contexts, asks)
         return query, " ".join(sentence(a) for a in answers), facts
 
@@ -458,7 +464,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
             method="irrelevance", seed=seed, index=index, tools=list(builder.tools), initial_state=state.to_dict(),
             query=query, calls=[], groups=[], answer=answer, facts=[], selections=[], reasoning=[],
             final_state_hash=state.hash(), state_diff=[], behaviour="decline", difficulty="easy",
-            system_prompt=builder.system_prompt,
+            system_prompt=builder.system_prompt, dialogue={"asks": [query], "contexts": []},
         )
     if not blueprint.steps:
         raise Rejected("empty_blueprint", blueprint.method)
@@ -486,6 +492,9 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         reasoning=inst.reasoning, final_state_hash=final.hash(),
         state_diff=[c.to_dict() for c in state.diff(final)], behaviour="tool_use", difficulty=difficulty,
         system_prompt=builder.system_prompt,
+        dialogue={"asks": inst.asks, "contexts": inst.context_parts},
+        user_inputs=[{"call": i, "param": p, "value": step.args[p]} for i, step in enumerate(inst.steps)
+                     for p in step.user_params],
     )
 
 

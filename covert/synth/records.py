@@ -45,6 +45,8 @@ class Task:
     difficulty: str = "easy"
     system_prompt: str = ""
     augmentations: list[dict[str, Any]] = field(default_factory=list)
+    dialogue: dict[str, Any] = field(default_factory=dict)
+    user_inputs: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def signature(self) -> str:

@@ -30,8 +30,8 @@ def _accepted(category: str, count: int = 6):
 @pytest.mark.parametrize("category", CATEGORIES)
 def test_accepted_rows_validate_independently(category: str) -> None:
     for outcome in _accepted(category, 4):
-        validate_row(outcome.sft, "sft")
-        validate_row(outcome.rl, "rl")
+        validate_row(outcome.rows["sft"], "sft")
+        validate_row(outcome.rows["rl"], "rl")
         query = outcome.task.query
         for name in RETAIL.tools:
             assert name not in query
@@ -65,7 +65,7 @@ def test_lookups_are_not_handed_over() -> None:
 
 def _one(category: str = "state_changing"):
     outcome = _accepted(category, 1)[0]
-    return copy.deepcopy(outcome.sft), copy.deepcopy(outcome.rl)
+    return copy.deepcopy(outcome.rows["sft"]), copy.deepcopy(outcome.rows["rl"])
 
 
 def test_validator_catches_changed_argument() -> None:

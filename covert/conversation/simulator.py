@@ -1,0 +1,88 @@
+"""Simulated users behind one interface. The default answers from its scenario only, by template."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from covert.conversation.scenario import KnownItem, UserScenario
+
+STOP_DONE = "done"
+STOP_TRANSFER = "transfer"
+STOP_OUT_OF_SCOPE = "out_of_scope"
+STOP_SIGNALS = (STOP_DONE, STOP_TRANSFER, STOP_OUT_OF_SCOPE)
+
+_CONFIRM = ("go ahead", "shall i", "should i", "confirm", "proceed", "want me to")
+_DECLINE = ("can't help", "cannot help", "outside what i can", "don't have a way", "unable to help",
+            "not something i can")
+_TRANSFER = ("transfer you", "human agent", "connect you with a")
+_STOPWORDS = {"and", "the", "of", "a", "an", "my", "your", "id", "number"}
+
+
+@dataclass
+class UserTurn:
+    """What the user says, and whether they end the conversation (``stop`` is one of STOP_SIGNALS)."""
+
+    content: str
+    stop: str | None = None
+    revealed: list[str] = field(default_factory=list)
+
+
+class UserSimulator(Protocol):
+    """Anything that opens a conversation and answers the assistant."""
+
+    def opening(self) -> str:
+        """The first user message."""
+        ...
+
+    def reply(self, assistant: dict[str, Any]) -> UserTurn:
+        """The user's answer to an assistant message (one without tool calls)."""
+        ...
+
+
+class TemplateUser:
+    """A deterministic user: opens with the goal, answers questions from its known items only,
+    confirms proposed actions, ends when the assistant gives a final answer. It never reveals what it
+    does not know and never invents a value: asked for anything else, it says it does not know."""
+
+    def __init__(self, scenario: UserScenario) -> None:
+        self.scenario = scenario
+        self.revealed: set[int] = set()
+
+    def opening(self) -> str:
+        return self.scenario.goal
+
+    def reply(self, assistant: dict[str, Any]) -> UserTurn:
+        text = (assistant.get("content") or "").lower()
+        if any(p in text for p in _TRANSFER):
+            return UserTurn("Okay, I'll wait for them.", STOP_TRANSFER)
+        if any(p in text for p in _DECLINE):
+            return UserTurn("I see. Thanks anyway.", STOP_OUT_OF_SCOPE)
+        if "?" not in text:
+            return UserTurn("Thanks, that's all I needed.", STOP_DONE)
+        asked = self._asked_items(text)
+        if asked:
+            self.revealed.update(i for i, _ in asked)
+            return UserTurn(" ".join(_sentence(item.text) for _, item in asked), None,
+                            [item.label for _, item in asked])
+        if any(p in text for p in _CONFIRM):
+            return UserTurn("Yes, please go ahead.")
+        return UserTurn("Sorry, I don't know that.")
+
+    def _asked_items(self, text: str) -> list[tuple[int, KnownItem]]:
+        words = set(re.findall(r"[a-z0-9]+", text))
+        found = []
+        for i, item in enumerate(self.scenario.known):
+            if i in self.revealed:
+                continue
+            label_words = {w for w in re.findall(r"[a-z0-9]+", item.label.lower()) if w not in _STOPWORDS}
+            if label_words and label_words <= words:
+                found.append((i, item))
+        return found
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[0].upper() + text[1:] if text else text
+    return text if text.endswith((".", "?", "!")) else text + "."
