@@ -80,7 +80,7 @@ def scenario_of(task: Any, builder: Builder, opening: str) -> UserScenario:
     unknown = []
     for i, call in enumerate(task.calls):
         spec = builder.tools[call.name]
-        for param, value in call.arguments.items():
+        for param in call.arguments:
             ref = language.references.get(spec.param_entity(param))
             if ref is not None and (i, param) not in inputs and not ref.user_knows_id:
                 noun = f"{ref.noun} id"

@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 
 from covert.io.features import arrow_schema, features_for
 
+
 def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
