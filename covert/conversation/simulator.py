@@ -13,7 +13,7 @@ STOP_TRANSFER = "transfer"
 STOP_OUT_OF_SCOPE = "out_of_scope"
 STOP_SIGNALS = (STOP_DONE, STOP_TRANSFER, STOP_OUT_OF_SCOPE)
 
-_CONFIRM = ("go ahead", "shall i", "should i", "confirm", "proceed", "want me to")
+_CONFIRM = ("go ahead", "shall i", "should i go", "should i proceed", "confirm", "proceed", "want me to")
 _DECLINE = ("can't help", "cannot help", "outside what i can", "don't have a way", "unable to help",
             "not something i can")
 _TRANSFER = ("transfer you", "human agent", "connect you with a")

@@ -1,0 +1,114 @@
+"""Multi-turn conversations: scenarios, the template user, scripted dialogues, validation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from covert.conversation.dialogue import conversation
+from covert.conversation.rows import multiturn_rows
+from covert.conversation.scenario import KnownItem, UserScenario
+from covert.conversation.simulator import STOP_DONE, STOP_OUT_OF_SCOPE, STOP_TRANSFER, TemplateUser
+from covert.env import builder_names, get_builder
+from covert.synth.generate import ItemSpec, make_item
+from covert.validation import validate_row
+
+CATEGORIES = ("state_changing", "sequential", "simple", "parallel", "irrelevance")
+
+
+def _tasks(count: int = 24):
+    names = builder_names()
+    out = []
+    for i in range(count * 2):
+        outcome = make_item(ItemSpec(i, names[i % len(names)], CATEGORIES[i % len(CATEGORIES)], None), 9,
+                            lambda s: "train")
+        if outcome.task is not None:
+            out.append(outcome.task)
+        if len(out) == count:
+            break
+    return out
+
+
+TASKS = _tasks()
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: f"{t.builder}-{t.category}")
+def test_multiturn_rows_validate_and_replay(task) -> None:
+    sft, rl = multiturn_rows(task, "train", 0)
+    validate_row(sft, "sft")
+    validate_row(rl, "rl")
+    users = [m for m in sft["messages"] if m["role"] == "user"]
+    assert users[0]["content"] == rl["prompt"][-1]["content"]
+    if task.dialogue.get("contexts"):
+        assert len(users) > 1, "context information is revealed in later turns"
+    calls = [c["function"] for m in sft["messages"] for c in m.get("tool_calls", [])]
+    assert [{"name": c["name"], "arguments": c["arguments"]} for c in calls] == \
+        [{"name": c.name, "arguments": c.arguments} for c in task.calls]
+
+
+def test_confirmation_before_every_write() -> None:
+    for task in TASKS:
+        builder = get_builder(task.builder)
+        messages, _ = conversation(task, builder)
+        for i, message in enumerate(messages):
+            writes = [c for c in message.get("tool_calls", []) if builder.tools[c["function"]["name"]].writes]
+            if writes and builder.confirm_writes:
+                assert messages[i - 1]["role"] == "user" and "go ahead" in messages[i - 1]["content"].lower()
+                assert "?" in messages[i - 2]["content"]
+
+
+def test_thinking_can_be_switched_off() -> None:
+    task = next(t for t in TASKS if t.calls)
+    with_plans, _ = conversation(task, get_builder(task.builder), thinking=True)
+    without, _ = conversation(task, get_builder(task.builder), thinking=False)
+    assert any("reasoning_content" in m for m in with_plans)
+    assert not any("reasoning_content" in m for m in without)
+    assert [m["content"] for m in with_plans] == [m["content"] for m in without]
+
+
+def test_scenario_knows_user_values_and_not_looked_up_ids() -> None:
+    for task in TASKS:
+        _, scenario = conversation(task, get_builder(task.builder))
+        looked_up = {str(v) for c in task.calls for v in c.arguments.values()} - {
+            str(u["value"]) for u in task.user_inputs}
+        for item in scenario.known:
+            assert str(item.value) not in looked_up or any(str(item.value) == str(u["value"]) for u in task.user_inputs)
+
+
+SCENARIOS = [conversation(t, get_builder(t.builder))[1] for t in TASKS]
+ID_LIKE = re.compile(r"[A-Za-z]*\d[\w#@.-]{3,}")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenario=st.sampled_from(SCENARIOS), questions=st.lists(st.text(min_size=0, max_size=80), max_size=6),
+       labels=st.lists(st.sampled_from(["email", "name", "zip", "order", "account", "date", "phone", "id",
+                                        "password", "card number", "reservation", "address"]), max_size=4))
+def test_template_user_never_reveals_unknown_or_invents(scenario: UserScenario, questions: list[str],
+                                                        labels: list[str]) -> None:
+    user = TemplateUser(scenario)
+    allowed = " ".join([user.opening(), *(k.text for k in scenario.known)])
+    prompts = [*questions, *(f"Could you tell me the {label}?" for label in labels)]
+    for text in prompts:
+        turn = user.reply({"role": "assistant", "content": text})
+        for token in ID_LIKE.findall(turn.content):
+            token = token.rstrip(".")
+            assert token in allowed, f"invented {token!r} answering {text!r}"
+        for unknown in scenario.unknown:
+            assert unknown not in turn.content.lower()
+        assert turn.stop in (None, STOP_DONE, STOP_OUT_OF_SCOPE, STOP_TRANSFER)
+
+
+def test_template_user_stop_signals() -> None:
+    scenario = UserScenario("a customer", "cancel my order",
+                            [KnownItem("email", "a@b.example", "my email is a@b.example", 0)], ["user id"])
+    user = TemplateUser(scenario)
+    assert user.reply({"content": "What email should I use?"}).content == "My email is a@b.example."
+    assert user.reply({"content": "What email should I use?"}).content == "Sorry, I don't know that."
+    assert user.reply({"content": "What is your user id?"}).content == "Sorry, I don't know that."
+    assert user.reply({"content": "Shall I go ahead?"}).content == "Yes, please go ahead."
+    assert user.reply({"content": "Done, your order is cancelled."}).stop == STOP_DONE
+    assert user.reply({"content": "Sorry, I can't help with that."}).stop == STOP_OUT_OF_SCOPE
+    assert user.reply({"content": "Let me transfer you to a human agent."}).stop == STOP_TRANSFER
