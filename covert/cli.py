@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from covert.errors import UsageError
 
-class UsageError(Exception):
-    """Bad input: printed as one line, exit status 2."""
+__all__ = ["UsageError", "main", "parser"]
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -199,7 +199,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 # subcommands that live next to the library code they face; each module defines register(subparsers)
-_EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command")
+_EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command",
+               "covert.rollouts.command")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,6 +39,8 @@ def _metadata(task: Any) -> dict[str, Any]:
         "num_calls": len(task.calls),
         "augmentations": task.augmentations,
         "base_task_id": None,
+        "pass_rate": None,
+        "calibration": None,
     }
 
 

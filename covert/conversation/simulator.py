@@ -59,7 +59,7 @@ class TemplateUser:
             return UserTurn("Okay, I'll wait for them.", STOP_TRANSFER)
         if any(p in text for p in _DECLINE):
             return UserTurn("I see. Thanks anyway.", STOP_OUT_OF_SCOPE)
-        if "?" not in text:
+        if not text.rstrip().endswith("?"):  # a statement (a "?" inside quoted data does not count)
             return UserTurn("Thanks, that's all I needed.", STOP_DONE)
         asked = self._asked_items(text)
         if asked:

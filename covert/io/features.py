@@ -15,10 +15,12 @@ _STR = {"dtype": "string", "_type": "Value"}
 _INT32 = {"dtype": "int32", "_type": "Value"}
 _INT64 = {"dtype": "int64", "_type": "Value"}
 _JSON = {"_type": "Json"}
+_FLOAT64 = {"dtype": "float64", "_type": "Value"}
 
 _METADATA = {
     "task_id": _STR, "environment": _STR, "builder": _STR, "builder_version": _STR, "category": _STR,
     "difficulty": _STR, "num_calls": _INT32, "augmentations": _JSON, "base_task_id": _STR,
+    "pass_rate": _FLOAT64, "calibration": _JSON,
 }
 
 FEATURES: dict[str, dict[str, Any]] = {
@@ -54,7 +56,8 @@ def _arrow_type(feature: dict[str, Any]) -> pa.DataType:
     if feature.get("_type") == "Json":
         return pa.json_()
     if feature.get("_type") == "Value":
-        return {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64()}[feature["dtype"]]
+        return {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64(),
+                "float64": pa.float64()}[feature["dtype"]]
     return pa.struct([pa.field(name, _arrow_type(sub)) for name, sub in feature.items()])
 
 

@@ -1,0 +1,92 @@
+"""Difficulty calibration (EvoEnv's solver-relative difficulty, EnvFactory's pass@k label): each task's
+pass rate under a policy, written into every config's rows as ``pass_rate`` and ``calibration``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from covert.build import prepare_output, publish
+from covert.check import dataset_configs
+from covert.io.card import write_card
+from covert.io.parquet import sha256_file
+from covert.io.reader import iter_rows, load_manifest
+from covert.rollouts.policies import ScriptedPolicy, parse_policy_spec
+from covert.rollouts.runner import run
+
+PASS = 1.0
+
+
+def pass_rates(rows: list[dict[str, Any]], policy_for: Callable[[dict[str, Any], int], Any], k: int) -> dict[str, int]:
+    """Passes out of ``k`` rollouts per task id (a rollout passes when its reward is 1)."""
+    passes: dict[str, int] = {}
+    for row in rows:
+        passes[row["task_id"]] = sum(1 for j in range(k) if run(policy_for(row, j), row).reward.value >= PASS)
+    return passes
+
+
+def frontier(rows: list[dict[str, Any]], low: float = 0.2, high: float = 0.8) -> list[dict[str, Any]]:
+    """Rows whose calibrated pass rate lies in ``[low, high]`` (the learnable frontier)."""
+    return [r for r in rows if r.get("pass_rate") is not None and low <= r["pass_rate"] <= high]
+
+
+def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int = 0,
+              out: str | Path | None = None, overwrite: bool = False) -> dict[str, Any]:
+    """Calibrate a dataset directory; writes to ``out`` (or replaces ``root``) atomically. Returns the
+    calibration summary recorded in the manifest."""
+    if k <= 0:
+        raise ValueError("--k must be a positive integer")
+    _, error_rate = parse_policy_spec(policy)
+    root = Path(root)
+    manifest = load_manifest(root)
+    configs = dataset_configs(root, manifest)
+    source = "rl-multiturn" if "rl-multiturn" in configs else "rl"
+    if source not in configs:
+        raise ValueError(f"{root} has no rl config to roll out")
+    rows = list(iter_rows(root, source))
+
+    def policy_for(row: dict[str, Any], j: int) -> ScriptedPolicy:
+        return ScriptedPolicy(row, error_rate=error_rate, seed=seed * 1_000_003 + j)
+
+    passes = pass_rates(rows, policy_for, k)
+    record = {"policy": policy, "k": k, "seed": seed, "source_config": source}
+    target = Path(out) if out is not None else root
+    staging = prepare_output(target, overwrite=True if out is None else overwrite)
+    try:
+        files: dict[str, str] = {}
+        for config in configs:
+            for shard in sorted((root / config).glob("*.parquet")):
+                rel = f"{config}/{shard.name}"
+                (staging / config).mkdir(parents=True, exist_ok=True)
+                _rewrite(shard, staging / rel, passes, k, record)
+                files[rel] = sha256_file(staging / rel)
+        rates = [p / k for p in passes.values()]
+        summary = {**record, "tasks": len(rates), "mean_pass_rate": round(sum(rates) / len(rates), 4) if rates else 0.0}
+        manifest = {**manifest, "files": dict(sorted(files.items())), "calibration": summary}
+        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        examples = {c: next(iter_rows(staging, c)) for c in configs}
+        write_card(staging, manifest, examples)
+        publish(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return summary
+
+
+def _rewrite(src: Path, dst: Path, passes: dict[str, int], k: int, record: dict[str, Any]) -> None:
+    table = pq.read_table(src)
+    ids = table.column("task_id").to_pylist()
+    rates = [passes[i] / k if i in passes else None for i in ids]
+    info = [orjson.dumps({**record, "passes": passes[i]}).decode() if i in passes else None for i in ids]
+    schema = table.schema
+    table = table.set_column(schema.get_field_index("pass_rate"), schema.field("pass_rate"), pa.array(rates, pa.float64()))
+    calibration = pa.ExtensionArray.from_storage(pa.json_(), pa.array(info, pa.string()))
+    table = table.set_column(schema.get_field_index("calibration"), schema.field("calibration"), calibration)
+    pq.write_table(table, dst, compression="zstd", row_group_size=1000, write_statistics=False, store_schema=False)

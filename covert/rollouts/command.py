@@ -1,0 +1,31 @@
+"""``covert calibrate`` (registered by :mod:`covert.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from covert.errors import UsageError
+    from covert.rollouts.calibrate import calibrate
+
+    try:
+        summary = calibrate(args.dir, policy=args.policy, k=args.k, seed=args.seed, out=args.out,
+                            overwrite=args.overwrite)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"calibrated {summary['tasks']} tasks with {summary['policy']} (k={summary['k']}): "
+          f"mean pass rate {summary['mean_pass_rate']}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``covert calibrate``."""
+    s = sub.add_parser("calibrate", help="record each task's pass rate under a policy (pass@k difficulty)")
+    s.add_argument("dir")
+    s.add_argument("--policy", default="scripted", help="scripted or scripted:ERROR_RATE")
+    s.add_argument("--k", type=int, default=8)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--out", default=None, help="write a calibrated copy here instead of updating DIR")
+    s.add_argument("--overwrite", action="store_true")
+    s.set_defaults(func=_calibrate)
