@@ -46,6 +46,7 @@ def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
     from covert.env import get_builder, item_rng, resolve_builders
     from covert.io.parquet import encode_row
     from covert.synth.blueprint import sample_blueprint
+    from covert.synth.generate import shared_state
     from covert.synth.instantiate import instantiate
     from covert.synth.records import Rejected
     from covert.validation import Invalid, validate_pair
@@ -67,7 +68,7 @@ def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
 
     for spec in specs:
         builder = get_builder(spec.builder)
-        state = timed("state factory", builder.state, 0, spec.index)
+        state = timed("state factory (shared per tasks_per_state)", lambda s=spec: shared_state(s.builder, 0, s.world).fork())
         for attempt in range(6):
             rng = item_rng(builder.name, 0, spec.index, attempt)
             try:

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import Any
 
 import fastjsonschema
+import jsonschema_rs
 
 
 @cache
@@ -36,7 +37,7 @@ def _inline(node: Any) -> Any:
 
 @cache
 def validator(name: str, trusted_tools: bool = False) -> Any:
-    """A compiled validator for ``schemas/<name>.schema.json``; raises ``SchemaViolation``.
+    """A compiled validator (jsonschema-rs) for ``schemas/<name>.schema.json``; raises ``SchemaViolation``.
 
     With ``trusted_tools`` the row's ``tools`` are only checked to be objects: for callers that compare
     them to builder specs already validated against ``tool.schema.json`` (see :func:`builder_specs_valid`).
@@ -45,7 +46,7 @@ def validator(name: str, trusted_tools: bool = False) -> Any:
     if trusted_tools and "tools" in schema.get("properties", {}):
         schema = {**schema, "properties": {**schema["properties"],
                                            "tools": {"type": "array", "items": {"type": "object"}}}}
-    return fastjsonschema.compile(schema, use_default=False)
+    return jsonschema_rs.validator_for(schema).validate
 
 
 @cache
@@ -57,4 +58,5 @@ def builder_specs_valid(specs: tuple[str, ...], env_cls: Any) -> bool:
     return True
 
 
-SchemaViolation = fastjsonschema.JsonSchemaException
+SchemaViolation = (fastjsonschema.JsonSchemaException, jsonschema_rs.ValidationError)
+"""What a failed validation raises (catch it as ``except SchemaViolation``)."""
