@@ -50,6 +50,7 @@ class BuildConfig:
     tasks_per_state: int = 8
     multi_turn: bool = False
     thinking: bool = True
+    license: str = "apache-2.0"
 
     def configs(self) -> tuple[str, ...]:
         """The configs this build writes."""

@@ -60,7 +60,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
     config = BuildConfig(builders=args.builders.split(","), num_tasks=args.num_tasks, seed=args.seed,
                          rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state,
-                         multi_turn=args.multi_turn, thinking=not args.no_thinking)
+                         multi_turn=args.multi_turn, thinking=not args.no_thinking, license=args.license)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
                      progress=not args.quiet, command=command, engine=args.engine, ray_address=args.ray_address)
@@ -172,6 +172,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--multi-turn", action="store_true",
                    help="also write conversation views (sft-multiturn, rl-multiturn with user scenarios)")
+    s.add_argument("--license", default="apache-2.0", help="license id stated in the dataset card")
     s.add_argument("--no-thinking", action="store_true",
                    help="no reasoning_content (plans) on assistant turns of multi-turn rows")
     s.add_argument("--engine", choices=("local", "ray"), default="local",

@@ -113,6 +113,18 @@ def test_same_command_same_bytes_and_workers_do_not_matter(dataset: Path, tmp_pa
         assert (again / rel).read_bytes() == (dataset / rel).read_bytes()
 
 
+def test_same_bytes_across_processes_and_hash_seeds(tmp_path: Path) -> None:
+    """Separate processes with different PYTHONHASHSEED (set iteration order) write the same bytes."""
+    hashes = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"h{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-m", "covert.cli", "build", "--num-tasks", "120", "--seed", "3", "--out",
+                        str(out), "--quiet", "--multi-turn"], check=True, env=env, capture_output=True, timeout=300)
+        hashes.append(_shard_hashes(out))
+    assert hashes[0] == hashes[1]
+
+
 def test_chat_template_renders_every_row(dataset: Path) -> None:
     tokenizer = pytest.importorskip("tests.tiny_tokenizer").tiny_tool_tokenizer()
     count = 0

@@ -3,7 +3,72 @@
 from __future__ import annotations
 
 import argparse
+import json
+
+
+def _cmd_push(args: argparse.Namespace) -> int:
+    from covert.publish.push import push_dataset
+
+    plan = push_dataset(args.dir, args.repo_id, private=args.private, revision=args.revision)
+    where = f"{args.repo_id}@{args.revision}" if args.revision else args.repo_id
+    if plan.up_to_date:
+        print(f"{where} is up to date")
+    else:
+        print(f"pushed {sum(len(c.add) for c in plan.commits)} files in {len(plan.commits)} commits to {where}")
+    return 0
+
+
+def _cmd_regenerate(args: argparse.Namespace) -> int:
+    from covert.publish.regenerate import regenerate
+
+    result = regenerate(args.source, args.out, workers=args.workers, overwrite=args.overwrite,
+                        progress=not args.quiet, engine=args.engine, ray_address=args.ray_address,
+                        revision=args.revision)
+    print(result.describe())
+    if result.ok:
+        print(f"wrote {args.out}")
+        return 0
+    return 1
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from covert.publish.export import export, llama_factory_entry
+
+    report = export(args.dir, args.to, args.out, config=args.config, split=args.split)
+    print(f"wrote {report.rows} rows to {report.path}")
+    for reason, count in report.skipped.items():
+        print(f"skipped {count} rows: {reason}")
+    if args.to == "sharegpt":
+        print("LLaMA-Factory dataset_info.json entry: " + json.dumps(llama_factory_entry(report.path)))
+    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommands; filled in by the publishing stage."""
+    """Add the ``push``, ``regenerate`` and ``export`` subcommands."""
+    from covert.publish import FORMATS
+
+    s = sub.add_parser("push", help="upload a dataset folder to the Hub (resumable; refuses invalid datasets)")
+    s.add_argument("dir")
+    s.add_argument("repo_id", help="Hub dataset repo, owner/name")
+    s.add_argument("--private", action="store_true", help="create the repo private")
+    s.add_argument("--revision", default=None, help="branch to push to (created if missing)")
+    s.set_defaults(func=_cmd_push)
+
+    s = sub.add_parser("regenerate", help="rebuild a dataset from its manifest and check every shard's sha256")
+    s.add_argument("source", metavar="DIR_OR_REPO", help="dataset directory or Hub dataset id")
+    s.add_argument("--out", required=True)
+    s.add_argument("--revision", default=None, help="Hub revision of the manifest")
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--engine", choices=("local", "ray"), default="local")
+    s.add_argument("--ray-address", default=None)
+    s.set_defaults(func=_cmd_regenerate)
+
+    s = sub.add_parser("export", help="write a dataset in another trainer's format")
+    s.add_argument("dir")
+    s.add_argument("--to", required=True, choices=FORMATS)
+    s.add_argument("--out", required=True, help="output file")
+    s.add_argument("--config", default="sft", help="config to export (sft, rl, sft-multiturn, rl-multiturn; default sft)")
+    s.add_argument("--split", default=None, help="one split (default: all)")
+    s.set_defaults(func=_cmd_export)

@@ -92,7 +92,7 @@ class BackendPolicy:
         completion = self.backend.generate([request])[0]
         if completion.error:
             return {"role": "assistant", "content": ""}
-        calls = [{"id": f"call_{i}", "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+        calls = [{"id": c.id or f"call_{i}", "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                  for i, c in enumerate(completion.tool_calls or [])]
         message: dict[str, Any] = {"role": "assistant", "content": completion.text or ""}
         if calls:

@@ -344,7 +344,7 @@ class Instantiator:
             raise Rejected("answer_path_missing", self.calls[index].name)
         template = self.rng.choice(usable)
         values: dict[str, str] = {}
-        for name in slots(template):
+        for name in sorted(slots(template)):
             value = get_path(output, name)
             values[name] = render(value)
             if isinstance(value, (dict, list)):
