@@ -125,8 +125,9 @@ _WORKER_CONFIG: dict[str, Any] = {}
 
 
 def _init_worker(seed: int, ratios: tuple[float, float, float], multi_turn: bool = False,
-                 thinking: bool = True) -> None:
-    _WORKER_CONFIG.update(seed=seed, split_of=split_of(seed, ratios), multi_turn=multi_turn, thinking=thinking)
+                 thinking: bool = True, keep_tasks: bool = False) -> None:
+    _WORKER_CONFIG.update(seed=seed, split_of=split_of(seed, ratios), multi_turn=multi_turn, thinking=thinking,
+                          keep_tasks=keep_tasks)
 
 
 def _work(spec: ItemSpec) -> tuple:
@@ -145,13 +146,14 @@ def work_item(spec: ItemSpec, seed: int, ratios: tuple[float, float, float], mul
 
 def _pack(outcome: Outcome) -> tuple:
     if outcome.task is None:
-        return (outcome.spec, outcome.rejections, "", "", {}, {})
+        return (outcome.spec, outcome.rejections, "", "", {}, {}, None)
     task = outcome.task
     split = outcome.rows["rl"]["extra_info"]["split"]
     facts = {"tools": [c.name for c in task.calls], "query": task.query, "category": task.category,
              "builder": task.builder, "method": task.method}
+    keep = task if _WORKER_CONFIG.get("keep_tasks") else None
     return (outcome.spec, outcome.rejections, split, task.signature,
-            {config: encode_row(row, config) for config, row in outcome.rows.items()}, facts)
+            {config: encode_row(row, config) for config, row in outcome.rows.items()}, facts, keep)
 
 
 def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "local",
@@ -166,6 +168,39 @@ def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "loc
             yield _work(spec)
     else:
         yield from pool.imap(_work, specs, chunksize=16)
+
+
+def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildStats) -> list[tuple]:
+    """Let the LLM rewrite the queries of one round's accepted tasks; rebuild the rows of those it
+    rewrote, drop those the self-review rejected."""
+    from covert.conversation.rows import multiturn_rows
+    from covert.synth.generate import shared_state
+    from covert.views import rl_row, sft_row
+
+    specs = {item[4].index: item[0] for item in batch}
+
+    def state_of(task: Any) -> Any:
+        return shared_state(task.builder, config.seed, specs[task.index].world).fork()
+
+    rewritable = [item for item in batch if item[4].category != "irrelevance"]
+    results = dict(zip((id(item) for item in rewritable), llm.realize([i[4] for i in rewritable], state_of), strict=True))
+    out = []
+    for item in batch:
+        spec, split, signature, rows, task = item
+        if id(item) not in results:
+            out.append(item)
+            continue
+        new = results[id(item)]
+        if new is None:
+            stats.rejections["review_disagree"] += 1
+            continue
+        if new is not task:
+            fresh = {"sft": sft_row(new), "rl": rl_row(new, split, spec.index)}
+            if config.multi_turn:
+                fresh["sft-multiturn"], fresh["rl-multiturn"] = multiturn_rows(new, split, spec.index, config.thinking)
+            rows = {name: encode_row(row, name) for name, row in fresh.items()}
+        out.append((spec, split, signature, rows, new))
+    return out
 
 
 def prepare_output(out: Path, overwrite: bool) -> Path:
@@ -204,21 +239,24 @@ ENGINES = ("local", "ray")
 
 def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: bool = False,
           progress: bool = True, command: str = "", engine: str = "local",
-          ray_address: str | None = None) -> dict[str, Any]:
+          ray_address: str | None = None, llm: Any = None) -> dict[str, Any]:
     """Build the dataset described by ``config`` into ``out``; returns the manifest.
 
     ``engine="local"`` runs ``workers`` processes on this machine; ``engine="ray"`` runs the items as
     Ray Data tasks (local Ray, or the cluster at ``ray_address``). Output bytes are the same either way.
+    ``llm`` (an :class:`~covert.synth.llm_realize.EvolvingRealizer`) rewrites queries with an LLM.
     """
     config.validate()
     if engine not in ENGINES:
         raise BuildError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if llm is not None and engine != "local":
+        raise BuildError("--llm runs with --engine local (the LLM stage batches requests in this process)")
     out = Path(out)
     builders = resolve_builders(config.builders)
     config.builders = [b.name for b in builders]
     staging = prepare_output(out, overwrite)
     try:
-        manifest = _build_into(config, builders, staging, workers, progress, command, engine, ray_address)
+        manifest = _build_into(config, builders, staging, workers, progress, command, engine, ray_address, llm)
         publish(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -227,7 +265,8 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
 
 
 def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: int, progress: bool,
-                command: str, engine: str = "local", ray_address: str | None = None) -> dict[str, Any]:
+                command: str, engine: str = "local", ray_address: str | None = None,
+                llm: Any = None) -> dict[str, Any]:
     from tqdm import tqdm
 
     writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard) for c in config.configs() for s in SPLITS}
@@ -239,9 +278,10 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     pool = None
     if workers > 1 and engine == "local":
         pool = get_context("fork").Pool(workers, initializer=_init_worker,
-                                        initargs=(config.seed, config.split_ratios, config.multi_turn, config.thinking))
+                                        initargs=(config.seed, config.split_ratios, config.multi_turn, config.thinking,
+                                                  llm is not None))
     else:
-        _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking)
+        _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None)
     bar = tqdm(total=config.num_tasks, unit="task", disable=not progress, file=sys.stderr)
     try:
         while accepted < config.num_tasks:
@@ -249,14 +289,18 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
                 raise BuildError("too few candidates pass validation; check the builders with `covert list`")
             specs = plan_round(config, builders, sampler, start, ROUND_SIZE)
             start += ROUND_SIZE
-            for spec, rejections, split, signature, rows, facts in _outcomes(
+            batch = []
+            for spec, rejections, split, signature, rows, facts, task in _outcomes(
                 specs, workers, pool, engine, config, ray_address
             ):
-                if accepted >= config.num_tasks:
+                if accepted + len(batch) >= config.num_tasks:
                     break
                 stats.record(spec, rejections, facts)
-                if not rows:
-                    continue
+                if rows:
+                    batch.append((spec, split, signature, rows, task))
+            if llm is not None:
+                batch = _llm_round(llm, batch, config, stats)
+            for _spec, split, signature, rows, _ in batch:
                 for name, row in rows.items():
                     if "extra_info" in row:
                         row["extra_info"]["index"] = accepted
@@ -282,6 +326,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
         "builders": {b.name: {"version": b.version, "license": b.license, "sources": list(b.sources)} for b in builders},
         "summary": summary,
         "rows": {f"{c}/{s}": w.rows for (c, s), w in writers.items()},
+        **({"llm": llm.summary()} if llm is not None else {}),
         "files": dict(sorted(files.items())),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")

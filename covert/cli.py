@@ -62,11 +62,36 @@ def _cmd_build(args: argparse.Namespace) -> int:
                          rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state,
                          multi_turn=args.multi_turn, thinking=not args.no_thinking, license=args.license)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
+    realizer = _realizer(args) if args.llm else None
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
-                     progress=not args.quiet, command=command, engine=args.engine, ray_address=args.ray_address)
+                     progress=not args.quiet, command=command, engine=args.engine, ray_address=args.ray_address,
+                     llm=realizer)
     _print_summary(manifest["summary"], manifest["rows"])
+    if "llm" in manifest:
+        llm = manifest["llm"]
+        rates = ", ".join(f"{r['acceptance_rate']:.0%}" for r in llm["rounds"])
+        print(f"llm: {llm['accepted']} of {llm['requests']} queries accepted; acceptance per round: {rates}")
+        for reason, count in llm["rejected_by_reason"].items():
+            print(f"  {reason:<28} {count:>8}")
     print(f"wrote {args.out}")
     return 0
+
+
+def open_llm(spec: str, cache_dir: str | None) -> Any:
+    """The backend of a ``--llm`` spec, checked reachable and cached; bad input -> :class:`UsageError`."""
+    from covert.llm import BackendUnavailable, open_backend
+
+    try:
+        return open_backend(spec, cache_dir=cache_dir)
+    except (ValueError, BackendUnavailable) as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
+
+
+def _realizer(args: argparse.Namespace) -> Any:
+    from covert.synth.llm_realize import EvolvingRealizer, LLMConfig
+
+    cache = args.llm_cache or str(Path(args.out).with_name(Path(args.out).name + ".llm-cache"))
+    return EvolvingRealizer(open_llm(args.llm, cache), LLMConfig(spec=args.llm, review=args.review, seed=args.seed))
 
 
 def _print_summary(summary: dict[str, Any], rows: dict[str, int]) -> None:
@@ -175,6 +200,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--license", default="apache-2.0", help="license id stated in the dataset card")
     s.add_argument("--no-thinking", action="store_true",
                    help="no reasoning_content (plans) on assistant turns of multi-turn rows")
+    s.add_argument("--llm", default=None, metavar="SPEC",
+                   help="rewrite queries with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests (default: OUT.llm-cache)")
+    s.add_argument("--review", action="store_true", help="with --llm: semantic self-review (L4) of every task")
     s.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local worker processes, or Ray Data tasks (same output)")
     s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
