@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from covert.augment.verify import is_augmented, validate_augmented_row
 from covert.io.features import kind_of
 from covert.io.parquet import sha256_file
 from covert.io.reader import iter_rows, load_manifest
@@ -51,20 +52,27 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     for rel in sorted(present - set(manifest.get("files", {}))):
         report.failures.append((rel, "", "shard_not_in_manifest"))
     ids: dict[str, set[str]] = {}
+    bases: dict[str, set[str]] = {}
     for config in configs:
         kind = kind_of(config)
         ids[config] = set()
         for row in iter_rows(root, config):
             report.rows[config] += 1
             ids[config].add(row["task_id"])
+            if row.get("base_task_id"):
+                bases.setdefault(config, set()).add(row["base_task_id"])
             try:
-                validate_row(row, kind)
+                (validate_augmented_row if is_augmented(row) else validate_row)(row, kind)
             except Invalid as exc:
                 if len(report.failures) < limit_failures:
                     report.failures.append((config, row.get("task_id", "?"), f"{exc.reason}: {exc.detail}"[:200]))
-    for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn")):
+    for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"),
+                          ("sft-augmented", "rl-augmented")):
         if first in ids and second in ids and ids[first] != ids[second]:
             report.failures.append((f"{first}/{second}", "", "configs_hold_different_tasks"))
+    for config, wanted in bases.items():
+        if "sft" in ids and wanted - ids["sft"]:
+            report.failures.append((config, "", "base_row_missing"))
     return report
 
 

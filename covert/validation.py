@@ -181,6 +181,8 @@ def _check_replay(oracle: Oracle, outputs: list[Any], final_hash: str) -> None:
         if is_error(output) and truth["behaviour"] == "tool_use":
             raise Invalid("oracle_call_failed", f"call {i}: {output['error']['code']}")
     for fact in truth["answer_facts"]:
+        if not normalize_text(fact["value"]):
+            raise Invalid("empty_fact", str(fact.get("path", fact.get("reasoning", ""))))
         if "call" in fact:
             value = get_path(outputs[fact["call"]], fact["path"])
             if value is None or render(value) != fact["value"]:

@@ -11,6 +11,7 @@ from covert.env import get_builder
 from covert.env.state import canonical_bytes
 
 ABILITY = "tool_use"
+REWARD_COMPONENTS = {"calls": 1.0, "state": 1.0, "facts": 1.0, "behaviour": 1.0}
 
 
 def outputs_hash(outputs: list[Any]) -> str:
@@ -91,6 +92,6 @@ def rl_row(task: Any, split: str, index: int) -> dict[str, Any]:
         "tools": builder.environment.openai_tools(task.tools),
         "data_source": f"covert/{task.builder}",
         "ability": ABILITY,
-        "reward_model": {"style": "rule", "ground_truth": ground_truth(task)},
+        "reward_model": {"style": "rule", "ground_truth": ground_truth(task), "components": dict(REWARD_COMPONENTS)},
         "extra_info": {"index": index, "split": split, "task_id": task.task_id, "initial_state": task.initial_state},
     }

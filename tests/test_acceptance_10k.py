@@ -9,6 +9,8 @@ import pytest
 from covert.build import BuildConfig, build
 from covert.check import validate_dataset
 from covert.env import builder_names, get_builder
+from covert.io.reader import iter_rows
+from covert.rewards import oracle_completion, score
 from covert.synth.records import CATEGORIES
 
 
@@ -26,3 +28,7 @@ def test_ten_thousand_tasks_validate_and_cover_everything(tmp_path: Path) -> Non
     report = validate_dataset(out)
     assert report.ok, report.failures[:5]
     assert report.rows == {"sft": 10_000, "rl": 10_000}
+    sft = {r["task_id"]: r for r in iter_rows(out, "sft")}
+    for row in iter_rows(out, "rl"):
+        assert score(row, oracle_completion(sft[row["task_id"]])).value == 1.0, row["task_id"]
+        assert score(row, oracle_completion(row)).value == 1.0, row["task_id"]

@@ -3,7 +3,47 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
+
+def _run(args: argparse.Namespace) -> int:
+    from covert.augment.dataset import AugmentConfig, augment_dataset
+    from covert.augment.registry import kind_names
+
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds is not None else kind_names()
+    config = AugmentConfig(kinds=kinds, intensity=args.intensity, seed=args.seed, rows_per_shard=args.rows_per_shard)
+    manifest = augment_dataset(args.src, args.out, config, overwrite=args.overwrite, workers=args.workers,
+                               progress=not args.quiet)
+    _print_summary(manifest)
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _print_summary(manifest: dict[str, Any]) -> None:
+    summary = manifest["augmentation_summary"]
+    per_kind = summary["per_kind"]
+    print(f"augmented {summary['base_tasks']} base tasks into {sum(k['rows'] for k in per_kind.values())} rows")
+    print(f"  {'kind':<14} {'rows':>8} {'n/a':>8} {'rejected':>9}")
+    for kind, counts in per_kind.items():
+        reasons = ", ".join(f"{r} {n}" for r, n in counts["rejected"].items())
+        print(f"  {kind:<14} {counts['rows']:>8} {counts['not_applicable']:>8} {sum(counts['rejected'].values()):>9}"
+              + (f"   ({reasons})" if reasons else ""))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand; filled in by the augmentation stage."""
+    """Add ``covert augment SRC --out DIR [--kinds ...] [--intensity ...] [--seed S] [--overwrite]``."""
+    s = sub.add_parser("augment", help="write oracle-preserving augmented configs of a dataset",
+                       description="Copy a dataset's sft and rl configs and add sft-augmented and rl-augmented: "
+                                   "every base row augmented by each kind, each augmented row validated.")
+    s.add_argument("src", help="a dataset directory, or a Hub dataset repo id")
+    s.add_argument("--out", required=True, help="the new dataset directory")
+    s.add_argument("--kinds", default=None,
+                   help="comma-separated kinds (default: all): distractors, indirect, ambiguous, noisy, "
+                        "multi_format, erroneous")
+    s.add_argument("--intensity", default="medium", help="low, medium or high")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--rows-per-shard", type=int, default=5000)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=_run)

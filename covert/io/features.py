@@ -27,7 +27,7 @@ FEATURES: dict[str, dict[str, Any]] = {
     "sft": {**_METADATA, "messages": _JSON, "tools": _JSON, "initial_state": _JSON, "ground_truth": _JSON},
     "rl": {
         **_METADATA, "prompt": _JSON, "tools": _JSON, "data_source": _STR, "ability": _STR,
-        "reward_model": {"style": _STR, "ground_truth": _JSON},
+        "reward_model": {"style": _STR, "ground_truth": _JSON, "components": _JSON},
         "extra_info": {"index": _INT64, "split": _STR, "task_id": _STR, "initial_state": _JSON},
     },
 }

@@ -1,9 +1,127 @@
-"""``covert score`` (registered by :mod:`covert.cli`)."""
+"""``covert score`` (registered by :mod:`covert.cli`): score predictions against a dataset's rows."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+
+class _InputError(Exception):
+    """Bad input: one line on stderr, exit status 2."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the subcommand; filled in by the rewards stage."""
+    """Add ``covert score``."""
+    s = sub.add_parser("score", help="score predictions (JSONL of {task_id, completion}) against a dataset")
+    s.add_argument("--dataset", required=True, help="a covert dataset directory")
+    s.add_argument("--config", default="rl", help="the config whose rows hold the ground truth: rl (default), sft, rl-augmented, sft-augmented")
+    s.add_argument("--predictions", required=True, help='JSONL file, one {"task_id", "completion"} per line')
+    s.add_argument("--mode", choices=("partial", "exact"), default="partial", help="dense or 0/1 reward")
+    s.add_argument("--json", action="store_true", help="print the per-row scores and summary as JSON")
+    s.add_argument("--quiet", action="store_true", help="print the summary only")
+    s.add_argument("--llm", default=None, metavar="SPEC",
+                   help="judge the special behaviours with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM judge requests")
+    s.set_defaults(func=_cmd_score)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    try:
+        return _score(args)
+    except _InputError as exc:
+        print(f"covert: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _score(args: argparse.Namespace) -> int:
+    from covert.io.reader import DatasetError, iter_rows, load_manifest
+    from covert.rewards.composite import RewardConfig, Scorer
+
+    predictions = _read_predictions(Path(args.predictions))
+    wanted = {task_id for task_id, _, _ in predictions}
+    rows: dict[str, dict[str, Any]] = {}
+    try:
+        load_manifest(args.dataset)
+        for row in iter_rows(args.dataset, args.config):
+            if row.get("task_id") in wanted:
+                rows[row["task_id"]] = row
+    except (DatasetError, OSError) as exc:
+        raise _InputError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+    except Exception as exc:  # noqa: BLE001 - an unreadable shard is bad input, reported on one line
+        raise _InputError(f"cannot read {args.dataset}/{args.config}: {type(exc).__name__}") from None
+    for task_id, line, _ in predictions:
+        if task_id not in rows:
+            raise _InputError(f"line {line} of {args.predictions}: task_id {task_id!r} is not in {args.dataset} ({args.config})")
+    judge = None
+    if getattr(args, "llm", None):
+        from covert.cli import open_llm
+        from covert.llm.judge import BackendJudge
+
+        judge = BackendJudge(open_llm(args.llm, args.llm_cache))
+    scorer = Scorer(RewardConfig(mode=args.mode), judge=judge, judge_all=judge is not None)
+    results = []
+    for task_id, _, completion in predictions:
+        row = rows[task_id]
+        result = scorer.score(row, completion)
+        results.append({"task_id": task_id, "category": row.get("category", ""), "builder": row.get("builder", ""),
+                        **result.to_dict()})
+    summary = _summary(results)
+    if args.json:
+        print(json.dumps({"rows": [] if args.quiet else results, "summary": summary}, indent=2))
+        return 0
+    if not args.quiet:
+        width = max(len(r["task_id"]) for r in results)
+        for r in results:
+            why = "; ".join(r["reasons"][:3])
+            print(f"{r['task_id']:<{width}}  {r['value']:.3f}  {r['category']:<17} {r['builder']:<10} {why}".rstrip())
+        print()
+    print(f"scored {summary['count']} predictions; mean {summary['mean']:.4f}")
+    for title in ("per_category", "per_builder", "per_component"):
+        print(title.replace("_", " ") + ":")
+        for name, stats in summary[title].items():
+            print(f"  {name:<28} {stats['mean']:.4f}  (n={stats['count']})")
+    return 0
+
+
+def _read_predictions(path: Path) -> list[tuple[str, int, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _InputError(f"predictions file {path} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _InputError(f"cannot read {path}: {type(exc).__name__}") from None
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise _InputError(f"line {number} of {path} is not valid JSON") from None
+        if not isinstance(item, dict) or not isinstance(item.get("task_id"), str) or "completion" not in item:
+            raise _InputError(f'line {number} of {path}: each line is {{"task_id": ..., "completion": ...}}')
+        out.append((item["task_id"], number, item["completion"]))
+    if not out:
+        raise _InputError(f"{path} holds no predictions")
+    return out
+
+
+def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    by: dict[str, dict[str, list[float]]] = {"per_category": defaultdict(list), "per_builder": defaultdict(list),
+                                             "per_component": defaultdict(list)}
+    for r in results:
+        by["per_category"][r["category"]].append(r["value"])
+        by["per_builder"][r["builder"]].append(r["value"])
+        for name, value in r["components"].items():
+            by["per_component"][name].append(value)
+    values = [r["value"] for r in results]
+    return {
+        "count": len(values),
+        "mean": sum(values) / len(values),
+        **{title: {name: {"mean": sum(v) / len(v), "count": len(v)} for name, v in sorted(groups.items())}
+           for title, groups in by.items()},
+    }

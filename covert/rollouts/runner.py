@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import TemplateUser, UserSimulator
+from covert.conversation.simulator import STOP_SIGNALS, TemplateUser, UserSimulator
 from covert.conversation.user_errors import detect_user_errors
 from covert.env import Environment, from_row
 
@@ -52,15 +52,34 @@ class Rollout:
 
 
 def user_for(row: dict[str, Any]) -> UserSimulator | None:
-    """The template user of a row that carries a user scenario, else ``None``."""
+    """The template user of a row that carries a user scenario (or, for an ambiguous-query row, the
+    user who holds the missing value), else ``None``."""
     scenario = (row.get("extra_info") or {}).get("user_scenario")
-    return TemplateUser(UserScenario.from_dict(scenario)) if scenario else None
+    if scenario:
+        return TemplateUser(UserScenario.from_dict(scenario))
+    if ((row.get("reward_model") or {}).get("ground_truth") or {}).get("clarify"):
+        from covert.augment import clarify_user
+
+        return clarify_user(row)
+    return None
 
 
-def _execute(env: Environment, call: dict[str, Any]) -> tuple[str, str]:
+def _present(row: dict[str, Any]) -> Any:
+    """How tool outputs are shown: as the row's augmentation presents them (noise, formats), else JSON."""
+    if row.get("augmentations"):
+        from covert.augment import output_presenter
+
+        return output_presenter(row)
+    return None
+
+
+def _execute(env: Environment, call: dict[str, Any], present: Any = None) -> tuple[str, str]:
     function = call.get("function") or {}
     name = function.get("name", "")
-    output = env.call(name, function.get("arguments"))
+    arguments = function.get("arguments")
+    output = env.call(name, arguments)
+    if present is not None:
+        return name, present(name, arguments, output)
     return name, orjson.dumps(output).decode()
 
 
@@ -72,6 +91,7 @@ def run(policy: Policy, row: dict[str, Any], user: UserSimulator | str | None = 
     if user == "auto":
         user = user_for(row)
     env = from_row(row)
+    present = _present(row)
     prompt = [dict(m) for m in row["prompt"]]
     messages = list(prompt)
     tools = row["tools"]
@@ -88,7 +108,7 @@ def run(policy: Policy, row: dict[str, Any], user: UserSimulator | str | None = 
         calls = assistant.get("tool_calls") or []
         if calls:
             for call in calls:
-                name, content = _execute(env, call)
+                name, content = _execute(env, call, present)
                 messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "name": name, "content": content})
                 steps += 1
             continue
@@ -104,7 +124,9 @@ def run(policy: Policy, row: dict[str, Any], user: UserSimulator | str | None = 
     completion = messages[len(prompt):]
     scenario = getattr(user, "scenario", None)
     errors = detect_user_errors(completion, scenario) if scenario is not None else []
-    return Rollout(messages, env.state.hash(), score(row, completion), stop, steps, errors)
+    # the user's closing words ("thanks, that's all") are not part of what the agent is scored on
+    scored = completion[:-1] if stop in STOP_SIGNALS and completion and completion[-1]["role"] == "user" else completion
+    return Rollout(messages, env.state.hash(), score(row, scored), stop, steps, errors)
 
 
 def run_many(policy_for: Callable[[dict[str, Any]], Policy], rows: Iterable[dict[str, Any]],

@@ -339,7 +339,7 @@ class Instantiator:
 
     def _answer(self, templates: tuple[str, ...], index: int, facts: list[dict[str, Any]]) -> str:
         output = self.calls[index].output
-        usable = [t for t in templates if all(get_path(output, s) is not None for s in slots(t))]
+        usable = [t for t in templates if all(get_path(output, s) not in (None, "") for s in slots(t))]
         if not usable:
             raise Rejected("answer_path_missing", self.calls[index].name)
         template = self.rng.choice(usable)

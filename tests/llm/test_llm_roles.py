@@ -26,3 +26,16 @@ def test_llm_user_and_backend_policy_roll_out(random_model_dir: Path, trained_mo
     assert 0.0 <= rollout.reward.value <= 1.0
     assert rollout.stop in ("turn_limit", "done", "transfer", "out_of_scope")
     assert all(m["role"] in ("system", "user", "assistant", "tool") for m in rollout.messages)
+
+
+def test_llm_judge_rejects_garbage_and_falls_back(random_model_dir: Path) -> None:
+    from covert.llm import open_backend
+    from covert.llm.judge import BackendJudge
+    from covert.rewards.judge import RUBRICS, Rubric, RuleJudge
+
+    judge = BackendJudge(open_backend(f"hf:{random_model_dir}"), max_tokens=16)
+    rubric = Rubric("decline", RUBRICS["decline"])
+    transcript = [{"role": "assistant", "content": "I'm sorry, I can't help with that here."}]
+    verdict = judge.judge(rubric, transcript)
+    assert verdict.score == RuleJudge().judge(rubric, transcript).score
+    assert sum(judge.errors.values()) == 1 and "rejected" in verdict.rationale

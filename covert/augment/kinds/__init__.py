@@ -1,0 +1,1 @@
+"""Augmentation kinds, one module each; every module defines ``KIND`` (see :mod:`covert.augment.registry`)."""

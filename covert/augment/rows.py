@@ -1,0 +1,85 @@
+"""Row helpers shared by the kinds: oracle calls and outputs of a base row, and augmented-row metadata."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+
+from covert.augment.registry import INTENSITIES, NotApplicable, RowPair, get_kind
+from covert.env import item_rng
+
+
+def augmented_task_id(base_task_id: str, kinds: list[str], seed: int) -> str:
+    """The task id of an augmented row: deterministic from its base row's id, the kinds and the seed."""
+    digest = hashlib.sha1(f"{base_task_id}:{'+'.join(kinds)}:{seed}".encode()).hexdigest()[:10]
+    return f"{base_task_id}-aug-{digest}"
+
+
+def flat_calls(truth: dict[str, Any]) -> list[dict[str, Any]]:
+    """The oracle calls in execution order (turns flattened)."""
+    return [call for group in truth["calls"] for call in group]
+
+
+def turn_of(truth: dict[str, Any]) -> list[int]:
+    """For each flat call index, the index of the assistant turn holding it."""
+    return [t for t, group in enumerate(truth["calls"]) for _ in group]
+
+
+def recorded_outputs(sft: dict[str, Any]) -> list[Any]:
+    """The oracle outputs an SFT base row carries in its tool messages, decoded."""
+    try:
+        return [orjson.loads(m["content"]) for m in sft["messages"] if m["role"] == "tool"]
+    except orjson.JSONDecodeError:
+        raise NotApplicable("a tool message of the base row is not JSON") from None
+
+
+def query_of(row: dict[str, Any]) -> str:
+    """The first user message of an SFT or RL row."""
+    messages = row["messages"] if "messages" in row else row["prompt"]
+    return next(m["content"] for m in messages if m["role"] == "user")
+
+
+def truth_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The ground truth of an SFT or RL row."""
+    return row["ground_truth"] if "ground_truth" in row else row["reward_model"]["ground_truth"]
+
+
+def with_query(pair: RowPair, query: str) -> RowPair:
+    """Both views with the first user message replaced (copy-on-write: other fields are shared)."""
+    messages = list(pair.sft["messages"])
+    at = next(i for i, m in enumerate(messages) if m["role"] == "user")
+    messages[at] = {"role": "user", "content": query}
+    prompt = [m if m["role"] != "user" else {"role": "user", "content": query} for m in pair.rl["prompt"]]
+    return RowPair({**pair.sft, "messages": messages}, {**pair.rl, "prompt": prompt}, pair.record)
+
+
+def with_truth(pair: RowPair, truth: dict[str, Any]) -> RowPair:
+    """Both views with a new ground truth."""
+    reward = {**pair.rl["reward_model"], "ground_truth": truth}
+    return RowPair({**pair.sft, "ground_truth": truth}, {**pair.rl, "reward_model": reward}, pair.record)
+
+
+def augment_pair(pair: RowPair, kind: str, seed: int = 0, intensity: str = "medium") -> RowPair:
+    """Apply one kind to a base row pair; returns the augmented pair with its metadata set.
+
+    Deterministic: the kind's generator is ``item_rng("augment", seed, base_task_id, kind)``. Raises
+    :class:`NotApplicable` when the kind has nothing to change on this task.
+    """
+    if intensity not in INTENSITIES:
+        raise ValueError(f"unknown intensity {intensity!r}; choose one of {', '.join(INTENSITIES)}")
+    spec = get_kind(kind)
+    base_id = pair.sft["task_id"]
+    if pair.sft.get("base_task_id") or pair.sft.get("augmentations"):
+        raise NotApplicable("the row is already augmented; augment base rows")
+    if pair.rl["task_id"] != base_id:
+        raise ValueError(f"the SFT and RL rows hold different tasks ({base_id}, {pair.rl['task_id']})")
+    rng = item_rng("augment", seed, base_id, kind)
+    out = spec.apply(pair, rng, spec.config.for_intensity(intensity))
+    record = {"kind": kind, "seed": seed, "intensity": intensity, **out.record}
+    task_id = augmented_task_id(base_id, [kind], seed)
+    meta = {"task_id": task_id, "base_task_id": base_id, "augmentations": [record], "pass_rate": None,
+            "calibration": None}
+    extra = {**out.rl["extra_info"], "task_id": task_id}
+    return RowPair({**out.sft, **meta}, {**out.rl, **meta, "extra_info": extra}, record)

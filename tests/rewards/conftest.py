@@ -1,0 +1,37 @@
+"""Shared fixtures: a small covert build (SFT and RL rows paired by task id) and BFCL's data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from covert.build import BuildConfig, build
+from covert.io.reader import iter_rows
+from covert.rewards.bfcl_data import BfclUnavailable, load_bfcl
+
+
+@pytest.fixture(scope="session")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 200-task build of every builder."""
+    out = tmp_path_factory.mktemp("rewards") / "ds"
+    build(BuildConfig(builders=["all"], num_tasks=200, seed=1), out, progress=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def pairs(dataset: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(RL row, SFT row) of every task of the build."""
+    sft = {row["task_id"]: row for row in iter_rows(dataset, "sft")}
+    return [(row, sft[row["task_id"]]) for row in iter_rows(dataset, "rl")]
+
+
+@pytest.fixture(scope="session")
+def bfcl() -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """BFCL's test entries and possible answers by category, read from the bfcl-eval wheel
+    (downloaded once into ~/.cache/covert-bfcl; nothing of it is kept in the repository)."""
+    try:
+        return load_bfcl()
+    except BfclUnavailable as exc:
+        pytest.skip(f"BFCL conformance not checked: {exc}")
