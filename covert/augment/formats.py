@@ -22,16 +22,16 @@ from xml.sax.saxutils import escape, quoteattr
 
 import orjson
 
+from covert.yamltext import IDENT as _IDENT
+from covert.yamltext import dump_yaml
+from covert.yamltext import float_text as _float_text
+
 FORMATS = ("json", "yaml", "xml", "markdown", "csv", "kv")
 
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_YAML_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 _.,@()/&'+-]*")
-_YAML_WORDS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "y", "n", "nan", "inf", "none"})
 _XML_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _XML_BAD = re.compile("[\x00-\x08\x0b-\x1f\r\ud800-\udfff\ufffe\uffff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
-_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 _MARKER = re.compile(r"\[table: ([A-Za-z_][A-Za-z0-9_]*)\]")
 
 
@@ -51,14 +51,6 @@ def same(a: Any, b: Any) -> bool:
 
 
 # -- scalars in text ----------------------------------------------------------------------------
-def _float_text(value: float) -> str:
-    text = repr(value)
-    if "e" in text and "." not in text:
-        mantissa, exponent = text.split("e")
-        text = f"{mantissa}.0e{exponent}"
-    return text
-
-
 def _plain_ok(text: str) -> bool:
     """Whether a string can stand unquoted in a table cell or a ``key: value`` line."""
     return (
@@ -128,56 +120,7 @@ def _load_json(text: str) -> Any:
 
 
 # -- YAML ----------------------------------------------------------------------------------------
-def _yaml_plain(text: str) -> bool:
-    return bool(_YAML_PLAIN.fullmatch(text)) and text == text.rstrip() and text.lower() not in _YAML_WORDS
-
-
-def _yaml_string(text: str) -> str:
-    return text if _yaml_plain(text) else _yaml_quote(text)
-
-
-def _yaml_quote(text: str) -> str:
-    quoted = json.dumps(text, ensure_ascii=False)
-    return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
-
-
-def _yaml_scalar(value: Any) -> str:
-    if isinstance(value, str):
-        return _yaml_string(value)
-    if isinstance(value, (dict, list)):
-        return "{}" if isinstance(value, dict) else "[]"
-    return _scalar_text(value)
-
-
-def _yaml_lines(value: Any, indent: int) -> list[str]:
-    pad = " " * indent
-    lines: list[str] = []
-    if isinstance(value, dict) and value:
-        for key, item in value.items():
-            name = _yaml_quote(key) if not _IDENT.fullmatch(key) or key.lower() in _YAML_WORDS else key
-            if isinstance(item, (dict, list)) and item:
-                lines.append(f"{pad}{name}:")
-                lines.extend(_yaml_lines(item, indent + 2))
-            else:
-                lines.append(f"{pad}{name}: {_yaml_scalar(item)}")
-    elif isinstance(value, list) and value:
-        for item in value:
-            if isinstance(item, dict) and item:
-                inner = _yaml_lines(item, indent + 2)
-                lines.append(f"{pad}- {inner[0].lstrip()}")
-                lines.extend(inner[1:])
-            elif isinstance(item, list) and item:
-                lines.append(f"{pad}-")
-                lines.extend(_yaml_lines(item, indent + 2))
-            else:
-                lines.append(f"{pad}- {_yaml_scalar(item)}")
-    else:
-        lines.append(pad + _yaml_scalar(value))
-    return lines
-
-
-def _dump_yaml(value: Any) -> str:
-    return "\n".join(_yaml_lines(value, 0)) + "\n"
+_dump_yaml = dump_yaml
 
 
 def _yaml_value(text: str) -> Any:

@@ -30,7 +30,7 @@ from covert.rewards.composite import Scorer, default_scorer
 from covert.rewards.prepared import PreparedRow
 from covert.rewards.rowview import BadRow
 from covert.rewards.state_match import state_score
-from covert.rewards.yamltext import dump_yaml
+from covert.yamltext import dump_yaml
 
 TOOL_CLASS = "covert.rewards.verl.CovertTool"
 _SESSION_KEY = "covert_session"
