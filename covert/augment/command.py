@@ -12,8 +12,15 @@ def _run(args: argparse.Namespace) -> int:
 
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds is not None else kind_names()
     config = AugmentConfig(kinds=kinds, intensity=args.intensity, seed=args.seed, rows_per_shard=args.rows_per_shard)
+    llm = None
+    if args.llm:
+        from covert.augment.llm import LLMRephraser
+        from covert.cli import open_llm
+
+        cache = args.llm_cache or f"{args.out.rstrip('/')}.llm-cache"
+        llm = LLMRephraser(open_llm(args.llm, cache), seed=args.seed)
     manifest = augment_dataset(args.src, args.out, config, overwrite=args.overwrite, workers=args.workers,
-                               progress=not args.quiet)
+                               progress=not args.quiet, llm=llm)
     _print_summary(manifest)
     print(f"wrote {args.out}")
     return 0
@@ -46,4 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--overwrite", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--llm", default=None, metavar="SPEC",
+                   help="rewrite indirect and ambiguous queries with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests (default: OUT.llm-cache)")
     s.set_defaults(func=_run)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import covert
+from covert.augment.llm import KINDS as LLM_KINDS
 from covert.augment.registry import INTENSITIES, NotApplicable, RowPair, get_kind, kind_names
 from covert.augment.rows import augment_pair
 from covert.augment.verify import validate_augmented_pair
@@ -103,8 +104,9 @@ class _Tally:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(config: AugmentConfig) -> None:
+def _init_worker(config: AugmentConfig, keep_raw: bool = False) -> None:
     _WORKER["config"] = config
+    _WORKER["keep_raw"] = keep_raw
 
 
 def _augment_one(pair: tuple[dict[str, Any], dict[str, Any]]) -> list[tuple[str, str, Any, Any]]:
@@ -127,8 +129,39 @@ def _augment_one(pair: tuple[dict[str, Any], dict[str, Any]]) -> list[tuple[str,
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, StopIteration) as exc:
             out.append((kind, "rejected", f"malformed_base_row:{type(exc).__name__}", None))
             continue
-        out.append((kind, "ok", encode_row(made.sft, "sft"), encode_row(made.rl, "rl")))
+        if _WORKER.get("keep_raw") and kind in LLM_KINDS:
+            out.append((kind, "raw", made.sft, made.rl))
+        else:
+            out.append((kind, "ok", encode_row(made.sft, "sft"), encode_row(made.rl, "rl")))
     return out
+
+
+def _with_llm(results: Iterator[list[tuple]], llm: Any, batch: int = 64) -> Iterator[list[tuple]]:
+    """Pass outcomes through, with the LLM rewriting the raw indirect/ambiguous rows in batches."""
+    from covert.augment.registry import RowPair
+    from covert.io.parquet import encode_row
+
+    pending: list[list[tuple]] = []
+
+    def flush() -> Iterator[list[tuple]]:
+        raw = [(k, RowPair(sft, rl)) for outcomes in pending for k, status, sft, rl in outcomes if status == "raw"]
+        rewritten = iter(llm.rewrite(raw))
+        for outcomes in pending:
+            done = []
+            for kind, status, sft, rl in outcomes:
+                if status == "raw":
+                    pair = next(rewritten)
+                    done.append((kind, "ok", encode_row(pair.sft, "sft"), encode_row(pair.rl, "rl")))
+                else:
+                    done.append((kind, status, sft, rl))
+            yield done
+        pending.clear()
+
+    for outcomes in results:
+        pending.append(outcomes)
+        if len(pending) >= batch:
+            yield from flush()
+    yield from flush()
 
 
 def _pairs(root: Path, split: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -177,10 +210,12 @@ def regenerate_command(src: str, out: str | Path, config: AugmentConfig) -> str:
 
 
 def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, overwrite: bool = False,
-                    workers: int = 1, progress: bool = False, command: str | None = None) -> dict[str, Any]:
+                    workers: int = 1, progress: bool = False, command: str | None = None,
+                    llm: Any = None) -> dict[str, Any]:
     """Write the base configs and their augmented configs to ``out``; returns the new manifest.
 
     ``command`` is the regeneration command to record (default: the one this call amounts to).
+    ``llm`` (a :class:`covert.augment.llm.LLMRephraser`) rewrites indirect and ambiguous queries.
     """
     from covert.io.reader import load_manifest
 
@@ -194,7 +229,7 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
     staging = prepare_output(out, overwrite)
     try:
         command = command or regenerate_command(str(src), out, config)
-        result = _augment_into(source, revision, str(src), manifest, config, staging, workers, progress, command)
+        result = _augment_into(source, revision, str(src), manifest, config, staging, workers, progress, command, llm)
         publish(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -203,7 +238,7 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
 
 
 def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, Any], config: AugmentConfig,
-                  root: Path, workers: int, progress: bool, command: str) -> dict[str, Any]:
+                  root: Path, workers: int, progress: bool, command: str, llm: Any = None) -> dict[str, Any]:
     from tqdm import tqdm
 
     from covert.io.parquet import ShardWriter, sha256_file
@@ -214,15 +249,17 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
     base_rows = sum(v for k, v in base.get("rows", {}).items() if k.startswith("sft/"))
-    pool = get_context("fork").Pool(workers, _init_worker, (config,)) if workers > 1 else None
+    pool = get_context("fork").Pool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
     if pool is None:
-        _init_worker(config)
+        _init_worker(config, llm is not None)
     bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)
     seen = 0
     try:
         for split in SPLITS:
             pairs = _pairs(source, split)
             results = pool.imap(_augment_one, pairs, chunksize=8) if pool else map(_augment_one, pairs)
+            if llm is not None:
+                results = _with_llm(results, llm)
             for outcomes in results:
                 seen += 1
                 bar.update(1)
@@ -255,6 +292,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
                                 "covert_version": covert.__version__, "base_files": dict(sorted(base_files.items()))},
         "augmentation": {k: tally.rows[k] for k in config.kinds},
         "augmentation_summary": tally.summary(config.kinds, seen),
+        **({"augmentation_llm": llm.summary()} if llm is not None else {}),
         "rows": rows,
         "files": dict(sorted(files.items())),
     }
