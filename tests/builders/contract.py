@@ -12,6 +12,7 @@ A builder test file is::
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import threading
@@ -50,6 +51,7 @@ _FORBIDDEN_EVENTS = ("open", "socket.", "subprocess.", "os.system", "os.exec", "
 _FORBIDDEN_CALLS = {"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns", "now",
                     "utcnow", "today", "urandom", "getrandom", "random", "randint", "choice", "randrange",
                     "shuffle", "sample", "uniform", "getrandbits", "token_hex", "token_bytes", "uuid4", "uuid1"}
+_GUARDED_CODE = ("/builders/", "/covert/env/", "/covert/values.py")
 _FORBIDDEN_MODULES = {"time", "datetime", "random", "_random", "posix", "nt", "secrets", "uuid", "os"}
 
 
@@ -70,9 +72,14 @@ class _Guard:
     def profile(cls, frame: Any, event: str, arg: Any) -> None:
         if event != "c_call":
             return
+        # calls made by builder or runtime code only (not by a finalizer of some other test's object)
+        filename = frame.f_code.co_filename if frame is not None else ""
+        if not any(part in filename for part in _GUARDED_CODE):
+            return
         name = getattr(arg, "__name__", "")
         owner = getattr(arg, "__self__", None)
-        module = getattr(arg, "__module__", None) or getattr(type(owner), "__module__", "") or ""
+        holder = owner if isinstance(owner, type) else type(owner)
+        module = getattr(arg, "__module__", None) or getattr(holder, "__module__", "") or ""
         if name in _FORBIDDEN_CALLS and (module in _FORBIDDEN_MODULES or module.startswith(("time", "random", "datetime"))):
             # a seeded random.Random instance passed in by the caller is fine; the global one is not
             if owner is not None and type(owner).__name__ == "Random" and owner is not _global_random():
@@ -95,12 +102,16 @@ def run_guarded(fn: Callable[[], Any]) -> tuple[Any, list[str]]:
     _Guard.thread = threading.get_ident()
     _Guard.active = True
     previous = sys.getprofile()
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # no finalizers of unrelated objects inside the guarded call
     sys.setprofile(_Guard.profile)
     try:
         result = fn()
     finally:
         sys.setprofile(previous)
         _Guard.active = False
+        if gc_was_enabled:
+            gc.enable()
     return result, list(_Guard.violations)
 
 
