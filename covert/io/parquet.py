@@ -31,8 +31,12 @@ def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
     return {name: _encode(row.get(name), feature) for name, feature in features_for(config).items()}
 
 
+ROW_GROUP = 500
+
+
 class ShardWriter:
-    """Writes one config/split as shards of at most ``rows_per_shard`` rows."""
+    """Writes one config/split as shards of at most ``rows_per_shard`` rows, streaming: rows are
+    written a row group at a time, so memory holds one row group whatever the shard size."""
 
     def __init__(self, root: Path, config: str, split: str, rows_per_shard: int) -> None:
         self.dir = root / config
@@ -43,30 +47,43 @@ class ShardWriter:
         self.buffer: list[dict[str, Any]] = []
         self.parts: list[Path] = []
         self.rows = 0
+        self._writer: pq.ParquetWriter | None = None
+        self._in_shard = 0
 
     def add(self, encoded_row: dict[str, Any]) -> None:
-        """Buffer one encoded row; flush a shard when full."""
+        """Buffer one encoded row; write a row group when the buffer or the shard is full."""
         self.buffer.append(encoded_row)
         self.rows += 1
-        if len(self.buffer) >= self.rows_per_shard:
+        self._in_shard += 1
+        if len(self.buffer) >= ROW_GROUP or self._in_shard >= self.rows_per_shard:
             self.flush()
+        if self._in_shard >= self.rows_per_shard:
+            self._close_shard()
 
     def flush(self) -> None:
-        """Write buffered rows as one shard (under a temporary name)."""
+        """Write the buffered rows as a row group of the current shard (under a temporary name)."""
         if not self.buffer:
             return
-        self.dir.mkdir(parents=True, exist_ok=True)
+        if self._writer is None:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            part = self.dir / f".{self.split}-{len(self.parts):05d}.parquet.tmp"
+            self._writer = pq.ParquetWriter(part, self.schema, compression="zstd", write_statistics=False,
+                                            store_schema=False)
+            self.parts.append(part)
         columns = [_column([row[f.name] for row in self.buffer], f.type) for f in self.schema]
-        table = pa.Table.from_arrays(columns, schema=self.schema)
-        part = self.dir / f".{self.split}-{len(self.parts):05d}.parquet.tmp"
-        pq.write_table(table, part, compression="zstd", row_group_size=1000, write_statistics=False,
-                       store_schema=False)
-        self.parts.append(part)
+        self._writer.write_table(pa.Table.from_arrays(columns, schema=self.schema), row_group_size=ROW_GROUP)
         self.buffer = []
+
+    def _close_shard(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        self._in_shard = 0
 
     def close(self) -> list[Path]:
         """Flush and rename the shards to ``<split>-NNNNN-of-NNNNN.parquet``; returns their paths."""
         self.flush()
+        self._close_shard()
         total = len(self.parts)
         final = []
         for number, part in enumerate(self.parts):

@@ -6,7 +6,7 @@ import hashlib
 from collections import Counter, defaultdict
 from typing import Any
 
-DIVERSITY_SAMPLE = 20000
+DIVERSITY_SAMPLE = 5000  # queries whose 4-grams are counted (bounded memory)
 
 
 class BuildStats:
