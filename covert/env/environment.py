@@ -92,14 +92,20 @@ class Environment:
     def openai_tools(cls, names: list[str] | None = None) -> list[dict[str, Any]]:
         """OpenAI-format specs of the named tools (default: all, in definition order).
 
-        The spec dicts are shared between calls: treat them as read-only.
+        The list and its spec dicts are shared between calls with the same names: treat them as read-only.
         """
         cache = cls.__dict__.get("_openai_cache")
         if cache is None:
             cache = {name: spec.openai() for name, spec in cls.tool_specs.items()}
             cls._openai_cache = cache
-        chosen = names if names is not None else list(cls.tool_specs)
-        return [cache[n] for n in chosen]
+            cls._openai_lists = {}
+        key = tuple(names) if names is not None else tuple(cls.tool_specs)
+        found = cls._openai_lists.get(key)
+        if found is None:
+            found = [cache[n] for n in key]
+            if len(cls._openai_lists) < 4096:
+                cls._openai_lists[key] = found
+        return found
 
     @classmethod
     def _validator(cls, name: str) -> Any:

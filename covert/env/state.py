@@ -52,7 +52,7 @@ def _record_digest(table: str, key: str, record: Record) -> int:
 class Snapshot:
     """An immutable stored state shared by every :class:`State` forked from it."""
 
-    __slots__ = ("_digests", "_indexes", "_sum", "counters", "tables")
+    __slots__ = ("_as_dict", "_digests", "_indexes", "_sum", "counters", "tables")
 
     def __init__(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
         # records are kept in id order, so order depends on content alone (and survives canonical JSON)
@@ -60,7 +60,15 @@ class Snapshot:
         self.counters = counters
         self._digests: dict[tuple[str, str], int] = {}
         self._sum: int | None = None
+        self._as_dict: dict[str, Any] | None = None
         self._indexes: dict[tuple[str, str], dict[Any, list[str]]] = {}
+
+    def as_dict(self) -> dict[str, Any]:
+        """The snapshot as plain data (built once; shared, read-only)."""
+        if self._as_dict is None:
+            counters = {k: v for k, v in sorted(self.counters.items()) if v}
+            self._as_dict = {"tables": {t: self.tables[t] for t in sorted(self.tables)}, "counters": counters}
+        return self._as_dict
 
     def digest(self, table: str, key: str) -> int:
         """Digest of one stored record, cached."""
@@ -171,6 +179,9 @@ class State:
 
     def records(self, table: str) -> Iterator[tuple[str, Record]]:
         """``(id, record)`` pairs of ``table`` in :meth:`ids` order."""
+        if not self._changes.get(table):
+            yield from self._snapshot.tables.get(table, {}).items()
+            return
         for key in self.ids(table):
             record = self.get(table, key)
             if record is not None:
@@ -263,7 +274,15 @@ class State:
         return hashlib.blake2b(payload, digest_size=16).hexdigest()
 
     def to_dict(self) -> dict[str, Any]:
-        """The content as plain data: ``{"tables": {...}, "counters": {...}}`` (tables in name order)."""
+        """The content as plain data: ``{"tables": {...}, "counters": {...}}`` (tables in name order).
+
+        An unchanged state returns its snapshot's (cached, shared) dict: treat it as read-only.
+        """
+        if not any(self._changes.values()) and self._counters == self._snapshot.counters:
+            return self._snapshot.as_dict()
+        return self._build_dict()
+
+    def _build_dict(self) -> dict[str, Any]:
         tables: dict[str, dict[str, Record]] = {}
         for table in sorted(set(self._snapshot.tables) | set(self._changes)):
             tables[table] = dict(self.records(table))

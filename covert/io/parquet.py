@@ -14,21 +14,41 @@ import pyarrow.parquet as pq
 from covert.io.features import arrow_schema, features_for
 
 
+_SHARED: dict[int, tuple[Any, str]] = {}
+
+
 def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def _encode(value: Any, feature: dict[str, Any]) -> Any:
+def _dumps_shared(value: Any) -> str:
+    """JSON of a value many rows share (an initial state used by several tasks), serialised once.
+
+    Keyed by identity; the entry keeps the object alive, so an id is never reused while cached.
+    """
+    found = _SHARED.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = _dumps(value)
+    if len(_SHARED) >= 64:
+        _SHARED.pop(next(iter(_SHARED)))
+    _SHARED[id(value)] = (value, text)
+    return text
+
+
+def _encode(value: Any, feature: dict[str, Any], name: str = "") -> Any:
     if feature.get("_type") == "Json":
-        return None if value is None else _dumps(value)
+        if value is None:
+            return None
+        return _dumps_shared(value) if name in ("initial_state", "tools") else _dumps(value)
     if feature.get("_type") is None and isinstance(value, dict):
-        return {name: _encode(value.get(name), sub) for name, sub in feature.items()}
+        return {key: _encode(value.get(key), sub, key) for key, sub in feature.items()}
     return value
 
 
 def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
     """A row with its JSON-typed values serialised (done in workers, so the writer only copies)."""
-    return {name: _encode(row.get(name), feature) for name, feature in features_for(config).items()}
+    return {name: _encode(row.get(name), feature, name) for name, feature in features_for(config).items()}
 
 
 ROW_GROUP = 500
