@@ -184,20 +184,26 @@ def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildSt
 
     rewritable = [item for item in batch if item[4].category != "irrelevance"]
     results = dict(zip((id(item) for item in rewritable), llm.realize([i[4] for i in rewritable], state_of), strict=True))
-    out = []
+    kept = []
     for item in batch:
-        spec, split, signature, rows, task = item
-        if id(item) not in results:
-            out.append(item)
-            continue
-        new = results[id(item)]
+        new = results.get(id(item), item[4])
         if new is None:
             stats.rejections["review_disagree"] += 1
             continue
-        if new is not task:
+        kept.append((item, new))
+    plans: list[str | None] = [None] * len(kept)
+    if config.multi_turn and config.thinking:
+        with_calls = [i for i, (_, task) in enumerate(kept) if task.calls]
+        for i, plan in zip(with_calls, llm.plans([kept[i][1] for i in with_calls]), strict=True):
+            plans[i] = plan
+    out = []
+    for (item, new), plan in zip(kept, plans, strict=True):
+        spec, split, signature, rows, task = item
+        if new is not task or plan is not None:
             fresh = {"sft": sft_row(new), "rl": rl_row(new, split, spec.index)}
             if config.multi_turn:
-                fresh["sft-multiturn"], fresh["rl-multiturn"] = multiturn_rows(new, split, spec.index, config.thinking)
+                fresh["sft-multiturn"], fresh["rl-multiturn"] = multiturn_rows(new, split, spec.index,
+                                                                               config.thinking, plan)
             rows = {name: encode_row(row, name) for name, row in fresh.items()}
         out.append((spec, split, signature, rows, new))
     return out

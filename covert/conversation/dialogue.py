@@ -55,8 +55,10 @@ def plan_text(builder: Builder, task: Any, group: list[int], first: bool) -> str
     return "Next: " + "; ".join(steps) + "."
 
 
-def conversation(task: Any, builder: Builder, thinking: bool = True) -> tuple[list[dict[str, Any]], UserScenario]:
-    """The multi-turn messages of a task and the user scenario behind them."""
+def conversation(task: Any, builder: Builder, thinking: bool = True,
+                 first_plan: str | None = None) -> tuple[list[dict[str, Any]], UserScenario]:
+    """The multi-turn messages of a task and the user scenario behind them. ``first_plan`` (an LLM's
+    plan, when one is configured) replaces the template plan of the first tool-call turn."""
     rng = item_rng("dialogue", task.task_id)
     opening = opening_of(task, rng)
     scenario = scenario_of(task, builder, opening)
@@ -85,7 +87,8 @@ def conversation(task: Any, builder: Builder, thinking: bool = True) -> tuple[li
             {"id": call_id(task.task_id, i), "type": "function",
              "function": {"name": task.calls[i].name, "arguments": task.calls[i].arguments}} for i in group]}
         if thinking:
-            call_turn["reasoning_content"] = plan_text(builder, task, group, turn == 0)
+            call_turn["reasoning_content"] = first_plan if (turn == 0 and first_plan) else \
+                plan_text(builder, task, group, turn == 0)
         messages.append(call_turn)
         for i in group:
             messages.append({"role": "tool", "tool_call_id": call_id(task.task_id, i), "name": task.calls[i].name,

@@ -9,11 +9,12 @@ from covert.env import get_builder
 from covert.views import rl_row, sft_row
 
 
-def multiturn_rows(task: Any, split: str, index: int, thinking: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
+def multiturn_rows(task: Any, split: str, index: int, thinking: bool = True,
+                   first_plan: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The multi-turn SFT row (a whole conversation) and the RL row that carries the user scenario for
     online rollouts (its prompt is the opening message only)."""
     builder = get_builder(task.builder)
-    messages, scenario = conversation(task, builder, thinking)
+    messages, scenario = conversation(task, builder, thinking, first_plan)
     sft = sft_row(task)
     sft["messages"] = messages
     rl = rl_row(task, split, index)

@@ -86,3 +86,24 @@ def _sentence(text: str) -> str:
     text = text.strip()
     text = text[0].upper() + text[1:] if text else text
     return text if text.endswith((".", "?", "!")) else text + "."
+
+
+class ErrantUser(TemplateUser):
+    """A template user that errs the way AutoForge's simulated users do, for testing the masking:
+    with probability ``error_rate`` per answer it either withholds a value it holds ("I don't know")
+    or hands over a made-up one. Rollouts with it must be flagged and masked."""
+
+    def __init__(self, scenario: UserScenario, error_rate: float = 0.5, seed: int = 0) -> None:
+        super().__init__(scenario)
+        import random
+
+        self.rng = random.Random(f"errant:{seed}:{scenario.goal}")
+        self.error_rate = error_rate
+
+    def reply(self, assistant: dict[str, Any]) -> UserTurn:
+        turn = super().reply(assistant)
+        if not turn.revealed or self.rng.random() >= self.error_rate:
+            return turn
+        if self.rng.random() < 0.5:
+            return UserTurn("Sorry, I don't know that.")
+        return UserTurn(f"It's ZZ{self.rng.randrange(10**6, 10**7)}, I think.")

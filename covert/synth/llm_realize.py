@@ -28,6 +28,12 @@ QUERY_SCHEMA = {
     "required": ["query"],
     "additionalProperties": False,
 }
+PLAN_SCHEMA = {
+    "type": "object",
+    "properties": {"plan": {"type": "string", "minLength": 20, "maxLength": 800}},
+    "required": ["plan"],
+    "additionalProperties": False,
+}
 REVIEW_SCHEMA = {
     "type": "object",
     "properties": {"agree": {"type": "boolean"}, "reason": {"type": "string", "maxLength": 300}},
@@ -102,6 +108,7 @@ class EvolvingRealizer:
         self.pool: dict[tuple[str, str], deque[str]] = defaultdict(lambda: deque(maxlen=config.pool_size))
         self.feedback: deque[str] = deque(maxlen=config.feedback_size)
         self.rounds: list[RoundReport] = []
+        self.plan_counts: Counter[str] = Counter()
 
     # -- prompts -----------------------------------------------------------------------------------
     def query_request(self, task: Task) -> Any:
@@ -183,6 +190,30 @@ class EvolvingRealizer:
         self.rounds.append(report)
         return out
 
+    def plans(self, tasks: list[Task]) -> list[str | None]:
+        """Interleaved-thinking plans for multi-turn rows: the reasoning before the first tool call.
+        An unusable output gives ``None`` (the template plan is kept) and is counted."""
+        from covert.llm import ChatRequest, SamplingParams
+
+        requests = []
+        for task in tasks:
+            steps = ", then ".join(c.name for c in task.calls) or "no tool"
+            text = (f"A user wrote: {task.query}\nYou are the assistant and will call: {steps}.\n"
+                    "Write the short plan you think before acting (2-4 sentences: the goal, what to look up, "
+                    'what to change, what to report). Answer JSON {"plan": "..."}')
+            requests.append(ChatRequest(messages=[{"role": "user", "content": text}], json_schema=PLAN_SCHEMA,
+                                        sampling=SamplingParams(temperature=0.0, max_tokens=self.config.max_tokens,
+                                                                seed=self.config.seed + task.index)))
+        out: list[str | None] = []
+        for completion in self.backend.generate(requests) if requests else []:
+            if completion.ok:
+                out.append(completion.parsed["plan"].strip())
+                self.plan_counts["accepted"] += 1
+            else:
+                out.append(None)
+                self.plan_counts[f"rejected_{completion.reason}"] += 1
+        return out
+
     def summary(self) -> dict[str, Any]:
         """Acceptance per round and rejections by reason, for the manifest."""
         total: Counter[str] = Counter()
@@ -190,4 +221,5 @@ class EvolvingRealizer:
             total.update(r.rejected_by_reason)
         return {"spec": self.config.spec, "review": self.config.review,
                 "requests": sum(r.requests for r in self.rounds), "accepted": sum(r.accepted for r in self.rounds),
-                "rejected_by_reason": dict(sorted(total.items())), "rounds": [r.to_dict() for r in self.rounds]}
+                "rejected_by_reason": dict(sorted(total.items())), "rounds": [r.to_dict() for r in self.rounds],
+                **({"plans": dict(sorted(self.plan_counts.items()))} if self.plan_counts else {})}

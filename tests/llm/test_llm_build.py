@@ -81,3 +81,18 @@ def test_bad_spec_one_line(tmp_path: Path, spec: str) -> None:
                              str(tmp_path / "x"), "--llm", spec, "--quiet"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     json.dumps(result.stderr)
+
+
+def test_review_and_plans_paths_with_a_trained_model(trained_model_dir: Path, tmp_path: Path) -> None:
+    """The L4 review and the LLM plans of multi-turn rows run end to end; unusable outputs are counted,
+    the template versions are kept, and every written row validates."""
+    from covert.llm import open_backend
+
+    realizer = EvolvingRealizer(open_backend(f"hf:{trained_model_dir}"), LLMConfig(spec="hf:t", review=True,
+                                                                                   max_tokens=32))
+    config = BuildConfig(builders=["retail"], num_tasks=6, seed=2, multi_turn=True)
+    manifest = build(config, tmp_path / "ds", progress=False, llm=realizer)
+    llm = manifest["llm"]
+    assert llm["review"] is True and llm["requests"] > 0
+    assert sum(llm["plans"].values()) > 0
+    assert validate_dataset(tmp_path / "ds").ok

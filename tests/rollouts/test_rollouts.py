@@ -103,3 +103,21 @@ def test_calibrate_cli_bad_input(dataset: Path) -> None:
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     with pytest.raises(ValueError):
         parse_policy_spec("scripted:2")
+
+
+def test_spoiled_rollouts_are_flagged_and_masked_out_of_advantages(dataset: Path) -> None:
+    from covert.conversation.simulator import ErrantUser
+    from covert.rewards.advantages import environment_advantages, user_error_mask
+    from covert.rollouts.runner import user_for
+
+    rows = [r for r in iter_rows(dataset, "rl-multiturn") if r["extra_info"]["user_scenario"]["known"]][:24]
+    rollouts = []
+    for i, row in enumerate(rows):
+        scenario = user_for(row).scenario
+        user = ErrantUser(scenario, error_rate=1.0, seed=i) if i % 2 else None
+        rollouts.append(run(ScriptedPolicy(row), row, user=user or "auto"))
+    spoiled = [r.masked for r in rollouts]
+    assert spoiled == [bool(i % 2) for i in range(len(rows))]
+    mask = user_error_mask(spoiled)
+    advantages = environment_advantages([r.reward.value for r in rollouts], [row["builder"] for row in rows], mask)
+    assert all(a == 0.0 for a, keep in zip(advantages, mask, strict=True) if not keep)
