@@ -13,7 +13,6 @@ import pyarrow.parquet as pq
 
 from covert.io.features import arrow_schema, features_for
 
-
 _SHARED: dict[int, tuple[Any, str]] = {}
 
 
