@@ -220,14 +220,16 @@ def _parallel(reference: BfclReference) -> Callable[[Any], bool]:
         for item in pending:
             if type(item) is not dict or len(item) != 1:
                 return False
+        skip = 1  # the in-order loop already found that expected[paired] does not match calls[paired]
         for name, matches in expected[paired:]:
-            for k, item in enumerate(pending):
-                arguments = item.get(name)
+            for k in range(skip, len(pending)):
+                arguments = pending[k].get(name)
                 if arguments is not None and type(arguments) is dict and matches(arguments):
                     del pending[k]
                     break
             else:
                 return reference._optimal(calls)
+            skip = 0
         return True
 
     return accepts
