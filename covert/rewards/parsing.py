@@ -230,17 +230,7 @@ def parse_python_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
         return [], 1, [f"parse:python_syntax: {type(exc).__name__}"]
     body = tree.body
     nodes = body.elts if isinstance(body, (ast.List, ast.Tuple)) else [body]
-    calls: list[ToolCall] = []
-    reasons: list[str] = []
-    invalid = 0
-    for node in nodes:
-        call, reason = _python_call(node)
-        if call is None:
-            invalid += 1
-            reasons.append(reason)
-        else:
-            calls.append(call)
-    return calls, invalid, reasons
+    return _collect(nodes, _python_call)
 
 
 def _python_call(node: ast.AST) -> tuple[ToolCall | None, str]:
@@ -299,15 +289,7 @@ def _json_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
     items = payload if isinstance(payload, list) else [payload]
     if not all(isinstance(i, dict) and "name" in i for i in items):
         return [], 0, []
-    calls, reasons, invalid = [], [], 0
-    for item in items:
-        call, reason = _call_from_object(item)
-        if call is None:
-            invalid += 1
-            reasons.append(reason)
-        else:
-            calls.append(call)
-    return calls, invalid, reasons
+    return _collect(items, _call_from_object)
 
 
 def _call_from_object(payload: Any) -> tuple[ToolCall | None, str]:
@@ -353,15 +335,8 @@ def _assistant_message(message: dict[str, Any], reasons: list[str]) -> Iterator[
         reasons.append("parse:bad_tool_calls: tool_calls must be a list")
         yield AssistantTurn(_clean(text), (), 1)
         return
-    calls = []
-    invalid = 0
-    for raw in raw_calls:
-        call, reason = _call_from_object(raw)
-        if call is None:
-            invalid += 1
-            reasons.append(reason)
-        else:
-            calls.append(call)
+    calls, invalid, why = _collect(raw_calls, _call_from_object)
+    reasons.extend(why)
     yield AssistantTurn(_clean(text), tuple(calls), invalid)
 
 
@@ -390,3 +365,16 @@ def _short(value: Any, limit: int = 60) -> str:
     except Exception:  # noqa: BLE001 - an unprintable value must not escape
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _collect(items: Any, read: Any) -> tuple[list[ToolCall], int, list[str]]:
+    """Read each item with ``read(item) -> (call | None, reason)``: the calls, how many failed, why."""
+    calls: list[ToolCall] = []
+    reasons: list[str] = []
+    for item in items:
+        call, reason = read(item)
+        if call is None:
+            reasons.append(reason)
+        else:
+            calls.append(call)
+    return calls, len(reasons), reasons
