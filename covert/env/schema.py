@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 _PRIMITIVES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
+_PRESENCE = tuple(p for p in (getattr(typing, "NotRequired", None), getattr(typing, "Required", None)) if p)
 ENTITY_KEY = "x-entity"
 
 
@@ -96,6 +97,8 @@ def _parse_items(lines: list[str]) -> dict[str, str]:
 def type_schema(hint: Any, owner: str = "") -> dict[str, Any]:
     """Return the JSON Schema of one type hint; ``owner`` names the place for error messages."""
     origin = get_origin(hint)
+    if origin is not None and origin in _PRESENCE:  # NotRequired/Required: the TypedDict records presence
+        return type_schema(get_args(hint)[0], owner)
     if origin is typing.Annotated:
         base, *extra = get_args(hint)
         schema = type_schema(base, owner)
@@ -141,6 +144,7 @@ def record_schema(cls: type) -> dict[str, Any]:
     """Schema of a TypedDict or dataclass; field descriptions come from its ``Attributes:`` docstring."""
     hints = get_type_hints(cls, include_extras=True)
     doc = parse_docstring(cls.__doc__)
+    attributes = doc.attributes
     if dataclasses.is_dataclass(cls):
         required = [
             f.name for f in dataclasses.fields(cls)
@@ -151,8 +155,8 @@ def record_schema(cls: type) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for name, hint in hints.items():
         field_schema = type_schema(hint, f"{cls.__name__}.{name}")
-        if name in doc.attributes:
-            field_schema["description"] = doc.attributes[name]
+        if name in attributes:
+            field_schema["description"] = attributes[name]
         properties[name] = field_schema
     schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     if doc.summary:

@@ -425,3 +425,24 @@ def test_parse_docstring_aliases_and_empty() -> None:
     empty = parse_docstring(None)
     assert (empty.summary, empty.args, empty.returns, empty.attributes) == ("", {}, "", {})
     assert parse_docstring("Arguments:\n    y: Why.").args == {"y": "Why."}
+
+
+def test_not_required_fields_are_optional_in_the_return_schema() -> None:
+    from typing import NotRequired, TypedDict
+
+    from covert.env.schema import record_schema
+
+    class Status(TypedDict):
+        """A status.
+
+        Attributes:
+            name: The name.
+            battery: Battery percent, when there is one.
+        """
+
+        name: str
+        battery: NotRequired[int]
+
+    schema = record_schema(Status)
+    assert schema["required"] == ["name"]
+    assert schema["properties"]["battery"] == {"type": "integer", "description": "Battery percent, when there is one."}
