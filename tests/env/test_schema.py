@@ -428,7 +428,12 @@ def test_parse_docstring_aliases_and_empty() -> None:
 
 
 def test_not_required_fields_are_optional_in_the_return_schema() -> None:
-    from typing import NotRequired, TypedDict
+    import typing
+    from typing import TypedDict
+
+    if not hasattr(typing, "NotRequired"):
+        pytest.skip("typing.NotRequired needs Python 3.11")
+    NotRequired = typing.NotRequired  # noqa: N806
 
     from covert.env.schema import record_schema
 
