@@ -15,7 +15,6 @@ import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import covert
 from covert.env import item_rng, resolve_builders
 from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
+from covert.parallel import worker_pool
 from covert.synth.generate import ItemSpec, Outcome, make_item
 from covert.synth.records import CATEGORIES
 from covert.synth.stats import BuildStats
@@ -283,9 +283,8 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     start = 0
     pool = None
     if workers > 1 and engine == "local":
-        pool = get_context("fork").Pool(workers, initializer=_init_worker,
-                                        initargs=(config.seed, config.split_ratios, config.multi_turn, config.thinking,
-                                                  llm is not None))
+        pool = worker_pool(workers, _init_worker,
+                           (config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None))
     else:
         _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None)
     bar = tqdm(total=config.num_tasks, unit="task", disable=not progress, file=sys.stderr)

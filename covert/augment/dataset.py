@@ -24,7 +24,6 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from covert.augment.rows import augment_pair
 from covert.augment.verify import validate_augmented_pair
 from covert.build import SPLITS, prepare_output, publish
 from covert.errors import UsageError
+from covert.parallel import worker_pool
 from covert.validation import Invalid
 
 BASE_CONFIGS = ("sft", "rl")
@@ -249,7 +249,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
     base_rows = sum(v for k, v in base.get("rows", {}).items() if k.startswith("sft/"))
-    pool = get_context("fork").Pool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
+    pool = worker_pool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
     if pool is None:
         _init_worker(config, llm is not None)
     bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)
