@@ -29,3 +29,20 @@ def test_import_covert_env_is_light() -> None:
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert Path(report["covert"]).resolve().is_relative_to(REPO)
     assert report["loaded"] == [], f"importing covert.env pulled in heavy modules: {report['loaded']}"
+
+
+def test_library_modules_do_not_load_ml_stacks() -> None:
+    """Rewards (what a trainer imports), LLM seam, augmentation, rollouts and the CLI load no torch,
+    vLLM, Ray, transformers or HTTP client until a backend or engine is chosen."""
+    script = (
+        "import json, sys\n"
+        "import covert.rewards, covert.llm, covert.augment, covert.rollouts.runner, covert.cli, covert.build\n"
+        "heavy = ('torch', 'vllm', 'ray', 'transformers', 'httpx')\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(REPO)
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
