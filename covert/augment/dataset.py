@@ -37,7 +37,6 @@ from covert.errors import UsageError
 from covert.parallel import worker_pool
 from covert.validation import Invalid
 
-BASE_CONFIGS = ("sft", "rl")
 AUGMENTED = {"sft": "sft-augmented", "rl": "rl-augmented"}
 
 
@@ -187,10 +186,16 @@ def _check_locations(source: Path, out: Path) -> None:
         raise AugmentError(f"--out {out} overlaps the source {source}; write the augmented dataset elsewhere")
 
 
+def _carried(config: str) -> bool:
+    """Source configs copied as they are: every config but earlier augmentations (sft, rl, the
+    multi-turn views, ...); the augmented configs are written anew."""
+    return not config.endswith("-augmented")
+
+
 def _copy_base(source: Path, manifest: dict[str, Any], staging: Path) -> dict[str, str]:
     from covert.io.parquet import sha256_file
 
-    files = {rel: digest for rel, digest in manifest.get("files", {}).items() if rel.split("/")[0] in BASE_CONFIGS}
+    files = {rel: digest for rel, digest in manifest.get("files", {}).items() if _carried(rel.split("/")[0])}
     if not any(rel.startswith("sft/") for rel in files) or not any(rel.startswith("rl/") for rel in files):
         raise AugmentError(f"{source} has no sft and rl shards in its manifest; augment a dataset written by `covert build`")
     for rel, digest in files.items():
@@ -283,7 +288,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
     for writer in writers.values():
         for path in writer.close():
             files[str(path.relative_to(root))] = sha256_file(path)
-    rows = {k: v for k, v in base.get("rows", {}).items() if k.split("/")[0] in BASE_CONFIGS}
+    rows = {k: v for k, v in base.get("rows", {}).items() if _carried(k.split("/")[0])}
     rows.update({f"{name}/{split}": w.rows for (name, split), w in writers.items()})
     manifest = {
         **base,
@@ -306,7 +311,7 @@ def _write_card(root: Path, source: Path, manifest: dict[str, Any], examples: di
     from covert.io.parquet import encode_row
     from covert.io.reader import iter_rows
 
-    for view in BASE_CONFIGS:
+    for view in sorted({rel.split("/")[0] for rel in manifest["files"] if _carried(rel.split("/")[0])}):
         first = next(iter_rows(source, view), None)
         if first is not None:
             examples.setdefault(view, encode_row(first, view))
