@@ -188,3 +188,18 @@ def test_an_unknown_hub_repo_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("covert: error: nobody/no-such-dataset is neither a local directory")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_augment_carries_multiturn_configs(tmp_path) -> None:
+    from covert.augment.dataset import AugmentConfig, augment_dataset
+    from covert.build import BuildConfig, build
+    from covert.check import validate_dataset
+
+    base = tmp_path / "base"
+    source = build(BuildConfig(builders=["retail"], num_tasks=12, seed=4, multi_turn=True), base, progress=False)
+    out = tmp_path / "aug"
+    manifest = augment_dataset(base, out, AugmentConfig(kinds=["noisy"], seed=1))
+    for rel, digest in source["files"].items():
+        assert manifest["files"][rel] == digest  # every source shard, multi-turn included, copied as is
+    assert any(rel.startswith("sft-multiturn/") for rel in manifest["files"])
+    assert validate_dataset(out).ok
