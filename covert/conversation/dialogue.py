@@ -38,11 +38,18 @@ def opening_of(task: Any, rng: random.Random) -> str:
         (f"{greeting} {text}" if greeting else text)
 
 
-def describe_action(builder: Builder, call: Any) -> str:
-    """A plain description of a write call, for the confirmation turn."""
-    summary = builder.tools[call.name].description.rstrip(".")
-    details = join_phrases([f"{k.replace('_', ' ')} {render(v)}" for k, v in call.arguments.items()])
-    return f"{summary[0].lower() + summary[1:]} ({details})"
+def describe_actions(builder: Builder, calls: list[Any]) -> str:
+    """A plain description of write calls, for the confirmation turn: per tool its first sentence,
+    then the arguments of each call."""
+    by_tool: dict[str, list[str]] = {}
+    for call in calls:
+        details = ", ".join(f"{k.replace('_', ' ')} {render(v)}" for k, v in call.arguments.items())
+        by_tool.setdefault(call.name, []).append(details)
+    parts = []
+    for name, details in by_tool.items():
+        summary = builder.tools[name].description.split(". ")[0].rstrip(".")
+        parts.append(f"{summary[0].lower() + summary[1:]} ({'; '.join(details)})")
+    return join_phrases(parts)
 
 
 def plan_text(builder: Builder, task: Any, group: list[int], first: bool) -> str:
@@ -78,8 +85,8 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
                 raise ConversationError("user_did_not_answer")
             messages += [question, {"role": "user", "content": answer.content}]
         if builder.confirm_writes and any(builder.tools[task.calls[i].name].writes for i in group):
-            action = join_phrases([describe_action(builder, task.calls[i]) for i in group
-                                   if builder.tools[task.calls[i].name].writes])
+            action = describe_actions(builder, [task.calls[i] for i in group
+                                                if builder.tools[task.calls[i].name].writes])
             question = {"role": "assistant", "content": rng.choice(CONFIRM_TEMPLATES).format(action=action)}
             answer = user.reply(question)
             messages += [question, {"role": "user", "content": answer.content}]
