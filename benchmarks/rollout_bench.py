@@ -38,41 +38,15 @@ def main() -> None:
         start = time.perf_counter()
         steps = 0
         for row in rows:
-            steps += _loop_only(runner, ScriptedPolicy(row), row)
+            steps += runner.run(ScriptedPolicy(row), row, reward=False).steps
         best_loop = max(best_loop, steps / (time.perf_counter() - start))
         start = time.perf_counter()
         full_steps = sum(runner.run(ScriptedPolicy(row), row).steps for row in rows)
         best_full = max(best_full, full_steps / (time.perf_counter() - start))
     print(f"rollouts: {len(rows)} multi-turn rows, {steps} env + user steps each pass, best of {args.repeat}")
-    print(f"  environment + user steps/s (scripted policy, loop only): {best_loop:,.0f}")
+    print(f"  env + user steps/s (covert.rollouts.run, reward skipped): {best_loop:,.0f}")
     print(f"  steps/s including the composite reward per rollout:      {best_full:,.0f}")
     print(f"bar: >= {BAR_STEPS} steps/s per core: {best_loop:,.0f} {'PASS' if best_loop >= BAR_STEPS else 'FAIL'}")
-
-
-def _loop_only(runner, policy, row) -> int:
-    """The rollout loop without the final reward: policy, tool execution, user replies."""
-    from covert.env import from_row
-
-    user = runner.user_for(row)
-    env = from_row(row)
-    messages = list(row["prompt"])
-    steps = 0
-    for _ in range(runner.MAX_TURNS):
-        assistant = policy(messages, row["tools"])
-        messages.append(assistant)
-        calls = assistant.get("tool_calls") or []
-        if calls:
-            for call in calls:
-                name, content = runner._execute(env, call)
-                messages.append({"role": "tool", "tool_call_id": call["id"], "name": name, "content": content})
-                steps += 1
-            continue
-        turn = user.reply(assistant)
-        messages.append({"role": "user", "content": turn.content})
-        steps += 1
-        if turn.stop is not None:
-            break
-    return steps
 
 
 if __name__ == "__main__":

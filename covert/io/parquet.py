@@ -129,8 +129,3 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def feature_names(config: str) -> list[str]:
-    """Column names of a config, in order."""
-    return list(features_for(config))

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from covert.env import item_rng
-from covert.values import render
 from covert.views import call_id
 
 MISTAKES = ("wrong_argument", "skipped_call", "missing_facts")  # plus "called_a_tool" on decline tasks
@@ -106,8 +105,3 @@ def parse_policy_spec(spec: str) -> tuple[str, float]:
     if not match:
         raise ValueError(f"unknown policy {spec!r}; use scripted or scripted:ERROR_RATE (e.g. scripted:0.2)")
     return "scripted", float(match.group(1) or 0.0)
-
-
-def describe(value: Any) -> str:
-    """Text form of a value for answers."""
-    return render(value)

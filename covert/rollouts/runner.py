@@ -84,8 +84,9 @@ def _execute(env: Environment, call: dict[str, Any], present: Any = None) -> tup
 
 
 def run(policy: Policy, row: dict[str, Any], user: UserSimulator | str | None = "auto",
-        max_turns: int = MAX_TURNS) -> Rollout:
-    """Roll ``policy`` out on one RL row; ``user="auto"`` uses the row's scenario (template user)."""
+        max_turns: int = MAX_TURNS, reward: bool = True) -> Rollout:
+    """Roll ``policy`` out on one RL row; ``user="auto"`` uses the row's scenario (template user).
+    ``reward=False`` skips scoring (``Rollout.reward`` is then ``None``)."""
     from covert.rewards.composite import score
 
     if user == "auto":
@@ -126,7 +127,7 @@ def run(policy: Policy, row: dict[str, Any], user: UserSimulator | str | None = 
     errors = detect_user_errors(completion, scenario) if scenario is not None else []
     # the user's closing words ("thanks, that's all") are not part of what the agent is scored on
     scored = completion[:-1] if stop in STOP_SIGNALS and completion and completion[-1]["role"] == "user" else completion
-    return Rollout(messages, env.state.hash(), score(row, scored), stop, steps, errors)
+    return Rollout(messages, env.state.hash(), score(row, scored) if reward else None, stop, steps, errors)
 
 
 def run_many(policy_for: Callable[[dict[str, Any]], Policy], rows: Iterable[dict[str, Any]],

@@ -29,7 +29,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.values import get_path, join_phrases, mentions, normalize_text, render
+from covert.values import get_path, join_phrases, mentions, normalize_text, render, scalar_set
 
 OPTIONAL_PROBABILITY = 0.35
 STEP_TRIES = 4
@@ -474,10 +474,10 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     inst.run()
     query, answer, facts = inst.realize()
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
+    scalars = [scalar_set(c.output) for c in inst.calls]
     for i, call in enumerate(inst.calls):
-        for j in range(i):
-            if any(_shares_value(inst.calls[j].output, v) for v in call.arguments.values() if isinstance(v, str)):
-                bindings[i].add(j)
+        used = [v for v in call.arguments.values() if isinstance(v, str) and len(v) >= 3]
+        bindings[i].update(j for j in range(i) if any(v in scalars[j] for v in used))
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
     final = inst.env.state
@@ -496,11 +496,3 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         user_inputs=[{"call": i, "param": p, "value": step.args[p]} for i, step in enumerate(inst.steps)
                      for p in step.user_params],
     )
-
-
-def _shares_value(output: Any, value: str) -> bool:
-    if isinstance(output, dict):
-        return any(_shares_value(v, value) for v in output.values())
-    if isinstance(output, list):
-        return any(_shares_value(v, value) for v in output)
-    return output == value and len(value) >= 3

@@ -108,16 +108,21 @@ def test_validator_catches_tool_spec_swap() -> None:
 
 
 def test_validator_catches_redundant_step() -> None:
-    sft, _ = _one("simple")
-    # repeat a read call whose output nothing uses
-    extra = copy.deepcopy(sft["ground_truth"]["calls"][0])
-    if any(RETAIL.tools[c["name"]].writes for c in extra):
-        pytest.skip("first call writes")
-    sft["ground_truth"]["calls"].insert(0, extra)
-    assistant = copy.deepcopy(sft["messages"][2])
-    tool_msgs = [copy.deepcopy(m) for m in sft["messages"][3:3 + len(extra)]]
-    for m, tm in zip(assistant["tool_calls"], tool_msgs, strict=True):
-        m["id"] = tm["tool_call_id"] = m["id"] + "x"
-    sft["messages"][2:2] = [assistant, *tool_msgs]
-    with pytest.raises(Invalid):
+    """A read repeated with nothing using its output: everything else about the row stays consistent
+    (ids, tool messages, outputs hash), so the only failure left is the redundancy."""
+    import orjson
+
+    from covert.views import outputs_hash
+
+    outcome = next(o for o in _accepted("simple", 12) if not RETAIL.tools[o.task.calls[0].name].writes)
+    sft = copy.deepcopy(outcome.rows["sft"])
+    validate_row(sft, "sft")
+    repeat = copy.deepcopy(sft["messages"][2:4])  # the assistant call turn and its tool result
+    repeat[0]["tool_calls"][0]["id"] = repeat[1]["tool_call_id"] = "call_repeat"
+    sft["messages"][2:2] = repeat
+    truth = sft["ground_truth"]
+    truth["calls"].insert(0, copy.deepcopy(truth["calls"][0]))
+    outputs = [orjson.loads(m["content"]) for m in sft["messages"] if m["role"] == "tool"]
+    truth["outputs_hash"] = outputs_hash(outputs)
+    with pytest.raises(Invalid, match="redundant_step"):
         validate_row(sft, "sft")
