@@ -318,7 +318,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     finally:
         bar.close()
         if pool is not None:
-            pool.terminate()
+            pool.close()
     files: dict[str, str] = {}
     for writer in writers.values():
         for path in writer.close():

@@ -4,16 +4,69 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
 from typing import Any
 
+CHUNKS_PER_WORKER = 4
 
-def worker_pool(workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> Any:
-    """A process pool that is safe to start from any host process.
+
+def _run_chunk(fn: Callable[[Any], Any], chunk: list[Any]) -> list[Any]:
+    return [fn(item) for item in chunk]
+
+
+class WorkerPool:
+    """A process pool that is safe to start from any host process and always shuts down.
 
     Workers are started by a fork server (Linux) or spawned, never forked from the caller: a caller
     that already runs threads (torch, Ray, an HTTP client: a notebook or a trainer) can deadlock or
     crash forked children. Everything a worker needs arrives through ``initargs``.
+
+    Built on :class:`concurrent.futures.ProcessPoolExecutor` rather than ``multiprocessing.Pool``:
+    ``Pool.terminate()`` can hang for good when it races its result-handler thread (seen here about once
+    in 65 builds), and a worker that dies leaves ``Pool.imap`` waiting forever, where the executor raises
+    ``BrokenProcessPool``. Use it as a context manager; leaving the block cancels what has not started.
     """
-    method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method).Pool(workers, initializer=initializer, initargs=initargs)
+
+    def __init__(self, workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                                             initializer=initializer, initargs=initargs)
+
+    def imap(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 16) -> Iterator[Any]:
+        """``fn`` over ``items`` in order, ``chunksize`` items per task, a bounded number of tasks in flight
+        (so a long or endless ``items`` is read as the results are consumed, not all at once)."""
+        source = iter(items)
+        window = CHUNKS_PER_WORKER * self.workers
+        pending: deque[Future] = deque()
+        try:
+            while True:
+                while len(pending) < window:
+                    chunk = list(islice(source, chunksize))
+                    if not chunk:
+                        break
+                    pending.append(self._executor.submit(_run_chunk, fn, chunk))
+                if not pending:
+                    return
+                yield from pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        """Cancel queued work, let running chunks finish, and stop the workers."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def worker_pool(workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> WorkerPool:
+    """A :class:`WorkerPool` of ``workers`` processes, each set up by ``initializer(*initargs)``."""
+    return WorkerPool(workers, initializer, initargs)

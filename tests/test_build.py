@@ -187,10 +187,18 @@ def test_unwritable_location(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+def _default_sigint() -> None:
+    """Ctrl-C as in a terminal, even where this test runs as a background job (which ignores SIGINT) or
+    after a library in this process blocked the signal (a blocked mask survives exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_interrupted_build_leaves_nothing_visible(tmp_path: Path) -> None:
     out = tmp_path / "big"
     proc = subprocess.Popen([sys.executable, "-m", "covert.cli", "build", "--num-tasks", "200000", "--out", str(out),
-                             "--quiet", "--rows-per-shard", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "--quiet", "--rows-per-shard", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_sigint)
     deadline = time.time() + 60
     while time.time() < deadline:
         staged = list(tmp_path.glob(".big.partial-*/sft/*"))

@@ -283,7 +283,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
     finally:
         bar.close()
         if pool is not None:
-            pool.terminate()
+            pool.close()
     files = dict(base_files)
     for writer in writers.values():
         for path in writer.close():
