@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import covert
+from covert import interrupts
 from covert.env import item_rng, resolve_builders
 from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
@@ -292,6 +293,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
         while accepted < config.num_tasks:
             if start > 50 * config.num_tasks + 10 * ROUND_SIZE:
                 raise BuildError("too few candidates pass validation; check the builders with `covert list`")
+            interrupts.check()
             specs = plan_round(config, builders, sampler, start, ROUND_SIZE)
             start += ROUND_SIZE
             batch = []

@@ -235,6 +235,7 @@ _EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publi
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status."""
+    from covert import interrupts
     from covert.build import BuildError
     from covert.env import UnknownBuilderError
     from covert.io.reader import DatasetError
@@ -244,14 +245,15 @@ def main(argv: list[str] | None = None) -> int:
         print("covert: error: --workers must be at least 1", file=sys.stderr)
         return 2
     try:
-        return args.func(args)
+        with interrupts.handled():
+            return args.func(args)
     except (UsageError, BuildError, UnknownBuilderError, DatasetError, FileNotFoundError, PermissionError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"covert: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("covert: interrupted; nothing partial was left in place", file=sys.stderr)
-        return 130
+        return interrupts.exit_status()
 
 
 if __name__ == "__main__":

@@ -194,22 +194,29 @@ def _default_sigint() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def test_interrupted_build_leaves_nothing_visible(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_build_leaves_nothing_visible(tmp_path: Path, signum: int, status: int) -> None:
     out = tmp_path / "big"
-    proc = subprocess.Popen([sys.executable, "-m", "covert.cli", "build", "--num-tasks", "200000", "--out", str(out),
-                             "--quiet", "--rows-per-shard", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=_default_sigint)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        staged = list(tmp_path.glob(".big.partial-*/sft/*"))
-        if staged:
-            break
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=60)
-    assert proc.returncode != 0
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "covert.cli", "build", "--num-tasks", "200000", "--out",
+                                 str(out), "--quiet", "--rows-per-shard", "200"], stdout=subprocess.DEVNULL,
+                                stderr=stderr, preexec_fn=_default_sigint)
+    deadline = time.time() + 120
+    staged: list[Path] = []
+    while not staged and time.time() < deadline and proc.poll() is None:
+        staged = list(tmp_path.glob(".big.partial-*/sft/.*.parquet.tmp"))  # shards in progress
+        time.sleep(0.1)
+    assert staged, f"no shard was being written; stderr: {log.read_text()[-2000:]}"
+    proc.send_signal(signum)
+    try:
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == status, log.read_text()[-2000:]
+    assert "interrupted" in log.read_text().lower()
     assert not out.exists()
-    assert not list(tmp_path.glob("**/*.parquet"))
+    assert not list(tmp_path.glob(".big*")), "the staging directory was left behind"
 
 
 def test_show_prints_a_trajectory(dataset: Path, capsys) -> None:

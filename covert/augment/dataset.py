@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import covert
+from covert import interrupts
 from covert.augment.llm import KINDS as LLM_KINDS
 from covert.augment.registry import INTENSITIES, NotApplicable, RowPair, get_kind, kind_names
 from covert.augment.rows import augment_pair
@@ -266,6 +267,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
             if llm is not None:
                 results = _with_llm(results, llm)
             for outcomes in results:
+                interrupts.check()
                 seen += 1
                 bar.update(1)
                 for kind, status, sft, rl in outcomes:
