@@ -77,7 +77,7 @@ def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
                 split = assign(task.signature)
                 sft = timed("views", sft_row, task)
                 rl = timed("views", rl_row, task, split, spec.index)
-                timed("validate (L1-L3, replay x2)", validate_pair, sft, rl, state)
+                timed("validate (L1-L3)", validate_pair, sft, rl, state)
             except (Rejected, Invalid):
                 continue
             timed("encode rows", encode_row, sft, "sft")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from functools import lru_cache
 from typing import Any
 
 _MISSING = object()
-_SPACES = re.compile(r"\s+")
 
 
 def get_path(value: Any, path: str, default: Any = None) -> Any:
@@ -40,10 +39,11 @@ def join_phrases(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_text(text: str) -> str:
-    """Lower case, single spaces, no thousands separators, for containment checks."""
-    text = text.lower().replace(",", " ").replace("$", " ")
-    return _SPACES.sub(" ", text).strip()
+    """Lower case, single spaces, no thousands separators, for containment checks (memoized: one
+    query or fact is normalized by several checks)."""
+    return " ".join(text.lower().replace(",", " ").replace("$", " ").split())
 
 
 def text_forms(value: Any) -> list[str]:
@@ -95,17 +95,26 @@ def scalar_set(value: Any) -> set[Any]:
     """Every scalar inside nested JSON data, for repeated membership tests (booleans kept apart from
     numbers: ``True`` is stored as ``("bool", True)``)."""
     out: set[Any] = set()
+    add = out.add
     stack = [value]
+    pop = stack.pop
     while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
+        item = pop()
+        kind = type(item)
+        if kind is str or kind is int or kind is float:
+            add(item)
+        elif kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is bool:
+            add(("bool", item))
+        elif isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-        elif isinstance(item, bool):
-            out.add(("bool", item))
         elif item is not None:
-            out.add(item)
+            add(("bool", item) if isinstance(item, bool) else item)
     return out
 
 

@@ -36,11 +36,25 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def copy_json(value: Any) -> Any:
-    """Deep copy of plain JSON data (dicts, lists and scalars); faster than ``copy.deepcopy``."""
+    """Deep copy of plain JSON data (dicts, lists and scalars); faster than ``copy.deepcopy``.
+
+    Nested data goes through orjson (C, several times faster than a Python walk; floats round-trip
+    exactly). NaN and infinities become ``null``, as in every serialized state and in the state hash;
+    what orjson cannot carry (huge ints, non-string keys, subclasses) is walked instead.
+    """
+    if isinstance(value, (dict, list)):
+        try:
+            return orjson.loads(orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_SUBCLASS))
+        except (orjson.JSONEncodeError, TypeError):
+            return _walk_copy(value)
+    return value
+
+
+def _walk_copy(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: _walk_copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [copy_json(v) for v in value]
+        return [_walk_copy(v) for v in value]
     return value
 
 

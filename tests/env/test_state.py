@@ -557,3 +557,13 @@ def test_helpers() -> None:
     assert StateChange("counter", "", "c", before=0, after=1).to_dict() == {
         "op": "counter", "table": "", "id": "c", "before": 0, "after": 1,
     }
+
+
+def test_copy_json_is_deep_and_walks_what_orjson_cannot_carry() -> None:
+    nested = {"a": [1, 2.5, {"b": None, "c": True}], "d": "x"}
+    copied = copy_json(nested)
+    assert copied == nested and copied["a"] is not nested["a"] and copied["a"][2] is not nested["a"][2]
+    odd = {"huge": 2**70, 7: ["int key"]}
+    copied = copy_json(odd)
+    assert copied == odd and copied[7] is not odd[7]
+    assert copy_json("scalar") == "scalar"

@@ -126,3 +126,27 @@ def test_validator_catches_redundant_step() -> None:
     truth["outputs_hash"] = outputs_hash(outputs)
     with pytest.raises(Invalid, match="redundant_step"):
         validate_row(sft, "sft")
+
+
+def test_validator_catches_a_nondeterministic_tool(monkeypatch) -> None:
+    """A tool whose output changes from run to run fails both at build time (one replay against the
+    synthesizer's recorded run) and on disk (two replays)."""
+    from covert.env.state import State
+
+    sft, _ = _one("sequential")
+    name = sft["ground_truth"]["calls"][0][0]["name"]
+    env_cls = RETAIL.environment
+    method = env_cls.tool_specs[name].method
+    original = getattr(env_cls, method)
+    runs = iter(range(10**6))
+
+    def drifting(self, **arguments):
+        output = original(self, **arguments)
+        return {**output, "served_by": f"replica-{next(runs)}"} if isinstance(output, dict) else [output, next(runs)]
+
+    validate_row(sft, "sft", State.from_dict(sft["initial_state"]))
+    monkeypatch.setattr(env_cls, method, drifting)
+    with pytest.raises(Invalid, match="replay_outputs"):
+        validate_row(sft, "sft", State.from_dict(sft["initial_state"]))
+    with pytest.raises(Invalid, match="nondeterministic_replay"):
+        validate_row(sft, "sft")
