@@ -11,7 +11,15 @@ import pytest
 from covert import interrupts
 
 
-def test_swallowed_interrupt_is_raised_again_at_the_next_check() -> None:
+@pytest.fixture
+def interactive_sigint():
+    """SIGINT as in a terminal, even where the suite runs as a background job (which ignores it)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_swallowed_interrupt_is_raised_again_at_the_next_check(interactive_sigint) -> None:
     with interrupts.handled():
         interrupts.check()  # nothing received yet
         with contextlib.suppress(KeyboardInterrupt):  # as a finalizer would swallow it
@@ -33,7 +41,7 @@ def test_handlers_are_restored_and_ignored_signals_stay_ignored() -> None:
         signal.signal(signal.SIGINT, old_int)
 
 
-def test_sigterm_status() -> None:
+def test_sigterm_status(interactive_sigint) -> None:
     with interrupts.handled():
         with contextlib.suppress(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGTERM)
