@@ -244,16 +244,17 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "workers", 1) < 1:
         print("covert: error: --workers must be at least 1", file=sys.stderr)
         return 2
-    try:
-        with interrupts.handled():
+    with interrupts.handled():
+        try:
             return args.func(args)
-    except (UsageError, BuildError, UnknownBuilderError, DatasetError, FileNotFoundError, PermissionError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"covert: error: {message}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("covert: interrupted; nothing partial was left in place", file=sys.stderr)
-        return interrupts.exit_status()
+        except (UsageError, BuildError, UnknownBuilderError, DatasetError, FileNotFoundError,
+                PermissionError) as exc:
+            message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"covert: error: {message}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("covert: interrupted; nothing partial was left in place", file=sys.stderr)
+            return interrupts.exit_status()
 
 
 if __name__ == "__main__":

@@ -39,14 +39,17 @@ def handled() -> Iterator[None]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+        _received.clear()  # what arrived here is handled here; later work in this process is not stopped
 
 
 def check() -> None:
-    """Raise ``KeyboardInterrupt`` if a signal arrived (call it between units of work)."""
+    """Raise ``KeyboardInterrupt`` if a signal arrived inside :func:`handled` (call it between units of
+    work; outside the block it never raises)."""
     if _received:
         raise KeyboardInterrupt
 
 
 def exit_status() -> int:
-    """The conventional exit status for the signal received: 128 + its number (130 for Ctrl-C)."""
+    """The conventional exit status for the signal received inside :func:`handled` (ask before the block
+    ends): 128 + its number, 130 for Ctrl-C."""
     return 128 + (_received[0] if _received else signal.SIGINT)

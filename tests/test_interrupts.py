@@ -46,3 +46,9 @@ def test_sigterm_status(interactive_sigint) -> None:
         with contextlib.suppress(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGTERM)
         assert interrupts.exit_status() == 143
+
+
+def test_a_signal_handled_in_one_block_does_not_stop_later_work(interactive_sigint) -> None:
+    with interrupts.handled(), contextlib.suppress(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGTERM)
+    interrupts.check()  # a later build in this process (a notebook, a test) runs on
