@@ -23,7 +23,7 @@ from covert import interrupts
 from covert.env import item_rng, resolve_builders
 from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
-from covert.parallel import worker_pool
+from covert.parallel import WorkerPool
 from covert.synth.generate import ItemSpec, Outcome, make_item
 from covert.synth.records import CATEGORIES
 from covert.synth.stats import BuildStats
@@ -284,7 +284,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     start = 0
     pool = None
     if workers > 1 and engine == "local":
-        pool = worker_pool(workers, _init_worker,
+        pool = WorkerPool(workers, _init_worker,
                            (config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None))
     else:
         _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None)

@@ -66,7 +66,3 @@ class WorkerPool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def worker_pool(workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> WorkerPool:
-    """A :class:`WorkerPool` of ``workers`` processes, each set up by ``initializer(*initargs)``."""
-    return WorkerPool(workers, initializer, initargs)

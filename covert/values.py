@@ -113,8 +113,8 @@ def scalar_set(value: Any) -> set[Any]:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-        elif item is not None:
-            add(("bool", item) if isinstance(item, bool) else item)
+        elif item is not None:  # subclasses of str, int or float (bool cannot be subclassed)
+            add(item)
     return out
 
 

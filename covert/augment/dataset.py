@@ -35,7 +35,7 @@ from covert.augment.rows import augment_pair
 from covert.augment.verify import validate_augmented_pair
 from covert.build import SPLITS, prepare_output, publish
 from covert.errors import UsageError
-from covert.parallel import worker_pool
+from covert.parallel import WorkerPool
 from covert.validation import Invalid
 
 AUGMENTED = {"sft": "sft-augmented", "rl": "rl-augmented"}
@@ -255,7 +255,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
     base_rows = sum(v for k, v in base.get("rows", {}).items() if k.startswith("sft/"))
-    pool = worker_pool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
+    pool = WorkerPool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
     if pool is None:
         _init_worker(config, llm is not None)
     bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)

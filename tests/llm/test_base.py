@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,10 +19,8 @@ from covert.llm import (
 )
 from covert.llm.parse import finalize
 from covert.llm.vllm_backend import sampling_kwargs
+from tests.fresh_python import run_json
 from tests.llm.tiny_models import QUERY_SCHEMA, TOOLS
-
-REPO = Path(__file__).resolve().parents[2]
-
 
 # -- specs ------------------------------------------------------------------------------------------
 
@@ -91,12 +86,7 @@ def test_import_is_light_and_only_the_chosen_backend_loads_its_library() -> None
         "    pass  # httpx not installed\n"
         "print(json.dumps([after_import, after_local, loaded()]))\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(REPO)
-    result = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
-                            timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    after_import, after_local, after_openai = json.loads(result.stdout.strip().splitlines()[-1])
+    after_import, after_local, after_openai = run_json(script)
     assert after_import == [] and after_local == []
     assert "torch" not in after_openai and "vllm" not in after_openai
 
