@@ -48,7 +48,7 @@ class BuildConfig:
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
     split_ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     rows_per_shard: int = 5000
-    tasks_per_state: int = 8
+    tasks_per_state: int = 16
     multi_turn: bool = False
     thinking: bool = True
     license: str = "apache-2.0"

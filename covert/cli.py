@@ -58,9 +58,10 @@ def _cmd_graph(args: argparse.Namespace) -> int:
 def _cmd_build(args: argparse.Namespace) -> int:
     from covert.build import BuildConfig, build
 
+    optional = {"tasks_per_state": args.tasks_per_state} if args.tasks_per_state is not None else {}
     config = BuildConfig(builders=args.builders.split(","), num_tasks=args.num_tasks, seed=args.seed,
-                         rows_per_shard=args.rows_per_shard, tasks_per_state=args.tasks_per_state,
-                         multi_turn=args.multi_turn, thinking=not args.no_thinking, license=args.license)
+                         rows_per_shard=args.rows_per_shard, multi_turn=args.multi_turn,
+                         thinking=not args.no_thinking, license=args.license, **optional)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["build"] else ""
     realizer = _realizer(args) if args.llm else None
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
@@ -191,8 +192,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True)
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--rows-per-shard", type=int, default=5000)
-    s.add_argument("--tasks-per-state", type=int, default=8,
-                   help="tasks that share one seeded initial state (1 = a fresh state per task)")
+    s.add_argument("--tasks-per-state", type=int, default=None,
+                   help="tasks that share one seeded initial state (default 16; 1 = a fresh state per task)")
     s.add_argument("--overwrite", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--multi-turn", action="store_true",

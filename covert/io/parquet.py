@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import array
 import hashlib
 import os
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +18,11 @@ from covert.io.features import arrow_schema, features_for
 _SHARED: dict[int, tuple[Any, str]] = {}
 
 
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value)
 
 
-def _dumps_shared(value: Any) -> str:
+def _dumps_shared(value: Any) -> bytes:
     """JSON of a value many rows share (an initial state used by several tasks), serialised once.
 
     Keyed by identity; the entry keeps the object alive, so an id is never reused while cached.
@@ -46,7 +48,8 @@ def _encode(value: Any, feature: dict[str, Any], name: str = "") -> Any:
 
 
 def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
-    """A row with its JSON-typed values serialised (done in workers, so the writer only copies)."""
+    """A row with its JSON-typed values serialised to UTF-8 bytes (done in workers, so the writer only
+    copies)."""
     return {name: _encode(row.get(name), feature, name) for name, feature in features_for(config).items()}
 
 
@@ -113,13 +116,45 @@ class ShardWriter:
 
 
 def _column(values: list[Any], kind: pa.DataType) -> pa.Array:
-    """An Arrow array of ``kind`` (JSON extension columns hold the pre-serialised strings)."""
-    if isinstance(kind, pa.ExtensionType):
-        return pa.ExtensionArray.from_storage(kind, pa.array(values, kind.storage_type))
+    """An Arrow array of ``kind`` (JSON extension columns hold the pre-serialised strings).
+
+    Arrays are assembled from their buffers: ``pa.array`` on a Python list imports pandas (~0.3 s)
+    on its first use in a process, a fixed cost every build would pay for nothing.
+    """
+    if isinstance(kind, pa.BaseExtensionType):
+        return pa.ExtensionArray.from_storage(kind, _column(values, kind.storage_type))
     if pa.types.is_struct(kind):
         children = [_column([v[f.name] for v in values], f.type) for f in kind]
         return pa.StructArray.from_arrays(children, fields=list(kind))
+    code = _FIXED_WIDTH.get(kind)
+    validity, nulls = _validity(values)
+    if code is not None:
+        data = array.array(code, [0 if v is None else v for v in values])
+        return pa.Array.from_buffers(kind, len(values), [validity, pa.py_buffer(data)], null_count=nulls)
+    if kind == pa.string():
+        encoded = [b"" if v is None else v if isinstance(v, bytes) else v.encode() for v in values]
+        offsets = array.array("q", [0, *accumulate(map(len, encoded))])
+        if offsets[-1] < 2**31:
+            offsets = array.array("i", offsets)
+            return pa.Array.from_buffers(kind, len(values), [validity, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))],
+                                         null_count=nulls)
     return pa.array(values, kind)
+
+
+# Arrow types stored as one C value per row, with their ``array`` type codes
+_FIXED_WIDTH = {pa.int32(): "i", pa.int64(): "q", pa.float64(): "d"}
+
+
+def _validity(values: list[Any]) -> tuple[pa.Buffer | None, int]:
+    """The validity bitmap of ``values`` (``None`` when nothing is null) and the null count."""
+    nulls = values.count(None)
+    if not nulls:
+        return None, 0
+    bits = bytearray((len(values) + 7) // 8)
+    for i, value in enumerate(values):
+        if value is not None:
+            bits[i >> 3] |= 1 << (i & 7)
+    return pa.py_buffer(bits), nulls
 
 
 def sha256_file(path: Path) -> str:

@@ -174,8 +174,8 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
             method = "walk"
         reasoning = None
         if steps and rng.random() < 0.35:
-            lists = [f for f in graph.outputs[steps[-1]] if f.in_list and f.path.count("[]") == 1]
-            numeric = [f for f in lists if f.type in ("number", "integer") and not f.path.endswith("_id")]
+            lists = graph.list_fields[steps[-1]]
+            numeric = [f for f in lists if f.numeric]
             ops = [op for op in REASONING_OPS if (numeric if op != "count" else lists)]
             if ops:
                 reasoning = (rng.choice(ops), len(steps) - 1)

@@ -26,6 +26,21 @@ class OutputField:
 
 
 @dataclass(frozen=True)
+class ListField:
+    """A scalar field of the elements of a list in a tool's output (``orders[].total`` is
+    ``ListField("orders", "total", ...)``): what a count, sum, max or min reasoning node aggregates."""
+
+    list_path: str
+    key: str
+    type: str
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the field holds amounts worth summing or comparing (ids are not)."""
+        return self.type in ("number", "integer") and not self.key.endswith("_id")
+
+
+@dataclass(frozen=True)
 class Edge:
     """Output field ``path`` of ``source`` can fill parameter ``param`` of ``target``."""
 
@@ -74,6 +89,19 @@ class ToolGraph:
         self.tools = tools
         self.link_entities = link_entities
         self.outputs = {name: output_fields(spec.returns) for name, spec in tools.items()}
+        self.by_entity: dict[str, dict[str, list[OutputField]]] = {}
+        for name, fields in self.outputs.items():
+            grouped = self.by_entity[name] = {}
+            for out in fields:
+                grouped.setdefault(out.entity, []).append(out)
+        self.list_fields: dict[str, list[ListField]] = {}
+        for name, fields in self.outputs.items():
+            self.list_fields[name] = []
+            for out in fields:
+                list_path, _, key = out.path.partition("[]")
+                key = key.lstrip(".")
+                if out.in_list and out.path.count("[]") == 1 and key and "." not in key:
+                    self.list_fields[name].append(ListField(list_path, key, out.type))
         self.edges: list[Edge] = []
         for target, spec in tools.items():
             for param in spec.parameters["properties"]:

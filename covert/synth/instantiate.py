@@ -178,9 +178,7 @@ class Instantiator:
         listed = None
         for index in range(len(self.calls) - 1, -1, -1):
             call = self.calls[index]
-            for out in self.graph.outputs[call.name]:
-                if out.entity != entity:
-                    continue
+            for out in self.graph.by_entity[call.name].get(entity, ()):
                 if not out.in_list:
                     value = get_path(call.output, out.path)
                     if value is not None and value != "" and scalar is None:
@@ -357,17 +355,12 @@ class Instantiator:
     def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
         call = self.calls[index]
         options = []
-        for out in self.graph.outputs[call.name]:
-            if out.path.count("[]") != 1 or not out.in_list:
-                continue
-            list_path, _, key = out.path.partition("[]")
-            key = key.lstrip(".")
-            if not key or "." in key:
-                continue
+        for out in self.graph.list_fields[call.name]:
+            list_path, key = out.list_path, out.key
             elements = get_path(call.output, list_path)
             if not isinstance(elements, list) or len(elements) < 2:
                 continue
-            numeric = out.type in ("number", "integer") and not key.endswith("_id") and all(
+            numeric = out.numeric and all(
                 isinstance(e, dict) and isinstance(e.get(key), (int, float)) and not isinstance(e.get(key), bool)
                 for e in elements
             )

@@ -136,6 +136,20 @@ def test_indirect_rephrases_and_keeps_values(pairs: list[RowPair]) -> None:
     assert ops == {"describe", "implicit", "reorder"}
 
 
+def test_indirect_never_reframes_a_request_that_is_an_argument_word_for_word() -> None:
+    import random
+
+    from covert.augment.kinds.indirect import _implicit
+    from covert.augment.text import Query
+
+    comment = "Please keep me posted by email, I'm in meetings most of the day."
+    for seed in range(20):
+        query = Query("", ["Can you pass a message on to whoever has INC0058070?", comment], "")
+        _implicit(query, [0, 1], random.Random(seed), 2, [comment, "INC0058070"])
+        assert query.units[1] == comment
+        assert query.units[0] != "Can you pass a message on to whoever has INC0058070?"
+
+
 # -- ambiguous -------------------------------------------------------------------------------------
 def test_ambiguous_asks_and_the_template_user_gives_exactly_the_value(pairs: list[RowPair]) -> None:
     made = augmented(pairs, "ambiguous")

@@ -136,7 +136,9 @@ def _reframe(unit: str, rng: random.Random) -> str | None:
     return None
 
 
-def _implicit(query: Query, asks: list[int], rng: random.Random, limit: int) -> int:
+def _implicit(query: Query, asks: list[int], rng: random.Random, limit: int, values: list[Any]) -> int:
+    """Reframe up to ``limit`` requests, never one that quotes an argument value the reframing would
+    change (a free-text comment the user dictates is an argument, word for word)."""
     order = list(asks)
     rng.shuffle(order)
     done = 0
@@ -144,6 +146,9 @@ def _implicit(query: Query, asks: list[int], rng: random.Random, limit: int) -> 
         if done >= limit:
             break
         framed = _reframe(query.units[i], rng)
+        quoted = [v for v in values if mentions(normalize_text(query.units[i]), v)]
+        if framed is not None and quoted and not all(mentions(normalize_text(framed), v) for v in quoted):
+            continue
         if framed is not None and framed != query.units[i]:
             query.units[i] = framed
             done += 1
@@ -210,7 +215,7 @@ def apply(pair: RowPair, rng: random.Random, config: Config) -> RowPair:
                 record["redescribed"] = changes
         elif op == "implicit":
             split = _split_asks(query, builder.name)
-            if split and _implicit(query, split[1], rng, config.max_frames):
+            if split and _implicit(query, split[1], rng, config.max_frames, _argument_values(truth)):
                 applied.append(op)
         else:
             split = _split_asks(query, builder.name)
