@@ -99,15 +99,13 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         _check_messages(row)
     if initial is None:
         initial = State.from_dict(oracle.state, copy=False)
-    outputs, final_hash = _replay(builder.environment, oracle, initial)
+    replay = _replay(builder.environment, oracle, initial)
     if not trusted:
         # a row from disk is replayed twice; at build time the synthesizer's own run of these calls,
         # recorded in the row's hashes, is the first run and _check_replay compares against it
-        again, again_hash = _replay(builder.environment, oracle, initial)
-        if again != outputs or again_hash != final_hash:
-            raise Invalid("nondeterministic_replay")
-    _check_replay(oracle, outputs, final_hash)
-    _check_semantics(builder, oracle, outputs, initial)
+        _check_deterministic(replay, _replay(builder.environment, oracle, initial))
+    _check_replay(oracle, replay.outputs, replay.final_hash)
+    _check_semantics(builder, oracle, replay, initial)
 
 
 def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None = None) -> None:
@@ -164,13 +162,35 @@ def _check_messages(row: dict[str, Any]) -> None:
         raise Invalid("tool_call_ids", "every tool call needs exactly one tool message, in order")
 
 
-def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> tuple[list[Any], str]:
+@dataclass
+class Replay:
+    """One replay of an oracle: its outputs, the final-state hash, and for every write call the state
+    hashes just before and just after it."""
+
+    outputs: list[Any]
+    final_hash: str
+    writes: dict[int, tuple[str, str]]
+
+
+def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Replay:
     env = env_cls(initial)
     outputs = []
+    writes = {}
     for group in oracle.groups:
         for call in group:
-            outputs.append(env.call(call["name"], call["arguments"]))
-    return outputs, env.state.hash()
+            spec = env_cls.tool_specs.get(call["name"])
+            if spec is not None and spec.writes:
+                before = env.state.hash()
+                outputs.append(env.call(call["name"], call["arguments"]))
+                writes[len(outputs) - 1] = (before, env.state.hash())
+            else:
+                outputs.append(env.call(call["name"], call["arguments"]))
+    return Replay(outputs, env.state.hash(), writes)
+
+
+def _check_deterministic(first: Replay, second: Replay) -> None:
+    if second.outputs != first.outputs or second.final_hash != first.final_hash:
+        raise Invalid("nondeterministic_replay")
 
 
 def _check_replay(oracle: Oracle, outputs: list[Any], final_hash: str) -> None:
@@ -219,8 +239,9 @@ def _reasoning_values(step: dict[str, Any], outputs: list[Any]) -> set[str]:
     return {render(best)} | {render(v) for v in chosen.values() if isinstance(v, (str, int, float))}
 
 
-def _check_semantics(builder: Any, oracle: Oracle, outputs: list[Any], initial: State) -> None:
+def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: State) -> None:
     truth = oracle.truth
+    outputs = replay.outputs
     query = normalize_text(oracle.query)
     calls = [c for group in oracle.groups for c in group]
     if truth["behaviour"] == "decline":
@@ -243,7 +264,8 @@ def _check_semantics(builder: Any, oracle: Oracle, outputs: list[Any], initial: 
         for key in call["arguments"]:
             if "_" in key and key in raw_query:
                 raise Invalid("query_leaks_argument_key", key)
-    scalars = [scalar_set(o) for o in outputs]
+    # what later calls may take from an output: the last output feeds nothing, so it is never walked
+    scalars = [scalar_set(o) for o in outputs[:-1]] + [set()]
     seen: set[Any] = set()
     earlier: list[set[Any]] = []
     for output_scalars in scalars:
@@ -271,7 +293,7 @@ def _check_semantics(builder: Any, oracle: Oracle, outputs: list[Any], initial: 
                         and in_scalars(earlier[first_use[item]], item)):
                     raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
     _check_selections(truth, outputs, query)
-    _check_minimal(builder, oracle, calls, outputs, initial, scalars)
+    _check_minimal(builder, oracle, calls, replay, initial, scalars)
 
 
 def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> None:
@@ -295,8 +317,10 @@ def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> 
             raise Invalid("selection_ambiguous", "more than one candidate")
 
 
-def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], outputs: list[Any],
+def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], replay: Replay,
                    initial: State, scalars: list[set[Any]]) -> None:
+    """No step is redundant: dropping a write changes the final state, and every other step's output
+    reaches the answer, a selection, a reasoning node or a later call."""
     truth = oracle.truth
     env_cls = builder.environment
     used_by_truth = {f["call"] for f in truth["answer_facts"] if "call" in f}
@@ -304,8 +328,16 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], ou
     used_by_truth |= {r["call"] for r in truth["reasoning"]}
     query = normalize_text(oracle.query)
     full_hash = truth["final_state_hash"]
+    last_write = max(replay.writes, default=-1)
     for j, call in enumerate(calls):
         if builder.tools[call["name"]].writes:
+            before, after = replay.writes[j]
+            if j == last_write and after == replay.final_hash:
+                # nothing after the last write changes the state, so without it the run ends in the
+                # state just before it: it is redundant exactly when it changed nothing
+                if before == after:
+                    raise Invalid("redundant_step", f"dropping write {call['name']} changes nothing")
+                continue
             env = env_cls(initial)
             for k, other in enumerate(calls):
                 if k != j:

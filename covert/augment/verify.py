@@ -29,7 +29,15 @@ from covert.augment.simulator import template_answer
 from covert.env import Builder, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
 from covert.schemas import SchemaViolation, validator
-from covert.validation import Invalid, Oracle, _check_replay, _check_semantics, _check_tools, _replay
+from covert.validation import (
+    Invalid,
+    Oracle,
+    _check_deterministic,
+    _check_replay,
+    _check_semantics,
+    _check_tools,
+    _replay,
+)
 from covert.views import tool_content
 
 __all__ = ["Context", "is_augmented", "validate_augmented_pair", "validate_augmented_row"]
@@ -138,11 +146,10 @@ def _validate(row: dict[str, Any], view: str) -> None:
                     truth["calls"], truth, state, None, answer if truth["behaviour"] != "report_error" else None)
     _check_tools(builder.environment, oracle)
     initial = State.from_dict(state, copy=False)
-    outputs, final_hash = _replay(builder.environment, oracle, initial)
-    again, again_hash = _replay(builder.environment, oracle, initial)
-    if again != outputs or again_hash != final_hash:
-        raise Invalid("nondeterministic_replay")
-    _check_replay(oracle, outputs, final_hash)
+    replay = _replay(builder.environment, oracle, initial)
+    _check_deterministic(replay, _replay(builder.environment, oracle, initial))
+    outputs = replay.outputs
+    _check_replay(oracle, outputs, replay.final_hash)
     for i, output in enumerate(outputs):
         if is_error(output):
             raise Invalid("oracle_call_failed", f"call {i}: {output['error']['code']}")
@@ -150,7 +157,7 @@ def _validate(row: dict[str, Any], view: str) -> None:
                   clarification_answer, answer)
     if spec.check is not None:
         spec.check(ctx)
-    _check_semantics(builder, oracle, outputs, initial)
+    _check_semantics(builder, oracle, replay, initial)
     if view == "sft":
         _check_trajectory(ctx)
     elif spec.present is not None and spec.check_output is not None:

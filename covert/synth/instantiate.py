@@ -467,7 +467,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     inst.run()
     query, answer, facts = inst.realize()
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
-    scalars = [scalar_set(c.output) for c in inst.calls]
+    scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
     for i, call in enumerate(inst.calls):
         used = [v for v in call.arguments.values() if isinstance(v, str) and len(v) >= 3]
         bindings[i].update(j for j in range(i) if any(v in scalars[j] for v in used))

@@ -128,6 +128,34 @@ def test_validator_catches_redundant_step() -> None:
         validate_row(sft, "sft")
 
 
+def test_redundant_last_write_is_judged_from_the_replay_hashes() -> None:
+    """The last write needs no extra replay: with nothing after it changing the state, it is redundant
+    exactly when the state hash before it equals the one after it. When something after it did change
+    the state, the check falls back to replaying without it."""
+    from covert.env.state import State
+    from covert.validation import Replay, _check_minimal, _replay, oracle_of
+    from covert.values import scalar_set
+
+    outcome = next(o for o in _accepted("state_changing", 12) if RETAIL.tools[o.task.calls[-1].name].writes)
+    oracle = oracle_of(outcome.rows["sft"], "sft")
+    calls = [c for group in oracle.groups for c in group]
+    initial = State.from_dict(oracle.state)
+    replay = _replay(RETAIL.environment, oracle, initial)
+    last = len(calls) - 1
+    assert last in replay.writes and replay.writes[last][0] != replay.writes[last][1]
+    scalars = [scalar_set(o) for o in replay.outputs]
+    _check_minimal(RETAIL, oracle, calls, replay, initial, scalars)
+
+    _, after = replay.writes[last]
+    unchanged = Replay(replay.outputs, replay.final_hash, {**replay.writes, last: (after, after)})
+    with pytest.raises(Invalid, match="redundant_step"):
+        _check_minimal(RETAIL, oracle, calls, unchanged, initial, scalars)
+    # equal hashes around it, but not the final state's: something after it changed the state, so
+    # the check replays without it, which shows it is needed
+    changed_later = Replay(replay.outputs, replay.final_hash, {**replay.writes, last: ("0" * 32, "0" * 32)})
+    _check_minimal(RETAIL, oracle, calls, changed_later, initial, scalars)
+
+
 def test_validator_catches_a_nondeterministic_tool(monkeypatch) -> None:
     """A tool whose output changes from run to run fails both at build time (one replay against the
     synthesizer's recorded run) and on disk (two replays)."""
