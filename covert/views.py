@@ -52,25 +52,29 @@ def ground_truth(task: Any) -> dict[str, Any]:
     return truth
 
 
-def sft_row(task: Any) -> dict[str, Any]:
-    """The SFT row: messages (system, user, assistant tool calls, tool results, final answer) and tools."""
+def sft_row(task: Any, truth: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The SFT row: messages (system, user, assistant tool calls, tool results, final answer) and tools.
+
+    ``truth`` may pass the task's :func:`ground_truth` when the caller already has it.
+    """
     builder = get_builder(task.builder)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": task.system_prompt},
         {"role": "user", "content": task.query},
     ]
+    ids = [call_id(task.task_id, i) for i in range(len(task.calls))]
     for group in task.groups:
         messages.append({
             "role": "assistant",
             "content": "",
             "tool_calls": [
-                {"id": call_id(task.task_id, i), "type": "function",
+                {"id": ids[i], "type": "function",
                  "function": {"name": task.calls[i].name, "arguments": task.calls[i].arguments}}
                 for i in group
             ],
         })
         for i in group:
-            messages.append({"role": "tool", "tool_call_id": call_id(task.task_id, i), "name": task.calls[i].name,
+            messages.append({"role": "tool", "tool_call_id": ids[i], "name": task.calls[i].name,
                              "content": tool_content(task.calls[i].output)})
     messages.append({"role": "assistant", "content": task.answer})
     return {
@@ -78,20 +82,21 @@ def sft_row(task: Any) -> dict[str, Any]:
         "messages": messages,
         "tools": builder.environment.openai_tools(task.tools),
         "initial_state": task.initial_state,
-        "ground_truth": ground_truth(task),
+        "ground_truth": truth if truth is not None else ground_truth(task),
     }
 
 
-def rl_row(task: Any, split: str, index: int) -> dict[str, Any]:
+def rl_row(task: Any, split: str, index: int, truth: dict[str, Any] | None = None) -> dict[str, Any]:
     """The RL row, shaped for both TRL GRPO (prompt, tools, environment) and verl (data_source,
-    reward_model, extra_info)."""
+    reward_model, extra_info). ``truth`` may pass the task's :func:`ground_truth` (it is copied)."""
     builder = get_builder(task.builder)
+    truth = dict(truth) if truth is not None else ground_truth(task)
     return {
         **_metadata(task),
         "prompt": [{"role": "system", "content": task.system_prompt}, {"role": "user", "content": task.query}],
         "tools": builder.environment.openai_tools(task.tools),
         "data_source": f"covert/{task.builder}",
         "ability": ABILITY,
-        "reward_model": {"style": "rule", "ground_truth": ground_truth(task), "components": dict(REWARD_COMPONENTS)},
+        "reward_model": {"style": "rule", "ground_truth": truth, "components": dict(REWARD_COMPONENTS)},
         "extra_info": {"index": index, "split": split, "task_id": task.task_id, "initial_state": task.initial_state},
     }

@@ -130,8 +130,19 @@ def merge(first: list[str], second: list[str], graph: ToolGraph) -> list[str]:
     return merged
 
 
-def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
-    """A blueprint of ``category``; ``target`` (a tool) steers which tool the task is about."""
+@dataclass(frozen=True)
+class _Catalog:
+    """The tools of one builder, sorted by the roles blueprints give them (computed once per builder)."""
+
+    simple_ok: list[str]  # a user alone can supply every required parameter
+    repeatable: list[str]  # worth calling several times in parallel
+    reads: list[str]
+    linked: list[str]  # reads with a required linked parameter that some tool produces
+    writes: list[str]
+
+
+@cache
+def _catalog(builder: Builder) -> _Catalog:
     graph = tool_graph(builder)
     tools = builder.tools
     simple_ok = [t for t in tools if user_suppliable(builder, t)]
@@ -139,6 +150,19 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
         t for t in simple_ok
         if t not in builder.language.values and tools[t].parameters["required"] and not _identity_lookup(builder, t)
     ] or simple_ok
+    reads = [t for t, s in tools.items() if not s.writes]
+    linked = [t for t in reads if any(
+        graph.producers(tools[t].param_entity(p)) for p in tools[t].parameters["required"]
+        if tools[t].param_entity(p) in builder.language.references
+    )]
+    return _Catalog(simple_ok, repeatable, reads, linked, [t for t, s in tools.items() if s.writes])
+
+
+def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
+    """A blueprint of ``category``; ``target`` (a tool) steers which tool the task is about."""
+    graph = tool_graph(builder)
+    catalog = _catalog(builder)
+    simple_ok, repeatable = catalog.simple_ok, catalog.repeatable
     if category == "irrelevance":
         return Blueprint(category, "irrelevance", [], [])
     if category in ("simple", "multiple"):
@@ -157,11 +181,7 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
         rng.shuffle(steps)
         return Blueprint(category, "parallel", steps, list(range(len(steps))))
     if category == "sequential":
-        reads = [t for t, s in tools.items() if not s.writes]
-        linked = [t for t in reads if any(
-            graph.producers(tools[t].param_entity(p)) for p in tools[t].parameters["required"]
-            if tools[t].param_entity(p) in builder.language.references
-        )]
+        linked = catalog.linked
         if linked and rng.random() < 0.6:
             goal = target if target in linked else rng.choice(linked)
             steps = backward(builder, goal, rng, graph, lookup_known=1.0)
@@ -181,7 +201,7 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
                 reasoning = (rng.choice(ops), len(steps) - 1)
         return Blueprint(category, method, steps, [len(steps) - 1], reasoning=reasoning)
     if category == "state_changing":
-        writes = [t for t, s in tools.items() if s.writes]
+        writes = catalog.writes
         goal = target if target in writes else rng.choice(writes)
         steps = backward(builder, goal, rng, graph, lookup_known=0.8)
         for _ in range(3):

@@ -17,7 +17,7 @@ from covert.synth.blueprint import sample_blueprint
 from covert.synth.instantiate import instantiate
 from covert.synth.records import Rejected, Task
 from covert.validation import Invalid, validate_pair
-from covert.views import rl_row, sft_row
+from covert.views import ground_truth, rl_row, sft_row
 
 ATTEMPTS = 6
 
@@ -75,8 +75,9 @@ def make_item(spec: ItemSpec, seed: int, split_of: Any, multi_turn: bool = False
         try:
             task = make_task(spec, seed, attempt, state)
             split = split_of(task.signature)
-            sft = sft_row(task)
-            rl = rl_row(task, split, spec.index)
+            truth = ground_truth(task)
+            sft = sft_row(task, truth)
+            rl = rl_row(task, split, spec.index, truth)
             validate_pair(sft, rl, state)
             rows = {"sft": sft, "rl": rl}
             if multi_turn:
