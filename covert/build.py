@@ -15,6 +15,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,10 @@ class TargetSampler:
     def __init__(self, builders: list[Any]) -> None:
         self.targets = {b.name: list(b.tools) for b in builders}
         self.weights = {(b, t): 1.0 for b, tools in self.targets.items() for t in tools}
+        self._cumulative = self._cumulate()
+
+    def _cumulate(self) -> dict[str, list[float]]:
+        return {b: list(accumulate(self.weights[(b, t)] for t in tools)) for b, tools in self.targets.items()}
 
     def update(self, stats: BuildStats) -> None:
         """Boost tools with little coverage and targets whose candidates pass."""
@@ -100,10 +105,11 @@ class TargetSampler:
             passed = stats.target_accepts.get(key, 0)
             acceptance = (passed + 1) / (tried + 2)
             self.weights[key] = round((1.0 / (1.0 + used) ** 0.5) * (0.25 + acceptance), 6)
+        self._cumulative = self._cumulate()
 
     def pick(self, rng: Any, builder: str) -> str:
-        tools = self.targets[builder]
-        return rng.choices(tools, [self.weights[(builder, t)] for t in tools])[0]
+        """A target tool of ``builder``, drawn by weight."""
+        return rng.choices(self.targets[builder], cum_weights=self._cumulative[builder])[0]
 
 
 def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler, start: int, size: int) -> list[ItemSpec]:
@@ -111,11 +117,11 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
     categories = [c for c in CATEGORIES if config.mix.get(c, 0) > 0]
     weights = [config.mix[c] for c in categories]
     specs = []
+    rng = item_rng("plan", config.seed, start)  # one stream per round: planning runs in this process
     for index in range(start, start + size):
         builder = builders[index % len(builders)]
         # items of one builder share a seeded initial state in runs of ``tasks_per_state``
         world = (index // len(builders)) // config.tasks_per_state
-        rng = item_rng("plan", config.seed, index)
         category = rng.choices(categories, weights)[0]
         target = sampler.pick(rng, builder.name) if category != "irrelevance" else None
         specs.append(ItemSpec(index, builder.name, category, target, world))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import hashlib
 import os
+from functools import cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -37,20 +38,34 @@ def _dumps_shared(value: Any) -> bytes:
     return text
 
 
-def _encode(value: Any, feature: dict[str, Any], name: str = "") -> Any:
+_SHARED_COLUMNS = ("initial_state", "tools")  # values rows share by identity: serialised once
+
+
+def _encoder(feature: dict[str, Any], name: str) -> Any:
+    """A function that encodes one value of ``feature`` (JSON to bytes, structs field by field)."""
     if feature.get("_type") == "Json":
-        if value is None:
-            return None
-        return _dumps_shared(value) if name in ("initial_state", "tools") else _dumps(value)
-    if feature.get("_type") is None and isinstance(value, dict):
-        return {key: _encode(value.get(key), sub, key) for key, sub in feature.items()}
+        dumps = _dumps_shared if name in _SHARED_COLUMNS else _dumps
+        return lambda value: None if value is None else dumps(value)
+    if feature.get("_type") is None:
+        fields = [(key, _encoder(sub, key) or _same) for key, sub in feature.items()]
+        return lambda value: ({key: encode(value.get(key)) for key, encode in fields}
+                              if isinstance(value, dict) else value)
+    return None
+
+
+def _same(value: Any) -> Any:
     return value
+
+
+@cache
+def _row_encoders(config: str) -> tuple[tuple[str, Any], ...]:
+    return tuple((name, _encoder(feature, name)) for name, feature in features_for(config).items())
 
 
 def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
     """A row with its JSON-typed values serialised to UTF-8 bytes (done in workers, so the writer only
     copies)."""
-    return {name: _encode(row.get(name), feature, name) for name, feature in features_for(config).items()}
+    return {name: row.get(name) if encode is None else encode(row.get(name)) for name, encode in _row_encoders(config)}
 
 
 ROW_GROUP = 500
