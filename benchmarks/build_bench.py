@@ -50,7 +50,7 @@ def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
     from covert.synth.instantiate import instantiate
     from covert.synth.records import Rejected
     from covert.validation import Invalid, validate_pair
-    from covert.views import rl_row, sft_row
+    from covert.views import ground_truth, rl_row, sft_row
 
     chosen = resolve_builders(builders)
     config = Config(builders=[b.name for b in chosen], num_tasks=sample, mix=dict(DEFAULT_MIX))
@@ -75,8 +75,9 @@ def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
                 blueprint = timed("blueprint", sample_blueprint, builder, spec.category, rng, spec.target)
                 task = timed("instantiate + realize", instantiate, builder, blueprint, state, rng, 0, spec.index)
                 split = assign(task.signature)
-                sft = timed("views", sft_row, task)
-                rl = timed("views", rl_row, task, split, spec.index)
+                truth = timed("views", ground_truth, task)
+                sft = timed("views", sft_row, task, truth)
+                rl = timed("views", rl_row, task, split, spec.index, truth)
                 timed("validate (L1-L3)", validate_pair, sft, rl, state)
             except (Rejected, Invalid):
                 continue
