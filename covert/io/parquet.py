@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from covert.io.features import arrow_schema, features_for
 
-_SHARED: dict[int, tuple[Any, str]] = {}
+_SHARED: dict[int, tuple[Any, bytes]] = {}
 
 
 def _dumps(value: Any) -> bytes:
@@ -131,7 +131,7 @@ class ShardWriter:
 
 
 def _column(values: list[Any], kind: pa.DataType) -> pa.Array:
-    """An Arrow array of ``kind`` (JSON extension columns hold the pre-serialised strings).
+    """An Arrow array of ``kind`` (JSON extension columns hold the pre-serialised JSON, bytes or str).
 
     Arrays are assembled from their buffers: ``pa.array`` on a Python list imports pandas (~0.3 s)
     on its first use in a process, a fixed cost every build would pay for nothing.
@@ -166,6 +166,8 @@ def _validity(values: list[Any]) -> tuple[pa.Buffer | None, int]:
     if not nulls:
         return None, 0
     bits = bytearray((len(values) + 7) // 8)
+    if nulls == len(values):
+        return pa.py_buffer(bits), nulls
     for i, value in enumerate(values):
         if value is not None:
             bits[i >> 3] |= 1 << (i & 7)
