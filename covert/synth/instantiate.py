@@ -109,25 +109,20 @@ class Instantiator:
         return step.user_params[0] if step.user_params else ""
 
     def _bind(self, tool: str, link: bool) -> _Step:
-        spec = self.builder.tools[tool]
         step = _Step(tool)
         joint: dict[str, Any] | None = None
-        required = spec.parameters["required"]
-        for param, schema in spec.parameters["properties"].items():
-            entity = spec.param_entity(param)
-            ref = self.language.references.get(entity)
-            is_list = schema.get("type") == "array"
-            wanted = param in required or self.rng.random() < OPTIONAL_PROBABILITY
-            if ref is not None and link and wanted and self._bind_from_output(step, param, entity, is_list):
+        for param, schema, entity, linkable, is_list, required in _parameters(self.builder, tool):
+            wanted = required or self.rng.random() < OPTIONAL_PROBABILITY
+            if linkable and link and wanted and self._bind_from_output(step, param, entity, is_list):
                 continue
-            if param not in required and not self._wants_optional(tool, param, schema):
+            if not required and not self._wants_optional(tool, param, schema):
                 continue
             if joint is None:
                 sampler = self.language.values.get(tool)
                 joint = sampler(self.rng, self.env.state) if sampler else {}
             value = self._user_value(tool, param, schema, entity, joint)
             if value is None:
-                if param in required:
+                if required:
                     raise Rejected("unfillable_parameter", f"{tool}.{param}")
                 continue
             step.args[param] = value
@@ -409,6 +404,20 @@ class Instantiator:
                 if isinstance(element.get(name), (str, int, float)):
                     return render(element[name])
         raise Rejected("no_label", "list element has no describing field")
+
+
+@cache
+def _parameters(builder: Builder, tool: str) -> tuple[tuple[str, dict[str, Any], str, bool, bool, bool], ...]:
+    """Per parameter of ``tool``: name, schema, entity, whether the language can refer to the entity
+    (so an earlier output may supply it), whether it is a list, whether it is required."""
+    spec = builder.tools[tool]
+    required = spec.parameters["required"]
+    out = []
+    for param, schema in spec.parameters["properties"].items():
+        entity = spec.param_entity(param)
+        out.append((param, schema, entity, entity in builder.language.references, schema.get("type") == "array",
+                    param in required))
+    return tuple(out)
 
 
 @cache

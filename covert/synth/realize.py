@@ -32,15 +32,20 @@ AGGREGATE_ANSWERS = {
 
 
 @cache
+def _parsed(template: str) -> tuple[tuple[str, str | None], ...]:
+    return tuple((literal, name or None) for literal, name, _, _ in string.Formatter().parse(template))
+
+
+@cache
 def slots(template: str) -> frozenset[str]:
     """The ``{slot}`` names of a template."""
-    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+    return frozenset(name for _, name in _parsed(template) if name)
 
 
 def fill(template: str, values: dict[str, str]) -> str:
     """Fill a template's slots (dotted slot names allowed)."""
     out = []
-    for literal, name, _, _ in string.Formatter().parse(template):
+    for literal, name in _parsed(template):
         out.append(literal)
         if name:
             out.append(values[name])
