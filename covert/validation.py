@@ -176,15 +176,12 @@ def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Repla
     env = env_cls(initial)
     outputs = []
     writes = {}
-    for group in oracle.groups:
-        for call in group:
-            spec = env_cls.tool_specs.get(call["name"])
-            if spec is not None and spec.writes:
-                before = env.state.hash()
-                outputs.append(env.call(call["name"], call["arguments"]))
-                writes[len(outputs) - 1] = (before, env.state.hash())
-            else:
-                outputs.append(env.call(call["name"], call["arguments"]))
+    for call in (c for group in oracle.groups for c in group):
+        spec = env_cls.tool_specs.get(call["name"])
+        before = env.state.hash() if spec is not None and spec.writes else None
+        outputs.append(env.call(call["name"], call["arguments"]))
+        if before is not None:
+            writes[len(outputs) - 1] = (before, env.state.hash())
     return Replay(outputs, env.state.hash(), writes)
 
 
@@ -327,7 +324,6 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], re
     used_by_truth |= {s["source_call"] for s in truth["selections"]}
     used_by_truth |= {r["call"] for r in truth["reasoning"]}
     query = normalize_text(oracle.query)
-    full_hash = truth["final_state_hash"]
     last_write = max(replay.writes, default=-1)
     for j, call in enumerate(calls):
         if builder.tools[call["name"]].writes:
@@ -342,7 +338,7 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], re
             for k, other in enumerate(calls):
                 if k != j:
                     env.call(other["name"], other["arguments"])
-            if env.state.hash() == full_hash:
+            if env.state.hash() == replay.final_hash:
                 raise Invalid("redundant_step", f"dropping write {call['name']} changes nothing")
             continue
         if j in used_by_truth:

@@ -42,15 +42,16 @@ _SHARED_COLUMNS = ("initial_state", "tools")  # values rows share by identity: s
 
 
 def _encoder(feature: dict[str, Any], name: str) -> Any:
-    """A function that encodes one value of ``feature`` (JSON to bytes, structs field by field)."""
+    """A function that encodes one value of ``feature``: JSON to bytes, structs field by field, plain
+    values as they are."""
     if feature.get("_type") == "Json":
         dumps = _dumps_shared if name in _SHARED_COLUMNS else _dumps
         return lambda value: None if value is None else dumps(value)
     if feature.get("_type") is None:
-        fields = [(key, _encoder(sub, key) or _same) for key, sub in feature.items()]
+        fields = [(key, _encoder(sub, key)) for key, sub in feature.items()]
         return lambda value: ({key: encode(value.get(key)) for key, encode in fields}
                               if isinstance(value, dict) else value)
-    return None
+    return _same
 
 
 def _same(value: Any) -> Any:
@@ -65,7 +66,7 @@ def _row_encoders(config: str) -> tuple[tuple[str, Any], ...]:
 def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
     """A row with its JSON-typed values serialised to UTF-8 bytes (done in workers, so the writer only
     copies)."""
-    return {name: row.get(name) if encode is None else encode(row.get(name)) for name, encode in _row_encoders(config)}
+    return {name: encode(row.get(name)) for name, encode in _row_encoders(config)}
 
 
 ROW_GROUP = 500

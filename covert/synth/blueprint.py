@@ -136,7 +136,6 @@ class _Catalog:
 
     simple_ok: list[str]  # a user alone can supply every required parameter
     repeatable: list[str]  # worth calling several times in parallel
-    reads: list[str]
     linked: list[str]  # reads with a required linked parameter that some tool produces
     writes: list[str]
 
@@ -155,7 +154,7 @@ def _catalog(builder: Builder) -> _Catalog:
         graph.producers(tools[t].param_entity(p)) for p in tools[t].parameters["required"]
         if tools[t].param_entity(p) in builder.language.references
     )]
-    return _Catalog(simple_ok, repeatable, reads, linked, [t for t, s in tools.items() if s.writes])
+    return _Catalog(simple_ok, repeatable, linked, [t for t, s in tools.items() if s.writes])
 
 
 def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:

@@ -89,15 +89,11 @@ class ToolGraph:
         self.tools = tools
         self.link_entities = link_entities
         self.outputs = {name: output_fields(spec.returns) for name, spec in tools.items()}
-        self.by_entity: dict[str, dict[str, list[OutputField]]] = {}
+        self.by_entity: dict[str, dict[str, list[OutputField]]] = {name: {} for name in tools}
+        self.list_fields: dict[str, list[ListField]] = {name: [] for name in tools}
         for name, fields in self.outputs.items():
-            grouped = self.by_entity[name] = {}
             for out in fields:
-                grouped.setdefault(out.entity, []).append(out)
-        self.list_fields: dict[str, list[ListField]] = {}
-        for name, fields in self.outputs.items():
-            self.list_fields[name] = []
-            for out in fields:
+                self.by_entity[name].setdefault(out.entity, []).append(out)
                 list_path, _, key = out.path.partition("[]")
                 key = key.lstrip(".")
                 if out.in_list and out.path.count("[]") == 1 and key and "." not in key:

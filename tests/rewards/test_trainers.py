@@ -24,10 +24,10 @@ def _writing_row(pairs) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def test_trl_reward_scores_completions_against_their_columns(pairs) -> None:
-    uses_tools = next(pair for pair in pairs[1:] if pair[0]["num_calls"] >= 1)
-    chosen = [pairs[0], uses_tools, *pairs[2:6]]
+    several_calls = next(pair for pair in pairs[1:] if pair[0]["num_calls"] >= 2)
+    chosen = [pairs[0], several_calls, *pairs[2:6]]
     completions = [oracle_completion(sft) for _, sft in chosen]
-    completions[1] = completions[1][:1]  # stops after its first tool call: no answer, maybe calls missing
+    completions[1] = completions[1][:1]  # stops after its first tool call: calls and the answer missing
     columns = {key: [rl[key] for rl, _ in chosen] for key in chosen[0][0]}
     columns["trainer_state"] = object()
     columns["completion_ids"] = [[1, 2]] * len(chosen)
