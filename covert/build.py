@@ -22,6 +22,7 @@ from typing import Any
 import covert
 from covert import interrupts
 from covert.env import item_rng, resolve_builders
+from covert.io.background import Background
 from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.parallel import WorkerPool
@@ -146,20 +147,22 @@ def work_item(spec: ItemSpec, seed: int, ratios: tuple[float, float, float], mul
               thinking: bool = True) -> tuple:
     """Make one item and pack it for the writer: the unit of work every engine runs.
 
-    Returns ``(spec, rejection reasons, split, signature, {config: encoded row}, facts)``.
+    Returns ``(rejection reasons, split, signature, {config: encoded row}, facts, task or None)``. The
+    spec is not in it: it would only travel back to the caller, which has it (a process pool pickles
+    every byte of the result, and the writer's process unpickles it).
     """
     return _pack(make_item(spec, seed, split_of(seed, ratios), multi_turn, thinking))
 
 
 def _pack(outcome: Outcome) -> tuple:
     if outcome.task is None:
-        return (outcome.spec, outcome.rejections, "", "", {}, {}, None)
+        return (outcome.rejections, "", "", {}, {}, None)
     task = outcome.task
     split = outcome.rows["rl"]["extra_info"]["split"]
     facts = {"tools": [c.name for c in task.calls], "query": task.query, "category": task.category,
              "builder": task.builder, "method": task.method}
     keep = task if _WORKER_CONFIG.get("keep_tasks") else None
-    return (outcome.spec, outcome.rejections, split, task.signature,
+    return (outcome.rejections, split, task.signature,
             {config: encode_row(row, config) for config, row in outcome.rows.items()}, facts, keep)
 
 
@@ -168,13 +171,19 @@ def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "loc
     if engine == "ray":
         from covert.scale.ray_engine import ray_outcomes
 
-        yield from ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address,
-                                config.multi_turn, config.thinking)
+        packed: Iterator[tuple] = ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address,
+                                               config.multi_turn, config.thinking)
     elif workers <= 1:
-        for spec in specs:
-            yield _work(spec)
+        packed = map(_work, specs)
     else:
-        yield from pool.imap(_work, specs, chunksize=16)
+        packed = pool.imap(_work, specs, chunksize=16)
+    try:
+        for spec, outcome in zip(specs, packed):
+            yield (spec, *outcome)
+    finally:
+        close = getattr(packed, "close", None)
+        if close is not None:
+            close()  # a pool's generator cancels what it has queued
 
 
 def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildStats) -> list[tuple]:
@@ -269,7 +278,9 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
     config.builders = [b.name for b in builders]
     staging = prepare_output(out, overwrite)
     try:
-        manifest = _build_into(config, builders, staging, workers, progress, command, engine, ray_address, llm)
+        with Background() as background:  # Parquet encoding overlaps making the next rows
+            manifest = _build_into(config, builders, staging, workers, progress, command, engine, ray_address,
+                                   llm, background)
         publish(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -279,10 +290,11 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
 
 def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: int, progress: bool,
                 command: str, engine: str = "local", ray_address: str | None = None,
-                llm: Any = None) -> dict[str, Any]:
+                llm: Any = None, background: Background | None = None) -> dict[str, Any]:
     from tqdm import tqdm
 
-    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard) for c in config.configs() for s in SPLITS}
+    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard, background)
+               for c in config.configs() for s in SPLITS}
     stats = BuildStats(builders)
     sampler = TargetSampler(builders)
     examples: dict[str, dict[str, Any]] = {}

@@ -35,6 +35,7 @@ from covert.augment.rows import augment_pair
 from covert.augment.verify import validate_augmented_pair
 from covert.build import SPLITS, prepare_output, publish
 from covert.errors import UsageError
+from covert.io.background import Background
 from covert.parallel import WorkerPool
 from covert.validation import Invalid
 
@@ -235,7 +236,9 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
     staging = prepare_output(out, overwrite)
     try:
         command = command or regenerate_command(str(src), out, config)
-        result = _augment_into(source, revision, str(src), manifest, config, staging, workers, progress, command, llm)
+        with Background() as background:  # Parquet encoding overlaps augmenting the next rows
+            result = _augment_into(source, revision, str(src), manifest, config, staging, workers, progress, command,
+                                   llm, background)
         publish(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -244,13 +247,14 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
 
 
 def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, Any], config: AugmentConfig,
-                  root: Path, workers: int, progress: bool, command: str, llm: Any = None) -> dict[str, Any]:
+                  root: Path, workers: int, progress: bool, command: str, llm: Any = None,
+                  background: Background | None = None) -> dict[str, Any]:
     from tqdm import tqdm
 
     from covert.io.parquet import ShardWriter, sha256_file
 
     base_files = _copy_base(source, base, root)
-    writers = {(name, split): ShardWriter(root, name, split, config.rows_per_shard)
+    writers = {(name, split): ShardWriter(root, name, split, config.rows_per_shard, background)
                for name in AUGMENTED.values() for split in SPLITS}
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}

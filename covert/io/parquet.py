@@ -14,6 +14,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from covert.io.background import Background
 from covert.io.features import arrow_schema, features_for
 
 _SHARED: dict[int, tuple[Any, bytes]] = {}
@@ -74,9 +75,14 @@ ROW_GROUP = 500
 
 class ShardWriter:
     """Writes one config/split as shards of at most ``rows_per_shard`` rows, streaming: rows are
-    written a row group at a time, so memory holds one row group whatever the shard size."""
+    written a row group at a time, so memory holds one row group whatever the shard size.
 
-    def __init__(self, root: Path, config: str, split: str, rows_per_shard: int) -> None:
+    With ``background``, row groups are encoded and compressed on that thread (in order, so the bytes
+    are the same) while the caller goes on making rows.
+    """
+
+    def __init__(self, root: Path, config: str, split: str, rows_per_shard: int,
+                 background: Background | None = None) -> None:
         self.dir = root / config
         self.config = config
         self.split = split
@@ -87,6 +93,7 @@ class ShardWriter:
         self.rows = 0
         self._writer: pq.ParquetWriter | None = None
         self._in_shard = 0
+        self._background = background
 
     def add(self, encoded_row: dict[str, Any]) -> None:
         """Buffer one encoded row; write a row group when the buffer or the shard is full."""
@@ -109,12 +116,19 @@ class ShardWriter:
                                             store_schema=False)
             self.parts.append(part)
         columns = [_column([row[f.name] for row in self.buffer], f.type) for f in self.schema]
-        self._writer.write_table(pa.Table.from_arrays(columns, schema=self.schema), row_group_size=ROW_GROUP)
+        self._run(self._writer.write_table, pa.Table.from_arrays(columns, schema=self.schema),
+                  row_group_size=ROW_GROUP)
         self.buffer = []
+
+    def _run(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        if self._background is None:
+            fn(*args, **kwargs)
+        else:
+            self._background.submit(fn, *args, **kwargs)
 
     def _close_shard(self) -> None:
         if self._writer is not None:
-            self._writer.close()
+            self._run(self._writer.close)
             self._writer = None
         self._in_shard = 0
 
@@ -122,6 +136,8 @@ class ShardWriter:
         """Flush and rename the shards to ``<split>-NNNNN-of-NNNNN.parquet``; returns their paths."""
         self.flush()
         self._close_shard()
+        if self._background is not None:
+            self._background.drain()
         total = len(self.parts)
         final = []
         for number, part in enumerate(self.parts):
