@@ -3,9 +3,10 @@
     python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
     python benchmarks/build_bench.py --sizes 2000    # quicker
 
-Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker,
-which makes tasks/s also tasks/s per core. The stage breakdown times each stage on a sample of items
-in this process.
+Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
+The build encodes Parquet on a second thread, so the per-core rate is tasks per CPU-second, counting
+every thread's CPU time (the bar is judged on it); tasks per wall-clock second is printed beside it.
+The stage breakdown times each stage on a sample of items in this process.
 """
 
 from __future__ import annotations
@@ -110,14 +111,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in (int(s) for s in args.sizes.split(",")):
             seconds, cpu, rss = run_build(size, args.builders, Path(tmp) / f"d{size}")
-            rows.append({"tasks": size, "seconds": round(seconds, 2), "tasks_per_s_per_core": round(size / seconds, 1),
-                         "tasks_per_cpu_s": round(size / cpu, 1), "peak_rss_mb": round(rss, 1)})
-    print("\nend to end (generate, validate, write sft + rl); tasks/CPU-s counts every thread's CPU time, so it")
-    print("is the per-core rate without the host's other load (the bar is judged on the wall-clock rate):")
-    print(f"  {'tasks':>8} {'seconds':>9} {'tasks/s/core':>13} {'tasks/CPU-s':>12} {'peak RSS MB':>12}")
+            rows.append({"tasks": size, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+                         "tasks_per_s_wall": round(size / seconds, 1), "tasks_per_s_per_core": round(size / cpu, 1),
+                         "peak_rss_mb": round(rss, 1)})
+    print("\nend to end (generate, validate, write sft + rl); the per-core rate is tasks per CPU-second of all")
+    print("threads (the bar is judged on it); the wall-clock rate also gains from the writer thread's second core:")
+    print(f"  {'tasks':>8} {'seconds':>9} {'CPU s':>8} {'tasks/s wall':>13} {'tasks/s/core':>13} {'peak RSS MB':>12}")
     for r in rows:
-        print(f"  {r['tasks']:>8} {r['seconds']:>9} {r['tasks_per_s_per_core']:>13} {r['tasks_per_cpu_s']:>12} "
-              f"{r['peak_rss_mb']:>12}")
+        print(f"  {r['tasks']:>8} {r['seconds']:>9} {r['cpu_seconds']:>8} {r['tasks_per_s_wall']:>13} "
+              f"{r['tasks_per_s_per_core']:>13} {r['peak_rss_mb']:>12}")
     best = min(r["tasks_per_s_per_core"] for r in rows)
     worst_rss = max(r["peak_rss_mb"] for r in rows)
     print(f"\nbar: >= {BAR_TASKS_PER_CORE} validated tasks/s per core: {best} "
