@@ -45,16 +45,22 @@ def test_submit_raises_an_earlier_error() -> None:
         background.submit(print, "never")
 
 
-def test_leaving_on_an_error_discards_what_has_not_started() -> None:
-    release = threading.Event()
+def test_leaving_on_an_error_waits_for_the_running_call_and_discards_the_rest() -> None:
+    started, release = threading.Event(), threading.Event()
     ran: list[str] = []
+
+    def running() -> None:
+        started.set()
+        release.wait()
+        ran.append("running")
+
     with pytest.raises(KeyboardInterrupt), Background(depth=4) as background:
-        background.submit(release.wait)
+        background.submit(running)
         background.submit(ran.append, "queued")
+        started.wait()
         threading.Timer(0.05, release.set).start()
         raise KeyboardInterrupt
-    assert ran == []
-    assert release.is_set()
+    assert ran == ["running"]
 
 
 def test_the_queue_is_bounded() -> None:
