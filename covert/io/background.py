@@ -26,7 +26,7 @@ class Background:
     one, so nothing is written after the block ends.
     """
 
-    def __init__(self, depth: int = 4, name: str = "covert-writer") -> None:
+    def __init__(self, depth: int = 2, name: str = "covert-writer") -> None:
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=depth)
         self._error: BaseException | None = None
         self._discard = False
