@@ -27,7 +27,8 @@ class WorkerPool:
     Built on :class:`concurrent.futures.ProcessPoolExecutor` rather than ``multiprocessing.Pool``:
     ``Pool.terminate()`` can hang for good when it races its result-handler thread (seen here about once
     in 65 builds), and a worker that dies leaves ``Pool.imap`` waiting forever, where the executor raises
-    ``BrokenProcessPool``. Use it as a context manager; leaving the block cancels what has not started.
+    ``BrokenProcessPool``. Always :meth:`close` it (or use it as a context manager): closing cancels what
+    has not started.
     """
 
     def __init__(self, workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
