@@ -51,6 +51,7 @@ class BuildConfig:
     split_ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     rows_per_shard: int = 5000
     tasks_per_state: int = 16
+    round_size: int = ROUND_SIZE  # items per self-evolving round: the sampler re-weights between rounds
     multi_turn: bool = False
     thinking: bool = True
     license: str = "apache-2.0"
@@ -67,6 +68,8 @@ class BuildConfig:
             raise BuildError("rows per shard must be positive")
         if self.tasks_per_state <= 0:
             raise BuildError("--tasks-per-state must be positive")
+        if self.round_size <= 0:
+            raise BuildError(f"--round-size must be a positive integer, got {self.round_size}")
         unknown = set(self.mix) - set(CATEGORIES)
         if unknown:
             raise BuildError(f"unknown categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
@@ -309,11 +312,11 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     bar = tqdm(total=config.num_tasks, unit="task", disable=not progress, file=sys.stderr)
     try:
         while accepted < config.num_tasks:
-            if start > 50 * config.num_tasks + 10 * ROUND_SIZE:
+            if start > 50 * config.num_tasks + 10 * config.round_size:
                 raise BuildError("too few candidates pass validation; check the builders with `covert list`")
             interrupts.check()
-            specs = plan_round(config, builders, sampler, start, ROUND_SIZE)
-            start += ROUND_SIZE
+            specs = plan_round(config, builders, sampler, start, config.round_size)
+            start += config.round_size
             batch = []
             for spec, rejections, split, signature, rows, facts, task in _outcomes(
                 specs, workers, pool, engine, config, ray_address

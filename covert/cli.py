@@ -58,7 +58,8 @@ def _cmd_graph(args: argparse.Namespace) -> int:
 def _cmd_build(args: argparse.Namespace) -> int:
     from covert.build import BuildConfig, build
 
-    optional = {"tasks_per_state": args.tasks_per_state} if args.tasks_per_state is not None else {}
+    optional = {name: value for name, value in (("tasks_per_state", args.tasks_per_state),
+                                                ("round_size", args.round_size)) if value is not None}
     config = BuildConfig(builders=args.builders.split(","), num_tasks=args.num_tasks, seed=args.seed,
                          rows_per_shard=args.rows_per_shard, multi_turn=args.multi_turn,
                          thinking=not args.no_thinking, license=args.license, **optional)
@@ -194,6 +195,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--rows-per-shard", type=int, default=5000)
     s.add_argument("--tasks-per-state", type=int, default=None,
                    help="tasks that share one seeded initial state (default 16; 1 = a fresh state per task)")
+    s.add_argument("--round-size", type=int, default=None,
+                   help="items per self-evolving round (default 512): the sampler re-weights target tools between "
+                        "rounds; larger rounds amortize per-round scheduling on a Ray cluster. Part of the config: "
+                        "another value gives other output")
     s.add_argument("--overwrite", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--multi-turn", action="store_true",

@@ -113,6 +113,20 @@ def test_same_command_same_bytes_and_workers_do_not_matter(dataset: Path, tmp_pa
         assert (again / rel).read_bytes() == (dataset / rel).read_bytes()
 
 
+def test_round_size_is_part_of_the_config_and_workers_still_do_not_matter(dataset: Path, tmp_path: Path) -> None:
+    """Smaller rounds re-weight the sampler more often (other output), the same for any worker count."""
+    runs = {}
+    for workers in (1, 2):
+        out = tmp_path / f"rounds-{workers}"
+        manifest = build(BuildConfig(builders=["all"], num_tasks=NUM, seed=5, rows_per_shard=100, round_size=48), out,
+                         workers=workers, progress=False)
+        assert manifest["config"]["round_size"] == 48
+        runs[workers] = _shard_hashes(out)
+    assert runs[1] == runs[2]
+    assert runs[1] != _shard_hashes(dataset)  # the default, 512, plans these 240 items in a single round
+    assert json.loads((dataset / "manifest.json").read_text())["config"]["round_size"] == 512
+
+
 def test_same_bytes_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     """Separate processes with different PYTHONHASHSEED (set iteration order) write the same bytes."""
     hashes = []
@@ -152,6 +166,7 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
         (["--builders", "nope"], "unknown builder"),
         (["--num-tasks", "0"], "positive"),
         (["--num-tasks", "-3"], "positive"),
+        (["--round-size", "0"], "positive"),
     ],
 )
 def test_bad_input_one_line_nonzero(tmp_path: Path, args: list[str], needle: str) -> None:

@@ -112,3 +112,12 @@ def test_hub_source_without_network_is_one_line(tmp_path: Path) -> None:
 def test_regenerate_function_in_process(dataset: Path, tmp_path: Path) -> None:
     result = regenerate(str(dataset), tmp_path / "again")
     assert result.ok and len(result.matched) == len(load_manifest(dataset)["files"])
+
+
+def test_a_non_default_round_size_regenerates(tmp_path: Path) -> None:
+    from covert.build import BuildConfig, build
+
+    build(BuildConfig(builders=["retail", "banking"], num_tasks=60, seed=2, round_size=16), tmp_path / "ds",
+          progress=False)
+    result = regenerate(str(tmp_path / "ds"), tmp_path / "again")
+    assert result.ok and load_manifest(tmp_path / "again")["config"]["round_size"] == 16
