@@ -24,6 +24,7 @@ from covert import interrupts
 from covert.env import item_rng, resolve_builders
 from covert.io.background import Background
 from covert.io.card import write_card
+from covert.io.loader_safe import LoaderUnsafe
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.parallel import WorkerPool
 from covert.synth.generate import ItemSpec, Outcome, make_item
@@ -166,7 +167,7 @@ def _pack(outcome: Outcome) -> tuple:
              "builder": task.builder, "method": task.method}
     keep = task if _WORKER_CONFIG.get("keep_tasks") else None
     return (outcome.rejections, split, task.signature,
-            {config: encode_row(row, config) for config, row in outcome.rows.items()}, facts, keep)
+            outcome.encoded, facts, keep)
 
 
 def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "local",
@@ -223,7 +224,11 @@ def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildSt
             if config.multi_turn:
                 fresh["sft-multiturn"], fresh["rl-multiturn"] = multiturn_rows(new, split, spec.index,
                                                                                config.thinking, plan)
-            rows = {name: encode_row(row, name) for name, row in fresh.items()}
+            try:
+                rows = {name: encode_row(row, name) for name, row in fresh.items()}
+            except LoaderUnsafe:
+                stats.rejections["loader_unsafe_value"] += 1
+                continue
         out.append((spec, split, signature, rows, new))
     return out
 

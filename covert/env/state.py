@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from covert.env.numbers import canonical_json
+
 Record = dict[str, Any]
 _MODULUS = 1 << 128
 _SORT = orjson.OPT_SORT_KEYS
@@ -139,10 +141,13 @@ class State:
 
         With ``copy=False`` the records are shared, not copied: the caller hands the data over and
         must not change it afterwards (tools never change stored records; :meth:`edit` copies).
+        Floats are put in canonical form (:func:`covert.env.numbers.canonical_float`), so a state
+        decoded imprecisely (``0.30000000000000004`` for ``0.3``) is the state that was written.
         """
         if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
             raise ValueError("state must be a dict with a 'tables' mapping of table name -> {id: record}")
-        tables = copy_json(data["tables"]) if copy else data["tables"]
+        # floats enter in canonical form: a state read back by an imprecise JSON decoder is the same state
+        tables = canonical_json(copy_json(data["tables"]) if copy else data["tables"])
         for name, rows in tables.items():
             if not isinstance(rows, dict):
                 raise ValueError(f"state table {name!r} must map ids to records")

@@ -10,18 +10,19 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from covert.io.background import Background
 from covert.io.features import arrow_schema, features_for
+from covert.io.loader_safe import dumps as _loader_safe_dumps
 
 _SHARED: dict[int, tuple[Any, bytes]] = {}
 
 
 def _dumps(value: Any) -> bytes:
-    return orjson.dumps(value)
+    # every loader (datasets' ujson included) reads back exactly what was written; raises LoaderUnsafe
+    return _loader_safe_dumps(value)
 
 
 def _dumps_shared(value: Any) -> bytes:
@@ -66,7 +67,8 @@ def _row_encoders(config: str) -> tuple[tuple[str, Any], ...]:
 
 def encode_row(row: dict[str, Any], config: str) -> dict[str, Any]:
     """A row with its JSON-typed values serialised to UTF-8 bytes (done in workers, so the writer only
-    copies)."""
+    copies). Raises :class:`~covert.io.loader_safe.LoaderUnsafe` for a value ``datasets.load_dataset``
+    would not read back as written."""
     return {name: encode(row.get(name)) for name, encode in _row_encoders(config)}
 
 

@@ -13,6 +13,8 @@ from typing import Any
 from covert.conversation.dialogue import ConversationError
 from covert.conversation.rows import multiturn_rows
 from covert.env import State, get_builder, item_rng
+from covert.io.loader_safe import LoaderUnsafe
+from covert.io.parquet import encode_row
 from covert.synth.blueprint import sample_blueprint
 from covert.synth.instantiate import instantiate
 from covert.synth.records import Rejected, Task
@@ -40,11 +42,13 @@ class ItemSpec:
 
 @dataclass
 class Outcome:
-    """The result of one item: its rows (if accepted) and the reasons of every rejected attempt."""
+    """The result of one item: its rows (if accepted), the same rows encoded for Parquet, and the
+    reasons of every rejected attempt."""
 
     spec: ItemSpec
     task: Task | None = None
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    encoded: dict[str, dict[str, Any]] = field(default_factory=dict)
     rejections: list[str] = field(default_factory=list)
     signature: str = ""
 
@@ -83,12 +87,17 @@ def make_item(spec: ItemSpec, seed: int, split_of: Any, multi_turn: bool = False
             if multi_turn:
                 rows["sft-multiturn"], rows["rl-multiturn"] = multiturn_rows(task, split, spec.index, thinking)
                 validate_pair(rows["sft-multiturn"], rows["rl-multiturn"], state)
+            # a row that datasets.load_dataset would not read back as written is never kept
+            encoded = {config: encode_row(row, config) for config, row in rows.items()}
+        except LoaderUnsafe:
+            outcome.rejections.append("loader_unsafe_value")
+            continue
         except (Rejected, Invalid) as exc:
             outcome.rejections.append(exc.reason)
             continue
         except ConversationError as exc:
             outcome.rejections.append(f"conversation:{exc}")
             continue
-        outcome.task, outcome.rows, outcome.signature = task, rows, task.signature
+        outcome.task, outcome.rows, outcome.encoded, outcome.signature = task, rows, encoded, task.signature
         return outcome
     return outcome

@@ -1,0 +1,156 @@
+"""JSON text that every loader users use decodes to the very values covert wrote.
+
+``datasets.Json`` columns are decoded by pandas' ujson without precise floats: a number is read as
+``(int part + fraction digits * 10**-n) * 10**exp`` in doubles, so ``0.3`` comes back as
+``0.30000000000000004`` and ``0.7`` as ``0.7000000000000001``. Correct parsers (``json``, orjson,
+pyarrow) read the shortest form exactly. Both read any *other* decimal spelling of the same number
+exactly as well when it happens to suit ujson's arithmetic (``0.30`` is ``30 * 0.01``, which is the
+double nearest 0.3). So every float whose shortest form ujson would misread is written in another
+spelling of the same decimal that it reads exactly; a float for which no spelling works is refused
+(:class:`LoaderUnsafe`), and the build rejects that row with a counted reason.
+
+:func:`ujson_float` is a model of that decoder (its parsing of numbers, digit for digit); the test
+suite checks it against pandas' own on a large sample, so the model cannot silently drift.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from typing import Any
+
+import orjson
+
+from covert.env.numbers import map_floats
+
+__all__ = ["LoaderUnsafe", "dumps", "float_text", "ujson_float", "unsafe_numbers"]
+
+_MAX_DECIMALS = 15  # ujson keeps at most this many fraction digits and drops the rest
+_POW10_NEG = [1.0] + [float(f"1e-{n}") for n in range(1, _MAX_DECIMALS + 1)]
+_U64 = 2**64 - 1
+_MAYBE_FLOAT = re.compile(rb"\d[.eE]")
+_CACHE_LIMIT = 1 << 16
+_texts: dict[float, Any] = {}
+
+
+class LoaderUnsafe(ValueError):
+    """A value that ``datasets.load_dataset`` could not give back as written."""
+
+
+def ujson_float(text: str) -> float:
+    """The double pandas' ujson (``precise_float=False``, as ``datasets`` uses it) reads from ``text``,
+    a JSON number with a fraction or an exponent; NaN where it refuses the number."""
+    i, n, sign = 0, len(text), 1.0
+    if text.startswith("-"):
+        sign, i = -1.0, 1
+    whole = 0
+    while i < n and text[i].isdigit():
+        previous = whole
+        whole = (whole * 10 + ord(text[i]) - 48) & _U64  # unsigned 64-bit arithmetic, as in C
+        if (sign > 0 and previous > whole) or (sign < 0 and whole > 2**63):
+            return math.nan  # ujson refuses the number ("Value is too big!"): it never reads back
+        i += 1
+    fraction, decimals = 0.0, 0
+    if i < n and text[i] == ".":
+        i += 1
+        while i < n and text[i].isdigit():
+            if decimals < _MAX_DECIMALS:
+                fraction = fraction * 10.0 + (ord(text[i]) - 48)
+                decimals += 1
+            i += 1
+    value = (float(whole) + fraction * _POW10_NEG[decimals]) * sign
+    if i < n and text[i] in "eE":
+        i += 1
+        exp_sign = 1.0
+        if i < n and text[i] in "+-":
+            exp_sign = -1.0 if text[i] == "-" else 1.0
+            i += 1
+        exponent = 0.0
+        while i < n and text[i].isdigit():
+            exponent = exponent * 10.0 + (ord(text[i]) - 48)
+            i += 1
+        try:
+            value = value * math.pow(10.0, exponent * exp_sign)
+        except OverflowError:
+            value = math.copysign(math.inf, value)
+    return value
+
+
+def _spellings(shortest: str) -> list[str]:
+    """Other spellings of the decimal ``shortest``: trailing zeros, then integer mantissas with an
+    exponent, shortest first."""
+    sign, digits, exponent = Decimal(shortest).as_tuple()
+    assert isinstance(exponent, int)
+    prefix = "-" if sign else ""
+    mantissa = "".join(map(str, digits)).lstrip("0") or "0"
+    fixed, scientific = [], []
+    for zeros in range(_MAX_DECIMALS + 1):
+        body, exp = mantissa + "0" * zeros, exponent - zeros
+        if -exp <= _MAX_DECIMALS and exp < 0:
+            whole, frac = body[:exp] or "0", body[exp:].rjust(-exp, "0")
+            fixed.append(f"{prefix}{whole}.{frac}")
+        scientific.append(f"{prefix}{body}e{exp}")
+    return fixed + scientific
+
+
+def float_text(value: float) -> bytes | None:
+    """``None`` when ujson reads the shortest form of ``value`` exactly, else a spelling it does
+    read exactly (as bytes). Raises :class:`LoaderUnsafe` when there is none."""
+    found = _texts.get(value, _texts)
+    if found is not _texts:
+        if isinstance(found, LoaderUnsafe):
+            raise found
+        return found
+    shortest = orjson.dumps(value).decode()
+    result: Any = None
+    if math.isfinite(value) and ujson_float(shortest) != value:
+        result = next((s.encode() for s in _spellings(shortest)
+                       if ujson_float(s) == value and float(s) == value), None)
+        if result is None:
+            result = LoaderUnsafe(f"the float {shortest} cannot be written so that datasets.load_dataset reads it back exactly")
+    if len(_texts) >= _CACHE_LIMIT:
+        _texts.clear()
+    _texts[value] = result
+    if isinstance(result, LoaderUnsafe):
+        raise result
+    return result
+
+
+def _exact_spelling(value: float) -> Any:
+    text = float_text(value)
+    return value if text is None else orjson.Fragment(text)
+
+
+def dumps(value: Any) -> bytes:
+    """Compact JSON bytes of ``value`` that ``json.loads``, orjson, pyarrow and ``datasets.Json``
+    (pandas' ujson) all decode to ``value``. Raises :class:`LoaderUnsafe` for a value they cannot
+    share (an integer beyond 64 bits, a lone surrogate, a float with no exact spelling)."""
+    try:
+        text = orjson.dumps(value)
+    except (orjson.JSONEncodeError, TypeError) as exc:
+        raise LoaderUnsafe(f"a value cannot be written as JSON that loads back the same: {exc}") from None
+    if not _MAYBE_FLOAT.search(text):
+        return text
+    # floats ujson would misread become orjson.Fragments holding an exact spelling
+    fixed = map_floats(value, _exact_spelling)
+    return text if fixed is value else orjson.dumps(fixed)
+
+
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)')
+
+
+def unsafe_numbers(text: bytes | str) -> list[str]:
+    """Numbers in JSON ``text`` (outside strings) that ``datasets.load_dataset`` would read back as
+    another value: stored data that cannot be trusted to load as written."""
+    raw = text.encode() if isinstance(text, str) else text
+    if not _MAYBE_FLOAT.search(raw):
+        return []
+    out = []
+    for match in _TOKEN.finditer(raw):
+        token = match.group(1)
+        if token is not None and (b"." in token or b"e" in token or b"E" in token):
+            spelled = token.decode()
+            if ujson_float(spelled) != float(spelled):
+                out.append(spelled)
+    return out
