@@ -10,7 +10,7 @@ from typing import Any
 from covert.augment.verify import is_augmented, validate_augmented_row
 from covert.io.features import kind_of
 from covert.io.parquet import sha256_file
-from covert.io.reader import iter_rows, load_manifest
+from covert.io.reader import iter_checked_rows, load_manifest
 from covert.validation import Invalid, validate_row
 
 
@@ -56,8 +56,12 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     for config in configs:
         kind = kind_of(config)
         ids[config] = set()
-        for row in iter_rows(root, config):
+        for row, unloadable in iter_checked_rows(root, config):
             report.rows[config] += 1
+            if unloadable and len(report.failures) < limit_failures:
+                # datasets.load_dataset would hand users other values than the ones validated here
+                report.failures.append((config, row.get("task_id", "?"),
+                                        f"loader_unsafe_value: {', '.join(unloadable[:3])}"[:200]))
             ids[config].add(row["task_id"])
             if row.get("base_task_id"):
                 bases.setdefault(config, set()).add(row["base_task_id"])

@@ -139,3 +139,28 @@ def test_augmented_rows_loaded_score_one(tmp_path: Path) -> None:
         for completion in (oracle_completion(row, scorer), oracle_completion(sft[row["task_id"]])):
             result = scorer.score(row, completion)
             assert result.value == 1.0, (row["task_id"], row["augmentations"], result.reasons)
+
+
+def test_rows_written_with_misread_floats_are_flagged_and_still_score_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dataset written the way covert wrote it before (plain shortest floats, which ujson misreads):
+    ``covert validate`` names the numbers, and its rows, loaded as users load them, still replay to their
+    recorded hashes because floats enter states and calls in canonical form."""
+    import covert.io.parquet as parquet
+    from covert.check import validate_dataset
+
+    monkeypatch.setattr(parquet, "_dumps", orjson.dumps)
+    parquet._row_encoders.cache_clear()
+    out = tmp_path / "old"
+    build(BuildConfig(builders=["smart_home", "hotels"], num_tasks=200, seed=11), out, workers=1, progress=False)
+    parquet._row_encoders.cache_clear()
+    monkeypatch.undo()
+    reasons = validate_dataset(out).reasons()
+    assert reasons and all(reason.startswith("loader_unsafe_value: ") for reason in reasons), reasons
+    scorer = Scorer()
+    misread = 0
+    for row in _loaded(out, "rl", tmp_path / "cache"):
+        result = scorer.score(row, oracle_completion(row, scorer))
+        assert result.value == 1.0, (row["task_id"], result.reasons)
+        misread += "0.30000000000000004" in orjson.dumps(row["extra_info"]["initial_state"]).decode()
+    assert misread > 0  # the loaded rows really carry the upstream artefact

@@ -137,20 +137,41 @@ def dumps(value: Any) -> bytes:
     return text if fixed is value else orjson.dumps(fixed)
 
 
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)')
+# a number with a fraction or an exponent where a JSON value starts and ends (it may still sit inside a
+# string: confirmed by tokenising, which only misread-looking candidates pay for)
+_FLOAT_VALUE = re.compile(rb"[:,\[](-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=[,\]}])")
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 
 
 def unsafe_numbers(text: bytes | str) -> list[str]:
-    """Numbers in JSON ``text`` (outside strings) that ``datasets.load_dataset`` would read back as
-    another value: stored data that cannot be trusted to load as written."""
+    """Numbers in compact JSON ``text`` (outside strings) that ``datasets.load_dataset`` would read
+    back as another value: stored data that cannot be trusted to load as written."""
     raw = text.encode() if isinstance(text, str) else text
     if not _MAYBE_FLOAT.search(raw):
         return []
-    out = []
-    for match in _TOKEN.finditer(raw):
+    if len(raw) < _SHARED_TEXT:
+        return _unsafe_numbers(raw)
+    found = _checked.get(raw)  # an initial state many rows carry is checked once
+    if found is None:
+        if len(_checked) >= 64:
+            _checked.pop(next(iter(_checked)))
+        found = _checked[raw] = _unsafe_numbers(raw)
+    return list(found)
+
+
+_SHARED_TEXT = 4096
+_checked: dict[bytes, list[str]] = {}
+
+
+def _unsafe_numbers(raw: bytes) -> list[str]:
+    suspects = []
+    for match in _FLOAT_VALUE.finditer(raw):
         token = match.group(1)
-        if token is not None and (b"." in token or b"e" in token or b"E" in token):
+        if b"." in token or b"e" in token or b"E" in token:
             spelled = token.decode()
             if ujson_float(spelled) != float(spelled):
-                out.append(spelled)
-    return out
+                suspects.append(match.start(1))
+    if not suspects:
+        return []
+    numbers = {m.start(): m.group(0).decode() for m in _TOKEN.finditer(raw) if m.group(0)[:1] != b'"'}
+    return [numbers[start] for start in suspects if start in numbers]

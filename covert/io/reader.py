@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from covert.io.features import features_for
+from covert.io.loader_safe import unsafe_numbers
 
 
 class DatasetError(ValueError):
@@ -40,6 +41,18 @@ def _decode(value: Any, feature: dict[str, Any]) -> Any:
 
 def iter_rows(root: str | Path, config: str, split: str | None = None) -> Iterator[dict[str, Any]]:
     """Rows of a config, decoded, shard by shard (streaming)."""
+    for row, _ in _rows(root, config, split, check_loadable=False):
+        yield row
+
+
+def iter_checked_rows(root: str | Path, config: str) -> Iterator[tuple[dict[str, Any], list[str]]]:
+    """``(row, problems)`` for each row of a config: ``problems`` names each stored number that
+    ``datasets.load_dataset`` would read back as another value (``"messages: 0.3"``)."""
+    yield from _rows(root, config, None, check_loadable=True)
+
+
+def _rows(root: str | Path, config: str, split: str | None,
+          check_loadable: bool) -> Iterator[tuple[dict[str, Any], list[str]]]:
     import pyarrow.parquet as pq
 
     if not (Path(root) / config).is_dir():
@@ -49,4 +62,16 @@ def iter_rows(root: str | Path, config: str, split: str | None = None) -> Iterat
         parquet = pq.ParquetFile(path)
         for batch in parquet.iter_batches(batch_size=512):
             for raw in batch.to_pylist():
-                yield {k: _decode(raw.get(k), f) for k, f in features.items()}
+                problems = _unloadable(raw, features) if check_loadable else []
+                yield {k: _decode(raw.get(k), f) for k, f in features.items()}, problems
+
+
+def _unloadable(raw: dict[str, Any], features: dict[str, Any], prefix: str = "") -> list[str]:
+    out = []
+    for name, feature in features.items():
+        value = raw.get(name) if isinstance(raw, dict) else None
+        if feature.get("_type") == "Json" and isinstance(value, (str, bytes)):
+            out += [f"{prefix}{name}: {number}" for number in unsafe_numbers(value)]
+        elif feature.get("_type") is None and isinstance(value, dict):
+            out += _unloadable(value, feature, f"{prefix}{name}.")
+    return out

@@ -23,13 +23,13 @@ Every writer goes through a temporary file that is renamed into place when compl
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from covert.io import loader_safe
 from covert.io.features import kind_of
 from covert.io.reader import DatasetError, iter_rows, load_manifest
 from covert.publish import FORMATS
@@ -52,7 +52,8 @@ class ExportReport:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    # loader-safe: pandas' ujson (load_dataset("json"), read_json) reads every number back as written
+    return loader_safe.dumps(value).decode()
 
 
 def ground_truth(row: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ have their behaviour graded by the configured judge; rows of style ``rule`` alwa
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from typing import Any
 
 import orjson
 
-from covert.env import canonical_bytes
+from covert.env import State, canonical_bytes
 from covert.rewards.compare import LENIENT, StringNorm
 from covert.rewards.facts import facts_score
 from covert.rewards.judge import LLMJudge, RuleJudge
@@ -75,7 +76,7 @@ class RewardConfig:
 
 class Scorer:
     """Scores completions against rows. Rows are prepared once and kept in a small LRU cache (keyed
-    by task id and final-state hash), so the many completions of one prompt share the work."""
+    by the row's content), so the many completions of one prompt share the work."""
 
     def __init__(self, config: RewardConfig | None = None, judge: LLMJudge | None = None,
                  cache_size: int = 1024, judge_all: bool = False) -> None:
@@ -172,16 +173,22 @@ class Scorer:
 
 
 def _cache_key(view: RowView) -> tuple[Any, ...] | None:
-    """What identifies a prepared row: the task, and what scoring reads that a variant might change."""
-    if not view.task_id:
-        return None
-    truth = view.truth
+    """What identifies a prepared row: its whole content (task, ground truth, initial state, tools,
+    prompt, reward settings), so a variant of a task, another state included, is never served the
+    preparation of another. The initial state is the bulk: a :class:`State` brings its own hash."""
+    state = view.initial_state
     try:
-        extras = canonical_bytes([view.components, truth.get("behaviour"), truth.get("failure"), truth.get("clarify"),
-                                  truth.get("final_state_hash"), truth.get("rubric")])
+        if isinstance(state, State):
+            state_key: Any = state.hash()
+        elif isinstance(state, (str, bytes)):
+            state_key = hashlib.blake2b(state.encode() if isinstance(state, str) else state, digest_size=16).digest()
+        else:
+            state_key = hashlib.blake2b(canonical_bytes(state), digest_size=16).digest()
+        rest = canonical_bytes([view.builder, view.task_id, view.category, view.style, view.components,
+                                view.truth, view.tools, view.prompt])
     except (TypeError, ValueError):
         return None
-    return view.builder, view.task_id, view.style, extras
+    return state_key, hashlib.blake2b(rest, digest_size=16).digest()
 
 
 def _replay(transcript: Transcript, session: Session) -> list[list[ToolCall]]:

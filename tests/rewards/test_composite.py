@@ -273,3 +273,21 @@ def test_clarify_asks_before_acting(pairs) -> None:
     result = score(row, oracle[2:])  # acted without asking
     assert result.components["behaviour"] == 0.0 and has(result, "behaviour:clarify")
     assert score(row, "Okay.").value == 0.0
+
+
+def test_prepared_rows_are_cached_by_content_not_task_id(pairs) -> None:
+    """Scoring one task again with another initial state (or another ground truth) in the same process
+    never reuses the first preparation."""
+    scorer = Scorer()
+    row = next(r for r, _ in pairs if r["reward_model"]["ground_truth"]["calls"]
+               and r["reward_model"]["ground_truth"]["behaviour"] == "tool_use")
+    completion = oracle_completion(row, scorer)
+    assert scorer.score(row, completion).value == 1.0
+    emptied = {"tables": {name: {} for name in row["extra_info"]["initial_state"]["tables"]}, "counters": {}}
+    other_state = {**row, "extra_info": {**row["extra_info"], "initial_state": emptied}}
+    assert scorer.score(other_state, completion).value < 1.0
+    truth = row["reward_model"]["ground_truth"]
+    other_truth = {**row, "reward_model": {**row["reward_model"], "ground_truth": {**truth, "answer_facts": [
+        *truth["answer_facts"], {"value": "a fact no answer states", "path": "nowhere"}]}}}
+    assert scorer.score(other_truth, completion).value < 1.0
+    assert scorer.score(row, completion).value == 1.0

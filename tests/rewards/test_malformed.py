@@ -68,8 +68,7 @@ def test_malformed_predictions_score_zero_with_a_reason(pairs, writes: bool) -> 
 
 
 def test_bad_rows_score_zero_with_a_reason(pairs) -> None:
-    # a fresh task id: prepared rows are cached by task id
-    row = {**pairs[0][0], "task_id": "bad-row-variant"}
+    row = pairs[0][0]
     for bad in (None, {}, {"reward_model": {"ground_truth": "{broken"}}, {**row, "environment": "atlantis", "builder": "atlantis"},
                 {**row, "extra_info": {**row["extra_info"], "initial_state": {"tables": 3}}},
                 {**row, "reward_model": {"style": "rule", "ground_truth": {**row["reward_model"]["ground_truth"], "calls": [[{"arguments": {}}]]}}}):
