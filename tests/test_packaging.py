@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -44,6 +45,18 @@ def _build_wheel(tmp: Path) -> Path:
     pytest.skip("cannot build a wheel here (neither `python -m build` nor `pip wheel` works offline):\n" + "\n".join(failures))
 
 
+def _see_running_dependencies(python: Path) -> None:
+    """Let the new venv import the dependencies of the environment running the tests (installed by
+    ``.ci/run``, not by hand into the base interpreter): a ``.pth`` line naming its site-packages.
+
+    A plain path line adds the folder without running the ``.pth`` files in it, so the editable
+    install of the repository stays out and ``covert`` comes from the wheel."""
+    purelib = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=python.parent)
+    assert purelib.returncode == 0, purelib.stderr
+    ours = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    Path(purelib.stdout.strip(), "running_env_dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
+
+
 @pytest.mark.slow
 def test_wheel_contents_and_installed_import(tmp_path: Path) -> None:
     wheel = _build_wheel(tmp_path)
@@ -56,9 +69,10 @@ def test_wheel_contents_and_installed_import(tmp_path: Path) -> None:
     assert not any(n.startswith("tests/") for n in names), "tests must not ship in the wheel"
 
     venv = tmp_path / "venv"
-    created = _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=tmp_path)
+    created = _run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path)
     assert created.returncode == 0, created.stderr
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    _see_running_dependencies(python)
     installed = _run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)], cwd=tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
