@@ -2,6 +2,11 @@
 
     python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
     python benchmarks/build_bench.py --sizes 2000    # quicker
+    python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 3   # this tree against a ref
+
+With ``--baseline REF`` the same builds also run on the committed tree ``REF`` (exported with
+``git archive`` into a temporary folder), alternating with this tree's, and the ratio of the best
+per-core rates is printed (new / baseline; 1.0 is the same speed).
 
 Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
 The build encodes Parquet on a second thread, so the per-core rate is tasks per CPU-second, counting
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -24,8 +30,9 @@ BAR_TASKS_PER_CORE = 2000
 BAR_RSS_MB = 1024
 
 
-def run_build(num_tasks: int, builders: str, out: Path) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (all threads) and peak RSS (MB) of one `covert build` subprocess."""
+def run_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (all threads) and peak RSS (MB) of one `covert build` subprocess
+    (of the code in ``tree`` when given, else of the installed covert)."""
     code = (
         "import resource, sys, time;"
         "from covert.build import BuildConfig, build;"
@@ -38,7 +45,11 @@ def run_build(num_tasks: int, builders: str, out: Path) -> tuple[float, float, f
         "print(e.ru_utime + e.ru_stime - u.ru_utime - u.ru_stime);"
         "print(e.ru_maxrss / 1024)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            cwd=tree, env=env)
     seconds, cpu, rss = result.stdout.split()
     return float(seconds), float(cpu), float(rss)
 
@@ -97,7 +108,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--builders", default="all")
     parser.add_argument("--sample", type=int, default=3000, help="items for the stage breakdown")
+    parser.add_argument("--baseline", help="a git ref to measure against in the same run")
+    parser.add_argument("--repeats", type=int, default=1, help="builds per size and tree (best is kept)")
     args = parser.parse_args()
+    if args.baseline:
+        compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats)
+        return
 
     print(f"covert build benchmark: builders={args.builders}, 1 worker, Python {sys.version.split()[0]}")
     breakdown = stage_breakdown(args.sample, args.builders)
@@ -127,6 +143,32 @@ def main() -> None:
     print(f"bar: peak RSS < {BAR_RSS_MB} MB at the largest size and flat in N: {worst_rss} MB "
           f"{'PASS' if worst_rss < BAR_RSS_MB else 'FAIL'}")
     print(json.dumps({"breakdown_us": breakdown, "runs": rows}))
+
+
+def export_tree(ref: str, into: Path) -> Path:
+    """The committed tree ``ref`` of this repository, exported into ``into``."""
+    repo = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "archive", ref], cwd=repo, capture_output=True, check=True).stdout
+    into.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
+    """Per-core rate of this tree and of ``ref``, builds alternating, best of ``repeats`` each."""
+    repo = Path(__file__).resolve().parents[1]
+    print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, best of {repeats}")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = export_tree(ref, Path(tmp) / "baseline")
+        for size in sizes:
+            best = {"new": float("inf"), ref: float("inf")}
+            for _ in range(repeats):
+                for label, tree in (("new", repo), (ref, base)):
+                    _, cpu, _ = run_build(size, builders, Path(tmp) / f"d-{size}", tree)
+                    best[label] = min(best[label], cpu)
+            new_rate, base_rate = size / best["new"], size / best[ref]
+            print(f"  {size:>8} tasks: new {new_rate:9.1f} tasks/s/core, {ref} {base_rate:9.1f} tasks/s/core, "
+                  f"ratio {new_rate / base_rate:.3f}")
 
 
 if __name__ == "__main__":
