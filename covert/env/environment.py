@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import fastjsonschema
 import orjson
 
-from covert.env.numbers import canonical_json
+from covert.env.jsonsafe import admit
 from covert.env.schema import closed, strip_private_keys
 from covert.env.state import State
 from covert.env.tools import ToolError, ToolSpec, collect_tools
@@ -71,7 +71,9 @@ class Environment:
                 return error_observation(INVALID_ARGUMENTS, "Arguments are not valid JSON.")
         if not isinstance(arguments, dict):
             return error_observation(INVALID_ARGUMENTS, "Arguments must be a JSON object.")
-        arguments = canonical_json(arguments)
+        arguments, problem = admit(arguments)
+        if problem is not None:
+            return error_observation(INVALID_ARGUMENTS, problem[:300])
         try:
             self._validator(name)(arguments)
         except fastjsonschema.JsonSchemaValueException as exc:

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from covert.env.numbers import canonical_json
+from covert.env.jsonsafe import canonical_json
 
 Record = dict[str, Any]
 _MODULUS = 1 << 128
@@ -141,7 +141,7 @@ class State:
 
         With ``copy=False`` the records are shared, not copied: the caller hands the data over and
         must not change it afterwards (tools never change stored records; :meth:`edit` copies).
-        Floats are put in canonical form (:func:`covert.env.numbers.canonical_float`), so a state
+        Floats are put in canonical form (:func:`covert.env.jsonsafe.canonical_float`), so a state
         decoded imprecisely (``0.30000000000000004`` for ``0.3``) is the state that was written.
         """
         if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from covert.env.numbers import map_floats
+from covert.env.jsonsafe import map_floats
 
 __all__ = ["LoaderUnsafe", "dumps", "float_text", "ujson_float", "unsafe_numbers"]
 

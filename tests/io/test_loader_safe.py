@@ -9,7 +9,7 @@ import random
 import orjson
 import pytest
 
-from covert.env.numbers import canonical_float, canonical_json
+from covert.env.jsonsafe import canonical_float, canonical_json
 from covert.io.loader_safe import LoaderUnsafe, dumps, float_text, ujson_float, unsafe_numbers
 
 ujson_loads = pytest.importorskip("datasets.utils.json").ujson_loads
