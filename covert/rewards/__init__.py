@@ -3,7 +3,8 @@
 The one entry point is :func:`score` (``score(row, completion) -> Score``). The pieces it is made of
 are public too: completion parsing, reference matching (:func:`match_turns`, :func:`match_bfcl`),
 state matching, answer facts, judges (:class:`RuleJudge`, the :class:`LLMJudge` interface) and RL
-utilities. Trainer adapters live in :mod:`covert.rewards.trl` and :mod:`covert.rewards.verl`.
+utilities. Trainer adapters live in :mod:`covert.rewards.trl` (its reward, dataset routing and
+environment factory are exported here) and :mod:`covert.rewards.verl`.
 
 Rewards need only the row and the environment runtime: nothing here imports synthesis or
 augmentation, and nothing imports a trainer.
@@ -36,6 +37,7 @@ from covert.rewards.result import Score
 from covert.rewards.rowview import BadRow
 from covert.rewards.session import Failure, Session
 from covert.rewards.state_match import state_score
+from covert.rewards.trl import environment_factory, make_trl_reward, trl_dataset, trl_reward
 
 __all__ = [
     "BEHAVIOURS",
@@ -70,8 +72,10 @@ __all__ = [
     "compile_value",
     "default_scorer",
     "environment_advantages",
+    "environment_factory",
     "expect_call",
     "facts_score",
+    "make_trl_reward",
     "match_bfcl",
     "match_turns",
     "oracle_completion",
@@ -83,5 +87,7 @@ __all__ = [
     "reference_calls",
     "score",
     "state_score",
+    "trl_dataset",
+    "trl_reward",
     "user_error_mask",
 ]
