@@ -232,25 +232,68 @@ class _Alignment:
                 pairs.extend(block)
             else:
                 return pairs
-        # f[i][j]: best pairs using the first i predicted turns and the first j expected turns
-        best: list[list[list[tuple[int, int]] | None]] = [[None] * (n + 1) for _ in range(m + 1)]
-        best[0][0] = []
+        # Turns with no call matching any expected call of any turn (and expected turns no call
+        # matches) can only be skipped or carried inside a block: leaving them out of the search gives
+        # the same optimum, and bounds the work by the calls that can match, not by the completion.
+        hits = self._hits()
+        live_turns = [t for t in range(m) if any(hits[t])]
+        live_groups = [g for g in range(n) if any(hits[t][g] for t in range(m))]
+        return self._search(live_turns, live_groups)
+
+    def _hits(self) -> list[list[int]]:
+        """hits[t][g]: how many (call, expected call) pairs of predicted turn t and expected turn g match."""
+        hits = [[0] * len(self.groups) for _ in self.turns]
+        by_name: dict[str, list[int]] = {}
+        for i, call in enumerate(self.calls):
+            by_name.setdefault(call.name, []).append(i)
+        for j, matcher in enumerate(self.matchers):
+            for i in by_name.get(matcher.name, ()):
+                if self.check(i, j) is None:
+                    hits[self.turn_of[i]][self.group_of[j]] += 1
+        return hits
+
+    def _search(self, turns: list[int], groups: list[int]) -> list[tuple[int, int]]:
+        """Best monotone alignment of the given predicted and expected turns (indices in order): each
+        block is one predicted turn against consecutive expected turns or consecutive predicted turns
+        against one expected turn, spanning the original turns between its ends."""
+        m, n = len(turns), len(groups)
+        if not m or not n:
+            return []
+        # best[i][j]: most pairs using the first i live predicted and j live expected turns
+        best = [[-1] * (n + 1) for _ in range(m + 1)]
+        back: list[list[tuple[int, int, tuple[int, int, int, int] | None] | None]] = [
+            [None] * (n + 1) for _ in range(m + 1)]
+        best[0][0] = 0
         for i in range(m + 1):
             for j in range(n + 1):
                 here = best[i][j]
-                if here is None:
+                if here < 0:
                     continue
-                moves = [(i + 1, j, i + 1, j), (i, j + 1, i, j + 1)]
-                moves += [(i + 1, j + k, i + 1, j + k) for k in range(1, n - j + 1)]
-                moves += [(i + k, j + 1, i + k, j + 1) for k in range(2, m - i + 1)]
-                for ni, nj, ti, gj in moves:
-                    if ni > m or nj > n:
-                        continue
-                    gained = self.block(i, ti, j, gj) if ti > i and gj > j else []
-                    candidate = here + gained
-                    if best[ni][nj] is None or len(candidate) > len(best[ni][nj]):
+                moves: list[tuple[int, int, tuple[int, int, int, int] | None]] = []
+                if i < m:
+                    moves.append((i + 1, j, None))
+                if j < n:
+                    moves.append((i, j + 1, None))
+                if i < m:
+                    moves += [(i + 1, j + k, (turns[i], turns[i] + 1, groups[j], groups[j + k - 1] + 1))
+                              for k in range(1, n - j + 1)]
+                if j < n:
+                    moves += [(i + k, j + 1, (turns[i], turns[i + k - 1] + 1, groups[j], groups[j] + 1))
+                              for k in range(2, m - i + 1)]
+                for ni, nj, key in moves:
+                    candidate = here + (len(self.block(*key)) if key is not None else 0)
+                    if candidate > best[ni][nj]:
                         best[ni][nj] = candidate
-        return best[m][n] or []
+                        back[ni][nj] = (i, j, key)
+        pairs: list[tuple[int, int]] = []
+        i, j = m, n
+        while (i, j) != (0, 0):
+            step = back[i][j]
+            assert step is not None
+            i, j, key = step
+            if key is not None:
+                pairs[:0] = self.block(*key)
+        return pairs
 
     def block(self, t0: int, t1: int, g0: int, g1: int) -> list[tuple[int, int]]:
         """Optimal pairs between predicted turns [t0, t1) and expected turns [g0, g1)."""
