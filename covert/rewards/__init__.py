@@ -3,7 +3,8 @@
 The one entry point is :func:`score` (``score(row, completion) -> Score``). The pieces it is made of
 are public too: completion parsing, reference matching (:func:`match_turns`, :func:`match_bfcl`),
 state matching, answer facts, judges (:class:`RuleJudge`, the :class:`LLMJudge` interface) and RL
-utilities. Trainer adapters live in :mod:`covert.rewards.trl` and :mod:`covert.rewards.verl`.
+utilities. Trainer adapters live in :mod:`covert.rewards.trl` and :mod:`covert.rewards.verl`; verl's
+names are exported here too (importing them imports no verl).
 
 Rewards need only the row and the environment runtime: nothing here imports synthesis or
 augmentation, and nothing imports a trainer.
@@ -36,6 +37,7 @@ from covert.rewards.result import Score
 from covert.rewards.rowview import BadRow
 from covert.rewards.session import Failure, Session
 from covert.rewards.state_match import state_score
+from covert.rewards.verl import compute_score, verl_multi_turn_limits, verl_tool_config, verl_tools_kwargs
 
 __all__ = [
     "BEHAVIOURS",
@@ -68,6 +70,7 @@ __all__ = [
     "assign",
     "compile_bfcl",
     "compile_value",
+    "compute_score",
     "default_scorer",
     "environment_advantages",
     "expect_call",
@@ -84,4 +87,7 @@ __all__ = [
     "score",
     "state_score",
     "user_error_mask",
+    "verl_multi_turn_limits",
+    "verl_tool_config",
+    "verl_tools_kwargs",
 ]
