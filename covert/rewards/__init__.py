@@ -3,8 +3,9 @@
 The one entry point is :func:`score` (``score(row, completion) -> Score``). The pieces it is made of
 are public too: completion parsing, reference matching (:func:`match_turns`, :func:`match_bfcl`),
 state matching, answer facts, judges (:class:`RuleJudge`, the :class:`LLMJudge` interface) and RL
-utilities. Trainer adapters live in :mod:`covert.rewards.trl` (its reward, dataset routing and
-environment factory are exported here) and :mod:`covert.rewards.verl`.
+utilities. Trainer adapters live in :mod:`covert.rewards.trl` and :mod:`covert.rewards.verl`; their
+rewards, dataset helpers and environment/tool factories are exported here (importing them imports
+neither TRL nor verl).
 
 Rewards need only the row and the environment runtime: nothing here imports synthesis or
 augmentation, and nothing imports a trainer.
@@ -38,6 +39,7 @@ from covert.rewards.rowview import BadRow
 from covert.rewards.session import Failure, Session
 from covert.rewards.state_match import state_score
 from covert.rewards.trl import environment_factory, make_trl_reward, trl_dataset, trl_reward
+from covert.rewards.verl import compute_score, verl_multi_turn_limits, verl_tool_config, verl_tools_kwargs
 
 __all__ = [
     "BEHAVIOURS",
@@ -70,6 +72,7 @@ __all__ = [
     "assign",
     "compile_bfcl",
     "compile_value",
+    "compute_score",
     "default_scorer",
     "environment_advantages",
     "environment_factory",
@@ -90,4 +93,7 @@ __all__ = [
     "trl_dataset",
     "trl_reward",
     "user_error_mask",
+    "verl_multi_turn_limits",
+    "verl_tool_config",
+    "verl_tools_kwargs",
 ]

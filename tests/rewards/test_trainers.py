@@ -6,14 +6,21 @@ import asyncio
 import inspect
 import json
 import math
+import pickle
 from typing import Any
 
 import pytest
 
-from covert.env import get_builder
+from covert.env import builder_names, get_builder
 from covert.rewards import environment_advantages, oracle_completion, score, user_error_mask
 from covert.rewards.trl import environment_class, environment_factory, make_trl_reward, trl_reward
-from covert.rewards.verl import CovertTool, compute_score, verl_tool_config, verl_tools_kwargs
+from covert.rewards.verl import (
+    CovertTool,
+    compute_score,
+    verl_tool_config,
+    verl_tool_names,
+    verl_tools_kwargs,
+)
 
 from .test_composite import hermes
 
@@ -104,10 +111,19 @@ def test_verl_tool_config_is_valid_yaml_of_the_tools() -> None:
     names = [t["tool_schema"]["function"]["name"] for t in config["tools"]]
     assert names == [s["function"]["name"] for s in get_builder("retail").environment.openai_tools()]
     for tool in config["tools"]:
-        assert tool["class_name"] == "covert.rewards.verl.CovertTool" and tool["config"] == {"type": "native"}
+        assert tool["class_name"] == "covert.rewards.verl.CovertTool"
+        assert tool["config"] == {"type": "native", "builders": ["retail"], "tool": tool["tool_schema"]["function"]["name"]}
         assert isinstance(tool["tool_schema"]["function"]["parameters"]["required"], list)
     both = yaml.safe_load(verl_tool_config(["retail", "banking"]))
     assert len(both["tools"]) == len(config["tools"]) + len(get_builder("banking").tools)
+    # every builder in one config: a name two builders define differently is offered once per builder
+    every = yaml.safe_load(verl_tool_config("all"))
+    shown = [t["tool_schema"]["function"]["name"] for t in every["tools"]]
+    assert len(shown) == len(set(shown)) == sum(len(get_builder(b).tools) for b in builder_names())
+    assert "book_room" not in shown and {"hotels__book_room", "calendar__book_room"} <= set(shown)
+    names = verl_tool_names(every["tools"])
+    assert names[("hotels", "book_room")] == "hotels__book_room" and names[("retail", "cancel_pending_order")] == (
+        "cancel_pending_order")
 
 
 def test_verl_tools_share_one_environment_per_rollout(pairs) -> None:
@@ -116,28 +132,33 @@ def test_verl_tools_share_one_environment_per_rollout(pairs) -> None:
     config = yaml.safe_load(verl_tool_config(rl["builder"]))
     tools = {t["tool_schema"]["function"]["name"]: CovertTool(t["config"], t["tool_schema"]) for t in config["tools"]}
     kwargs = verl_tools_kwargs(rl)
-    assert set(kwargs) == {t["function"]["name"] for t in rl["tools"]}
+    assert set(kwargs) == {"covert"}  # one entry every tool reads, not a copy of the state per tool
+    assert kwargs["covert"]["create_kwargs"]["initial_state"] is rl["extra_info"]["initial_state"]
 
-    class AgentData:  # the one attribute of verl's AgentData the adapter uses
+    class AgentData:  # the attributes of verl's AgentData the tool uses
         def __init__(self) -> None:
+            self.tools_kwargs = kwargs
             self.extra_fields: dict[str, Any] = {}
 
-    async def rollout() -> list[float]:
+    async def rollout() -> tuple[list[float], dict[str, Any]]:
         agent = AgentData()
         rewards = []
         for group in rl["reward_model"]["ground_truth"]["calls"]:
             for call in group:
                 tool = tools[call["name"]]
-                instance, _ = await tool.create(create_kwargs=kwargs[call["name"]]["create_kwargs"])
+                instance, _ = await tool.create(create_kwargs={})  # verl: tools_kwargs.get(name, {})
                 response, step_reward, metrics = await tool.execute(instance, call["arguments"], agent_data=agent)
                 assert step_reward == 0.0 and metrics == {"tool_error": False}
                 assert json.loads(response.text)
                 rewards.append(await tool.calc_reward(instance, agent_data=agent))
                 await tool.release(instance)
-        return rewards
+        return rewards, agent.extra_fields
 
-    rewards = asyncio.run(rollout())
+    rewards, extra = asyncio.run(rollout())
     assert rewards[-1] == 1.0 and rewards[0] < 1.0
+    # only plain values are left where verl sends them between workers
+    assert pickle.loads(pickle.dumps(extra)) == {"covert_calls": rl["num_calls"],
+                                                 "covert_state_hash": rl["reward_model"]["ground_truth"]["final_state_hash"]}
 
     async def without_row() -> str:
         tool = next(iter(tools.values()))
