@@ -164,3 +164,17 @@ def test_rows_written_with_misread_floats_are_flagged_and_still_score_one(
         assert result.value == 1.0, (row["task_id"], result.reasons)
         misread += "0.30000000000000004" in orjson.dumps(row["extra_info"]["initial_state"]).decode()
     assert misread > 0  # the loaded rows really carry the upstream artefact
+
+
+def test_load_dataset_never_serves_another_datasets_cached_rows(tmp_path: Path) -> None:
+    """``datasets`` keys the cache of a local dataset by its folder name and card metadata: the card's
+    ``dataset_info`` (rows and shard bytes per config) keeps two datasets in folders of the same name,
+    and a dataset rebuilt in place, apart."""
+    cache = tmp_path / "cache"
+    first, second = tmp_path / "one" / "ds", tmp_path / "two" / "ds"
+    build(BuildConfig(builders=["retail"], num_tasks=30, seed=1), first, progress=False)
+    build(BuildConfig(builders=["airline"], num_tasks=30, seed=1), second, progress=False)
+    assert {r["builder"] for r in _loaded(first, "rl", cache)} == {"retail"}
+    assert {r["builder"] for r in _loaded(second, "rl", cache)} == {"airline"}
+    build(BuildConfig(builders=["hotels"], num_tasks=30, seed=1), first, overwrite=True, progress=False)
+    assert {r["builder"] for r in _loaded(first, "rl", cache)} == {"hotels"}

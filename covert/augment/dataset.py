@@ -321,7 +321,7 @@ def _write_card(root: Path, source: Path, manifest: dict[str, Any], examples: di
         first = next(iter_rows(source, view), None)
         if first is not None:
             examples.setdefault(view, encode_row(first, view))
-    (root / "README.md").write_text(card_with_augmentations(render_card(manifest, examples), manifest))
+    (root / "README.md").write_text(card_with_augmentations(render_card(manifest, examples, root=root), manifest))
 
 
 def card_with_augmentations(card: str, manifest: dict[str, Any]) -> str:

@@ -70,8 +70,14 @@ def configs_of(manifest: dict[str, Any]) -> list[str]:
     return sorted({key.split("/", 1)[0] for key in manifest.get("rows", {})}, key=config_order)
 
 
-def card_data(manifest: dict[str, Any]) -> Any:
-    """The card's Hub metadata (``DatasetCardData``), with one ``configs:`` entry per config."""
+def card_data(manifest: dict[str, Any], root: Path | None = None) -> Any:
+    """The card's Hub metadata (``DatasetCardData``), with one ``configs:`` entry per config.
+
+    With ``root`` (the dataset directory holding the shards) it also carries ``dataset_info``: each
+    config's rows per split and the bytes of its shards. ``datasets`` keys its cache of a local
+    dataset by the card's metadata, not by the files' content, so without it a dataset rebuilt in
+    place, or another one in a folder of the same name, loads the rows cached for the first.
+    """
     from huggingface_hub.repocard_data import DatasetCardData
 
     rows = manifest.get("rows", {})
@@ -87,13 +93,29 @@ def card_data(manifest: dict[str, Any]) -> Any:
             configs.append(entry)
     license_id = license_of(manifest)
     extra = {} if license_id in HUB_LICENSES else {"license_name": license_id}
+    other_license = bool(extra)
+    if root is not None:
+        extra["dataset_info"] = _dataset_info(manifest, Path(root), [c["config_name"] for c in configs])
     accepted = manifest.get("summary", {}).get("accepted", 0)
     return DatasetCardData(
-        pretty_name=PRETTY_NAME, license="other" if extra else license_id, language=["en"],
+        pretty_name=PRETTY_NAME, license="other" if other_license else license_id, language=["en"],
         task_categories=list(TASK_CATEGORIES), size_categories=[size_category(accepted)],
         annotations_creators=["machine-generated"], language_creators=["machine-generated"],
         multilinguality=["monolingual"], source_datasets=["original"], tags=list(TAGS), configs=configs, **extra,
     )
+
+
+def _dataset_info(manifest: dict[str, Any], root: Path, configs: list[str]) -> list[dict[str, Any]]:
+    rows = manifest.get("rows", {})
+    files = manifest.get("files", {})
+    infos = []
+    for config in configs:
+        shards = [rel for rel in files if rel.split("/", 1)[0] == config]
+        splits = [{"name": split, "num_examples": rows[f"{config}/{split}"]} for split in SPLITS
+                  if rows.get(f"{config}/{split}")]
+        size = sum((root / rel).stat().st_size for rel in shards if (root / rel).is_file())
+        infos.append({"config_name": config, "splits": splits, "download_size": size})
+    return infos
 
 
 def template_path() -> Path:
@@ -101,13 +123,15 @@ def template_path() -> Path:
     return Path(str(resources.files("cards").joinpath("dataset_card.md")))
 
 
-def render_card(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], repo: str = PLACEHOLDER_REPO) -> str:
-    """The card text for a dataset with this manifest; ``examples`` maps config -> one row (encoded or decoded).
+def render_card(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], repo: str = PLACEHOLDER_REPO,
+                root: Path | None = None) -> str:
+    """The card text for a dataset with this manifest; ``examples`` maps config -> one row (encoded or
+    decoded); ``root``, the directory holding the shards, adds their ``dataset_info`` (see :func:`card_data`).
 
     The text is exactly what ``DatasetCard.from_template`` renders (a test holds the two equal), made
     by plain substitution so a build does not import ``huggingface_hub.repocard`` (~0.4 s).
     """
-    values = {"card_data": card_data(manifest).to_yaml(), **card_values(manifest, examples, repo)}
+    values = {"card_data": card_data(manifest, root).to_yaml(), **card_values(manifest, examples, repo)}
     text = substitute(template_path().read_text(), values)
     return text if text.endswith("\n") else text + "\n"
 
@@ -121,7 +145,7 @@ def substitute(template: str, values: dict[str, str]) -> str:
 
 def write_card(root: Path, manifest: dict[str, Any], examples: dict[str, dict[str, Any]]) -> None:
     """Write ``README.md`` into a dataset directory."""
-    (Path(root) / "README.md").write_text(render_card(manifest, examples))
+    (Path(root) / "README.md").write_text(render_card(manifest, examples, root=Path(root)))
 
 
 def card_values(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], repo: str) -> dict[str, str]:

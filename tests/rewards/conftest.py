@@ -39,12 +39,14 @@ def bfcl() -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
 
 @pytest.fixture(scope="session")
 def conversations(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A retail and airline build with conversations (``--multi-turn``) and distractor augmentations:
-    the sft, rl, sft-multiturn, rl-multiturn, sft-augmented and rl-augmented configs."""
+    """A retail, airline, hotels and smart_home build with conversations (``--multi-turn``) and
+    distractor augmentations: the sft, rl, sft-multiturn, rl-multiturn, sft-augmented and rl-augmented
+    configs (hotels and smart_home states hold the floats ``datasets.Json`` used to misread)."""
     from covert.augment.dataset import AugmentConfig, augment_dataset
 
     root = tmp_path_factory.mktemp("conversations")
-    build(BuildConfig(builders=["retail", "airline"], num_tasks=40, seed=3, multi_turn=True), root / "base",
+    build(BuildConfig(builders=["retail", "airline", "hotels", "smart_home"], num_tasks=60, seed=3, multi_turn=True),
+          root / "base",
           progress=False)
     augment_dataset(root / "base", root / "aug", AugmentConfig(kinds=["distractors"], seed=0), progress=False)
     return root / "aug"

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import datasets
 import pytest
 
 from covert.env import get_builder
@@ -82,7 +83,6 @@ def test_every_row_routes_to_a_class_offering_exactly_its_tools(conversations: P
 
 
 def test_a_dataset_routes_like_its_rows_and_unrouted_rows_are_refused(conversations: Path) -> None:
-    datasets = pytest.importorskip("datasets")
     for config in ("rl", "rl-multiturn"):
         ds = datasets.load_dataset(str(conversations), config, split="train")
         routed = trl_dataset(ds)
@@ -104,9 +104,16 @@ def test_a_distractor_is_shown_and_answers_unknown_tool(conversations: Path) -> 
     assert env.log[-1].name == distractor["name"]
 
 
-def test_every_conversation_is_solved_through_ask_user(conversations: Path) -> None:
-    sft = {r["task_id"]: r for r in iter_rows(conversations, "sft-multiturn")}
-    rows = trl_dataset(list(iter_rows(conversations, "rl-multiturn")))
+def _loaded(root: Path, config: str, cache: Path) -> list[dict]:
+    """Every row of a config as users load it (``datasets.load_dataset``, a fresh cache)."""
+    loaded = datasets.load_dataset(str(root), config, cache_dir=str(cache))
+    return [row for split in sorted(loaded) for row in loaded[split]]
+
+
+def test_every_conversation_is_solved_through_ask_user(conversations: Path, tmp_path: Path) -> None:
+    sft = {r["task_id"]: r for r in _loaded(conversations, "sft-multiturn", tmp_path)}
+    rows = trl_dataset(_loaded(conversations, "rl-multiturn", tmp_path))
+    assert {"hotels", "smart_home"} <= {r["builder"] for r in rows}
     factory = environment_factory(rows)
     completions, asked = [], 0
     for row in rows:

@@ -205,13 +205,6 @@ def corrupt(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
     raise AssertionError("no string argument to corrupt")
 
 
-def scores_one_as_loaded(row: dict[str, Any], sft: dict[str, Any]) -> bool:
-    """Whether the row, as verl's loader (``datasets.load_dataset``) returns it, scores its own oracle
-    1.0 offline. (A known float bug of ``datasets.Json`` makes some hotels rows fail that; drop this
-    filter once its fix lands.)"""
-    return score(row, oracle_completion(sft)).value == 1.0
-
-
 # -- tests -------------------------------------------------------------------------------------------------
 
 
@@ -287,9 +280,8 @@ def widest(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def test_tool_agent_loop_runs_covert_tools_and_the_reward_manager_scores_them(
         config: Any, tokenizer: Any, dataset: Any, tools: list[Any], oracle: dict[str, Any]) -> None:
     rows = [dataset[i] for i in range(len(dataset))]
-    usable = [r for r in rows if scores_one_as_loaded(r, oracle[r["task_id"]])]
-    chosen = [widest([r for r in usable if r["builder"] == b and r["num_calls"] >= 2]) for b in ("retail", "airline")]
-    chosen.append(next(r for r in usable if r["category"] == "irrelevance"))
+    chosen = [widest([r for r in rows if r["builder"] == b and r["num_calls"] >= 2]) for b in ("retail", "airline")]
+    chosen.append(next(r for r in rows if r["category"] == "irrelevance"))
     # a hotels row that books a room: the model sees and calls hotels__book_room
     booking = next(r for r in rows if "book_room" in json.dumps(r["reward_model"]["ground_truth"]["calls"]))
     assert "hotels__book_room" in booking["extra_info"]["tool_selection"]
@@ -323,8 +315,6 @@ def test_tool_agent_loop_runs_covert_tools_and_the_reward_manager_scores_them(
         assert '"code":"unknown_tool"' not in shown and '"code":"no_environment"' not in shown
         # verl's reward is covert's verdict on the oracle conversation
         assert good == score(row, oracle_completion(sft)).value
-        if row is booking:
-            continue  # (its state is one the float bug alters; see scores_one_as_loaded)
         # on the row's state, to the oracle's final state, each tool response shown to the policy whole
         if row["num_calls"]:
             assert output.extra_fields["covert_state_hash"] == row["reward_model"]["ground_truth"]["final_state_hash"]
