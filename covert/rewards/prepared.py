@@ -40,6 +40,31 @@ class PreparedRow:
         return Session.start(self.env_cls, self.initial, self.failures)
 
 
+MAX_ORACLE_CALLS = 256  # covert writes at most a few dozen; a row past this is not covert's
+MAX_FACTS = 256
+MAX_TOOLS = 1024
+MAX_ATTEMPTS = 8  # transient failures repeat at most this often (covert writes 1 to 3)
+
+
+def _check_bounds(truth: Mapping[str, Any], flat: list[Mapping[str, Any]], view: RowView) -> None:
+    """Refuse a row whose sizes or counts would make scoring do unbounded work (a :class:`BadRow`)."""
+    if len(flat) > MAX_ORACLE_CALLS:
+        raise BadRow(f"the ground truth has {len(flat)} calls; at most {MAX_ORACLE_CALLS} are scored")
+    facts = truth.get("answer_facts")
+    if isinstance(facts, list) and len(facts) > MAX_FACTS:
+        raise BadRow(f"the ground truth has {len(facts)} answer facts; at most {MAX_FACTS} are scored")
+    if view.tools is not None and len(view.tools) > MAX_TOOLS:
+        raise BadRow(f"the row offers {len(view.tools)} tools; at most {MAX_TOOLS} are scored")
+    raw = truth.get("failure")
+    entries = raw if isinstance(raw, list) else [raw] if isinstance(raw, Mapping) else []
+    if len(entries) > len(flat):
+        raise BadRow(f"the ground truth records {len(entries)} failures for {len(flat)} calls")
+    for entry in entries:
+        attempts = entry.get("attempts", 1) if isinstance(entry, Mapping) else 1
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or not 1 <= attempts <= MAX_ATTEMPTS:
+            raise BadRow(f"a failure's attempts must be an integer from 1 to {MAX_ATTEMPTS}, not {attempts!r}"[:200])
+
+
 def prepare(view: RowView, norm: StringNorm) -> PreparedRow:
     """Prepare a row; raises :class:`BadRow` if it cannot be scored."""
     try:
@@ -54,6 +79,7 @@ def prepare(view: RowView, norm: StringNorm) -> PreparedRow:
     flat = [c for g in groups for c in g]
     if any(not isinstance(c.get("name"), str) or not isinstance(c.get("arguments", {}), Mapping) for c in flat):
         raise BadRow("ground-truth calls are {name, arguments} objects")
+    _check_bounds(truth, flat, view)
     failures = failures_of(truth, flat)
     behaviour = str(truth.get("behaviour") or "tool_use")
     facts = [f for f in truth.get("answer_facts") or [] if isinstance(f, Mapping) and isinstance(f.get("value"), str)]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from covert.rewards import Score, score
+from covert.rewards import Score, oracle_completion, score
 
 
 def _pick(pairs, *, writes: bool) -> dict[str, Any]:
@@ -110,3 +110,24 @@ def test_random_inputs_never_break_score(pairs, data) -> None:
     if first.value < 1.0:
         assert first.reasons
     assert score(row, completion) == first
+
+
+@pytest.mark.parametrize("attempts", [0, -1, 9, 10**9, 2.5, True, "3"])
+def test_out_of_range_failure_attempts_are_a_bad_row_not_a_loop(pairs, attempts) -> None:
+    row = next(r for r, _ in pairs if r["reward_model"]["ground_truth"]["calls"])
+    truth = {**row["reward_model"]["ground_truth"],
+             "failure": [{"call": 0, "transient": True, "attempts": attempts}]}
+    bad = {**row, "reward_model": {**row["reward_model"], "ground_truth": truth}}
+    result = score(bad, oracle_completion(row))
+    assert result.value == 0.0 and result.reasons[0].startswith("row:bad_row: a failure's attempts"), result
+
+
+def test_oversized_ground_truths_are_a_bad_row(pairs) -> None:
+    row = next(r for r, _ in pairs if r["reward_model"]["ground_truth"]["calls"])
+    truth = row["reward_model"]["ground_truth"]
+    call = truth["calls"][0][0]
+    for change in ({"calls": [[call]] * 300}, {"answer_facts": [{"value": "x"}] * 300},
+                   {"failure": [{"call": 0}] * (sum(map(len, truth["calls"])) + 1)}):
+        bad = {**row, "reward_model": {**row["reward_model"], "ground_truth": {**truth, **change}}}
+        result = score(bad, "anything")
+        assert result.value == 0.0 and result.reasons[0].startswith("row:bad_row"), (change.keys(), result)
