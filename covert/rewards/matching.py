@@ -238,7 +238,7 @@ class _Alignment:
         hits = self._hits()
         live_turns = [t for t in range(m) if any(hits[t])]
         live_groups = [g for g in range(n) if any(hits[t][g] for t in range(m))]
-        return self._search(live_turns, live_groups)
+        return self._search(live_turns, live_groups, hits)
 
     def _hits(self) -> list[list[int]]:
         """hits[t][g]: how many (call, expected call) pairs of predicted turn t and expected turn g match."""
@@ -252,10 +252,13 @@ class _Alignment:
                     hits[self.turn_of[i]][self.group_of[j]] += 1
         return hits
 
-    def _search(self, turns: list[int], groups: list[int]) -> list[tuple[int, int]]:
+    def _search(self, turns: list[int], groups: list[int], hits: list[list[int]]) -> list[tuple[int, int]]:
         """Best monotone alignment of the given predicted and expected turns (indices in order): each
         block is one predicted turn against consecutive expected turns or consecutive predicted turns
-        against one expected turn, spanning the original turns between its ends."""
+        against one expected turn, spanning the original turns between its ends.
+
+        Only blocks whose first and last turns on the longer side have a matching pair are tried:
+        any other block pairs no more than a smaller one plus skips, so the optimum is the same."""
         m, n = len(turns), len(groups)
         if not m or not n:
             return []
@@ -274,12 +277,13 @@ class _Alignment:
                     moves.append((i + 1, j, None))
                 if j < n:
                     moves.append((i, j + 1, None))
-                if i < m:
+                if i < m and j < n and hits[turns[i]][groups[j]]:
+                    row = hits[turns[i]]
                     moves += [(i + 1, j + k, (turns[i], turns[i] + 1, groups[j], groups[j + k - 1] + 1))
-                              for k in range(1, n - j + 1)]
-                if j < n:
-                    moves += [(i + k, j + 1, (turns[i], turns[i + k - 1] + 1, groups[j], groups[j] + 1))
-                              for k in range(2, m - i + 1)]
+                              for k in range(1, n - j + 1) if row[groups[j + k - 1]]]
+                    column = groups[j]
+                    moves += [(i + k, j + 1, (turns[i], turns[i + k - 1] + 1, column, column + 1))
+                              for k in range(2, m - i + 1) if hits[turns[i + k - 1]][column]]
                 for ni, nj, key in moves:
                     candidate = here + (len(self.block(*key)) if key is not None else 0)
                     if candidate > best[ni][nj]:

@@ -128,3 +128,45 @@ MATCHERS = [
 def test_fast_verdict_agrees_with_the_explained_one(arguments) -> None:
     for matcher in MATCHERS:
         assert matcher.matches(arguments) is (matcher.check(ToolCall("transfer", arguments)) is None)
+
+
+def _best_block(turns, groups) -> int:
+    """Most one-to-one pairs between the calls of some predicted and some expected turns (brute force)."""
+    from itertools import permutations
+
+    calls = [call for turn in turns for call in turn]
+    wanted = [matcher for group in groups for matcher in group]
+    if len(calls) < len(wanted):
+        return max((sum(wanted[j].check(calls[i]) is None for i, j in zip(p, range(len(wanted))) if i is not None)
+                    for p in permutations([*range(len(calls)), *[None] * (len(wanted) - len(calls))], len(wanted))),
+                   default=0)
+    return max((sum(wanted[j].check(calls[i]) is None for j, i in enumerate(p))
+                for p in permutations(range(len(calls)), len(wanted))), default=0)
+
+
+def _best_alignment(turns, groups) -> int:
+    """The most pairs over every monotone alignment (the definition match_turns optimises), exhaustively."""
+    from functools import cache
+
+    @cache
+    def best(i: int, j: int) -> int:
+        if i == len(turns) or j == len(groups):
+            return 0
+        options = [best(i + 1, j), best(i, j + 1)]
+        options += [_best_block(turns[i:i + 1], groups[j:j + k]) + best(i + 1, j + k) for k in range(1, len(groups) - j + 1)]
+        options += [_best_block(turns[i:i + k], groups[j:j + 1]) + best(i + k, j + 1) for k in range(2, len(turns) - i + 1)]
+        return max(options)
+
+    return best(0, 0)
+
+
+_NAMES = st.sampled_from(["a", "b"])
+_CALL = st.builds(lambda n, v: ToolCall(n, {"v": v}), _NAMES, st.integers(0, 1))
+_EXPECTED = st.builds(lambda n, v: expect_call({"name": n, "arguments": {"v": v}}, None), _NAMES, st.integers(0, 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_CALL, min_size=1, max_size=2), max_size=4),
+       st.lists(st.lists(_EXPECTED, min_size=1, max_size=2), min_size=1, max_size=3))
+def test_alignment_is_optimal(turns, groups) -> None:
+    assert match_turns(turns, groups).matched == _best_alignment(turns, groups)
