@@ -17,6 +17,7 @@ import orjson
 
 MAX_NAME = 200
 MAX_PYTHON_TEXT = 200_000
+MAX_TEXT_CALLS = 256  # tool-call blocks read from one raw text; a longer text scores 0 unread
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
 _ROLE_HEADER = re.compile(r"<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>[ \t]*(\w+)[ \t]*<\|end_header_id\|>")
 _TOOL_RESPONSE = re.compile(r"<tool_response>(.*?)(?:</tool_response>|\Z)", re.DOTALL)
@@ -131,6 +132,11 @@ def parse_text(text: str) -> Transcript:
     hermes ``<tool_call>`` blocks, a python-style list ``[f(a=1)]`` or a JSON list of
     ``{"name", "arguments"}``.
     """
+    blocks = text.count("<tool_call>")
+    if blocks > MAX_TEXT_CALLS:
+        # counted before anything is parsed: a text of thousands of calls costs one scan, not a parse
+        return Transcript(reasons=[f"parse:too_many_calls: {blocks} tool-call blocks (at most {MAX_TEXT_CALLS} are read)"],
+                          readable=False)
     transcript = Transcript()
     position, role = 0, "assistant"
     for match in _ROLE_HEADER.finditer(text):

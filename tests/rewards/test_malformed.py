@@ -131,3 +131,10 @@ def test_oversized_ground_truths_are_a_bad_row(pairs) -> None:
         bad = {**row, "reward_model": {**row["reward_model"], "ground_truth": {**truth, **change}}}
         result = score(bad, "anything")
         assert result.value == 0.0 and result.reasons[0].startswith("row:bad_row"), (change.keys(), result)
+
+
+def test_a_text_of_thousands_of_calls_is_refused_unread(pairs) -> None:
+    row = pairs[0][0]
+    text = '<tool_call>{"name": "x", "arguments": {}}</tool_call>' * 20_000
+    result = score(row, text)
+    assert result.value == 0.0 and result.reasons == ["parse:too_many_calls: 20000 tool-call blocks (at most 256 are read)"]
