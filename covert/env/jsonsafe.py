@@ -73,24 +73,15 @@ def map_floats(value: Any, replace: Any) -> Any:
     comes back when nothing did."""
     if type(value) is float:
         return replace(value)
-    if isinstance(value, dict):
-        out = None
-        for key, item in value.items():
+    if isinstance(value, (dict, list)):
+        copy: Any = None
+        for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
             fixed = map_floats(item, replace)
             if fixed is not item:
-                if out is None:
-                    out = dict(value)
-                out[key] = fixed
-        return value if out is None else out
-    if isinstance(value, list):
-        items = None
-        for i, item in enumerate(value):
-            fixed = map_floats(item, replace)
-            if fixed is not item:
-                if items is None:
-                    items = list(value)
-                items[i] = fixed
-        return value if items is None else items
+                if copy is None:
+                    copy = dict(value) if isinstance(value, dict) else list(value)
+                copy[key] = fixed
+        return value if copy is None else copy
     return value
 
 
