@@ -106,15 +106,27 @@ def card_data(manifest: dict[str, Any], root: Path | None = None) -> Any:
 
 
 def _dataset_info(manifest: dict[str, Any], root: Path, configs: list[str]) -> list[dict[str, Any]]:
+    """Per config: rows and uncompressed bytes per split (from the Parquet footers), the bytes of its
+    shards (``download_size``) and of its data (``dataset_size``)."""
+    import pyarrow.parquet as pq
+
     rows = manifest.get("rows", {})
-    files = manifest.get("files", {})
+    shards = [rel for rel in manifest.get("files", {}) if (root / rel).is_file()]
     infos = []
     for config in configs:
-        shards = [rel for rel in files if rel.split("/", 1)[0] == config]
-        splits = [{"name": split, "num_examples": rows[f"{config}/{split}"]} for split in SPLITS
-                  if rows.get(f"{config}/{split}")]
-        size = sum((root / rel).stat().st_size for rel in shards if (root / rel).is_file())
-        infos.append({"config_name": config, "splits": splits, "download_size": size})
+        splits, stored, data = [], 0, 0
+        for split in SPLITS:
+            if not rows.get(f"{config}/{split}"):
+                continue
+            paths = [root / rel for rel in shards if rel.startswith(f"{config}/{split}-")]
+            size = 0
+            for path in paths:
+                metadata = pq.ParquetFile(path).metadata
+                size += sum(metadata.row_group(i).total_byte_size for i in range(metadata.num_row_groups))
+                stored += path.stat().st_size
+            data += size
+            splits.append({"name": split, "num_bytes": size, "num_examples": rows[f"{config}/{split}"]})
+        infos.append({"config_name": config, "splits": splits, "download_size": stored, "dataset_size": data})
     return infos
 
 
