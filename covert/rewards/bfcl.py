@@ -15,22 +15,24 @@ them with an optimal assignment, so it accepts a correct answer that BFCL's gree
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from covert.rewards.assignment import assign
-from covert.rewards.compare import BFCL, OPTIONAL, DictPattern, StringNorm, compile_value
+from covert.rewards.bfcl_direct import accepts_directly, alternatives, json_schema
+from covert.rewards.compare import BFCL, OPTIONAL, StringNorm, compile_value
 from covert.rewards.matching import CallMatcher, CallsResult, Param, any_value, match_turns
 from covert.rewards.parsing import ToolCall
 from covert.rewards.result import Score
 
 AST_CATEGORIES = ("simple", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple",
                   "live_parallel", "live_parallel_multiple", "simple_python")
-_TYPES = {
-    "string": "string", "str": "string", "any": "string", "integer": "integer", "int": "integer",
-    "float": "number", "number": "number", "boolean": "boolean", "bool": "boolean", "array": "array",
-    "list": "array", "tuple": "array", "dict": "object", "object": "object",
-}
+CACHE_SIZE = 1024
+"""How many compiled references :func:`match_bfcl` keeps (least recently used first out)."""
 
 
 class BfclReference:
@@ -89,10 +91,7 @@ def compile_bfcl(functions: Sequence[Mapping[str, Any]], possible_answer: Any, c
                  mode: str = "exact", norm: StringNorm = BFCL) -> BfclReference:
     """Compile a BFCL entry: its ``function`` list and its possible answer (the entry's
     ``ground_truth`` list, or the whole possible-answer record holding it)."""
-    if mode not in ("exact", "partial"):
-        raise ValueError(f"mode is exact or partial, not {mode!r}")
-    if any(lang in category for lang in ("java", "javascript")) or "multi_turn" in category:
-        raise ValueError(f"BFCL category {category!r} is not an AST category covert scores")
+    _check_mode_and_category(mode, category)
     if isinstance(possible_answer, Mapping):
         possible_answer = possible_answer.get("ground_truth", [])
     specs = {f.get("name"): f for f in functions if isinstance(f, Mapping)}
@@ -114,6 +113,13 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
                mode: str = "exact", norm: StringNorm = BFCL) -> Score:
     """Score BFCL-format ``calls`` against a BFCL possible answer (see the module docstring).
 
+    The same score as ``compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)``,
+    for one-off calls: calls BFCL's rules accept are recognised straight from the entry
+    (:func:`covert.rewards.bfcl_direct.accepts_directly`, no compiling); the others are scored with a
+    compiled reference, kept in a bounded cache keyed by the entry's content (functions, possible
+    answer, category, mode and normalisation), so scoring more completions of the same entry reuses it.
+    To score many completions of one entry, :func:`compile_bfcl` once and call its ``score``.
+
     Args:
         functions: The entry's function specs (BFCL's ``function`` list).
         calls: The prediction, ``[{function_name: {param: value}}]``; malformed input scores 0.
@@ -122,7 +128,86 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
         mode: ``"exact"`` (0/1, BFCL's verdict) or ``"partial"`` (F1 over calls).
         norm: String normalisation; BFCL's by default.
     """
-    return compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)
+    _check_mode_and_category(mode, category)
+    if not _is_relevance(category) and accepts_directly(functions, calls, possible_answer, norm):
+        return Score(1.0, {"calls": 1.0}, [])
+    return _cached_reference(functions, possible_answer, category, mode, norm).score(calls)
+
+
+class _ReferenceCache:
+    """Compiled references by content digest, least recently used first out; thread-safe."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+        self._items: OrderedDict[bytes, BfclReference] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes) -> BfclReference | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: bytes, reference: BfclReference) -> None:
+        with self._lock:
+            self._items[key] = reference
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
+
+    def info(self) -> dict[str, int]:
+        with self._lock:
+            return {"hits": self.hits, "misses": self.misses, "size": len(self._items), "maxsize": self.size}
+
+
+_CACHE = _ReferenceCache(CACHE_SIZE)
+
+
+def reference_cache_info() -> dict[str, int]:
+    """Hits, misses, current size and bound of :func:`match_bfcl`'s cache of compiled references."""
+    return _CACHE.info()
+
+
+def clear_reference_cache() -> None:
+    """Empty :func:`match_bfcl`'s cache of compiled references (and zero its counters)."""
+    _CACHE.clear()
+
+
+def _cached_reference(functions: Sequence[Mapping[str, Any]], possible_answer: Any, category: str, mode: str,
+                      norm: StringNorm) -> BfclReference:
+    """The compiled reference of an entry, from the cache when the same content was compiled before.
+
+    The key is a digest of the pickled entry: pickling keeps types apart (``1``, ``1.0``, ``True``,
+    ``"1"``, a list and a tuple all differ), so equal keys mean equal content, and an entry mutated in
+    place gets a new key. Content that does not pickle is compiled every time.
+    """
+    try:
+        content = pickle.dumps((category, mode, norm, functions, possible_answer), protocol=5)
+    except Exception:  # noqa: BLE001 - anything that does not pickle is simply not cached
+        return compile_bfcl(functions, possible_answer, category, mode, norm)
+    key = hashlib.blake2b(content, digest_size=16).digest()
+    reference = _CACHE.get(key)
+    if reference is None:
+        reference = compile_bfcl(functions, possible_answer, category, mode, norm)
+        _CACHE.put(key, reference)
+    return reference
+
+
+def _check_mode_and_category(mode: str, category: str) -> None:
+    if mode not in ("exact", "partial"):
+        raise ValueError(f"mode is exact or partial, not {mode!r}")
+    if any(lang in category for lang in ("java", "javascript")) or "multi_turn" in category:
+        raise ValueError(f"BFCL category {category!r} is not an AST category covert scores")
 
 
 def reference_calls(possible_answer: Any, functions: Sequence[Mapping[str, Any]] | None = None
@@ -252,48 +337,11 @@ def _expected_call(name: str, answers: Mapping[str, Any], spec: Mapping[str, Any
     properties = parameters.get("properties") or {}
     params = {}
     for param, values in answers.items():
-        schema = _json_schema(properties.get(param))
+        schema = json_schema(properties.get(param))
         if param not in properties:
             params[param] = Param(any_value, optional="" in values, acceptable=False)
             continue
-        alternatives = _alternatives(values, schema)
-        optional = any(a is OPTIONAL for a in alternatives)
-        params[param] = Param(compile_value(alternatives, schema, norm), optional=optional)
+        alts = alternatives(values, schema)
+        optional = any(a is OPTIONAL for a in alts)
+        params[param] = Param(compile_value(alts, schema, norm), optional=optional)
     return CallMatcher(name, params, list(parameters.get("required") or []), first=first)
-
-
-def _json_schema(schema: Any) -> dict[str, Any] | None:
-    """A BFCL parameter schema in JSON-schema terms (``float`` -> ``number``, ``dict`` -> ``object``)."""
-    if not isinstance(schema, Mapping):
-        return None
-    out: dict[str, Any] = {}
-    kind = _TYPES.get(schema.get("type"))
-    if kind:
-        out["type"] = kind
-    if isinstance(schema.get("items"), Mapping):
-        out["items"] = _json_schema(schema["items"])
-    if isinstance(schema.get("properties"), Mapping):
-        out["properties"] = {k: _json_schema(v) for k, v in schema["properties"].items()}
-    return out
-
-
-def _alternatives(values: Any, schema: Mapping[str, Any] | None) -> list[Any]:
-    values = values if isinstance(values, list) else [values]
-    out: list[Any] = []
-    for value in values:
-        if value == "" and isinstance(value, str):
-            out.append(OPTIONAL)
-            if (schema or {}).get("type") == "string":
-                out.append("")
-        else:
-            out.append(_pattern(value))
-    return out
-
-
-def _pattern(value: Any) -> Any:
-    """A BFCL acceptable value as a pattern: inside objects, each key lists its acceptable values."""
-    if isinstance(value, dict):
-        return DictPattern({k: tuple(_alternatives(v, {"type": "string"})) for k, v in value.items()})
-    if isinstance(value, list):
-        return [_pattern(v) for v in value]
-    return value

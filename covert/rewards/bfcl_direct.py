@@ -1,0 +1,254 @@
+"""BFCL's answer format, and verdicts read straight off it (no compiled reference).
+
+The helpers here turn BFCL's parameter specs and acceptable values into covert's terms
+(:func:`json_schema`, :func:`alternatives`); :mod:`covert.rewards.bfcl` compiles references from them.
+
+:func:`accepts_directly` is the one-off path of :func:`covert.rewards.bfcl.match_bfcl`: it walks a
+BFCL entry and the calls once, without building the compiled reference, and answers ``True`` only
+when the compiled reference (``compile_bfcl(...).accepts(calls)``) would. ``False`` means "not shown
+acceptable here": the caller then scores with the compiled reference, which gives the verdict and
+its reasons. Scalars and arrays of scalars (almost every BFCL parameter) are checked inline; any other
+value is checked by the very check the compiled reference builds for it. Anything irregular (a
+non-list of acceptable values, a spec that is not a dict) is left to the compiled reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from covert.rewards.compare import OPTIONAL, DictPattern, StringNorm, compile_value
+
+TYPES = {
+    "string": "string", "str": "string", "any": "string", "integer": "integer", "int": "integer",
+    "float": "number", "number": "number", "boolean": "boolean", "bool": "boolean", "array": "array",
+    "list": "array", "tuple": "array", "dict": "object", "object": "object",
+}
+"""BFCL's type names in JSON-schema terms."""
+
+_MISSING = object()
+_NUMBER = (int, float)
+_ELEMENTS = {"string": (str,), "integer": (int,), "number": _NUMBER, "boolean": (bool,)}
+"""The Python types a value's array elements may have, by declared (or inferred) item kind."""
+
+
+def json_schema(schema: Any) -> dict[str, Any] | None:
+    """A BFCL parameter schema in JSON-schema terms (``float`` -> ``number``, ``dict`` -> ``object``)."""
+    if not isinstance(schema, Mapping):
+        return None
+    out: dict[str, Any] = {}
+    kind = TYPES.get(schema.get("type"))
+    if kind:
+        out["type"] = kind
+    if isinstance(schema.get("items"), Mapping):
+        out["items"] = json_schema(schema["items"])
+    if isinstance(schema.get("properties"), Mapping):
+        out["properties"] = {k: json_schema(v) for k, v in schema["properties"].items()}
+    return out
+
+
+def alternatives(values: Any, schema: Mapping[str, Any] | None) -> list[Any]:
+    """BFCL's acceptable values as patterns; ``""`` marks the parameter optional (and, for a
+    string parameter, is also an acceptable value)."""
+    values = values if isinstance(values, list) else [values]
+    out: list[Any] = []
+    for value in values:
+        if value == "" and isinstance(value, str):
+            out.append(OPTIONAL)
+            if (schema or {}).get("type") == "string":
+                out.append("")
+        else:
+            out.append(pattern(value))
+    return out
+
+
+def pattern(value: Any) -> Any:
+    """A BFCL acceptable value as a pattern: inside objects, each key lists its acceptable values."""
+    if isinstance(value, dict):
+        return DictPattern({k: tuple(alternatives(v, {"type": "string"})) for k, v in value.items()})
+    if isinstance(value, list):
+        return [pattern(v) for v in value]
+    return value
+
+
+def accepts_directly(functions: Any, calls: Any, possible_answer: Any, norm: StringNorm) -> bool:
+    """``True`` only if BFCL's rules, as covert compiles them, accept ``calls`` for this entry (an AST
+    category's; relevance categories are not handled here). ``False``: not shown, ask the compiled
+    reference. Calls are paired in order, then greedily: a greedy pass that pairs every call proves an
+    optimal pairing exists; when it does not, the compiled reference decides."""
+    if type(calls) is not list or type(functions) is not list:
+        return False
+    if type(possible_answer) is dict:
+        possible_answer = possible_answer.get("ground_truth", [])
+    if type(possible_answer) is not list or not possible_answer or len(calls) != len(possible_answer):
+        return False
+    for item in calls:
+        if type(item) is not dict or len(item) != 1:
+            return False
+    expected = []
+    for entry in possible_answer:
+        if type(entry) is not dict or len(entry) != 1:
+            return False
+        ((name, answers),) = entry.items()
+        spec = _spec(functions, name)
+        if spec is None or type(answers) is not dict:
+            return False
+        expected.append((name, answers, *spec))
+    if len(expected) == 1:
+        name, answers, properties, required = expected[0]
+        return _call_ok(calls[0].get(name), answers, properties, required, norm)
+    for start, (name, answers, properties, required) in enumerate(expected):  # in order: the common case
+        if not _call_ok(calls[start].get(name), answers, properties, required, norm):
+            break
+    else:
+        return True
+    pending = calls[start:]
+    skip = 1  # the in-order pass found that expected[start] does not accept calls[start]
+    for name, answers, properties, required in expected[start:]:
+        for k in range(skip, len(pending)):
+            if _call_ok(pending[k].get(name), answers, properties, required, norm):
+                del pending[k]
+                break
+        else:
+            return False
+        skip = 0
+    return True
+
+
+def _spec(functions: list[Any], name: Any) -> tuple[dict[str, Any], list[Any]] | None:
+    """``(properties, required)`` of the last function spec named ``name`` (as the compiled
+    reference takes it), or ``None`` when it is missing or irregular."""
+    found = None
+    for function in functions:
+        if type(function) is not dict:
+            return None
+        if function.get("name") == name:
+            found = function
+    if found is None or type(name) is not str:
+        return None
+    parameters = found.get("parameters") or {}
+    if type(parameters) is not dict:
+        return None
+    properties = parameters.get("properties") or {}
+    required = parameters.get("required") or []
+    if type(properties) is not dict or type(required) is not list:
+        return None
+    return properties, required
+
+
+def _call_ok(arguments: Any, answers: dict[str, Any], properties: dict[str, Any], required: list[Any],
+             norm: StringNorm) -> bool:
+    """Whether one call's arguments are acceptable: required parameters present, every given one in
+    the spec and in the answer with an acceptable value, every left-out one optional."""
+    if type(arguments) is not dict:
+        return False
+    for param in required:
+        if param not in arguments:
+            return False
+    for param, value in arguments.items():
+        values = answers.get(param, _MISSING)
+        schema = properties.get(param)
+        if type(values) is not list or type(schema) is not dict or not _value_ok(value, values, schema, norm):
+            return False
+    if len(arguments) < len(answers):  # every given parameter is in the answer: some are left out
+        for param, values in answers.items():
+            if param not in arguments and not _optional(values):
+                return False
+    return True
+
+
+def _optional(values: Any) -> bool:
+    if type(values) is not list:
+        return False
+    for value in values:  # noqa: SIM110 - a plain loop: cheaper than any() over a generator
+        if type(value) is str and value == "":
+            return True
+    return False
+
+
+def _value_ok(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> bool:
+    """Whether ``value`` is acceptable: the compiled check's verdict, inline for scalars and arrays of
+    scalars whose acceptable values all have the declared type."""
+    declared = schema.get("type")
+    if declared is not None and type(declared) is not str:
+        return False  # the compiled reference says what is wrong with this spec
+    kind = TYPES.get(declared) if declared is not None else None
+    if kind == "string":
+        for alt in values:
+            if type(alt) is not str:
+                return _general(value, values, schema, norm)
+        if type(value) is not str:
+            return False
+        if value in values:
+            return True
+        function = norm.function
+        normalized = function(value)
+        for alt in values:  # noqa: SIM110 - a plain loop: cheaper than any() over a generator
+            if function(alt) == normalized:
+                return True
+        return False
+    if kind == "integer" or kind == "number" or kind == "boolean":
+        if not _scalars(values, kind):
+            return _general(value, values, schema, norm)
+        if type(value) not in _ELEMENTS[kind]:
+            return False
+        return value in values
+    if kind == "array":
+        return _array_ok(value, values, schema, norm)
+    return _general(value, values, schema, norm)
+
+
+def _scalars(values: list[Any], kind: str) -> bool:
+    """Whether every acceptable value (``""`` aside) has the declared scalar kind."""
+    types = _NUMBER if kind != "boolean" else (bool,)
+    for alt in values:  # noqa: SIM110 - a plain loop: cheaper than any() over a generator
+        if type(alt) not in types and not (type(alt) is str and alt == ""):
+            return False
+    return True
+
+
+def _array_ok(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> bool:
+    items = schema.get("items")
+    declared = items.get("type") if type(items) is dict else None
+    if declared is not None and type(declared) is not str:
+        return False
+    kind = TYPES.get(declared) if declared is not None else None
+    if items is not None and type(items) is not dict:
+        return _general(value, values, schema, norm)
+    if kind not in (None, "string", "integer", "number", "boolean"):
+        return _general(value, values, schema, norm)
+    seen: set[type] = set()
+    for alt in values:
+        if type(alt) is str and alt == "":
+            continue
+        if type(alt) is not list:
+            return _general(value, values, schema, norm)
+        for element in alt:
+            seen.add(type(element))
+    if kind is None:  # undeclared items: one scalar kind among the elements decides (as compiled)
+        if not seen or not (seen <= {str} or seen <= {int, float} or seen <= {bool}):
+            return _general(value, values, schema, norm)
+        kind = "string" if str in seen else "boolean" if bool in seen else "number"
+    elif not seen <= set(_NUMBER if kind == "integer" else _ELEMENTS[kind]):
+        return _general(value, values, schema, norm)
+    if type(value) is not list:
+        return False
+    types = _ELEMENTS[kind]
+    for element in value:
+        if type(element) not in types:
+            return False
+    if value in values:
+        return True
+    if kind == "string":
+        function = norm.function
+        normalized = [function(x) for x in value]
+        for alt in values:
+            if type(alt) is list and [function(x) for x in alt] == normalized:
+                return True
+    return False
+
+
+def _general(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> bool:
+    """The check the compiled reference builds for this parameter, built and run once."""
+    converted = json_schema(schema)
+    return compile_value(alternatives(values, converted), converted, norm)(value) is None

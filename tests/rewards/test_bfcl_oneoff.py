@@ -1,0 +1,220 @@
+"""match_bfcl's one-off path: the direct verdict and the content-keyed cache of compiled references.
+
+``match_bfcl`` must give exactly the score of ``compile_bfcl(...).score(calls)`` whichever way it gets
+there (accepted straight from the entry, or scored with a cached compiled reference). Checked here on
+generated entries (no BFCL data needed; the BFCL-data versions are in test_bfcl.py), and the cache
+is checked to be keyed by content: the same functions with another answer, or an answer mutated in
+place, never reuse a reference compiled for different content.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from covert.rewards import BFCL, LENIENT, compile_bfcl, match_bfcl
+from covert.rewards.bfcl import CACHE_SIZE, clear_reference_cache, reference_cache_info
+from covert.rewards.bfcl_direct import accepts_directly
+
+TYPES = ["string", "integer", "float", "number", "boolean", "array", "tuple", "dict", "any", None, "weird"]
+STRINGS = ["NYC", "nyc", "New York", "new-york", "x_value", "", "it's", 'IT"S', "a", "b"]
+scalars = (st.none() | st.booleans() | st.integers(-2, 3) | st.floats(-2, 3, allow_nan=False, width=16)
+           | st.sampled_from(STRINGS))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.sampled_from(["a", "b"]), st.lists(inner, min_size=1, max_size=2), max_size=2),
+                      max_leaves=5)
+
+
+def _typed(kind: str | None, items: str | None) -> st.SearchStrategy[Any]:
+    """Acceptable values of roughly the declared kind (BFCL data mostly has them)."""
+    by_kind: dict[str | None, st.SearchStrategy[Any]] = {
+        "string": st.sampled_from(STRINGS), "any": st.sampled_from(STRINGS), "integer": st.integers(-2, 3),
+        "float": st.integers(-2, 3) | st.floats(-2, 3, allow_nan=False, width=16),
+        "number": st.floats(-2, 3, allow_nan=False, width=16), "boolean": st.booleans(),
+    }
+    if kind in ("array", "tuple"):
+        element = by_kind.get(items, values)
+        return st.lists(element, max_size=3)
+    if kind == "dict":
+        return st.dictionaries(st.sampled_from(["a", "b"]), st.lists(st.sampled_from(STRINGS) | scalars, min_size=1,
+                                                                      max_size=2), max_size=2)
+    return by_kind.get(kind, values)
+
+
+def _plain(value: Any) -> Any:
+    """A value an acceptable value stands for (dicts: each key's first acceptable value)."""
+    if isinstance(value, dict):
+        return {k: _plain(v[0]) for k, v in value.items() if v and v[0] != ""}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@st.composite
+def entries(draw: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], str]:
+    """(functions, possible answer, calls, category): random specs and answers, and calls that are
+    often acceptable (values taken from the answer) and often slightly off."""
+    functions = []
+    kinds: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+    for name in ("f", "g"):
+        properties: dict[str, Any] = {}
+        for param in ("p", "q", "r"):
+            if draw(st.integers(0, 4)) == 0:
+                continue
+            kind = draw(st.sampled_from(TYPES))
+            items = draw(st.sampled_from(["string", "integer", "float", "boolean", "dict", None, "absent"]))
+            schema: dict[str, Any] = {"description": "a parameter"}
+            if kind is not None:
+                schema["type"] = kind
+            if kind in ("array", "tuple") and items != "absent":
+                schema["items"] = {"type": items} if items is not None else {}
+            if kind == "dict" and draw(st.booleans()):
+                schema["properties"] = {"a": {"type": draw(st.sampled_from(TYPES[:5]))}}
+            properties[param] = schema
+            kinds[name, param] = (kind, items)
+        required = draw(st.lists(st.sampled_from(["p", "q", "r"]), unique=True, max_size=2))
+        functions.append({"name": name, "description": "a function",
+                          "parameters": {"type": "dict", "properties": properties, "required": required}})
+    answer = []
+    calls = []
+    clean = draw(st.booleans())  # calls made of acceptable values only (still often rejected: types, specs)
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(["f", "g"]))
+        answers = {}
+        arguments = {}
+        params = draw(st.lists(st.sampled_from(["p", "q", "r", "r", "s"]), unique=True, max_size=3))
+        if draw(st.integers(0, 9)):  # mostly, the answer lists the required parameters
+            required = next(f for f in functions if f["name"] == name)["parameters"]["required"]
+            params = list(dict.fromkeys([*required, *params]))
+        for param in params:
+            kind, items = kinds.get((name, param), (None, None))
+            alts = draw(st.lists(_typed(kind, items) if draw(st.integers(0, 5)) else values, min_size=int(clean),
+                                 max_size=3))
+            if draw(st.booleans()):
+                alts.append("")
+            answers[param] = alts
+            how = "answer" if clean else draw(st.sampled_from(["answer"] * 6 + ["random", "absent"]))
+            given = [a for a in alts if a != ""]
+            if how == "answer" and given:
+                value = _plain(draw(st.sampled_from(given)))
+                if isinstance(value, str) and not clean and draw(st.integers(0, 3)) == 0:
+                    value = draw(st.sampled_from([value.upper(), f" {value}.", value + "!"]))
+                arguments[param] = value
+            elif how == "random":
+                arguments[param] = _plain(draw(values))
+        if not clean and draw(st.integers(0, 9)) == 0:
+            arguments["extra"] = 1
+        answer.append({name: answers})
+        calls.append({name if clean or draw(st.integers(0, 9)) else "h": arguments})
+    calls = draw(st.permutations(calls))
+    if not clean and draw(st.integers(0, 9)) == 0:
+        calls = calls[:-1]
+    category = draw(st.sampled_from(["simple", "live_simple", "multiple"] if len(answer) == 1 else
+                                    ["parallel", "parallel_multiple", "live_parallel"]))
+    return functions, answer, list(calls), category
+
+
+@settings(max_examples=600, deadline=None)
+@given(entry=entries(), mode=st.sampled_from(["exact", "partial"]), norm=st.sampled_from([BFCL, LENIENT]))
+def test_one_off_score_is_the_compiled_score(entry, mode, norm) -> None:
+    functions, answer, calls, category = entry
+    reference = compile_bfcl(functions, answer, category, mode, norm)
+    expected = reference.score(calls)
+    assert match_bfcl(functions, calls, answer, category, mode, norm) == expected
+    assert match_bfcl(functions, calls, {"id": "x", "ground_truth": answer}, category, mode, norm) == expected
+    direct = accepts_directly(functions, calls, answer, norm)
+    if direct:  # the direct verdict never accepts what the compiled reference rejects
+        assert reference.accepts(calls)
+    if len(answer) == 1:  # and for one expected call it is complete
+        assert direct is reference.accepts(calls)
+
+
+def test_direct_path_handles_the_common_shapes() -> None:
+    """Scalars and arrays of scalars are decided without the compiled reference; parallel calls in
+    any order that greedy pairing can pair are too."""
+    functions = [{"name": "f", "parameters": {"type": "dict", "properties": {
+        "city": {"type": "string"}, "n": {"type": "integer"}, "x": {"type": "float"},
+        "flag": {"type": "boolean"}, "tags": {"type": "array", "items": {"type": "string"}},
+        "nums": {"type": "tuple", "items": {"type": "float"}}}, "required": ["city"]}}]
+    answer = [{"f": {"city": ["New York", "NYC"], "n": [2, ""], "x": [1.5], "flag": [True, ""],
+                     "tags": [["a", "B"]], "nums": [[1.0, 2.5], ""]}}]
+    call = {"city": "new-york", "x": 1.5, "tags": ["A", "b"], "nums": [1, 2.5]}
+    assert accepts_directly(functions, [{"f": call}], answer, BFCL)
+    assert not accepts_directly(functions, [{"f": {**call, "n": True}}], answer, BFCL)  # a bool is not an int
+    assert not accepts_directly(functions, [{"f": {**call, "x": "1.5"}}], answer, BFCL)
+    assert not accepts_directly(functions, [{"f": {"x": 1.5}}], answer, BFCL)  # city is required
+    two = [{"f": {"city": ["Paris"], "n": [1]}}, {"f": {"city": ["Rome"], "n": [2]}}]
+    assert accepts_directly(functions, [{"f": {"city": "rome", "n": 2}}, {"f": {"city": "Paris", "n": 1}}], two, BFCL)
+    assert match_bfcl(functions, [{"f": {"city": "rome", "n": 2}}, {"f": {"city": "Paris", "n": 1}}], two,
+                      "parallel").value == 1.0
+
+
+def test_cache_is_keyed_by_content() -> None:
+    """Greedy pairing cannot pair these calls, so match_bfcl scores them with a compiled reference
+    (from the cache when the same content was compiled before)."""
+    clear_reference_cache()
+    functions = [{"name": "f", "parameters": {"type": "dict", "properties": {"city": {"type": "string"}},
+                                               "required": ["city"]}}]
+    calls = [{"f": {"city": "NYC"}}, {"f": {"city": "New York"}}]
+    accepting = [{"f": {"city": ["NYC", "New York"]}}, {"f": {"city": ["NYC"]}}]
+    rejecting = [{"f": {"city": ["NYC", "New York"]}}, {"f": {"city": ["Boston"]}}]
+    assert not accepts_directly(functions, calls, accepting, BFCL)
+    assert match_bfcl(functions, calls, accepting, "parallel").value == 1.0
+    assert reference_cache_info() == {"hits": 0, "misses": 1, "size": 1, "maxsize": CACHE_SIZE}
+    # the same task (same functions, same category) with another answer: compiled anew, not reused
+    assert match_bfcl(functions, calls, rejecting, "parallel").value == 0.0
+    assert reference_cache_info()["misses"] == 2 and reference_cache_info()["hits"] == 0
+    # equal content in new objects: reused
+    assert match_bfcl(copy.deepcopy(functions), copy.deepcopy(calls), copy.deepcopy(accepting), "parallel").value == 1.0
+    assert reference_cache_info()["hits"] == 1
+    # another category, mode or normalisation is another reference
+    assert match_bfcl(functions, calls, accepting, "parallel", mode="partial").value == 1.0
+    assert match_bfcl(functions, calls, accepting, "parallel", norm=LENIENT).value == 1.0
+    assert reference_cache_info()["misses"] == 4
+    # an answer mutated in place is new content
+    accepting[1]["f"]["city"] = ["Chicago"]
+    assert match_bfcl(functions, calls, accepting, "parallel").value == 0.0
+    # types are kept apart: 1, 1.0 and True are different answers
+    ints = [{"name": "g", "parameters": {"type": "dict", "properties": {"x": {"type": "any"}}, "required": []}}]
+    wrong = [{"g": {"x": "y"}}]
+    scores = [match_bfcl(ints, wrong, [{"g": {"x": [v]}}], "simple").reasons for v in (1, 1.0, True, "1")]
+    assert reference_cache_info()["hits"] == 1 and all(s for s in scores)
+    # a spec mutated in place is new content too: the reference compiled above for x in [1] (an int
+    # where a string is declared: BFCL's "variable", compared exactly) accepts x=1, but without x in
+    # the spec nothing may be given
+    answer = [{"g": {"x": [1]}}]
+    assert match_bfcl(ints, [{"g": {"x": 1}}], answer, "simple").value == 1.0
+    misses = reference_cache_info()["misses"]
+    del ints[0]["parameters"]["properties"]["x"]
+    assert match_bfcl(ints, [{"g": {"x": 1}}], answer, "simple").value == 0.0
+    assert reference_cache_info()["misses"] == misses + 1 and reference_cache_info()["hits"] == 1
+
+
+def test_cache_is_bounded_and_unpicklable_content_is_compiled_each_time() -> None:
+    clear_reference_cache()
+    functions = [{"name": "f", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}}}}]
+    for i in range(CACHE_SIZE + 5):
+        assert match_bfcl(functions, [{"f": {"n": -1}}], [{"f": {"n": [i]}}], "simple").value == 0.0
+    info = reference_cache_info()
+    assert info["size"] == CACHE_SIZE and info["misses"] == CACHE_SIZE + 5
+    assert match_bfcl(functions, [{"f": {"n": -1}}], [{"f": {"n": [CACHE_SIZE + 4]}}], "simple").value == 0.0
+    assert reference_cache_info()["hits"] == 1  # the newest stayed
+    assert match_bfcl(functions, [{"f": {"n": -1}}], [{"f": {"n": [0]}}], "simple").value == 0.0
+    assert reference_cache_info()["hits"] == 1  # the oldest went
+    unpicklable = [{"f": {"n": [lambda: 0]}}]
+    before = reference_cache_info()
+    assert match_bfcl(functions, [{"f": {"n": 3}}], unpicklable, "simple").value == 0.0
+    assert reference_cache_info() == before
+
+
+def test_one_off_errors_are_the_compiled_ones() -> None:
+    with pytest.raises(ValueError, match="mode is exact or partial"):
+        match_bfcl([], [{"f": {}}], [{"f": {}}], "simple", mode="strict")
+    with pytest.raises(ValueError, match="not an AST category"):
+        match_bfcl([], [{"f": {}}], [{"f": {}}], "simple_java")
+    assert match_bfcl([], "not calls", [], "simple") == compile_bfcl([], [], "simple").score("not calls")
+    assert "parse:bad_completion" in match_bfcl([], "not calls", [], "simple").reasons[1]
