@@ -158,7 +158,11 @@ def _best(run: Any, rounds: int, before: Any = None) -> float:
 
 def time_covert(items: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
     """Rates (prepared, one-off warm and cold) and verdicts; the three ways must give the same verdicts."""
-    compiled = [compile_bfcl(c["functions"], c["answer"], c["category"]) for c in items]
+    by_entry: dict[tuple[str, str], Any] = {}  # prepared: one reference per entry (a parallel entry is checked twice)
+    for c in items:
+        if (c["category"], c["id"]) not in by_entry:
+            by_entry[c["category"], c["id"]] = compile_bfcl(c["functions"], c["answer"], c["category"])
+    compiled = [by_entry[c["category"], c["id"]] for c in items]
     verdicts = [ref.score(c["calls"]).value == 1.0 for ref, c in zip(compiled, items)]
     fast = [ref.accepts(c["calls"]) for ref, c in zip(compiled, items)]
     one_off = [match_bfcl(c["functions"], c["calls"], c["answer"], c["category"]).value == 1.0 for c in items]

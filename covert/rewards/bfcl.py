@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from covert.rewards.assignment import assign
-from covert.rewards.bfcl_direct import accepts_directly, alternatives, json_schema
+from covert.rewards.bfcl_direct import alternatives, json_schema, score_directly
 from covert.rewards.compare import BFCL, OPTIONAL, StringNorm, compile_value
 from covert.rewards.matching import CallMatcher, CallsResult, Param, any_value, match_turns
 from covert.rewards.parsing import ToolCall
@@ -51,8 +51,9 @@ class BfclReference:
         """BFCL's verdict on ``calls``, fast: the same as ``score(calls).value == 1`` in exact mode.
 
         For AST categories each instance replaces this method with a closure (:func:`_single`,
-        :func:`_parallel`): calls are paired greedily in order first, and only when that leaves one
-        unpaired is the optimal assignment computed (greedy pairing that succeeds is optimal).
+        :func:`_parallel`): calls are paired greedily in order first, and only when that leaves an
+        expected call unpaired that some call fits is the optimal assignment computed (greedy pairing
+        that succeeds is optimal; an expected call no call fits fails every pairing).
         """
         return self.check(calls).exact
 
@@ -114,10 +115,11 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
     """Score BFCL-format ``calls`` against a BFCL possible answer (see the module docstring).
 
     The same score as ``compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)``,
-    for one-off calls: calls BFCL's rules accept are recognised straight from the entry
-    (:func:`covert.rewards.bfcl_direct.accepts_directly`, no compiling); the others are scored with a
-    compiled reference, kept in a bounded cache keyed by the entry's content (functions, possible
-    answer, category, mode and normalisation), so scoring more completions of the same entry reuses it.
+    for one-off calls: calls BFCL's rules accept, and a single call rejected for a single expected
+    one, are scored straight from the entry (:func:`covert.rewards.bfcl_direct.score_directly`, no
+    compiling); the others with a compiled reference, kept in a bounded cache keyed by the entry's
+    content (functions, possible answer, category, mode and normalisation), so scoring more
+    completions of the same entry reuses it.
     To score many completions of one entry, :func:`compile_bfcl` once and call its ``score``.
 
     Args:
@@ -129,8 +131,10 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
         norm: String normalisation; BFCL's by default.
     """
     _check_mode_and_category(mode, category)
-    if not _is_relevance(category) and accepts_directly(functions, calls, possible_answer, norm):
-        return Score(1.0, {"calls": 1.0}, [])
+    if not _is_relevance(category):
+        direct = score_directly(functions, calls, possible_answer, norm)
+        if direct is not None:
+            return direct
     return _cached_reference(functions, possible_answer, category, mode, norm).score(calls)
 
 
@@ -313,9 +317,18 @@ def _parallel(reference: BfclReference) -> Callable[[Any], bool]:
                     del pending[k]
                     break
             else:
-                return reference._optimal(calls)
+                return unpaired(name, matches, calls)
             skip = 0
         return True
+
+    def unpaired(name: str, matches: Callable[[dict[str, Any]], bool], calls: list[Any]) -> bool:
+        """Greedy pairing left an expected call without a partner: the verdict of an optimal pairing,
+        which can only differ when some call (one greedily given to another) fits it."""
+        for item in calls:
+            arguments = item.get(name)
+            if arguments is not None and type(arguments) is dict and matches(arguments):
+                return reference._optimal(calls)
+        return False
 
     return accepts
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from covert.rewards.compare import OPTIONAL, DictPattern, StringNorm, compile_value
+from covert.rewards.compare import OPTIONAL, WRONG_TYPE, WRONG_VALUE, DictPattern, StringNorm, compile_value
+from covert.rewards.result import Score
 
 TYPES = {
     "string": "string", "str": "string", "any": "string", "integer": "integer", "int": "integer",
@@ -27,6 +28,7 @@ TYPES = {
 """BFCL's type names in JSON-schema terms."""
 
 _MISSING = object()
+_UNSURE: Any = object()  # a spec only the compiled reference can judge
 _NUMBER = (int, float)
 _ELEMENTS = {"string": (str,), "integer": (int,), "number": _NUMBER, "boolean": (bool,)}
 """The Python types a value's array elements may have, by declared (or inferred) item kind."""
@@ -69,6 +71,78 @@ def pattern(value: Any) -> Any:
     if isinstance(value, list):
         return [pattern(v) for v in value]
     return value
+
+
+def score_directly(functions: Any, calls: Any, possible_answer: Any, norm: StringNorm) -> Score | None:
+    """The score the compiled reference gives ``calls`` (exact and partial mode agree on these), when
+    it can be read off the entry: calls BFCL's rules accept (1), or one well-formed call against one
+    expected call that they reject (0, with the compiled reference's reason). ``None``: ask the
+    compiled reference."""
+    reason = _single_reason(functions, calls, possible_answer, norm)
+    if reason is None:
+        return Score(1.0, {"calls": 1.0}, []) if accepts_directly(functions, calls, possible_answer, norm) else None
+    return Score(0.0, {"calls": 0.0}, [reason]) if reason else Score(1.0, {"calls": 1.0}, [])
+
+
+def _single_reason(functions: Any, calls: Any, possible_answer: Any, norm: StringNorm) -> str | None:
+    """For one well-formed call against one expected call: ``""`` when the compiled reference accepts
+    it, else the reason its matcher gives (the first of a missing required parameter, a parameter not
+    expected, a value not acceptable, a needed parameter left out, checked in that order). ``None``
+    when the entry is not of that form or not plain enough to tell."""
+    if type(calls) is not list or len(calls) != 1 or type(functions) is not list:
+        return None
+    if type(possible_answer) is dict:
+        possible_answer = possible_answer.get("ground_truth", [])
+    if type(possible_answer) is not list or len(possible_answer) != 1:
+        return None
+    item, entry = calls[0], possible_answer[0]
+    if type(item) is not dict or len(item) != 1 or type(entry) is not dict or len(entry) != 1:
+        return None
+    ((called, arguments),) = item.items()
+    ((name, answers),) = entry.items()
+    if type(called) is not str or type(arguments) is not dict or type(answers) is not dict:
+        return None
+    for key in arguments:
+        if type(key) is not str:
+            return None  # not a call the compiled reference can read
+    spec = _spec(functions, name)
+    if spec is None:
+        return None
+    if called != name:
+        return f"calls:wrong_function: {called[:80]} instead of {name}"
+    properties, required = spec
+    for param in required:
+        if param not in arguments:
+            return _why("missing_argument", name, param)
+    for param, value in arguments.items():
+        if param not in answers or param not in properties:
+            return _why("unexpected_argument", name, param)
+        values, schema = answers[param], properties[param]
+        if type(values) is not list or type(schema) is not dict:
+            return None
+        code = _value_code(value, values, schema, norm)
+        if code is _UNSURE:
+            return None
+        if code is not None:
+            return _why(code, name, param)
+    if len(arguments) < len(answers):
+        for param, values in answers.items():
+            if param in arguments:
+                continue
+            if type(values) is not list:
+                return None
+            if param in properties:
+                optional = any(v == "" and isinstance(v, str) for v in values)
+            else:
+                optional = "" in values
+            if not optional:
+                return _why("missing_argument", name, param)
+    return ""
+
+
+def _why(code: str, name: str, param: str) -> str:
+    """A reason as the compiled reference words it (:class:`covert.rewards.matching.Mismatch`)."""
+    return f"calls:{code}: {name}.{param}" if param else f"calls:{code}: {name}"
 
 
 def accepts_directly(functions: Any, calls: Any, possible_answer: Any, norm: StringNorm) -> bool:
@@ -148,7 +222,7 @@ def _call_ok(arguments: Any, answers: dict[str, Any], properties: dict[str, Any]
     for param, value in arguments.items():
         values = answers.get(param, _MISSING)
         schema = properties.get(param)
-        if type(values) is not list or type(schema) is not dict or not _value_ok(value, values, schema, norm):
+        if type(values) is not list or type(schema) is not dict or _value_code(value, values, schema, norm) is not None:
             return False
     if len(arguments) < len(answers):  # every given parameter is in the answer: some are left out
         for param, values in answers.items():
@@ -166,35 +240,36 @@ def _optional(values: Any) -> bool:
     return False
 
 
-def _value_ok(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> bool:
-    """Whether ``value`` is acceptable: the compiled check's verdict, inline for scalars and arrays of
-    scalars whose acceptable values all have the declared type."""
+def _value_code(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> str | None:
+    """The compiled check's verdict on ``value``: ``None`` (acceptable), ``wrong_type`` or
+    ``wrong_value``, inline for scalars and arrays of scalars whose acceptable values all have the
+    declared type; :data:`_UNSURE` for a spec the compiled reference must judge."""
     declared = schema.get("type")
     if declared is not None and type(declared) is not str:
-        return False  # the compiled reference says what is wrong with this spec
+        return _UNSURE  # the compiled reference says what is wrong with this spec
     kind = TYPES.get(declared) if declared is not None else None
     if kind == "string":
         for alt in values:
             if type(alt) is not str:
                 return _general(value, values, schema, norm)
         if type(value) is not str:
-            return False
+            return WRONG_TYPE
         if value in values:
-            return True
+            return None
         function = norm.function
         normalized = function(value)
-        for alt in values:  # noqa: SIM110 - a plain loop: cheaper than any() over a generator
+        for alt in values:
             if function(alt) == normalized:
-                return True
-        return False
+                return None
+        return WRONG_VALUE
     if kind == "integer" or kind == "number" or kind == "boolean":
         if not _scalars(values, kind):
             return _general(value, values, schema, norm)
         if type(value) not in _ELEMENTS[kind]:
-            return False
-        return value in values
+            return WRONG_TYPE
+        return None if value in values else WRONG_VALUE
     if kind == "array":
-        return _array_ok(value, values, schema, norm)
+        return _array_code(value, values, schema, norm)
     return _general(value, values, schema, norm)
 
 
@@ -207,14 +282,14 @@ def _scalars(values: list[Any], kind: str) -> bool:
     return True
 
 
-def _array_ok(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> bool:
+def _array_code(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> str | None:
     items = schema.get("items")
-    declared = items.get("type") if type(items) is dict else None
-    if declared is not None and type(declared) is not str:
-        return False
-    kind = TYPES.get(declared) if declared is not None else None
     if items is not None and type(items) is not dict:
         return _general(value, values, schema, norm)
+    declared = items.get("type") if items is not None else None
+    if declared is not None and type(declared) is not str:
+        return _UNSURE
+    kind = TYPES.get(declared) if declared is not None else None
     if kind not in (None, "string", "integer", "number", "boolean"):
         return _general(value, values, schema, norm)
     seen: set[type] = set()
@@ -232,23 +307,23 @@ def _array_ok(value: Any, values: list[Any], schema: dict[str, Any], norm: Strin
     elif not seen <= set(_NUMBER if kind == "integer" else _ELEMENTS[kind]):
         return _general(value, values, schema, norm)
     if type(value) is not list:
-        return False
+        return WRONG_TYPE
     types = _ELEMENTS[kind]
     for element in value:
         if type(element) not in types:
-            return False
+            return WRONG_VALUE
     if value in values:
-        return True
+        return None
     if kind == "string":
         function = norm.function
         normalized = [function(x) for x in value]
         for alt in values:
             if type(alt) is list and [function(x) for x in alt] == normalized:
-                return True
-    return False
+                return None
+    return WRONG_VALUE
 
 
-def _general(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> bool:
+def _general(value: Any, values: list[Any], schema: dict[str, Any], norm: StringNorm) -> str | None:
     """The check the compiled reference builds for this parameter, built and run once."""
     converted = json_schema(schema)
-    return compile_value(alternatives(values, converted), converted, norm)(value) is None
+    return compile_value(alternatives(values, converted), converted, norm)(value)

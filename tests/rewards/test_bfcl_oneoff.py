@@ -1,4 +1,5 @@
-"""match_bfcl's one-off path: the direct verdict and the content-keyed cache of compiled references.
+"""match_bfcl's one-off path: scores read straight off the entry, and the content-keyed cache of
+compiled references for the rest.
 
 ``match_bfcl`` must give exactly the score of ``compile_bfcl(...).score(calls)`` whichever way it gets
 there (accepted straight from the entry, or scored with a cached compiled reference). Checked here on
@@ -16,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from covert.rewards import BFCL, LENIENT, compile_bfcl, match_bfcl
-from covert.rewards.bfcl import CACHE_SIZE, clear_reference_cache, reference_cache_info
-from covert.rewards.bfcl_direct import accepts_directly
+from covert.rewards import BFCL, LENIENT, compile_bfcl, match_bfcl, match_turns
+from covert.rewards.bfcl import CACHE_SIZE, clear_reference_cache, read_calls, reference_cache_info
+from covert.rewards.bfcl_direct import accepts_directly, score_directly
 
 TYPES = ["string", "integer", "float", "number", "boolean", "array", "tuple", "dict", "any", None, "weird"]
 STRINGS = ["NYC", "nyc", "New York", "new-york", "x_value", "", "it's", 'IT"S', "a", "b"]
@@ -126,6 +127,13 @@ def test_one_off_score_is_the_compiled_score(entry, mode, norm) -> None:
     expected = reference.score(calls)
     assert match_bfcl(functions, calls, answer, category, mode, norm) == expected
     assert match_bfcl(functions, calls, {"id": "x", "ground_truth": answer}, category, mode, norm) == expected
+    # the compiled fast verdict is the verdict of an optimal pairing, computed here independently
+    predicted, invalid, _ = read_calls(calls)
+    assert reference.accepts(calls) is match_turns([predicted], [list(reference.expected)], invalid).exact
+    scored = score_directly(functions, calls, answer, norm)
+    assert scored in (None, expected)
+    if len(answer) == 1 and len(calls) == 1:  # one well-formed call, one expected: always scored directly
+        assert scored is not None
     direct = accepts_directly(functions, calls, answer, norm)
     if direct:  # the direct verdict never accepts what the compiled reference rejects
         assert reference.accepts(calls)
@@ -147,6 +155,14 @@ def test_direct_path_handles_the_common_shapes() -> None:
     assert not accepts_directly(functions, [{"f": {**call, "n": True}}], answer, BFCL)  # a bool is not an int
     assert not accepts_directly(functions, [{"f": {**call, "x": "1.5"}}], answer, BFCL)
     assert not accepts_directly(functions, [{"f": {"x": 1.5}}], answer, BFCL)  # city is required
+    # one call rejected for one expected call: scored directly too, with the compiled reference's reason
+    clear_reference_cache()
+    for calls in ([{"f": {**call, "n": True}}], [{"f": {"x": 1.5}}], [{"g": call}], [{"f": {**call, "y": 1}}]):
+        direct = score_directly(functions, calls, answer, BFCL)
+        assert direct is not None and direct == compile_bfcl(functions, answer, "simple").score(calls)
+    assert score_directly(functions, [{"f": {"x": 1.5}}], answer, BFCL).reasons == ["calls:missing_argument: f.city"]
+    assert match_bfcl(functions, [{"f": {**call, "n": True}}], answer, "simple").reasons == ["calls:wrong_type: f.n"]
+    assert reference_cache_info()["misses"] == 0
     two = [{"f": {"city": ["Paris"], "n": [1]}}, {"f": {"city": ["Rome"], "n": [2]}}]
     assert accepts_directly(functions, [{"f": {"city": "rome", "n": 2}}, {"f": {"city": "Paris", "n": 1}}], two, BFCL)
     assert match_bfcl(functions, [{"f": {"city": "rome", "n": 2}}, {"f": {"city": "Paris", "n": 1}}], two,
@@ -178,37 +194,43 @@ def test_cache_is_keyed_by_content() -> None:
     # an answer mutated in place is new content
     accepting[1]["f"]["city"] = ["Chicago"]
     assert match_bfcl(functions, calls, accepting, "parallel").value == 0.0
-    # types are kept apart: 1, 1.0 and True are different answers
-    ints = [{"name": "g", "parameters": {"type": "dict", "properties": {"x": {"type": "any"}}, "required": []}}]
-    wrong = [{"g": {"x": "y"}}]
-    scores = [match_bfcl(ints, wrong, [{"g": {"x": [v]}}], "simple").reasons for v in (1, 1.0, True, "1")]
-    assert reference_cache_info()["hits"] == 1 and all(s for s in scores)
-    # a spec mutated in place is new content too: the reference compiled above for x in [1] (an int
-    # where a string is declared: BFCL's "variable", compared exactly) accepts x=1, but without x in
-    # the spec nothing may be given
-    answer = [{"g": {"x": [1]}}]
-    assert match_bfcl(ints, [{"g": {"x": 1}}], answer, "simple").value == 1.0
+    # types are kept apart: 1, 1.0, True and "1" are different answers (partial mode: one of the two
+    # calls matches only the first); a parallel miss is scored by a compiled reference
+    spec = [{"name": "g", "parameters": {"type": "dict", "properties": {"x": {"type": "any"}}, "required": []}}]
+    pair = [{"g": {"x": 1}}, {"g": {"x": "q"}}]
     misses = reference_cache_info()["misses"]
-    del ints[0]["parameters"]["properties"]["x"]
-    assert match_bfcl(ints, [{"g": {"x": 1}}], answer, "simple").value == 0.0
-    assert reference_cache_info()["misses"] == misses + 1 and reference_cache_info()["hits"] == 1
+    scores = [match_bfcl(spec, pair, [{"g": {"x": [v]}}, {"g": {"x": ["z"]}}], "parallel", mode="partial").value
+              for v in (1, 1.0, True, "1")]
+    assert scores == [0.5, 0.0, 0.0, 0.0]
+    assert reference_cache_info()["misses"] == misses + 4 and reference_cache_info()["hits"] == 1
+    # a spec mutated in place is new content too: without x in the spec, nothing may be given
+    answer = [{"g": {"x": [1]}}, {"g": {"x": ["z"]}}]
+    assert match_bfcl(spec, pair, answer, "parallel", mode="partial").value == 0.5
+    assert reference_cache_info()["hits"] == 2
+    del spec[0]["parameters"]["properties"]["x"]
+    assert match_bfcl(spec, pair, answer, "parallel", mode="partial").value == 0.0
+    assert reference_cache_info()["misses"] == misses + 5 and reference_cache_info()["hits"] == 2
 
 
 def test_cache_is_bounded_and_unpicklable_content_is_compiled_each_time() -> None:
     clear_reference_cache()
     functions = [{"name": "f", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}}}}]
+    calls = [{"f": {"n": -1}}, {"f": {"n": -1}}]  # rejected parallel calls: scored by a compiled reference
+
+    def answer(i: Any) -> list[dict[str, Any]]:
+        return [{"f": {"n": [i]}}, {"f": {"n": [i]}}]
+
     for i in range(CACHE_SIZE + 5):
-        assert match_bfcl(functions, [{"f": {"n": -1}}], [{"f": {"n": [i]}}], "simple").value == 0.0
+        assert match_bfcl(functions, calls, answer(i), "parallel").value == 0.0
     info = reference_cache_info()
     assert info["size"] == CACHE_SIZE and info["misses"] == CACHE_SIZE + 5
-    assert match_bfcl(functions, [{"f": {"n": -1}}], [{"f": {"n": [CACHE_SIZE + 4]}}], "simple").value == 0.0
+    assert match_bfcl(functions, calls, answer(CACHE_SIZE + 4), "parallel").value == 0.0
     assert reference_cache_info()["hits"] == 1  # the newest stayed
-    assert match_bfcl(functions, [{"f": {"n": -1}}], [{"f": {"n": [0]}}], "simple").value == 0.0
+    assert match_bfcl(functions, calls, answer(0), "parallel").value == 0.0
     assert reference_cache_info()["hits"] == 1  # the oldest went
-    unpicklable = [{"f": {"n": [lambda: 0]}}]
     before = reference_cache_info()
-    assert match_bfcl(functions, [{"f": {"n": 3}}], unpicklable, "simple").value == 0.0
-    assert reference_cache_info() == before
+    assert match_bfcl(functions, calls, answer(lambda: 0), "parallel").value == 0.0
+    assert reference_cache_info() == before  # compiled, not cached
 
 
 def test_one_off_errors_are_the_compiled_ones() -> None:
