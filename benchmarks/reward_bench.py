@@ -81,6 +81,7 @@ for group, items in cases.items():
     out[group] = {"rate": len(items) / best, "verdicts": verdicts, "ordered": ordered}
 print(json.dumps(out))
 """.replace("MODEL", repr(MODEL))
+WAYS = (("prepared", "prepared     "), ("warm", "one-off, warm"), ("cold", "one-off, cold"))
 GROUPS = {"single": "single-call", "parallel": "parallel",
           "single_wrong": "single-call, one argument wrong", "parallel_wrong": "parallel, one argument wrong"}
 
@@ -232,15 +233,14 @@ def bfcl_section(args: argparse.Namespace) -> bool:
             print(f"  FAIL: covert's one-off, prepared and explained verdicts differ on {covert['inconsistent'][:10]}")
         if isinstance(bfcl, str):
             print(f"  BFCL                 unavailable: {bfcl}")
-            for way in ("prepared", "warm", "cold"):
-                print(f"  covert {way:<13} {covert[way]:>12,.0f} checks/s")
+            for way, text in WAYS:
+                print(f"  covert {text} {covert[way]:>12,.0f} checks/s")
             ok = False
             continue
         theirs = bfcl[group]
         base = theirs["rate"]
         print(f"  BFCL ast_checker     {base:>12,.0f} checks/s")
-        for way, text, bar in (("prepared", "prepared     ", BFCL_BAR), ("warm", "one-off, warm", ONE_OFF_BAR),
-                               ("cold", "one-off, cold", ONE_OFF_BAR)):
+        for (way, text), bar in zip(WAYS, (BFCL_BAR, ONE_OFF_BAR, ONE_OFF_BAR)):
             ratio = covert[way] / base
             ok &= ratio >= bar or not barred
             print(f"  covert {text} {covert[way]:>12,.0f} checks/s {ratio:>7.2f}x{_bar(ratio, bar if barred else None)}")
