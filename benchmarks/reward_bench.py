@@ -7,8 +7,8 @@
    not). covert is timed three ways: with a prepared reference (``compile_bfcl`` once per entry,
    ``accepts`` per completion, as a trainer scoring many completions per prompt does), and one-off
    (``match_bfcl(functions, calls, possible_answer, category)`` per check, everything a user's call
-   pays), warm (its cache of compiled references kept between passes) and cold (every cache covert
-   keeps emptied before each pass: compiled references, normalised strings, generated code). Each
+   pays), warm (the caches covert keeps across calls left as the previous pass left them) and cold
+   (emptied before each pass: normalised strings, code generated per call shape). Each
    rate is the best of ``--rounds`` timed passes (the machine may be shared). BFCL's checker runs in
    this process if ``bfcl_eval`` imports, else in the Python given by ``--bfcl-python`` /
    ``$COVERT_BFCL_PYTHON`` (a venv with ``pip install bfcl-eval``); otherwise its figures are reported
@@ -48,7 +48,6 @@ from covert.rewards import (
     reference_calls,
     state_score,
 )
-from covert.rewards.bfcl import clear_reference_cache, reference_cache_info
 from covert.rewards.bfcl_data import BfclUnavailable, load_bfcl
 from covert.rewards.fastmatch import _code
 
@@ -140,8 +139,7 @@ def _paired_order(case: dict[str, Any]) -> list[dict[str, Any]] | None:
 
 
 def _clear_caches() -> None:
-    """Every cache covert keeps across calls: compiled references, normalised strings, generated code."""
-    clear_reference_cache()
+    """Every cache covert keeps across calls: normalised strings, generated code."""
     BFCL.cached.cache_clear()
     _code.cache_clear()
 
@@ -180,11 +178,9 @@ def time_covert(items: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
             match_bfcl(functions, calls, answer, category)
 
     rate = len(items) / _best(prepared, rounds)
-    warm = len(items) / _best(oneoff, rounds)  # the verdict pass above filled the cache
+    warm = len(items) / _best(oneoff, rounds)
     cold = len(items) / _best(oneoff, rounds, before=_clear_caches)
-    cold_hits = reference_cache_info()["hits"]  # during the last cold pass
-    return {"prepared": rate, "warm": warm, "cold": cold, "cold_hits": cold_hits, "verdicts": verdicts,
-            "inconsistent": inconsistent}
+    return {"prepared": rate, "warm": warm, "cold": cold, "verdicts": verdicts, "inconsistent": inconsistent}
 
 
 def time_bfcl(cases: dict[str, list[dict[str, Any]]], rounds: int, python: str | None) -> dict[str, Any] | str:
@@ -244,9 +240,6 @@ def bfcl_section(args: argparse.Namespace) -> bool:
             ratio = covert[way] / base
             ok &= ratio >= bar or not barred
             print(f"  covert {text} {covert[way]:>12,.0f} checks/s {ratio:>7.2f}x{_bar(ratio, bar if barred else None)}")
-        print(f"  (cold: {covert['cold_hits']} hits on the reference cache in a pass; each entry is seen once,"
-              " a parallel one twice, in order and reversed)" if group.startswith("parallel") else
-              f"  (cold: {covert['cold_hits']} hits on the reference cache in a pass)")
         explained, unexplained = [], []
         for c, ours, verdict, ordered in zip(items, covert["verdicts"], theirs["verdicts"], theirs["ordered"]):
             if ours == verdict:

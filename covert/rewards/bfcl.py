@@ -15,15 +15,17 @@ them with an optimal assignment, so it accepts a correct answer that BFCL's gree
 
 from __future__ import annotations
 
-import hashlib
-import pickle
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from covert.rewards.assignment import assign
-from covert.rewards.bfcl_direct import alternatives, json_schema, score_directly
+from covert.rewards.bfcl_direct import (
+    DirectMatcher,
+    alternatives,
+    direct_matchers,
+    json_schema,
+    score_directly,
+)
 from covert.rewards.compare import BFCL, OPTIONAL, StringNorm, compile_value
 from covert.rewards.matching import CallMatcher, CallsResult, Param, any_value, match_turns
 from covert.rewards.parsing import ToolCall
@@ -31,14 +33,12 @@ from covert.rewards.result import Score
 
 AST_CATEGORIES = ("simple", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple",
                   "live_parallel", "live_parallel_multiple", "simple_python")
-CACHE_SIZE = 1024
-"""How many compiled references :func:`match_bfcl` keeps (least recently used first out)."""
 
 
 class BfclReference:
     """One BFCL test entry compiled for scoring: expected calls and the category's rule."""
 
-    def __init__(self, category: str, expected: Sequence[CallMatcher], mode: str = "exact") -> None:
+    def __init__(self, category: str, expected: Sequence[CallMatcher | DirectMatcher], mode: str = "exact") -> None:
         self.category = category
         self.expected = tuple(expected)
         self.mode = mode
@@ -115,12 +115,14 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
     """Score BFCL-format ``calls`` against a BFCL possible answer (see the module docstring).
 
     The same score as ``compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)``,
-    for one-off calls: calls BFCL's rules accept, and a single call rejected for a single expected
-    one, are scored straight from the entry (:func:`covert.rewards.bfcl_direct.score_directly`, no
-    compiling); the others with a compiled reference, kept in a bounded cache keyed by the entry's
-    content (functions, possible answer, category, mode and normalisation), so scoring more
-    completions of the same entry reuses it.
-    To score many completions of one entry, :func:`compile_bfcl` once and call its ``score``.
+    reasons included, for one-off calls, with nothing compiled: calls BFCL's rules accept, and a
+    single call rejected for a single expected one, are scored straight from the entry
+    (:func:`covert.rewards.bfcl_direct.score_directly`); other calls are paired and explained as the
+    compiled reference does, with matchers that read the entry as it is
+    (:class:`covert.rewards.bfcl_direct.DirectMatcher`). Entries too irregular for those (specs and
+    answers that are not plain dicts and lists) and relevance categories are compiled. Nothing is
+    kept between calls. To score many completions of one entry, :func:`compile_bfcl` it once and call
+    the reference's ``score`` (or ``accepts``).
 
     Args:
         functions: The entry's function specs (BFCL's ``function`` list).
@@ -135,76 +137,10 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
         direct = score_directly(functions, calls, possible_answer, norm)
         if direct is not None:
             return direct
-    return _cached_reference(functions, possible_answer, category, mode, norm).score(calls)
-
-
-class _ReferenceCache:
-    """Compiled references by content digest, least recently used first out; thread-safe."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.hits = 0
-        self.misses = 0
-        self._items: OrderedDict[bytes, BfclReference] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: bytes) -> BfclReference | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is None:
-                self.misses += 1
-            else:
-                self.hits += 1
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: bytes, reference: BfclReference) -> None:
-        with self._lock:
-            self._items[key] = reference
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.hits = self.misses = 0
-
-    def info(self) -> dict[str, int]:
-        with self._lock:
-            return {"hits": self.hits, "misses": self.misses, "size": len(self._items), "maxsize": self.size}
-
-
-_CACHE = _ReferenceCache(CACHE_SIZE)
-
-
-def reference_cache_info() -> dict[str, int]:
-    """Hits, misses, current size and bound of :func:`match_bfcl`'s cache of compiled references."""
-    return _CACHE.info()
-
-
-def clear_reference_cache() -> None:
-    """Empty :func:`match_bfcl`'s cache of compiled references (and zero its counters)."""
-    _CACHE.clear()
-
-
-def _cached_reference(functions: Sequence[Mapping[str, Any]], possible_answer: Any, category: str, mode: str,
-                      norm: StringNorm) -> BfclReference:
-    """The compiled reference of an entry, from the cache when the same content was compiled before.
-
-    The key is a digest of the pickled entry: pickling keeps types apart (``1``, ``1.0``, ``True``,
-    ``"1"``, a list and a tuple all differ), so equal keys mean equal content, and an entry mutated in
-    place gets a new key. Content that does not pickle is compiled every time.
-    """
-    try:
-        content = pickle.dumps((category, mode, norm, functions, possible_answer), protocol=5)
-    except Exception:  # noqa: BLE001 - anything that does not pickle is simply not cached
-        return compile_bfcl(functions, possible_answer, category, mode, norm)
-    key = hashlib.blake2b(content, digest_size=16).digest()
-    reference = _CACHE.get(key)
-    if reference is None:
-        reference = compile_bfcl(functions, possible_answer, category, mode, norm)
-        _CACHE.put(key, reference)
-    return reference
+        matchers = direct_matchers(functions, possible_answer, norm)
+        if matchers is not None:
+            return BfclReference(category, matchers, mode).score(calls)
+    return compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)
 
 
 def _check_mode_and_category(mode: str, category: str) -> None:
@@ -266,7 +202,7 @@ def read_calls(calls: Any) -> tuple[list[ToolCall], int, list[str]]:
         if isinstance(item, Mapping) and len(item) == 1:
             ((name, arguments),) = item.items()
             if isinstance(name, str) and isinstance(arguments, Mapping) and all(isinstance(k, str) for k in arguments):
-                out.append(ToolCall(name, dict(arguments)))
+                out.append(ToolCall(name, arguments if type(arguments) is dict else dict(arguments)))
                 continue
         invalid += 1
         reasons.append("parse:bad_call: a BFCL call is {function_name: {param: value}}")

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from covert.rewards.compare import OPTIONAL, WRONG_TYPE, WRONG_VALUE, DictPattern, StringNorm, compile_value
+from covert.rewards.matching import MISSING_ARGUMENT, UNEXPECTED_ARGUMENT, WRONG_FUNCTION, Mismatch
+from covert.rewards.parsing import ToolCall
 from covert.rewards.result import Score
 
 TYPES = {
@@ -131,11 +133,7 @@ def _single_reason(functions: Any, calls: Any, possible_answer: Any, norm: Strin
                 continue
             if type(values) is not list:
                 return None
-            if param in properties:
-                optional = any(v == "" and isinstance(v, str) for v in values)
-            else:
-                optional = "" in values
-            if not optional:
+            if not _optional(values, param in properties):
                 return _why("missing_argument", name, param)
     return ""
 
@@ -189,6 +187,92 @@ def accepts_directly(functions: Any, calls: Any, possible_answer: Any, norm: Str
     return True
 
 
+class DirectMatcher:
+    """One expected call read straight off a BFCL entry, with the interface of
+    :class:`covert.rewards.matching.CallMatcher` (``name``, ``matches``, ``check``) and the same
+    verdicts and mismatches, without compiling anything: for scoring one completion (a compiled
+    matcher is faster from the second). Made by :func:`direct_matchers`, for regular entries only."""
+
+    __slots__ = ("_answers", "_norm", "_properties", "_required", "_seen", "name")
+
+    def __init__(self, name: str, answers: dict[str, Any], properties: dict[str, Any], required: list[Any],
+                 norm: StringNorm) -> None:
+        self.name = name
+        self._answers = answers
+        self._properties = properties
+        self._required = required
+        self._norm = norm
+        self._seen: dict[int, tuple[dict[str, Any], bool]] = {}
+
+    def matches(self, arguments: dict[str, Any]) -> bool:
+        """Whether ``arguments`` are acceptable for this call (remembered per arguments object: pairing
+        and explaining ask again about the same call; a matcher lives for one scoring)."""
+        seen = self._seen.get(id(arguments))
+        if seen is not None and seen[0] is arguments:
+            return seen[1]
+        verdict = _call_ok(arguments, self._answers, self._properties, self._required, self._norm)
+        self._seen[id(arguments)] = (arguments, verdict)  # holding the object keeps its id unique
+        return verdict
+
+    def check(self, call: ToolCall) -> Mismatch | None:
+        """``None`` when ``call`` is this call, else the first mismatch (in the compiled matcher's order)."""
+        name, arguments = self.name, call.arguments
+        answers, properties = self._answers, self._properties
+        if call.name != name:
+            return Mismatch(WRONG_FUNCTION, call.name)
+        for param in self._required:
+            if param not in arguments:
+                return Mismatch(MISSING_ARGUMENT, name, param)
+        for param, value in arguments.items():
+            if param not in answers or param not in properties:
+                return Mismatch(UNEXPECTED_ARGUMENT, name, param)
+            code = _value_code(value, answers[param], properties[param], self._norm)
+            if code is not None:
+                return Mismatch(code, name, param)
+        for param, values in answers.items():
+            if param not in arguments and not _optional(values, param in properties):
+                return Mismatch(MISSING_ARGUMENT, name, param)
+        return None
+
+
+def direct_matchers(functions: Any, possible_answer: Any, norm: StringNorm) -> list[DirectMatcher] | None:
+    """The expected calls of a BFCL entry as :class:`DirectMatcher` objects, or ``None`` when the entry
+    is not regular enough for them to be exact (function specs and answers that are not plain dicts
+    and lists, types that are not strings): compile it then."""
+    if type(functions) is not list:
+        return None
+    if type(possible_answer) is dict:
+        possible_answer = possible_answer.get("ground_truth", [])
+    if type(possible_answer) is not list or not possible_answer:
+        return None
+    out = []
+    for entry in possible_answer:
+        if type(entry) is not dict or len(entry) != 1:
+            return None
+        ((name, answers),) = entry.items()
+        spec = _spec(functions, name)
+        if spec is None or type(answers) is not dict:
+            return None
+        properties, required = spec
+        for param, values in answers.items():
+            if type(values) is not list:
+                return None
+            if param in properties and not _regular(properties[param]):
+                return None
+        out.append(DirectMatcher(name, answers, properties, required, norm))
+    return out
+
+
+def _regular(schema: Any) -> bool:
+    """Whether a declared parameter's spec is one :func:`_value_code` judges exactly."""
+    if type(schema) is not dict:
+        return False
+    declared = schema.get("type")
+    items = schema.get("items")
+    items_type = items.get("type") if type(items) is dict else None
+    return (declared is None or type(declared) is str) and (items_type is None or type(items_type) is str)
+
+
 def _spec(functions: list[Any], name: Any) -> tuple[dict[str, Any], list[Any]] | None:
     """``(properties, required)`` of the last function spec named ``name`` (as the compiled
     reference takes it), or ``None`` when it is missing or irregular."""
@@ -226,16 +310,20 @@ def _call_ok(arguments: Any, answers: dict[str, Any], properties: dict[str, Any]
             return False
     if len(arguments) < len(answers):  # every given parameter is in the answer: some are left out
         for param, values in answers.items():
-            if param not in arguments and not _optional(values):
+            if param not in arguments and not _optional(values, param in properties):
                 return False
     return True
 
 
-def _optional(values: Any) -> bool:
+def _optional(values: Any, declared: bool) -> bool:
+    """Whether a parameter may be left out (``""`` among its acceptable values), tested as the
+    compiled reference tests it for a parameter the spec declares, or does not."""
     if type(values) is not list:
         return False
+    if not declared:
+        return "" in values
     for value in values:  # noqa: SIM110 - a plain loop: cheaper than any() over a generator
-        if type(value) is str and value == "":
+        if value == "" and isinstance(value, str):
             return True
     return False
 

@@ -1,16 +1,13 @@
-"""match_bfcl's one-off path: scores read straight off the entry, and the content-keyed cache of
-compiled references for the rest.
+"""match_bfcl's one-off path: scores read straight off the entry, nothing compiled.
 
-``match_bfcl`` must give exactly the score of ``compile_bfcl(...).score(calls)`` whichever way it gets
-there (accepted straight from the entry, or scored with a cached compiled reference). Checked here on
-generated entries (no BFCL data needed; the BFCL-data versions are in test_bfcl.py), and the cache
-is checked to be keyed by content: the same functions with another answer, or an answer mutated in
-place, never reuse a reference compiled for different content.
+``match_bfcl`` must give exactly the score of ``compile_bfcl(...).score(calls)``, reasons included,
+whichever way it gets there (accepted or rejected straight from the entry, paired and explained with
+:class:`DirectMatcher` objects, or compiled for irregular entries). Checked here on generated entries
+(no BFCL data needed; the BFCL-data versions are in test_bfcl.py).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -18,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from covert.rewards import BFCL, LENIENT, compile_bfcl, match_bfcl, match_turns
-from covert.rewards.bfcl import CACHE_SIZE, clear_reference_cache, read_calls, reference_cache_info
-from covert.rewards.bfcl_direct import accepts_directly, score_directly
+from covert.rewards.bfcl import read_calls
+from covert.rewards.bfcl_direct import accepts_directly, direct_matchers, score_directly
+from covert.rewards.parsing import ToolCall
 
 TYPES = ["string", "integer", "float", "number", "boolean", "array", "tuple", "dict", "any", None, "weird"]
 STRINGS = ["NYC", "nyc", "New York", "new-york", "x_value", "", "it's", 'IT"S', "a", "b"]
@@ -139,6 +137,14 @@ def test_one_off_score_is_the_compiled_score(entry, mode, norm) -> None:
         assert reference.accepts(calls)
     if len(answer) == 1:  # and for one expected call it is complete
         assert direct is reference.accepts(calls)
+    # the direct matchers give the compiled matchers' verdicts and mismatches
+    matchers = direct_matchers(functions, answer, norm)
+    assert matchers is not None and len(matchers) == len(reference.expected)
+    for mine, theirs in zip(matchers, reference.expected):
+        for call in calls:
+            ((name, arguments),) = call.items()
+            assert mine.matches(arguments) is theirs.matches(arguments)
+            assert mine.check(ToolCall(name, arguments)) == theirs.check(ToolCall(name, arguments))
 
 
 def test_direct_path_handles_the_common_shapes() -> None:
@@ -156,81 +162,60 @@ def test_direct_path_handles_the_common_shapes() -> None:
     assert not accepts_directly(functions, [{"f": {**call, "x": "1.5"}}], answer, BFCL)
     assert not accepts_directly(functions, [{"f": {"x": 1.5}}], answer, BFCL)  # city is required
     # one call rejected for one expected call: scored directly too, with the compiled reference's reason
-    clear_reference_cache()
     for calls in ([{"f": {**call, "n": True}}], [{"f": {"x": 1.5}}], [{"g": call}], [{"f": {**call, "y": 1}}]):
         direct = score_directly(functions, calls, answer, BFCL)
         assert direct is not None and direct == compile_bfcl(functions, answer, "simple").score(calls)
     assert score_directly(functions, [{"f": {"x": 1.5}}], answer, BFCL).reasons == ["calls:missing_argument: f.city"]
     assert match_bfcl(functions, [{"f": {**call, "n": True}}], answer, "simple").reasons == ["calls:wrong_type: f.n"]
-    assert reference_cache_info()["misses"] == 0
     two = [{"f": {"city": ["Paris"], "n": [1]}}, {"f": {"city": ["Rome"], "n": [2]}}]
     assert accepts_directly(functions, [{"f": {"city": "rome", "n": 2}}, {"f": {"city": "Paris", "n": 1}}], two, BFCL)
     assert match_bfcl(functions, [{"f": {"city": "rome", "n": 2}}, {"f": {"city": "Paris", "n": 1}}], two,
                       "parallel").value == 1.0
 
 
-def test_cache_is_keyed_by_content() -> None:
-    """Greedy pairing cannot pair these calls, so match_bfcl scores them with a compiled reference
-    (from the cache when the same content was compiled before)."""
-    clear_reference_cache()
+def test_nothing_is_kept_between_calls() -> None:
+    """Each call is scored by its own content: the same task with another answer, an answer or a
+    spec changed in place, and answers that differ only in type (1, 1.0, True, "1") all get their
+    own score."""
     functions = [{"name": "f", "parameters": {"type": "dict", "properties": {"city": {"type": "string"}},
                                                "required": ["city"]}}]
-    calls = [{"f": {"city": "NYC"}}, {"f": {"city": "New York"}}]
+    calls = [{"f": {"city": "NYC"}}, {"f": {"city": "New York"}}]  # greedy pairing fails, optimal does not
     accepting = [{"f": {"city": ["NYC", "New York"]}}, {"f": {"city": ["NYC"]}}]
     rejecting = [{"f": {"city": ["NYC", "New York"]}}, {"f": {"city": ["Boston"]}}]
     assert not accepts_directly(functions, calls, accepting, BFCL)
     assert match_bfcl(functions, calls, accepting, "parallel").value == 1.0
-    assert reference_cache_info() == {"hits": 0, "misses": 1, "size": 1, "maxsize": CACHE_SIZE}
-    # the same task (same functions, same category) with another answer: compiled anew, not reused
     assert match_bfcl(functions, calls, rejecting, "parallel").value == 0.0
-    assert reference_cache_info()["misses"] == 2 and reference_cache_info()["hits"] == 0
-    # equal content in new objects: reused
-    assert match_bfcl(copy.deepcopy(functions), copy.deepcopy(calls), copy.deepcopy(accepting), "parallel").value == 1.0
-    assert reference_cache_info()["hits"] == 1
-    # another category, mode or normalisation is another reference
     assert match_bfcl(functions, calls, accepting, "parallel", mode="partial").value == 1.0
-    assert match_bfcl(functions, calls, accepting, "parallel", norm=LENIENT).value == 1.0
-    assert reference_cache_info()["misses"] == 4
-    # an answer mutated in place is new content
     accepting[1]["f"]["city"] = ["Chicago"]
+    assert match_bfcl(functions, calls, accepting, "parallel") == compile_bfcl(functions, accepting, "parallel").score(calls)
     assert match_bfcl(functions, calls, accepting, "parallel").value == 0.0
-    # types are kept apart: 1, 1.0, True and "1" are different answers (partial mode: one of the two
-    # calls matches only the first); a parallel miss is scored by a compiled reference
     spec = [{"name": "g", "parameters": {"type": "dict", "properties": {"x": {"type": "any"}}, "required": []}}]
     pair = [{"g": {"x": 1}}, {"g": {"x": "q"}}]
-    misses = reference_cache_info()["misses"]
     scores = [match_bfcl(spec, pair, [{"g": {"x": [v]}}, {"g": {"x": ["z"]}}], "parallel", mode="partial").value
               for v in (1, 1.0, True, "1")]
-    assert scores == [0.5, 0.0, 0.0, 0.0]
-    assert reference_cache_info()["misses"] == misses + 4 and reference_cache_info()["hits"] == 1
-    # a spec mutated in place is new content too: without x in the spec, nothing may be given
-    answer = [{"g": {"x": [1]}}, {"g": {"x": ["z"]}}]
-    assert match_bfcl(spec, pair, answer, "parallel", mode="partial").value == 0.5
-    assert reference_cache_info()["hits"] == 2
+    assert scores == [0.5, 0.0, 0.0, 0.0]  # only the int 1 is the "variable" x=1 (compared exactly, by type)
     del spec[0]["parameters"]["properties"]["x"]
-    assert match_bfcl(spec, pair, answer, "parallel", mode="partial").value == 0.0
-    assert reference_cache_info()["misses"] == misses + 5 and reference_cache_info()["hits"] == 2
+    assert match_bfcl(spec, pair, [{"g": {"x": [1]}}, {"g": {"x": ["z"]}}], "parallel", mode="partial").value == 0.0
 
 
-def test_cache_is_bounded_and_unpicklable_content_is_compiled_each_time() -> None:
-    clear_reference_cache()
+def test_irregular_entries_are_compiled() -> None:
+    """Answers or specs that are not plain lists and dicts (built in Python rather than read from
+    JSON) are left to the compiled reference, with its scores."""
     functions = [{"name": "f", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}}}}]
-    calls = [{"f": {"n": -1}}, {"f": {"n": -1}}]  # rejected parallel calls: scored by a compiled reference
-
-    def answer(i: Any) -> list[dict[str, Any]]:
-        return [{"f": {"n": [i]}}, {"f": {"n": [i]}}]
-
-    for i in range(CACHE_SIZE + 5):
-        assert match_bfcl(functions, calls, answer(i), "parallel").value == 0.0
-    info = reference_cache_info()
-    assert info["size"] == CACHE_SIZE and info["misses"] == CACHE_SIZE + 5
-    assert match_bfcl(functions, calls, answer(CACHE_SIZE + 4), "parallel").value == 0.0
-    assert reference_cache_info()["hits"] == 1  # the newest stayed
-    assert match_bfcl(functions, calls, answer(0), "parallel").value == 0.0
-    assert reference_cache_info()["hits"] == 1  # the oldest went
-    before = reference_cache_info()
-    assert match_bfcl(functions, calls, answer(lambda: 0), "parallel").value == 0.0
-    assert reference_cache_info() == before  # compiled, not cached
+    for answer, calls in (
+        ([{"f": {"n": (1, 2)}}], [{"f": {"n": 1}}]),  # a tuple is one acceptable value, not a list of them
+        ([{"f": {"n": [1]}}, {"f": {"n": (2,)}}], [{"f": {"n": 1}}, {"f": {"n": 2}}]),
+        ([{"f": {"n": [1]}}], ({"f": {"n": 1}},)),
+        ([{"f": {"n": [1]}}], [{"f": {"n": 1}}, {"f": {"n": 1}}]),
+    ):
+        for category in ("simple", "parallel"):
+            expected = compile_bfcl(functions, answer, category).score(calls)
+            assert match_bfcl(functions, calls, answer, category) == expected
+    assert direct_matchers(functions, [{"f": {"n": (1, 2)}}], BFCL) is None
+    odd_spec = [{"name": "f", "parameters": {"type": "dict", "properties": {"n": {"type": ["integer"]}}}}]
+    assert direct_matchers(odd_spec, [{"f": {"n": [1]}}], BFCL) is None
+    with pytest.raises(TypeError):  # an unhashable type name: the compiled reference's error
+        match_bfcl(odd_spec, [{"f": {"n": 2}}, {"f": {"n": 3}}], [{"f": {"n": [1]}}], "simple")
 
 
 def test_one_off_errors_are_the_compiled_ones() -> None:
