@@ -1,15 +1,18 @@
-"""BFCL's answer format, and verdicts read straight off it (no compiled reference).
+"""BFCL's answer format, and scores read straight off it (nothing compiled): the one-off path.
 
 The helpers here turn BFCL's parameter specs and acceptable values into covert's terms
 (:func:`json_schema`, :func:`alternatives`); :mod:`covert.rewards.bfcl` compiles references from them.
 
-:func:`accepts_directly` is the one-off path of :func:`covert.rewards.bfcl.match_bfcl`: it walks a
-BFCL entry and the calls once, without building the compiled reference, and answers ``True`` only
-when the compiled reference (``compile_bfcl(...).accepts(calls)``) would. ``False`` means "not shown
-acceptable here": the caller then scores with the compiled reference, which gives the verdict and
-its reasons. Scalars and arrays of scalars (almost every BFCL parameter) are checked inline; any other
-value is checked by the very check the compiled reference builds for it. Anything irregular (a
-non-list of acceptable values, a spec that is not a dict) is left to the compiled reference.
+:func:`covert.rewards.bfcl.match_bfcl` scores one completion without compiling: compiling costs more
+than checking once. :func:`score_directly` walks the entry and the calls once: calls BFCL's rules
+accept score 1 (:func:`accepts_directly`: in order, then greedily paired), and one call against one
+expected call that they reject scores 0 with the reason the compiled matcher gives. Other calls
+are paired and explained by the compiled reference's own code (:class:`covert.rewards.bfcl.BfclReference`)
+with :class:`DirectMatcher` objects in place of compiled matchers. Scalars and arrays of scalars
+(almost every BFCL parameter) are checked inline; any other value by the very check the compiled
+reference builds for it. Whatever is irregular (acceptable values not in a list, a spec that is not
+a dict, a type name that is not a string) is left to the compiled reference, so every score is the
+compiled reference's, reasons included.
 """
 
 from __future__ import annotations
