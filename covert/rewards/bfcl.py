@@ -19,24 +19,26 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from covert.rewards.assignment import assign
-from covert.rewards.compare import BFCL, OPTIONAL, DictPattern, StringNorm, compile_value
+from covert.rewards.bfcl_direct import (
+    DirectMatcher,
+    alternatives,
+    direct_matchers,
+    json_schema,
+    score_directly,
+)
+from covert.rewards.compare import BFCL, OPTIONAL, StringNorm, compile_value
 from covert.rewards.matching import CallMatcher, CallsResult, Param, any_value, match_turns
 from covert.rewards.parsing import ToolCall
 from covert.rewards.result import Score
 
 AST_CATEGORIES = ("simple", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple",
                   "live_parallel", "live_parallel_multiple", "simple_python")
-_TYPES = {
-    "string": "string", "str": "string", "any": "string", "integer": "integer", "int": "integer",
-    "float": "number", "number": "number", "boolean": "boolean", "bool": "boolean", "array": "array",
-    "list": "array", "tuple": "array", "dict": "object", "object": "object",
-}
 
 
 class BfclReference:
     """One BFCL test entry compiled for scoring: expected calls and the category's rule."""
 
-    def __init__(self, category: str, expected: Sequence[CallMatcher], mode: str = "exact") -> None:
+    def __init__(self, category: str, expected: Sequence[CallMatcher | DirectMatcher], mode: str = "exact") -> None:
         self.category = category
         self.expected = tuple(expected)
         self.mode = mode
@@ -49,8 +51,9 @@ class BfclReference:
         """BFCL's verdict on ``calls``, fast: the same as ``score(calls).value == 1`` in exact mode.
 
         For AST categories each instance replaces this method with a closure (:func:`_single`,
-        :func:`_parallel`): calls are paired greedily in order first, and only when that leaves one
-        unpaired is the optimal assignment computed (greedy pairing that succeeds is optimal).
+        :func:`_parallel`): calls are paired greedily in order first, and only when that leaves an
+        expected call unpaired that some call fits is the optimal assignment computed (greedy pairing
+        that succeeds is optimal; an expected call no call fits fails every pairing).
         """
         return self.check(calls).exact
 
@@ -89,10 +92,7 @@ def compile_bfcl(functions: Sequence[Mapping[str, Any]], possible_answer: Any, c
                  mode: str = "exact", norm: StringNorm = BFCL) -> BfclReference:
     """Compile a BFCL entry: its ``function`` list and its possible answer (the entry's
     ``ground_truth`` list, or the whole possible-answer record holding it)."""
-    if mode not in ("exact", "partial"):
-        raise ValueError(f"mode is exact or partial, not {mode!r}")
-    if any(lang in category for lang in ("java", "javascript")) or "multi_turn" in category:
-        raise ValueError(f"BFCL category {category!r} is not an AST category covert scores")
+    _check_mode_and_category(mode, category)
     if isinstance(possible_answer, Mapping):
         possible_answer = possible_answer.get("ground_truth", [])
     specs = {f.get("name"): f for f in functions if isinstance(f, Mapping)}
@@ -114,6 +114,16 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
                mode: str = "exact", norm: StringNorm = BFCL) -> Score:
     """Score BFCL-format ``calls`` against a BFCL possible answer (see the module docstring).
 
+    The same score as ``compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)``,
+    reasons included, for one-off calls, with nothing compiled: calls BFCL's rules accept, and a
+    single call rejected for a single expected one, are scored straight from the entry
+    (:func:`covert.rewards.bfcl_direct.score_directly`); other calls are paired and explained as the
+    compiled reference does, with matchers that read the entry as it is
+    (:class:`covert.rewards.bfcl_direct.DirectMatcher`). Entries too irregular for those (specs and
+    answers that are not plain dicts and lists) and relevance categories are compiled. Nothing is
+    kept between calls. To score many completions of one entry, :func:`compile_bfcl` it once and call
+    the reference's ``score`` (or ``accepts``).
+
     Args:
         functions: The entry's function specs (BFCL's ``function`` list).
         calls: The prediction, ``[{function_name: {param: value}}]``; malformed input scores 0.
@@ -122,7 +132,22 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
         mode: ``"exact"`` (0/1, BFCL's verdict) or ``"partial"`` (F1 over calls).
         norm: String normalisation; BFCL's by default.
     """
+    _check_mode_and_category(mode, category)
+    if not _is_relevance(category):
+        direct = score_directly(functions, calls, possible_answer, norm)
+        if direct is not None:
+            return direct
+        matchers = direct_matchers(functions, possible_answer, norm)
+        if matchers is not None:
+            return BfclReference(category, matchers, mode).score(calls)
     return compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)
+
+
+def _check_mode_and_category(mode: str, category: str) -> None:
+    if mode not in ("exact", "partial"):
+        raise ValueError(f"mode is exact or partial, not {mode!r}")
+    if any(lang in category for lang in ("java", "javascript")) or "multi_turn" in category:
+        raise ValueError(f"BFCL category {category!r} is not an AST category covert scores")
 
 
 def reference_calls(possible_answer: Any, functions: Sequence[Mapping[str, Any]] | None = None
@@ -177,7 +202,7 @@ def read_calls(calls: Any) -> tuple[list[ToolCall], int, list[str]]:
         if isinstance(item, Mapping) and len(item) == 1:
             ((name, arguments),) = item.items()
             if isinstance(name, str) and isinstance(arguments, Mapping) and all(isinstance(k, str) for k in arguments):
-                out.append(ToolCall(name, dict(arguments)))
+                out.append(ToolCall(name, arguments if type(arguments) is dict else dict(arguments)))
                 continue
         invalid += 1
         reasons.append("parse:bad_call: a BFCL call is {function_name: {param: value}}")
@@ -228,9 +253,18 @@ def _parallel(reference: BfclReference) -> Callable[[Any], bool]:
                     del pending[k]
                     break
             else:
-                return reference._optimal(calls)
+                return unpaired(name, matches, calls)
             skip = 0
         return True
+
+    def unpaired(name: str, matches: Callable[[dict[str, Any]], bool], calls: list[Any]) -> bool:
+        """Greedy pairing left an expected call without a partner: the verdict of an optimal pairing,
+        which can only differ when some call (one greedily given to another) fits it."""
+        for item in calls:
+            arguments = item.get(name)
+            if arguments is not None and type(arguments) is dict and matches(arguments):
+                return reference._optimal(calls)
+        return False
 
     return accepts
 
@@ -252,48 +286,11 @@ def _expected_call(name: str, answers: Mapping[str, Any], spec: Mapping[str, Any
     properties = parameters.get("properties") or {}
     params = {}
     for param, values in answers.items():
-        schema = _json_schema(properties.get(param))
+        schema = json_schema(properties.get(param))
         if param not in properties:
             params[param] = Param(any_value, optional="" in values, acceptable=False)
             continue
-        alternatives = _alternatives(values, schema)
-        optional = any(a is OPTIONAL for a in alternatives)
-        params[param] = Param(compile_value(alternatives, schema, norm), optional=optional)
+        alts = alternatives(values, schema)
+        optional = any(a is OPTIONAL for a in alts)
+        params[param] = Param(compile_value(alts, schema, norm), optional=optional)
     return CallMatcher(name, params, list(parameters.get("required") or []), first=first)
-
-
-def _json_schema(schema: Any) -> dict[str, Any] | None:
-    """A BFCL parameter schema in JSON-schema terms (``float`` -> ``number``, ``dict`` -> ``object``)."""
-    if not isinstance(schema, Mapping):
-        return None
-    out: dict[str, Any] = {}
-    kind = _TYPES.get(schema.get("type"))
-    if kind:
-        out["type"] = kind
-    if isinstance(schema.get("items"), Mapping):
-        out["items"] = _json_schema(schema["items"])
-    if isinstance(schema.get("properties"), Mapping):
-        out["properties"] = {k: _json_schema(v) for k, v in schema["properties"].items()}
-    return out
-
-
-def _alternatives(values: Any, schema: Mapping[str, Any] | None) -> list[Any]:
-    values = values if isinstance(values, list) else [values]
-    out: list[Any] = []
-    for value in values:
-        if value == "" and isinstance(value, str):
-            out.append(OPTIONAL)
-            if (schema or {}).get("type") == "string":
-                out.append("")
-        else:
-            out.append(_pattern(value))
-    return out
-
-
-def _pattern(value: Any) -> Any:
-    """A BFCL acceptable value as a pattern: inside objects, each key lists its acceptable values."""
-    if isinstance(value, dict):
-        return DictPattern({k: tuple(_alternatives(v, {"type": "string"})) for k, v in value.items()})
-    if isinstance(value, list):
-        return [_pattern(v) for v in value]
-    return value

@@ -227,7 +227,7 @@ def compile_value(alternatives: Sequence[Any], schema: Any, norm: StringNorm) ->
     if not loose and kind in ("string", "integer", "number", "boolean"):
         return _compile_scalar(typed, kind, norm)
     if not loose and kind == "array":
-        items = schema_kind(schema.get("items"))
+        items = schema_kind(schema.get("items")) or _common_element_kind(typed)
         if items in ("string", "integer", "number", "boolean") and all(
             not any(a is OPTIONAL for a in alt) and all(_typed_alternative(x, items) for x in alt) for alt in typed
         ):
@@ -367,7 +367,39 @@ def _compile_object(alt: Any, properties: Any, norm: StringNorm) -> Callable[[An
     return match
 
 
+def _common_element_kind(arrays: list[Any]) -> str | None:
+    """The kind every element of every array has, when it is one scalar kind (``number`` for ints and
+    floats alike, as an untyped element compares): untyped elements of that kind compare exactly as
+    typed ones do, so the arrays can be checked as typed arrays of it."""
+    kinds = {_infer_kind(x) for alt in arrays if type(alt) is list for x in alt}
+    if len(kinds) == 1:
+        (kind,) = kinds
+        if kind in ("string", "number", "boolean"):
+            return kind
+    return None
+
+
 def _compile_untyped(alts: list[Any], schema: Any, norm: StringNorm) -> Check:
+    """An undeclared type: a value compares with the acceptable values of its own kind. When every
+    acceptable value has one kind, that is the check of a parameter declaring the kind (same verdicts,
+    same codes), so the typed check is used: it is the faster one."""
+    kinds = {_infer_kind(alt) for alt in alts}
+    if len(kinds) == 1:
+        (kind,) = kinds
+        if kind in ("string", "number", "boolean"):
+            return _compile_scalar(list(alts), kind, norm)
+        if kind in ("array", "object"):
+            declared = {"type": kind}
+            if isinstance(schema, dict) and kind == "array" and "items" in schema:
+                declared["items"] = schema["items"]
+            if isinstance(schema, dict) and kind == "object" and "properties" in schema:
+                declared["properties"] = schema["properties"]
+            return compile_value(alts, declared, norm)
+    return _compile_by_kind(alts, schema, norm)
+
+
+def _compile_by_kind(alts: list[Any], schema: Any, norm: StringNorm) -> Check:
+    """The general untyped check: acceptable values grouped by kind, a value checked against its kind's."""
     by_kind: dict[str | None, list[Any]] = {}
     for alt in alts:
         by_kind.setdefault(_infer_kind(alt), []).append(alt)

@@ -118,6 +118,8 @@ def test_mutation_catalogue_scores_as_bfcl_rules_say(bfcl) -> None:
             score = reference.score(calls)
             assert score.value == float(valid), (question["id"], kind, calls, score.reasons)
             assert reference.accepts(calls) is valid, (question["id"], kind)  # the fast verdict agrees
+            # and the one-off path (scored straight from the entry, or by a cached reference) gives the same score
+            assert match_bfcl(question["function"], calls, answer, category) == score, (question["id"], kind)
             if not valid:
                 assert score.reasons, (question["id"], kind)
             counts[kind.split(":")[0]] = counts.get(kind.split(":")[0], 0) + 1

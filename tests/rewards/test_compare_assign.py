@@ -6,8 +6,11 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from covert.rewards import BFCL, EXACT, LENIENT, OPTIONAL, DictPattern, StringNorm, assign, compile_value
+from covert.rewards.compare import _compile_array, _compile_by_kind, pattern_of
 
 
 def check(alternatives, schema, value, norm=LENIENT):
@@ -105,3 +108,33 @@ def test_assignment_beats_greedy() -> None:
     weights = [[1.0, 1.0], [1.0, 0.0]]
     assert assign(weights) == [(0, 1), (1, 0)]
     assert assign([]) == []
+
+
+_scalars = st.none() | st.booleans() | st.integers(-2, 3) | st.floats(-2, 3, width=16) | st.sampled_from(
+    ["NYC", "nyc", " N.Y.C ", "a", "A", ""])
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2), max_leaves=6)
+_patterns = _values | _values.map(pattern_of)
+_norms = st.sampled_from([BFCL, LENIENT, EXACT])
+
+
+@settings(max_examples=600, deadline=None)
+@given(alts=st.lists(_patterns, min_size=1, max_size=3), value=_values, norm=_norms)
+def test_untyped_check_with_one_kind_is_the_general_untyped_check(alts, value, norm) -> None:
+    """Acceptable values of one kind and no declared type are checked as if the kind were declared:
+    the same verdict and code as the general check that groups them by kind."""
+    for schema in (None, {}, {"description": "x"}):
+        assert compile_value(alts, schema, norm)(value) == _compile_by_kind(alts, schema, norm)(value)
+
+
+@settings(max_examples=600, deadline=None)
+@given(alts=st.lists(st.lists(_scalars, max_size=3), min_size=1, max_size=3), value=_values, norm=_norms)
+def test_arrays_with_undeclared_items_compare_element_by_element(alts, value, norm) -> None:
+    """Arrays whose elements are all of one scalar kind, items undeclared: checked as arrays of that
+    kind, with the verdict and code of comparing element by element."""
+    if type(value) is not list:
+        expected = "wrong_type"
+    else:
+        expected = None if any(_compile_array(a, None, norm)(value) for a in alts) else "wrong_value"
+    for schema in ({"type": "array"}, {"type": "array", "items": {}}, {"type": "array", "items": {"description": "x"}}):
+        assert compile_value(alts, schema, norm)(value) == expected
