@@ -19,6 +19,9 @@
 2. State-match rewards/s on covert rows, one core: replay a completion's calls on the row's initial
    state and compare the final state with the oracle's (exact hash, or Jaccard of the changes when it
    differs). Bar: >= 10,000/s. The full composite ``score()`` rate is printed for reference.
+3. The slowest ``score()`` on adversarial completions (``reward_tail_bench.py``: many turns, near-miss
+   calls, huge or deep arguments, thousands of calls in a text) against the rows with the most oracle
+   calls, max not median. Bar: <= 50 ms with the row prepared.
 
 Run: ``python benchmarks/reward_bench.py [--bfcl-python PATH] [--dataset DIR | --num-tasks N] [--rounds R]``.
 """
@@ -50,6 +53,9 @@ from covert.rewards import (
 )
 from covert.rewards.bfcl_data import BfclUnavailable, load_bfcl
 from covert.rewards.fastmatch import _code
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import reward_tail_bench  # noqa: E402
 
 BFCL_BAR = 10.0  # prepared reference
 ONE_OFF_BAR = 1.0
@@ -301,7 +307,9 @@ def state_section(args: argparse.Namespace) -> bool:
     print(f"rows {len(rows)}, rollouts {len(rollouts)} (oracle calls, and one call short), best of {args.rounds} passes")
     print(f"  state-match rewards/s   {rate:>10,.0f}   (bar >= {STATE_BAR:,.0f}/s per core: {'PASS' if passed else 'FAIL'})")
     print(f"  full score() rewards/s  {full:>10,.0f}   (parse + replay + calls + state + facts + judge)")
-    return passed
+    print("\n== Adversarial completions: the slowest score() (max, not median) ==")
+    tail_ok = reward_tail_bench.report(reward_tail_bench.rows_with_most_calls_of(rows, 30))
+    return passed and tail_ok
 
 
 def main(argv: list[str] | None = None) -> int:

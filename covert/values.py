@@ -31,6 +31,24 @@ def render(value: Any) -> str:
     return str(value)
 
 
+_CLOSERS = "\"'”’)"
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` already ends a sentence: ``.``, ``?`` or ``!``, also inside a closing quote
+    (``... next month?"``)."""
+    return text.rstrip(_CLOSERS)[-1:] in (".", "?", "!") if text else False
+
+
+def finish_sentence(text: str) -> str:
+    """``text`` stripped, with a capital first letter and a full stop unless it already ends a sentence."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if ends_sentence(text) else text + "."
+
+
 def join_phrases(parts: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     parts = [p for p in parts if p]

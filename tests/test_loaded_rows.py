@@ -117,13 +117,11 @@ def test_recorded_conversations_replayed_with_the_default_user_score_one(built: 
     sft = {r["task_id"]: r for r in _loaded(built, "sft-multiturn", tmp_path / "cache")}
     replayed = 0
     for row in _loaded(built, "rl-multiturn", tmp_path / "cache"):
-        if row["builder"] not in ("smart_home", "hotels", "banking"):
-            continue
         rollout = run(Recorded(sft[row["task_id"]]["messages"]), row)
         assert rollout.reward.value == 1.0, (row["task_id"], rollout.reward.reasons)
         assert rollout.final_state_hash == row["reward_model"]["ground_truth"]["final_state_hash"]
         replayed += 1
-    assert replayed > 500
+    assert replayed == 3000
 
 
 def test_augmented_rows_loaded_score_one(tmp_path: Path) -> None:

@@ -173,7 +173,7 @@ LANGUAGE = Language(
         ),
         "get_message": (
             Intent(ask=("what does {message_id} say?", "can you read me {message_id}?", "open {message_id} for me"),
-                   answer=("{from_name} wrote on {date}: {body}",)),
+                   answer=("{from_name} wrote on {date}: \"{body}\"",)),
             Intent(ask=("does {message_id} have any attachments?", "how many files are attached to {message_id}?"),
                    answer=("That email has {attachment_count} attachment(s).",)),
             Intent(ask=("when exactly did {message_id} come in?", "what time was {message_id} sent?"),

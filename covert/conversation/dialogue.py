@@ -14,7 +14,7 @@ from typing import Any
 from covert.conversation.scenario import UserScenario, scenario_of
 from covert.conversation.simulator import TemplateUser
 from covert.env import Builder, item_rng
-from covert.values import join_phrases, render
+from covert.values import finish_sentence, join_phrases, render
 from covert.views import call_id, tool_content
 
 ASK_TEMPLATES = ("What {label} should I use?", "Happy to help. Could you tell me the {label}?",
@@ -32,7 +32,7 @@ class ConversationError(ValueError):
 def opening_of(task: Any, rng: random.Random) -> str:
     """The user's first message: the goal without the details the assistant will ask for."""
     asks = task.dialogue.get("asks") or [task.query]
-    text = " ".join(_sentence(a) for a in asks)
+    text = " ".join(finish_sentence(a) for a in asks)
     greeting = rng.choice(GREETINGS)
     return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not text.startswith("I") else \
         (f"{greeting} {text}" if greeting else text)
@@ -112,10 +112,6 @@ def _is_selection(task: Any, call: int) -> bool:
     return any(p.get("selection") and p["call"] == call for p in task.dialogue.get("contexts", []))
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    text = text[0].upper() + text[1:] if text else text
-    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def _trim(asks: list[str]) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from covert.conversation.scenario import KnownItem, UserScenario
+from covert.values import finish_sentence
 
 STOP_DONE = "done"
 STOP_TRANSFER = "transfer"
@@ -64,7 +65,7 @@ class TemplateUser:
         asked = self._asked_items(text)
         if asked:
             self.revealed.update(i for i, _ in asked)
-            return UserTurn(" ".join(_sentence(item.text) for _, item in asked), None,
+            return UserTurn(" ".join(finish_sentence(item.text) for _, item in asked), None,
                             [item.label for _, item in asked])
         if any(p in text for p in _CONFIRM):
             return UserTurn("Yes, please go ahead.")
@@ -82,10 +83,6 @@ class TemplateUser:
         return found
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    text = text[0].upper() + text[1:] if text else text
-    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 class ErrantUser(TemplateUser):

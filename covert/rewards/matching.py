@@ -261,7 +261,7 @@ class _Alignment:
             by_name.setdefault(call.name, []).append(i)
         for j, matcher in enumerate(self.matchers):
             for i in by_name.get(matcher.name, ()):
-                if self.check(i, j) is None:
+                if self.fits(i, j):
                     hits[self.turn_of[i]][self.group_of[j]] += 1
         return hits
 

@@ -6,6 +6,8 @@ import random
 import string
 from functools import cache
 
+from covert.values import ends_sentence
+
 GREETINGS = ("", "", "Hi,", "Hello,", "Hey there,", "Hi there!", "Good morning.", "Hello!")
 CLOSINGS = ("", "", "Thanks!", "Thank you.", "Thanks in advance.", "Appreciate it.", "Cheers.")
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ")
@@ -58,7 +60,7 @@ def sentence(text: str) -> str:
     if not text:
         return text
     text = text[0].upper() + text[1:]
-    if text[-1] not in ".?!":
+    if not ends_sentence(text):
         last = text.replace("? ", ". ").replace("! ", ". ").rsplit(". ", 1)[-1]
         first = last.split(" ", 1)[0].lower().strip(",")
         text += "?" if first in QUESTION_STARTS else "."

@@ -112,3 +112,14 @@ def test_template_user_stop_signals() -> None:
     assert user.reply({"content": "Done, your order is cancelled."}).stop == STOP_DONE
     assert user.reply({"content": "Sorry, I can't help with that."}).stop == STOP_OUT_OF_SCOPE
     assert user.reply({"content": "Let me transfer you to a human agent."}).stop == STOP_TRANSFER
+
+
+def test_an_answer_quoting_a_question_ends_the_conversation() -> None:
+    from covert.conversation.scenario import UserScenario
+    from covert.conversation.simulator import STOP_DONE, TemplateUser
+
+    user = TemplateUser(UserScenario.from_dict({"persona": "a user", "goal": "read my email", "known": [],
+                                                "unknown": [], "instructions": ""}))
+    answer = {"role": "assistant", "content": 'Dana wrote on 2026-10-13: "Could I borrow your tent?"'}
+    assert user.reply(answer).stop == STOP_DONE
+    assert user.reply({"role": "assistant", "content": "Which account should I use?"}).stop is None
