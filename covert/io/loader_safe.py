@@ -132,6 +132,8 @@ def dumps(value: Any) -> bytes:
         raise LoaderUnsafe(f"a value cannot be written as JSON that loads back the same: {exc}") from None
     if not _MAYBE_FLOAT.search(text):
         return text
+    if type(value) is not float and not _misread_candidates(text):
+        return text  # every float token reads back exactly: nothing to walk
     # floats ujson would misread become orjson.Fragments holding an exact spelling
     fixed = map_floats(value, _exact_spelling)
     return text if fixed is value else orjson.dumps(fixed)
@@ -161,6 +163,22 @@ def unsafe_numbers(text: bytes | str) -> list[str]:
 
 _SHARED_TEXT = 4096
 _checked: dict[bytes, list[str]] = {}
+
+
+_read_exactly: set[bytes] = set()  # float tokens already known to read back exactly
+
+
+def _misread_candidates(raw: bytes) -> bool:
+    """Whether some float-looking token of compact JSON ``raw`` is one ujson would misread (tokens in
+    strings may count too: the caller then walks the value, which decides exactly)."""
+    for token in set(_FLOAT_VALUE.findall(raw)) - _read_exactly:
+        spelled = token.decode()
+        if ("." in spelled or "e" in spelled or "E" in spelled) and ujson_float(spelled) != float(spelled):
+            return True
+        if len(_read_exactly) >= _CACHE_LIMIT:
+            _read_exactly.clear()
+        _read_exactly.add(token)
+    return False
 
 
 def _unsafe_numbers(raw: bytes) -> list[str]:
