@@ -1,7 +1,8 @@
 """``covert augment``: a base dataset in, a new dataset out with the base configs plus augmented ones.
 
 Layout choice: the output directory holds the base configs ``sft`` and ``rl`` copied byte for byte
-(their shards are checked against the base manifest first), plus two augmented configs,
+(the source folder is checked by :func:`covert.io.checked.open_dataset` and every row it carries is
+validated first, so a source edited behind an updated manifest is refused), plus two augmented configs,
 ``sft-augmented`` and ``rl-augmented``, with the same features, splits and shard naming. Each augmented
 row stays in its base row's split (so no task crosses from train to test), names its base row in
 ``base_task_id`` and lists what was applied in ``augmentations``; rows of every kind share the two

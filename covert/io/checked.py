@@ -257,6 +257,7 @@ def open_dataset(root: str | Path, card: bool = True) -> CheckedDataset:
     root = Path(root)
     manifest, problems = dataset_problems(root, card)
     if problems:
-        more = f" ({len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        others = len(problems) - 1
+        more = f" ({others} more {'problem' if others == 1 else 'problems'})" if others else ""
         raise DatasetError(problems[0].line(root) + more)
     return CheckedDataset(root, manifest)
