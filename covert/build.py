@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -26,6 +24,7 @@ from covert.io.background import Background
 from covert.io.card import write_card
 from covert.io.loader_safe import LoaderUnsafe
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
+from covert.io.staging import discard, prepare_output, publish
 from covert.parallel import WorkerPool
 from covert.synth.generate import ItemSpec, Outcome, make_item
 from covert.synth.records import CATEGORIES
@@ -233,37 +232,6 @@ def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildSt
     return out
 
 
-def prepare_output(out: Path, overwrite: bool) -> Path:
-    """Check the output location and return a private staging directory next to it."""
-    if out.exists() and not overwrite:
-        raise BuildError(f"{out} already exists; pass --overwrite to replace it or choose another --out")
-    if out.exists() and not out.is_dir():
-        raise BuildError(f"{out} exists and is not a directory")
-    parent = out.parent if str(out.parent) else Path(".")
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BuildError(f"cannot create {parent}: {exc.strerror}; choose a writable --out") from None
-    if not os.access(parent, os.W_OK):
-        raise BuildError(f"{parent} is not writable; choose a writable --out")
-    staging = parent / f".{out.name}.partial-{os.getpid()}"
-    if staging.exists():
-        shutil.rmtree(staging)
-    staging.mkdir()
-    return staging
-
-
-def publish(staging: Path, out: Path) -> None:
-    """Move a finished staging directory into place (replacing ``out`` only now)."""
-    if out.exists():
-        trash = out.parent / f".{out.name}.old-{os.getpid()}"
-        os.replace(out, trash)
-        os.replace(staging, out)
-        shutil.rmtree(trash, ignore_errors=True)
-    else:
-        os.replace(staging, out)
-
-
 ENGINES = ("local", "ray")
 
 
@@ -291,7 +259,7 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
                                    llm, background)
         publish(staging, out)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        discard(staging)
         raise
     return manifest
 

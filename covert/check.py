@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from covert.augment.verify import is_augmented, validate_augmented_row
+from covert.io.checked import configs_in, open_dataset
 from covert.io.features import kind_of
-from covert.io.parquet import sha256_file
-from covert.io.reader import iter_checked_rows, load_manifest
+from covert.io.reader import iter_checked_rows
 from covert.validation import Invalid, validate_row
 
 
@@ -30,27 +30,21 @@ class Report:
 
 
 def dataset_configs(root: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
-    """The configs of a dataset, from its manifest (``rows`` keys ``config/split``) or its folders."""
-    named = {key.split("/", 1)[0] for key in manifest.get("rows", {})}
-    named |= {p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.parquet"))}
-    return tuple(sorted(named))
+    """The configs of a dataset: those its manifest counts rows for or lists shards of (a folder the
+    manifest does not name is no config of it: :func:`~covert.io.checked.open_dataset` refuses it)."""
+    return configs_in(manifest)
 
 
 def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, limit_failures: int = 1000) -> Report:
-    """Validate shard hashes against the manifest and every row of every config (L1-L3 plus replay)."""
+    """Validate a dataset directory: first the folder itself through
+    :func:`~covert.io.checked.open_dataset` (manifest, shard list, sha256, footers, the card
+    ``datasets.load_dataset`` needs), which raises :class:`~covert.io.reader.DatasetError` on the first
+    file that fails; then every row of every config (L1-L3 plus replay), reported in the returned
+    :class:`Report`."""
     root = Path(root)
-    manifest = load_manifest(root)
-    configs = configs or dataset_configs(root, manifest)
+    dataset = open_dataset(root)
+    configs = configs or dataset.configs
     report = Report()
-    for rel, digest in manifest.get("files", {}).items():
-        path = root / rel
-        if not path.is_file():
-            report.failures.append((rel, "", "missing_shard"))
-        elif sha256_file(path) != digest:
-            report.failures.append((rel, "", "shard_hash_mismatch"))
-    present = {str(p.relative_to(root)) for c in configs for p in (root / c).glob("*.parquet")}
-    for rel in sorted(present - set(manifest.get("files", {}))):
-        report.failures.append((rel, "", "shard_not_in_manifest"))
     ids: dict[str, set[str]] = {}
     bases: dict[str, set[str]] = {}
     for config in configs:

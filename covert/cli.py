@@ -133,9 +133,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from covert.io.reader import iter_rows, load_manifest
+    from covert.io.checked import open_dataset
+    from covert.io.reader import iter_rows
 
-    load_manifest(args.dir)
+    open_dataset(args.dir)
     for i, row in enumerate(iter_rows(args.dir, args.config, args.split)):
         if i == args.index:
             print(format_row(row, args.config))
@@ -215,7 +216,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
     s.set_defaults(func=_cmd_build)
 
-    s = sub.add_parser("validate", help="re-check every row of a dataset (exit 1 on any failure)")
+    s = sub.add_parser("validate", help="check a dataset's files (exit 2 on the first that fails) and re-check "
+                                        "every row (exit 1 on any failure)")
     s.add_argument("dir")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_validate)

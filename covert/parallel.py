@@ -3,18 +3,65 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
+import select
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from typing import Any
 
+from covert.io.staging import pid_alive
+
 CHUNKS_PER_WORKER = 4
+PARENT_POLL_S = 0.5
 
 
 def _run_chunk(fn: Callable[[Any], Any], chunk: list[Any]) -> list[Any]:
     return [fn(item) for item in chunk]
+
+
+def _die_with(owner: int) -> None:
+    """Make this worker end as soon as ``owner`` (the process that made the pool) ends, however it ends.
+
+    A worker blocks reading its task queue, whose write end it holds itself, so nothing it reads ever
+    tells it that a parent killed with SIGKILL is gone. The kernel's parent-death signal does not help
+    either: a worker's parent is the fork server, which every worker keeps alive (each holds the pipe
+    whose end-of-file would stop it). So a daemon thread waits on a pidfd of the owner (Linux 5.3+),
+    which becomes readable the moment the owner exits, or else checks every ``PARENT_POLL_S``; then the
+    worker exits at once. It holds nothing to clean up: the owner writes every file.
+    """
+    parent = os.getppid()
+
+    def orphaned() -> bool:
+        return os.getppid() != parent or not pid_alive(owner)
+
+    pidfd = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(owner)
+        except OSError:  # an old kernel, or the owner is already gone
+            pidfd = None
+    if orphaned():
+        os._exit(1)
+
+    def watch() -> None:
+        if pidfd is not None:
+            select.select([pidfd], [], [])
+        else:
+            while not orphaned():
+                time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="covert-owner-watch", daemon=True).start()
+
+
+def _start_worker(owner: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+    _die_with(owner)
+    initializer(*initargs)
 
 
 class WorkerPool:
@@ -29,13 +76,17 @@ class WorkerPool:
     in 65 builds), and a worker that dies leaves ``Pool.imap`` waiting forever, where the executor raises
     ``BrokenProcessPool``. Always :meth:`close` it (or use it as a context manager): closing cancels what
     has not started.
+
+    Workers die with the process that made the pool, even one killed with SIGKILL (see
+    :func:`_die_with`): no worker outlives a killed build.
     """
 
     def __init__(self, workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
         self.workers = workers
         self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
-                                             initializer=initializer, initargs=initargs)
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(), initializer, initargs))
 
     def imap(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 16) -> Iterator[Any]:
         """``fn`` over ``items`` in order, ``chunksize`` items per task, a bounded number of tasks in flight

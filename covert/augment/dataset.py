@@ -1,7 +1,8 @@
 """``covert augment``: a base dataset in, a new dataset out with the base configs plus augmented ones.
 
 Layout choice: the output directory holds the base configs ``sft`` and ``rl`` copied byte for byte
-(their shards are checked against the base manifest first), plus two augmented configs,
+(the source folder is checked by :func:`covert.io.checked.open_dataset` and every row it carries is
+validated first, so a source edited behind an updated manifest is refused), plus two augmented configs,
 ``sft-augmented`` and ``rl-augmented``, with the same features, splits and shard naming. Each augmented
 row stays in its base row's split (so no task crosses from train to test), names its base row in
 ``base_task_id`` and lists what was applied in ``augmentations``; rows of every kind share the two
@@ -32,12 +33,16 @@ from covert import interrupts
 from covert.augment.llm import KINDS as LLM_KINDS
 from covert.augment.registry import INTENSITIES, NotApplicable, RowPair, get_kind, kind_names
 from covert.augment.rows import augment_pair
-from covert.augment.verify import validate_augmented_pair
-from covert.build import SPLITS, prepare_output, publish
+from covert.augment.verify import is_augmented, validate_augmented_pair, validate_augmented_row
+from covert.build import SPLITS
 from covert.errors import UsageError
 from covert.io.background import Background
+from covert.io.checked import open_dataset
+from covert.io.features import kind_of
+from covert.io.reader import DatasetError
+from covert.io.staging import discard, prepare_output, publish, restore
 from covert.parallel import WorkerPool
-from covert.validation import Invalid
+from covert.validation import Invalid, validate_row
 
 AUGMENTED = {"sft": "sft-augmented", "rl": "rl-augmented"}
 
@@ -75,6 +80,8 @@ class AugmentConfig:
 def resolve_source(src: str) -> tuple[Path, str | None]:
     """A local dataset directory, or a Hub dataset repo id downloaded to the cache; and its revision."""
     path = Path(src)
+    if path.parent.is_dir():
+        restore(path)  # a killed run that was replacing it left it in .NAME.old-PID
     if path.is_dir():
         return path, None
     if path.exists():
@@ -165,6 +172,42 @@ def _with_llm(results: Iterator[list[tuple]], llm: Any, batch: int = 64) -> Iter
     yield from flush()
 
 
+def _check_row(item: tuple[str, str, dict[str, Any]]) -> str | None:
+    """Validate one source row as ``covert validate`` does; ``None``, or the line saying why it fails."""
+    config, where, row = item
+    try:
+        (validate_augmented_row if is_augmented(row) else validate_row)(row, kind_of(config))
+    except Invalid as exc:
+        return f"{where}: row {row.get('task_id', '?')} fails validation ({exc.reason}: {exc.detail}"[:300] + ")"
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return f"{where}: row {row.get('task_id', '?')} is malformed ({type(exc).__name__})"
+    return None
+
+
+def _validate_source(source: Path, src: str, configs: list[str], pool: WorkerPool | None) -> None:
+    """Refuse a source with a row that fails validation: its shards may match a manifest that was
+    updated after an edit, and the augmented dataset would carry (and be built from) the bad row."""
+    fix = (f"; the source was changed after it was built: restore it from a good copy or rebuild it "
+           f"(`covert regenerate {src} --out NEW`), and check it with `covert validate`")
+
+    def items() -> Iterator[tuple[str, str, dict[str, Any]]]:
+        from covert.io.reader import iter_shard_rows
+
+        for config in configs:
+            for path, row, unloadable in iter_shard_rows(source, config, check_loadable=True):
+                if unloadable:
+                    raise AugmentError(f"{path}: row {row.get('task_id', '?')} stores numbers datasets.load_dataset "
+                                       f"reads back as other values ({', '.join(unloadable[:2])}); rebuild the source "
+                                       "with this covert (`covert regenerate`)")
+                yield config, str(path), row
+
+    results = pool.imap(_check_row, items(), chunksize=8) if pool else map(_check_row, items())
+    for failure in results:
+        interrupts.check()
+        if failure is not None:
+            raise AugmentError(failure + fix)
+
+
 def _pairs(root: Path, split: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     from covert.io.reader import iter_rows
 
@@ -178,6 +221,8 @@ def _pairs(root: Path, split: str) -> Iterator[tuple[dict[str, Any], dict[str, A
             yield sft, rl
         if next(rl_rows, None) is not None:
             raise AugmentError(f"{root}: the rl config of split {split} has more rows than sft")
+    except DatasetError:
+        raise
     except (ValueError, OSError, KeyError) as exc:  # unreadable shards: Arrow and JSON errors are ValueErrors
         raise AugmentError(f"{root}: cannot read the {split} rows ({type(exc).__name__}); run `covert validate`") from None
 
@@ -224,13 +269,11 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
     ``command`` is the regeneration command to record (default: the one this call amounts to).
     ``llm`` (a :class:`covert.augment.llm.LLMRephraser`) rewrites indirect and ambiguous queries.
     """
-    from covert.io.reader import load_manifest
-
     config.validate()
     if workers < 1:
         raise AugmentError("--workers must be at least 1")
     source, revision = resolve_source(str(src))
-    manifest = load_manifest(source)
+    manifest = open_dataset(source).manifest  # manifest, shards, sha256, footers and card, or one line
     out = Path(out)
     _check_locations(source, out)
     staging = prepare_output(out, overwrite)
@@ -241,7 +284,7 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
                                    llm, background)
         publish(staging, out)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        discard(staging)
         raise
     return result
 
@@ -253,18 +296,21 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
 
     from covert.io.parquet import ShardWriter, sha256_file
 
-    base_files = _copy_base(source, base, root)
-    writers = {(name, split): ShardWriter(root, name, split, config.rows_per_shard, background)
-               for name in AUGMENTED.values() for split in SPLITS}
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
     base_rows = sum(v for k, v in base.get("rows", {}).items() if k.startswith("sft/"))
     pool = WorkerPool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
     if pool is None:
         _init_worker(config, llm is not None)
-    bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)
+    bar = None
     seen = 0
     try:
+        carried = sorted({rel.split("/")[0] for rel in base["files"] if _carried(rel.split("/")[0])})
+        _validate_source(source, src, carried, pool)
+        base_files = _copy_base(source, base, root)
+        writers = {(name, split): ShardWriter(root, name, split, config.rows_per_shard, background)
+                   for name in AUGMENTED.values() for split in SPLITS}
+        bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)
         for split in SPLITS:
             pairs = _pairs(source, split)
             results = pool.imap(_augment_one, pairs, chunksize=8) if pool else map(_augment_one, pairs)
@@ -287,7 +333,8 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
                         examples.setdefault(AUGMENTED["sft"], sft)
                         examples.setdefault(AUGMENTED["rl"], rl)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if pool is not None:
             pool.close()
     files = dict(base_files)

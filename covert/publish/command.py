@@ -28,6 +28,8 @@ def _cmd_regenerate(args: argparse.Namespace) -> int:
     if result.ok:
         print(f"wrote {args.out}")
         return 0
+    if result.rebuilt_ok:
+        print(f"wrote {args.out}: a rebuild that matches the manifest, shard for shard (the source does not)")
     return 1
 
 
@@ -54,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--revision", default=None, help="branch to push to (created if missing)")
     s.set_defaults(func=_cmd_push)
 
-    s = sub.add_parser("regenerate", help="rebuild a dataset from its manifest and check every shard's sha256")
+    s = sub.add_parser("regenerate", help="rebuild a dataset from its manifest and check every shard's sha256 "
+                                          "(and the source's; exit 1 if either differs)")
     s.add_argument("source", metavar="DIR_OR_REPO", help="dataset directory or Hub dataset id")
     s.add_argument("--out", required=True)
     s.add_argument("--revision", default=None, help="Hub revision of the manifest")

@@ -18,7 +18,8 @@ formats have no field for it.
   a column one struct type, so the two open-ended objects, a call's ``arguments`` and a tool's
   ``parameters`` schema, are JSON strings (OpenAI's wire format); everything else is nested data.
 
-Every writer goes through a temporary file that is renamed into place when complete.
+The dataset is checked first (:func:`covert.io.checked.open_dataset`): a dataset with a missing, extra or
+damaged shard is refused. Every writer goes through a temporary file that is renamed into place when complete.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from covert.io import loader_safe
+from covert.io.checked import open_dataset
 from covert.io.features import kind_of
-from covert.io.reader import DatasetError, iter_rows, load_manifest
+from covert.io.reader import DatasetError, iter_rows
+from covert.io.staging import sweep
 from covert.publish import FORMATS
 
 # LLaMA-Factory's separator between the results of one turn's parallel calls.
@@ -175,10 +178,12 @@ def export(root: str | Path, fmt: str, out: str | Path, config: str = "sft", spl
     if fmt in _SFT_ONLY and kind_of(config) != "sft":
         raise ExportError(f"--to {fmt} needs an sft config (sft, sft-multiturn): {config} rows are prompts "
                           "without assistant turns")
-    load_manifest(root)
+    open_dataset(root)  # missing, extra or damaged shards are refused before anything is written
     out = Path(out)
     if out.is_dir():
         raise ExportError(f"{out} is a directory; give a file path to --out")
+    if out.parent.is_dir():
+        sweep(out)  # temporary files of killed exports
     report = ExportReport(out)
     records = _convert(iter_rows(root, config, split), CONVERTERS[fmt], report)
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")

@@ -144,7 +144,10 @@ def refuse_invalid(root: str | Path) -> None:
     """Raise :class:`PushError` unless the dataset passes ``covert validate``."""
     from covert.check import describe, validate_dataset
 
-    report = validate_dataset(root)
+    try:
+        report = validate_dataset(root)
+    except DatasetError as exc:  # a missing, extra or damaged file, or a card load_dataset cannot use
+        raise PushError(f"{root} fails covert validate: {exc}") from None
     if not report.ok:
         result = describe(report)
         reason = next(iter(result["by_reason"]), "?")

@@ -4,11 +4,15 @@ The manifest records everything that determines the output (the build config, th
 every builder's version, and for an augmented dataset the augmentation settings) and the sha256 of
 every shard. A regeneration with other versions could not give the same bytes, so it is refused
 before anything is built.
+
+A local source is also checked against its own manifest (:func:`covert.io.checked.dataset_problems`:
+missing, extra or changed shards, unreadable footers, the card): the result says which source files
+differ as well as whether the rebuild matches, and only a source and a rebuild that both match is a
+success. A damaged source is still rebuilt: the rebuild, checked shard by shard, is its repair.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -16,7 +20,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from covert.io.reader import DatasetError, load_manifest
+from covert.io.checked import check_manifest, dataset_problems
+from covert.io.reader import DatasetError, parse_manifest
+from covert.io.staging import restore
 
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
@@ -33,26 +39,50 @@ class Comparison:
     mismatched: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
+    source: list[str] = field(default_factory=list)  # what differs in the source folder from its manifest
+
+    @property
+    def rebuilt_ok(self) -> bool:
+        """Whether every rebuilt shard matches the manifest and none is missing or unexpected."""
+        return not (self.mismatched or self.missing or self.extra)
 
     @property
     def ok(self) -> bool:
-        """Whether every shard matches and none is missing or unexpected."""
-        return not (self.mismatched or self.missing or self.extra)
+        """Whether the rebuild matches the manifest and the source folder did too."""
+        return self.rebuilt_ok and not self.source
 
     def describe(self) -> str:
-        """One line."""
-        if self.ok:
-            return f"all {len(self.matched)} shards match the manifest's sha256"
-        parts = [f"{len(v)} {k} ({', '.join(v[:3])}{', ...' if len(v) > 3 else ''})"
-                 for k, v in (("differ", self.mismatched), ("missing", self.missing), ("unexpected", self.extra)) if v]
-        return "shards do not match the manifest: " + "; ".join(parts)
+        """One line on the rebuild, preceded by one on the source folder when it differs from its manifest."""
+        if self.rebuilt_ok:
+            line = f"all {len(self.matched)} shards match the manifest's sha256"
+        else:
+            parts = [f"{len(v)} {k} ({', '.join(v[:3])}{', ...' if len(v) > 3 else ''})"
+                     for k, v in (("differ", self.mismatched), ("missing", self.missing), ("unexpected", self.extra))
+                     if v]
+            line = "shards do not match the manifest: " + "; ".join(parts)
+        if not self.source:
+            return line
+        head = (f"the source differs from its manifest in {len(self.source)} "
+                f"{'file' if len(self.source) == 1 else 'files'}: {'; '.join(self.source[:3])}"
+                f"{'; ...' if len(self.source) > 3 else ''}")
+        return head + "\n" + ("rebuilt: " + line if self.rebuilt_ok else line)
 
 
 def read_manifest(source: str, revision: str | None = None) -> dict[str, Any]:
-    """The manifest of a local dataset directory, or of a Hub dataset repo ``owner/name``."""
+    """The manifest of a local dataset directory, or of a Hub dataset repo ``owner/name`` (parsed and
+    shape-checked: :class:`DatasetError` in one line otherwise)."""
+    return read_source(source, revision)[0]
+
+
+def read_source(source: str, revision: str | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The manifest of ``source`` and, for a local folder, each way its files differ from it (one
+    line each); a Hub source's files are not fetched, so nothing is listed for them."""
     path = Path(source)
+    if path.parent.is_dir():
+        restore(path)  # a killed run that was replacing it left it in .NAME.old-PID
     if path.exists():
-        return load_manifest(path)
+        manifest, problems = dataset_problems(path)
+        return manifest, [f"{p.path}{p.what}" for p in problems]
     if not _REPO_ID.match(source):
         raise RegenerateError(f"{source} is neither a dataset directory nor a Hub dataset id (owner/name)")
     from huggingface_hub import hf_hub_download
@@ -62,7 +92,10 @@ def read_manifest(source: str, revision: str | None = None) -> dict[str, Any]:
     except Exception as exc:  # not found, offline, no network: one line
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise RegenerateError(f"cannot read manifest.json of Hub dataset {source}: {message}") from None
-    return json.loads(Path(local).read_text())
+    where = f"manifest.json of Hub dataset {source}"
+    manifest = parse_manifest(Path(local).read_bytes(), where)
+    check_manifest(manifest, where)
+    return manifest, []
 
 
 def version_mismatches(manifest: dict[str, Any]) -> list[str]:
@@ -105,9 +138,9 @@ def config_from_manifest(manifest: dict[str, Any]) -> Any:
         raise RegenerateError(f"the manifest's config is incomplete: {exc}") from None
 
 
-def compare(expected: dict[str, str], actual: dict[str, str]) -> Comparison:
-    """Compare shard hashes (relative path -> sha256)."""
-    result = Comparison()
+def compare(expected: dict[str, str], actual: dict[str, str], source: list[str] | None = None) -> Comparison:
+    """Compare shard hashes (relative path -> sha256); ``source`` lists how the source folder differs."""
+    result = Comparison(source=list(source or []))
     for path, digest in sorted(expected.items()):
         if path not in actual:
             result.missing.append(path)
@@ -124,7 +157,7 @@ def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool =
     """Rebuild the dataset ``source`` describes into ``out`` and compare every shard's sha256."""
     from covert.build import build
 
-    manifest = read_manifest(source, revision)
+    manifest, source_problems = read_source(source, revision)
     if "files" not in manifest or "config" not in manifest:
         raise RegenerateError(f"{source}: manifest.json lacks its config or shard hashes; it cannot be regenerated")
     problems = version_mismatches(manifest)
@@ -135,7 +168,7 @@ def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool =
     if "augmentation_config" not in manifest:
         rebuilt = build(config, out, overwrite=overwrite, command=manifest.get("command", ""), engine=engine,
                         ray_address=ray_address, **options)
-        return compare(manifest["files"], rebuilt["files"])
+        return compare(manifest["files"], rebuilt["files"], source_problems)
     # an augmented dataset: rebuild its base next to ``out``, then augment it with the recorded settings
     from covert.augment.dataset import AugmentConfig, augment_dataset
 
@@ -149,4 +182,4 @@ def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool =
         rebuilt = augment_dataset(base, out, augment_config, overwrite=overwrite, command=augment_command, **options)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    return compare(manifest["files"], rebuilt["files"])
+    return compare(manifest["files"], rebuilt["files"], source_problems)

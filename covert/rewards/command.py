@@ -38,14 +38,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from covert.io.reader import DatasetError, iter_rows, load_manifest
+    from covert.io.checked import open_dataset
+    from covert.io.reader import DatasetError, iter_rows
     from covert.rewards.composite import RewardConfig, Scorer
 
     predictions = _read_predictions(Path(args.predictions))
     wanted = {task_id for task_id, _, _ in predictions}
     rows: dict[str, dict[str, Any]] = {}
     try:
-        load_manifest(args.dataset)
+        open_dataset(args.dataset)
         for row in iter_rows(args.dataset, args.config):
             if row.get("task_id") in wanted:
                 rows[row["task_id"]] = row

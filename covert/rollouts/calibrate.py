@@ -4,7 +4,6 @@ pass rate under a policy, written into every config's rows as ``pass_rate`` and 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,11 +12,11 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from covert.build import prepare_output, publish
-from covert.check import dataset_configs
 from covert.io.card import write_card
+from covert.io.checked import open_dataset
 from covert.io.parquet import sha256_file
-from covert.io.reader import iter_rows, load_manifest
+from covert.io.reader import DatasetError, iter_rows
+from covert.io.staging import discard, prepare_output, publish
 from covert.rollouts.policies import ScriptedPolicy, parse_policy_spec
 from covert.rollouts.runner import run
 
@@ -45,8 +44,8 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
         raise ValueError("--k must be a positive integer")
     _, error_rate = parse_policy_spec(policy)
     root = Path(root)
-    manifest = load_manifest(root)
-    configs = dataset_configs(root, manifest)
+    dataset = open_dataset(root)
+    manifest, configs = dataset.manifest, dataset.configs
     source = "rl-multiturn" if "rl-multiturn" in configs else "rl"
     if source not in configs:
         raise ValueError(f"{root} has no rl config to roll out")
@@ -62,8 +61,8 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
     try:
         files: dict[str, str] = {}
         for config in configs:
-            for shard in sorted((root / config).glob("*.parquet")):
-                rel = f"{config}/{shard.name}"
+            for rel in dataset.shards(config):
+                shard = root / rel
                 (staging / config).mkdir(parents=True, exist_ok=True)
                 _rewrite(shard, staging / rel, passes, k, record)
                 files[rel] = sha256_file(staging / rel)
@@ -75,13 +74,17 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
         write_card(staging, manifest, examples)
         publish(staging, target)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        discard(staging)
         raise
     return summary
 
 
 def _rewrite(src: Path, dst: Path, passes: dict[str, int], k: int, record: dict[str, Any]) -> None:
-    table = pq.read_table(src)
+    try:
+        table = pq.read_table(src)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DatasetError(f"{src} cannot be read ({type(exc).__name__}); the shard is damaged: restore it from a "
+                           "good copy, or rebuild the dataset with `covert regenerate`") from None
     ids = table.column("task_id").to_pylist()
     rates = [passes[i] / k if i in passes else None for i in ids]
     info = [orjson.dumps({**record, "passes": passes[i]}).decode() if i in passes else None for i in ids]
