@@ -144,8 +144,8 @@ def render_card(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], r
     The text is exactly what ``DatasetCard.from_template`` renders (a test holds the two equal), made
     by plain substitution so a build does not import ``huggingface_hub.repocard`` (~0.4 s).
     """
-    values = {"card_data": card_data(manifest, root).to_yaml(), **card_values(manifest, examples, repo),
-              "figures": figures_section(figures or [])}
+    values = {"card_data": card_data(manifest, root).to_yaml(), **card_values(manifest, examples, repo)}
+    values["figures"] = figures_section(figures or [])
     text = substitute(template_path().read_text(), values)
     return text if text.endswith("\n") else text + "\n"
 
@@ -213,6 +213,7 @@ def card_values(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], r
         "command": manifest.get("command") or _command(manifest),
         "manifest_excerpt": _manifest_excerpt(manifest),
         "license_text": _license_text(manifest),
+        "figures": "",  # render_card(figures=...) and embed_figures fill it (covert report)
     }
 
 

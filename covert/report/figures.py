@@ -57,8 +57,9 @@ def _hist(ax: Any, values: list[int], title: str, xlabel: str, color: str = COLO
         ax.bar(xs, [counts.get(x, 0) for x in xs], color=color, width=0.8)
         if len(xs) <= 20:
             ax.set_xticks(xs)
-    else:
-        ax.hist(values, bins=40, color=color)
+    else:  # integer-aligned bins, at most about 40 of them
+        step = -(-(max(counts) - min(counts) + 1) // 40)
+        ax.hist(values, bins=range(min(counts), max(counts) + step + 1, step), color=color, rwidth=0.9)
     mean = sum(values) / len(values)
     ax.axvline(mean, color=ACCENT, linestyle="--", linewidth=1.2, label=f"mean {mean:.1f}")
     ax.legend(frameon=False)
@@ -95,7 +96,9 @@ def tool_coverage(data: ReportData) -> Any:
         names = list(calls)[::-1]
         values = [calls[n] for n in names]
         colors = [COLOR if v else ACCENT for v in values]
-        ax.barh(names, [v if v else 0.5 for v in values], color=colors)
+        bars = ax.barh(names, [v if v else 0.5 for v in values], color=colors)
+        ax.bar_label(bars, labels=["" if v else "never called" for v in values], padding=2, fontsize=7,
+                     color=ACCENT)
         ax.set_title(f"{builder}: {covered}/{len(calls)} tools used", fontsize=10)
         ax.tick_params(axis="y", labelsize=7)
         ax.set_xlabel("oracle calls", fontsize=8)
@@ -157,7 +160,7 @@ def augmentation(data: ReportData) -> Any:
         left = [a + b for a, b in zip(left, values)]
     ax.set_title("augmentation kinds (per base row)")
     ax.set_xlabel("base rows")
-    ax.legend(frameon=False, loc="lower right", fontsize=8)
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -180,6 +183,7 @@ def pass_rates(data: ReportData) -> Any:
     fig, (left, right) = _plt().subplots(1, 2, figsize=(11, 3.8))
     k = (data.manifest.get("calibration") or {}).get("k") or 8
     left.hist(data.pass_rates, bins=[i / k - 0.5 / k for i in range(k + 2)], color=COLOR, rwidth=0.85)
+    left.set_xticks([i / k for i in range(k + 1)])
     left.set_title(f"pass rate per task (k={k})")
     left.set_xlabel("pass rate")
     left.set_ylabel("tasks")
