@@ -76,6 +76,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
         for reason, count in llm["rejected_by_reason"].items():
             print(f"  {reason:<28} {count:>8}")
     print(f"wrote {args.out}")
+    if args.report:
+        from covert.report.command import report_after
+
+        report_after(args.out)
     return 0
 
 
@@ -214,6 +218,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local worker processes, or Ray Data tasks (same output)")
     s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
+    s.add_argument("--report", action="store_true", help="also write OUT/report (figures, HTML; see covert report)")
     s.set_defaults(func=_cmd_build)
 
     s = sub.add_parser("validate", help="check a dataset's files (exit 2 on the first that fails) and re-check "
@@ -238,7 +243,7 @@ def parser() -> argparse.ArgumentParser:
 
 # subcommands that live next to the library code they face; each module defines register(subparsers)
 _EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command",
-               "covert.rollouts.command")
+               "covert.rollouts.command", "covert.report.command")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,10 @@ def _run(args: argparse.Namespace) -> int:
                                progress=not args.quiet, llm=llm)
     _print_summary(manifest)
     print(f"wrote {args.out}")
+    if args.report:
+        from covert.report.command import report_after
+
+        report_after(args.out)
     return 0
 
 
@@ -56,4 +60,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--llm", default=None, metavar="SPEC",
                    help="rewrite indirect and ambiguous queries with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests (default: OUT.llm-cache)")
+    s.add_argument("--report", action="store_true", help="also write OUT/report (figures, HTML; see covert report)")
     s.set_defaults(func=_run)

@@ -136,14 +136,16 @@ def template_path() -> Path:
 
 
 def render_card(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], repo: str = PLACEHOLDER_REPO,
-                root: Path | None = None) -> str:
+                root: Path | None = None, figures: list[tuple[str, str]] | None = None) -> str:
     """The card text for a dataset with this manifest; ``examples`` maps config -> one row (encoded or
-    decoded); ``root``, the directory holding the shards, adds their ``dataset_info`` (see :func:`card_data`).
+    decoded); ``root``, the directory holding the shards, adds their ``dataset_info`` (see :func:`card_data`);
+    ``figures`` (relative path, title) pairs add a Figures section (see :func:`embed_figures`).
 
     The text is exactly what ``DatasetCard.from_template`` renders (a test holds the two equal), made
     by plain substitution so a build does not import ``huggingface_hub.repocard`` (~0.4 s).
     """
     values = {"card_data": card_data(manifest, root).to_yaml(), **card_values(manifest, examples, repo)}
+    values["figures"] = figures_section(figures or [])
     text = substitute(template_path().read_text(), values)
     return text if text.endswith("\n") else text + "\n"
 
@@ -153,6 +155,34 @@ def substitute(template: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         template = template.replace("{{ " + key + " }}", value)
     return template[:-1] if template.endswith("\n") else template
+
+
+FIGURES_HEADING = "## Figures"
+_AFTER_FIGURES = "\n\n## Configs and splits"
+
+
+def figures_section(figures: list[tuple[str, str]]) -> str:
+    """The card's Figures section for ``(relative path, title)`` pairs, led by a blank line; empty
+    without figures (the card is then byte for byte what it is without ``covert report``)."""
+    if not figures:
+        return ""
+    images = "\n\n".join(f"![{title}]({path})" for path, title in figures)
+    return (f"\n\n{FIGURES_HEADING}\n\nDrawn by `covert report` from the manifest and the rows; "
+            f"`report/report.html` holds them on one page with the numbers.\n\n{images}")
+
+
+def embed_figures(card: str, figures: list[tuple[str, str]]) -> str:
+    """A rendered card with its Figures section replaced by one for ``figures`` (inserted after the
+    summary, where :func:`render_card` puts it; removed when ``figures`` is empty)."""
+    start = card.find("\n\n" + FIGURES_HEADING + "\n")
+    if start >= 0:
+        end = card.find("\n\n## ", start + 2)
+        card = card[:start] + (card[end:] if end >= 0 else "\n")
+    section = figures_section(figures)
+    at = card.find(_AFTER_FIGURES)
+    if at < 0:
+        return card.rstrip("\n") + section + "\n"
+    return card[:at] + section + card[at:]
 
 
 def write_card(root: Path, manifest: dict[str, Any], examples: dict[str, dict[str, Any]]) -> None:
@@ -183,6 +213,7 @@ def card_values(manifest: dict[str, Any], examples: dict[str, dict[str, Any]], r
         "command": manifest.get("command") or _command(manifest),
         "manifest_excerpt": _manifest_excerpt(manifest),
         "license_text": _license_text(manifest),
+        "figures": "",  # render_card(figures=...) and embed_figures fill it (covert report)
     }
 
 
