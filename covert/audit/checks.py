@@ -178,7 +178,7 @@ _NOT_PLURAL = frozenset(("has", "was", "is", "does", "goes", "its", "this", "plu
 _ADJECTIVE = ("unread|open|new|extra|more|other|active|pending|free|upcoming|saved|checked|matching|additional|"
               "available|unassigned|confirmed|online|offline|scheduled|total|outstanding|chargeable|adult|paid")
 _ONE_PLURAL = re.compile(rf"(?<![\d.,$])\b1 (?:(?:{_ADJECTIVE}) )?([a-z]{{2,}}s)\b")
-_PLURAL_ONE = re.compile(r"\b([A-Za-z]{3,}s)\b[^.:;!?]{0,60}:\s*1(?![\d.,:])")
+_PLURAL_ONE = re.compile(r"\b([A-Za-z]{3,}s)\b[^.:;!?]{0,60}:\s*1(?![\d,:]|\.\d)")
 _PAREN_S = re.compile(r"\w\((?:s|es|ies)\)")
 _DOUBLED = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 _N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")

@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--config", action="append", default=None,
                    help="an SFT config to audit (repeatable; default: every sft* config)")
     s.add_argument("--json", action="store_true", help="print the full report as JSON (rates per builder/category cell)")
-    s.add_argument("--examples", type=int, default=0, help="print this many flagged rows per check (sampled)")
+    s.add_argument("--examples", type=int, default=0, help="print this many flagged rows per check (sampled; --json lists 5 unless told)")
     s.add_argument("--seed", type=int, default=0, help="seed of the example sample")
     s.set_defaults(func=_run)
 
@@ -29,7 +29,7 @@ def _run(args: argparse.Namespace) -> int:
     audits = audit_dataset(args.dir, args.config)
     if args.json:
         report = {"dataset": str(args.dir),
-                  "configs": {name: a.to_dict(max(args.examples, 5), args.seed) for name, a in audits.items()}}
+                  "configs": {name: a.to_dict(args.examples or 5, args.seed) for name, a in audits.items()}}
         print(json.dumps(report, indent=2))
     else:
         print(format_report(audits, args.examples, args.seed), end="")
