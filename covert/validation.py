@@ -296,7 +296,7 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
                     raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
     _check_selections(truth, outputs, query)
     _check_minimal(builder, oracle, calls, replay, initial, scalars)
-    _check_turns(builder, oracle, outputs, query)
+    _check_turns(builder, oracle, outputs, query, scalars)
 
 
 def _argument_items(call: dict[str, Any], params: dict[str, Any]) -> list[tuple[str, Any, bool]]:
@@ -316,7 +316,7 @@ def _argument_items(call: dict[str, Any], params: dict[str, Any]) -> list[tuple[
     return out
 
 
-def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str) -> None:
+def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, scalars: list[set[Any]]) -> None:
     """Calls fit their turns and the row's label.
 
     A call in turn k may use only what the user said and what turns before k returned: a value that only
@@ -324,7 +324,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str) -
     Two writes of one turn may not share an id argument: their order matters (``parallel_write_conflict``).
     The category holds: ``category_parallel`` (two calls or more in one turn), ``category_parallel_multiple``
     (two calls or more of two tools or more in one turn), ``category_sequential`` (a call of a later turn
-    takes a value from an earlier turn's output that the query does not give).
+    takes a value from an earlier turn's output that the query does not give). ``scalars`` holds each
+    output's :func:`scalar_set` but the last one's (which no later turn sees).
     """
     specs = builder.tools
     refs = builder.language.references
@@ -332,7 +333,9 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str) -
     position = 0
     depends = False
     for group in oracle.groups:
-        own = [scalar_set(outputs[position + j]) for j in range(len(group))]
+        last = len(outputs) - 1
+        own = [scalars[k] if k < last or len(group) == 1 else scalar_set(outputs[k])
+               for k in range(position, position + len(group))]
         written: dict[Any, str] = {}
         for j, call in enumerate(group):
             spec = specs[call["name"]]
@@ -352,8 +355,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str) -
                     if item in written:
                         raise Invalid("parallel_write_conflict", f"{written[item]} and {call['name']} on {str(item)[:40]}")
                     written[item] = call["name"]
-        for scalars in own:
-            before |= scalars
+        for output_scalars in own:
+            before |= output_scalars
         position += len(group)
     category = oracle.category
     if category == "parallel" and not any(len(g) >= 2 for g in oracle.groups):

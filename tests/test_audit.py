@@ -187,6 +187,24 @@ def test_category_label_contradicts_the_calls() -> None:
     assert not mismatch(row_view(two_tools)).flagged
 
 
+def test_failed_calls_and_error_reports_do_not_break_the_label() -> None:
+    failed = ("get_flight_status", {"flight_number": "SK6865", "date": "2026-07-23"},
+              {"error": {"code": "service_unavailable", "message": "503", "retryable": True}})
+    retried = make_row("Where do I board SK6865?", [[failed], [_status("SK6865", "B14")]], "Gate B14.", "simple",
+                       "airline")
+    assert not CHECK["category_mismatch"].fn(row_view(retried)).flagged
+    reported = make_row("Where do I board SK6865?", [[failed]], "Sorry, that failed.", "sequential", "airline")
+    reported["ground_truth"]["behaviour"] = "report_error"
+    assert CHECK["category_mismatch"].fn(row_view(reported)) is None
+
+
+def test_outputs_in_other_formats_still_give_their_values() -> None:
+    csv = "field,value\nowner_name,Liam Mensah\nhomes,[table: homes]\n\nhome_id,name\nhome_e4b3d4f8,Family Home\n"
+    assert {"Liam Mensah", "home_e4b3d4f8", "Family Home"} <= set(row_view(
+        {"messages": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "x", "arguments": {}}}]},
+                      {"role": "tool", "tool_call_id": "c", "content": csv}]}).turns[0][0].output)
+
+
 def test_id_used_in_the_turn_that_returns_it() -> None:
     same = make_row(FREE_QUERY, [[FIND_PERSON, FREE]], "You're both free from 10:00 to 11:00.", "sequential", "calendar")
     assert verdict("same_turn_id", same).flagged
@@ -260,7 +278,7 @@ def test_hostile_rows_do_not_crash_the_audit() -> None:
     assert audit.rows == 3
     # texts are read up to a bound: the artefact past it is not seen
     assert audit.results["grammar_artefacts"].total.flagged == 0
-    assert row_view(broken).turns[0][0].output == ["Atlas"]
+    assert "Atlas" in row_view(broken).turns[0][0].output
 
 
 def _write_dataset(root: Path, rows: list[dict[str, Any]], config: str = "sft") -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from covert.audit.rows import CallView, RowView, scalars_of
@@ -296,8 +296,13 @@ def category_mismatch(view: RowView) -> Verdict | None:
     """Per label: simple and multiple make exactly one call; parallel puts two calls or more in one
     turn; parallel_multiple puts two calls or more of two tools or more in one turn; sequential has a
     call that takes a value from an earlier turn's output that the user never said; state_changing
-    writes; irrelevance makes no call."""
-    category, turns = view.category, view.turns
+    writes; irrelevance makes no call. Calls that failed (an error output, retried or reported) do
+    not count, and rows that end in an error report are not judged."""
+    if view.behaviour not in ("tool_use", "clarify", "decline"):
+        return None
+    category = view.category
+    turns = [t for t in ([c for c in turn if not _failed(c)] for turn in view.turns) if t]
+    view = replace(view, turns=turns)
     calls = view.calls
     if category in ("simple", "multiple"):
         return OK if len(calls) == 1 else _flag(f"{category}_calls", f"{len(calls)} calls")
@@ -320,6 +325,10 @@ def category_mismatch(view: RowView) -> Verdict | None:
     if category == "irrelevance":
         return OK if not calls else _flag("irrelevance_with_calls", _shape(view))
     return None
+
+
+def _failed(call: CallView) -> bool:
+    return isinstance(call.output, dict) and isinstance(call.output.get("error"), dict)
 
 
 def _shape(view: RowView) -> str:

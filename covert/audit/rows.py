@@ -16,6 +16,8 @@ MAX_TEXT = 20_000
 MAX_SCALARS = 5_000
 _XML_TEXT = re.compile(r">([^<>]{1,300})<")
 _LINE_VALUE = re.compile(r"^[\s\-]*[\w.\[\]]{1,80}\s*[:=]\s*(.{1,300})$", re.MULTILINE)
+_CELL = re.compile(r"[^,|\t\n]{1,300}")
+_TOKEN = re.compile(r"[^\s,|:;<>\"'=\[\]{}()*`]{3,120}")
 
 
 @dataclass
@@ -63,15 +65,17 @@ class RowView:
 
 
 def parse_output(content: str) -> Any:
-    """A tool message's content as data; a non-JSON reply (an XML or YAML rendering) becomes the list
-    of the text values it holds, so value checks still see them."""
+    """A tool message's content as data; a non-JSON reply (an XML, YAML, CSV or Markdown rendering)
+    becomes the list of the text values it holds (element texts, ``key: value`` values, table cells and
+    bare tokens), so value checks still see them; it holds no records."""
     content = content[:MAX_TEXT * 10]
     try:
         return orjson.loads(content)
     except orjson.JSONDecodeError:
-        values = [v.strip() for v in _XML_TEXT.findall(content)] or [v.strip().strip("'\"") for v in
-                                                                     _LINE_VALUE.findall(content)]
-        return [v for v in values if v]
+        values = [v.strip() for v in _XML_TEXT.findall(content)]
+        values += [v.strip().strip("'\"") for v in _LINE_VALUE.findall(content)]
+        values += [v.strip() for v in _CELL.findall(content)] + _TOKEN.findall(content)
+        return list(dict.fromkeys(v for v in values if v))[:MAX_SCALARS]
 
 
 def scalars_of(value: Any) -> frozenset[str]:
