@@ -7,7 +7,11 @@
   the synthesizer's own, recorded in the row).
 - L3 semantics: every argument is grounded (query, earlier output or default) and none was handed over
   in the query although an earlier output supplies it; no step is redundant; the task is non-trivial;
-  every selection is answerable from the query; the answer facts derive from the outputs.
+  every selection is answerable from the query; the answer facts derive from the outputs. The calls fit
+  their turns and their label: a call uses only values of earlier turns' outputs (never one that its own
+  turn returns), no two writes of one turn act on the same id, and the category holds (parallel: two
+  calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
+  sequential: a later turn takes a value from an earlier turn's output).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class Oracle:
     state: dict[str, Any]
     recorded_outputs: list[str] | None
     answer: str | None
+    category: str | None = None  # the row's label; None skips the category invariants
 
 
 class Invalid(Exception):
@@ -62,13 +67,13 @@ def oracle_of(row: dict[str, Any], kind: str) -> Oracle:
         final = messages[-1]
         return Oracle(kind, row["builder"], " ".join(said), row["tools"],
                       row["ground_truth"]["calls"], row["ground_truth"], row["initial_state"], outputs,
-                      final.get("content") if final["role"] == "assistant" else None)
+                      final.get("content") if final["role"] == "assistant" else None, row.get("category"))
     said = [m["content"] for m in row["prompt"] if m["role"] == "user"]
     scenario = row["extra_info"].get("user_scenario") or {}
     said += [item["text"] for item in scenario.get("known", [])]
     return Oracle(kind, row["builder"], " ".join(said), row["tools"],
                   row["reward_model"]["ground_truth"]["calls"], row["reward_model"]["ground_truth"],
-                  row["extra_info"]["initial_state"], None, None)
+                  row["extra_info"]["initial_state"], None, None, row.get("category"))
 
 
 def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -> None:
@@ -291,6 +296,75 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
                     raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
     _check_selections(truth, outputs, query)
     _check_minimal(builder, oracle, calls, replay, initial, scalars)
+    _check_turns(builder, oracle, outputs, query, scalars)
+
+
+def _argument_items(call: dict[str, Any], params: dict[str, Any]) -> list[tuple[str, Any, bool]]:
+    """``(key, item, chosen)`` for each scalar argument value a call takes from somewhere (not a boolean,
+    not the parameter's default); ``chosen`` marks one of the parameter's enum values, which may be picked
+    rather than looked up."""
+    out = []
+    for key, value in call["arguments"].items():
+        schema = params.get(key, {})
+        enum = schema.get("enum") or (schema.get("items") or {}).get("enum") or ()
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, (bool, dict, list)) or item is None:
+                continue
+            if item == schema.get("default", object()):
+                continue
+            out.append((key, item, item in enum))
+    return out
+
+
+def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, scalars: list[set[Any]]) -> None:
+    """Calls fit their turns and the row's label.
+
+    A call in turn k may use only what the user said and what turns before k returned: a value that only
+    an output of its own turn holds is an id used before the call that returns it (``same_turn_dependency``).
+    Two writes of one turn may not share an id argument: their order matters (``parallel_write_conflict``).
+    The category holds: ``category_parallel`` (two calls or more in one turn), ``category_parallel_multiple``
+    (two calls or more of two tools or more in one turn), ``category_sequential`` (a call of a later turn
+    takes a value from an earlier turn's output that the query does not give). ``scalars`` holds each
+    output's :func:`scalar_set` but the last one's (which no later turn sees).
+    """
+    specs = builder.tools
+    refs = builder.language.references
+    before: set[Any] = set()
+    position = 0
+    depends = False
+    for group in oracle.groups:
+        last = len(outputs) - 1
+        own = [scalars[k] if k < last or len(group) == 1 else scalar_set(outputs[k])
+               for k in range(position, position + len(group))]
+        written: dict[Any, str] = {}
+        for j, call in enumerate(group):
+            spec = specs[call["name"]]
+            params = spec.parameters["properties"]
+            siblings: set[Any] = set().union(*(own[m] for m in range(len(group)) if m != j))
+            for key, item, chosen in _argument_items(call, params):
+                if in_scalars(before, item):
+                    if not mentions(query, item):
+                        depends = True
+                    continue
+                if not chosen and in_scalars(siblings, item) and not mentions(query, item):
+                    raise Invalid("same_turn_dependency", f"{call['name']}.{key}={str(item)[:40]} comes from its own turn")
+            if spec.writes:
+                for key, item, _ in _argument_items(call, params):
+                    if not (key.endswith(("_id", "_ids", "_number")) or spec.param_entity(key) in refs):
+                        continue
+                    if item in written:
+                        raise Invalid("parallel_write_conflict", f"{written[item]} and {call['name']} on {str(item)[:40]}")
+                    written[item] = call["name"]
+        for output_scalars in own:
+            before |= output_scalars
+        position += len(group)
+    category = oracle.category
+    if category == "parallel" and not any(len(g) >= 2 for g in oracle.groups):
+        raise Invalid("category_parallel", "no turn holds two calls or more")
+    if category == "parallel_multiple" and not any(len(g) >= 2 and len({c["name"] for c in g}) >= 2 for g in oracle.groups):
+        raise Invalid("category_parallel_multiple", "no turn holds two calls or more of two tools or more")
+    if category == "sequential" and not depends:
+        raise Invalid("category_sequential", "no call takes a value from an earlier turn's output")
 
 
 def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> None:

@@ -22,7 +22,7 @@ class Blueprint:
 
     Attributes:
         category: The task category.
-        method: How it was sampled (single, walk, backward, merge, parallel, irrelevance).
+        method: How it was sampled (single, walk, backward, merge, parallel, fanout, irrelevance).
         steps: Tool names in call order (parallel categories repeat a tool).
         goals: Indexes of the steps the user asks for; the others are lookups on the way.
         reasoning: An aggregate over a list output asked for instead of a goal step's own answer:
@@ -157,6 +157,45 @@ def _catalog(builder: Builder) -> _Catalog:
     return _Catalog(simple_ok, repeatable, linked, [t for t, s in tools.items() if s.writes])
 
 
+@cache
+def _fan_outs(builder: Builder) -> dict[str, tuple[str, ...]]:
+    """Per lookup a user can call alone: the reads that need nothing but what it returns (and what a
+    user can say), so that two of them can run together in the turn after it."""
+    graph = tool_graph(builder)
+    refs = builder.language.references
+    out: dict[str, tuple[str, ...]] = {}
+    for lookup in _catalog(builder).simple_ok:
+        if builder.tools[lookup].writes:
+            continue
+        gives = graph.produced_entities(lookup) & set(refs)
+        members = []
+        for tool, spec in builder.tools.items():
+            if tool == lookup or spec.writes:
+                continue
+            needs = {spec.param_entity(p) for p in spec.parameters["required"]} & set(refs)
+            if needs and needs <= gives:
+                members.append(tool)
+        if len(members) >= 2:
+            out[lookup] = tuple(members)
+    return out
+
+
+def fan_out(builder: Builder, rng: random.Random, target: str | None = None) -> Blueprint | None:
+    """A parallel_multiple plan for a builder with too few tools a user can call alone: one lookup, then
+    two or three different reads on what it returned, together in the next turn (``None`` if the tool
+    graph has no such lookup)."""
+    options = _fan_outs(builder)
+    if not options:
+        return None
+    lookups = sorted(options)
+    lookup = next((t for t in lookups if target in options[t]), None) or rng.choice(lookups)
+    members = list(options[lookup])
+    head = [target] if target in members else []
+    rest = [t for t in members if t not in head]
+    picks = head + rng.sample(rest, min(len(rest), rng.randint(2, 3) - len(head)))
+    return Blueprint("parallel_multiple", "fanout", [lookup, *picks], list(range(1, len(picks) + 1)))
+
+
 def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
     """A blueprint of ``category``; ``target`` (a tool) steers which tool the task is about."""
     graph = tool_graph(builder)
@@ -172,8 +211,14 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
         n = rng.randint(2, 4)
         return Blueprint(category, "parallel", [tool] * n, list(range(n)))
     if category == "parallel_multiple":
+        # two tools or more in one turn: without the target, two others are drawn
         pool = [t for t in simple_ok if t != target]
-        picks = ([target] if target in simple_ok else []) + rng.sample(pool, min(len(pool), rng.randint(1, 2)))
+        head = [target] if target in simple_ok else []
+        picks = head + rng.sample(pool, min(len(pool), rng.randint(1, 2) + (0 if head else 1)))
+        if len(picks) < 2:
+            fan = fan_out(builder, rng, target)
+            if fan is not None:
+                return fan
         steps: list[str] = []
         for tool in picks:
             steps.extend([tool] * (rng.choice((1, 1, 2)) if tool in repeatable else 1))

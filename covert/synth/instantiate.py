@@ -41,6 +41,7 @@ class _Step:
     args: dict[str, Any] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)
     user_params: list[str] = field(default_factory=list)
+    sources: set[int] = field(default_factory=set)  # the earlier calls whose outputs gave arguments
 
 
 class Instantiator:
@@ -87,18 +88,31 @@ class Instantiator:
         if self.blueprint.method != "parallel":
             return self._bind(tool, link=True)
         first = next((s for s in self.steps if s.tool == tool), None)
+        reason = "duplicate_parallel_call"
         for _ in range(6):
             step = self._bind(tool, link=False)
-            if first is None:
-                return step
-            varying = self._varying_param(first)
-            for param in first.user_params:
-                if param != varying:
-                    step.args[param] = first.args[param]
-                    step.phrases[param] = first.phrases[param]
-            if all(step.args.get(varying) != s.args.get(varying) for s in self.steps if s.tool == tool):
-                return step
-        raise Rejected("duplicate_parallel_call", tool)
+            if first is not None:
+                varying = self._varying_param(first)
+                for param in first.user_params:
+                    if param != varying:
+                        step.args[param] = first.args[param]
+                        step.phrases[param] = first.phrases[param]
+                if any(step.args.get(varying) == s.args.get(varying) for s in self.steps if s.tool == tool):
+                    continue
+            if self._writes_same_id(step):
+                reason = "parallel_write_conflict"
+                continue
+            return step
+        raise Rejected(reason, tool)
+
+    def _writes_same_id(self, step: _Step) -> bool:
+        """Whether a write of the parallel turn would act on an id another write of the turn acts on:
+        their order would matter, so they cannot run together."""
+        if not self.builder.tools[step.tool].writes:
+            return False
+        mine = _id_arguments(self.builder, step.tool, step.args)
+        return any(mine & _id_arguments(self.builder, s.tool, s.args) for s in self.steps
+                   if self.builder.tools[s.tool].writes)
 
     def _varying_param(self, step: _Step) -> str:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
@@ -171,22 +185,27 @@ class Instantiator:
     def _bind_from_output(self, step: _Step, param: str, entity: str, is_list: bool) -> bool:
         scalar = None
         listed = None
-        for index in range(len(self.calls) - 1, -1, -1):
+        # a fan-out's reads all take what its lookup returned, so they can share the turn after it
+        last = 0 if self.blueprint.method == "fanout" else len(self.calls) - 1
+        source = -1
+        for index in range(min(last, len(self.calls) - 1), -1, -1):
             call = self.calls[index]
             for out in self.graph.by_entity[call.name].get(entity, ()):
                 if not out.in_list:
                     value = get_path(call.output, out.path)
                     if value is not None and value != "" and scalar is None:
-                        scalar = value
+                        scalar, source = value, index
                 elif listed is None and out.path.count("[]") == 1:
                     listed = (index, out.path)
         if scalar is not None:
+            step.sources.add(source)
             step.args[param] = [scalar] if is_list else scalar
             step.phrases[param] = self.origins.get(str(scalar)) or self._possessive(entity)
             return True
         if listed is not None:
             taken = {v for k, v in step.args.items() if isinstance(v, str)}
             value, phrase = self._select(step.tool, param, entity, *listed, taken=taken)
+            step.sources.add(listed[0])
             step.args[param] = [value] if is_list else value
             step.phrases[param] = phrase
             return True
@@ -436,11 +455,25 @@ def make_task_id(builder: str, seed: int, index: int) -> str:
     return f"{builder}-{digest}"
 
 
+def _id_arguments(builder: Builder, tool: str, args: dict[str, Any]) -> set[Any]:
+    """The id values a call acts on: arguments of ``*_id``/``*_number`` parameters or of linked entities."""
+    spec = builder.tools[tool]
+    refs = builder.language.references
+    out: set[Any] = set()
+    for key, value in args.items():
+        if key.endswith(("_id", "_ids", "_number")) or spec.param_entity(key) in refs:
+            out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, (str, int)))
+    return out
+
+
 def group_calls(blueprint: Blueprint, steps: list[str], bindings: list[set[int]], writes: list[bool]) -> list[list[int]]:
-    """Group calls into assistant turns: parallel categories in one turn, otherwise consecutive reads
-    that do not depend on each other."""
+    """Group calls into assistant turns: parallel categories in one turn, a fan-out's lookup and then its
+    reads together, otherwise consecutive reads that do not depend on each other (a call never shares
+    a turn with a call whose output it uses)."""
     if blueprint.method == "parallel":
         return [list(range(len(steps)))]
+    if blueprint.method == "fanout":
+        return [[0], list(range(1, len(steps)))]
     groups: list[list[int]] = []
     for i in range(len(steps)):
         current = groups[-1] if groups else None
@@ -478,8 +511,10 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
     for i, call in enumerate(inst.calls):
-        used = [v for v in call.arguments.values() if isinstance(v, str) and len(v) >= 3]
+        items = [v for value in call.arguments.values() for v in (value if isinstance(value, list) else [value])]
+        used = [v for v in items if isinstance(v, str) and len(v) >= 3]
         bindings[i].update(j for j in range(i) if any(v in scalars[j] for v in used))
+        bindings[i] |= inst.steps[i].sources
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
     final = inst.env.state

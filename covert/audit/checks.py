@@ -1,0 +1,466 @@
+"""The audit's checks: each looks at one row and says whether it applies and whether the row has the defect.
+
+A check returns ``None`` when it does not apply to the row (a list check on a row that asks for no
+list), otherwise a :class:`Verdict`. Checks are mechanical, so each has a known blind side; the
+docstrings say what each one sees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from covert.audit.rows import CallView, RowView, scalars_of
+from covert.audit.text import distinctive, frame, normalized, record_lists, says, sentences
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A check's finding on a row it applies to; ``kind`` names which form of the defect it is."""
+
+    flagged: bool
+    kind: str = ""
+    detail: str = ""
+
+
+OK = Verdict(False)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named check with the issue's bar for it (the rate a dataset should stay under)."""
+
+    name: str
+    description: str
+    bar: float
+    fn: Callable[[RowView], Verdict | None]
+    configs: str = "all"  # "all", or "multiturn": only conversation configs
+
+
+CHECKS: list[Check] = []
+
+
+def check(name: str, description: str, bar: float, configs: str = "all") -> Callable:
+    """Register a check function under ``name``."""
+
+    def register(fn: Callable[[RowView], Verdict | None]) -> Callable[[RowView], Verdict | None]:
+        CHECKS.append(Check(name, description, bar, fn, configs))
+        return fn
+
+    return register
+
+
+def _flag(kind: str, detail: str) -> Verdict:
+    return Verdict(True, kind, detail[:200])
+
+
+# -- what the assistant says ------------------------------------------------------------------------------
+
+_LIST_CUE = re.compile(
+    r"\b(show|list|which|remind me what|what(?:'s| is| are| was| were)? (?:in|on|set up)\b|what (?:are|were|can|"
+    r"options|flights|rooms|hotels|emails|messages|events|devices|tickets|orders|products|versions|"
+    r"automations|homes|payees|accounts|cards|transactions|agents|meetings|bookings|reservations)\b|any (?:\w+ )?"
+    r"(?:emails|messages|events|flights|rooms|tickets|orders|devices|transactions|meetings)\b|pull up (?:all|every)|"
+    r"what do i have|what have i got)", re.IGNORECASE)
+_COUNT_CUE = re.compile(r"\b(how many|how much|how big|number of|total|add up|count|sum)\b", re.IGNORECASE)
+
+
+def _names_a_record(view: RowView, calls: list[CallView], answer_norm: str) -> bool | None:
+    """Whether the answer names a record of a list the calls returned (``None``: no list came back)."""
+    records = [r for c in calls for r in record_lists(c.output)]
+    if not records:
+        return None
+    for record in records:
+        for value in scalars_of(record):
+            if distinctive(value) and not says(view.user_norm, value) and says(answer_norm, value):
+                return True
+    return False
+
+
+@check("list_unnamed", "list requests (show me / which / what ...) answered without naming a single item", 0.02)
+def list_unnamed(view: RowView) -> Verdict | None:
+    """A query with a list cue and no count cue, whose last turn returned a list of records: flagged when
+    the answer names none of the records (no name, title, code or other distinctive value of one that
+    the user did not say first)."""
+    if not view.turns or view.behaviour != "tool_use" or not view.answer:
+        return None
+    said = " ".join(view.user_texts)
+    if not _LIST_CUE.search(said) or _COUNT_CUE.search(said):
+        return None
+    named = _names_a_record(view, view.turns[-1], normalized(view.answer))
+    if named is None:
+        return None
+    return OK if named else _flag("no_item_named", view.answer)
+
+
+_DANGLING = re.compile(r"\b(here (?:are|is)|here's|these are|the following|listed below|see below)\b[^:]*$",
+                       re.IGNORECASE)
+
+
+_SUPERLATIVE = re.compile(r"\b(highest|lowest|largest|smallest|most|least|biggest|cheapest|earliest|latest|longest|"
+                          r"shortest)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.()+\-/:])\d+(?![\w\-/:)]|[.,]\d)")
+
+
+def _counts(value: Any, depth: int = 0) -> set[str]:
+    """The numbers that count something in an output: lengths of its non-empty lists of records and
+    the values of its ``*count*`` and ``total*`` fields."""
+    out: set[str] = set()
+    if depth > 12:
+        return out
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, int) and not isinstance(item, bool) and ("count" in str(key) or str(key).startswith("total")):
+                out.add(str(item))
+            out |= _counts(item, depth + 1)
+    elif isinstance(value, list):
+        if value and any(isinstance(e, dict) for e in value):
+            out.add(str(len(value)))
+        for item in value[:200]:
+            out |= _counts(item, depth + 1)
+    return out
+
+
+@check("read_only_omits", "read-only answers that leave out what a call returned (count-only, dangling 'here are')",
+       0.03)
+def read_only_omits(view: RowView) -> Verdict | None:
+    """Read-only rows. Flagged when a sentence announces a list and ends ("here are its options."), when a
+    call of the last turn returned a list of records and the answer gives its count but names none of
+    them although the user did not ask for a count (count-only), or when nothing a last-turn call
+    returned reaches the answer at all."""
+    if not view.read_only or view.behaviour != "tool_use" or not view.answer:
+        return None
+    for text in sentences(view.answer):
+        if _DANGLING.search(text.rstrip(".!")):
+            return _flag("dangling_list", text)
+    answer_norm = normalized(view.answer)
+    counting = bool(_COUNT_CUE.search(" ".join(view.user_texts)))
+    stated = set(_NUMBER.findall(view.answer))
+    for call in view.turns[-1]:
+        named = _names_a_record(view, [call], answer_norm)
+        if named is False and not counting and stated & _counts(call.output):
+            return _flag("count_only", f"{call.name}: {view.answer}")
+        if not counting and not _SUPERLATIVE.search(" ".join(view.user_texts)) and not any(
+                says(answer_norm, v) for v in call.scalars if not says(view.user_norm, v)):
+            return _flag("result_dropped", f"{call.name}: {view.answer}")
+    return OK
+
+
+def _data_strings(view: RowView) -> list[str]:
+    values: set[str] = set()
+    for call in view.calls:
+        values |= {v for v in call.scalars if len(v) >= 2}
+        values |= {v for v in scalars_of(call.arguments) if len(v) >= 2}
+    return sorted(values, key=lambda v: (-len(v), v))
+
+
+@check("repeated_template", "answers that repeat a sentence frame (the same sentence with other values)", 0.02)
+def repeated_template(view: RowView) -> Verdict | None:
+    """Every answer. Each sentence becomes a frame (the row's data values and
+    numbers masked); flagged when two sentences share a frame of at least three literal words."""
+    parts = sentences(view.answer)
+    if not parts:
+        return None
+    values = _data_strings(view)
+    seen: dict[str, str] = {}
+    for part in parts:
+        shape, literal = frame(part, values)
+        if literal >= 3 and shape in seen:
+            return _flag("same_frame", f"{seen[shape]} / {part}")
+        seen.setdefault(shape, part)
+    return OK
+
+
+_NOT_PLURAL = frozenset(("has", "was", "is", "does", "goes", "its", "this", "plus", "yes", "less", "across", "always",
+                         "perhaps", "whereas", "thus", "minus", "bus", "gas", "lens", "status", "series", "news"))
+_ADJECTIVE = ("unread|open|new|extra|more|other|active|pending|free|upcoming|saved|checked|matching|additional|"
+              "available|unassigned|confirmed|online|offline|scheduled|total|outstanding|chargeable|adult|paid")
+_ONE_PLURAL = re.compile(rf"(?<![\d.,$])\b1 (?:(?:{_ADJECTIVE}) )?([a-z]{{2,}}s)\b")
+_PLURAL_ONE = re.compile(r"\b([A-Za-z]{3,}s)\b[^.:;!?]{0,60}:\s*1(?![\d,:]|\.\d)")
+_PAREN_S = re.compile(r"\w\((?:s|es|ies)\)")
+_DOUBLED = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
+_N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")
+_EMPTY_SLOT = re.compile(r"(?<=\w) [.,;:!?](?=\s|$)|\(\s*\)|\"\"|,\s*,|\b(?:null|NaN|undefined)\b")
+_LEGIT_DOUBLES = frozenset({"that", "had", "very", "bye"})
+
+
+def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
+    found = []
+    for match in _PAREN_S.finditer(text):
+        found.append(("paren_plural", match.group(0)))
+    for match in _ONE_PLURAL.finditer(text):
+        word = match.group(1)
+        if word not in _NOT_PLURAL and not word.endswith(("ss", "us", "is", "ics")):
+            found.append(("one_plural", match.group(0)))
+    for match in _PLURAL_ONE.finditer(text):
+        word = match.group(1).lower()
+        if word not in _NOT_PLURAL and not word.endswith(("ss", "us", "is")):
+            found.append(("plural_label_one", match.group(0)))
+    for match in _DOUBLED.finditer(text):
+        if match.group(1).lower() not in _LEGIT_DOUBLES and match.group(0).lower() not in data:
+            found.append(("doubled_word", match.group(0)))
+    for match in _N_OF_N.finditer(text):
+        found.append(("n_of_the_n", match.group(0)))
+    for match in _EMPTY_SLOT.finditer(text):
+        if match.group(0).strip() and match.group(0).lower() not in data:
+            found.append(("empty_slot", match.group(0)))
+    return found
+
+
+@check("grammar_artefacts", "template artefacts in the user's or the assistant's text: (s), 1 products, "
+       "'Homes: 1', doubled words, '6 of the 6', empty slots", 0.01)
+def grammar_artefacts(view: RowView) -> Verdict | None:
+    """Every row with text. Regular expressions for the artefacts templates leave: a plural in
+    parentheses, a plural after 1 (with one adjective between), a plural label followed by ": 1", a
+    doubled word that is not in the data, "N of the N", and a slot left empty (a space before
+    punctuation, empty quotes or parentheses, null)."""
+    data = " ".join(" ".join(c.scalars) for c in view.calls).lower()
+    for where, texts in (("query", view.user_texts), ("assistant", view.assistant_texts)):
+        for text in texts:
+            found = _artefacts(text, data)
+            if found:
+                kind, snippet = found[0]
+                return _flag(f"{kind}@{where}", snippet)
+    return OK if (view.user_texts or view.assistant_texts) else None
+
+
+_USER_FACING_ID = re.compile(r"(booking|reservation|order|ticket|dispute|return|request|transfer|confirmation|claim|"
+                             r"case|invoice|refund|tracking|flight)", re.IGNORECASE)
+_ISO_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+_SNAKE = re.compile(r"(?<![\w@./\-])[a-z]+(?:_[a-z]+)+(?![\w@/\-]|\.\w)")
+
+
+def _internal_ids(value: Any, out: set[str], depth: int = 0) -> None:
+    """Values of ``*_id`` fields that are not reference numbers a customer is given."""
+    if depth > 12:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            key = str(key)
+            is_id = key == "id" or key.endswith(("_id", "_ids"))
+            if is_id and not _USER_FACING_ID.search(key):
+                for v in item if isinstance(item, list) else [item]:
+                    if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v)) >= 4:
+                        out.add(str(v))
+            _internal_ids(item, out, depth + 1)
+    elif isinstance(value, list):
+        for item in value[:500]:
+            _internal_ids(item, out, depth + 1)
+
+
+@check("internals_shown", "internals shown to the user: internal ids (payment methods, customers), snake_case "
+       "enum values, raw ISO timestamps", 0.05)
+def internals_shown(view: RowView) -> Verdict | None:
+    """Everything the assistant says. Flagged when it states the value of an internal id field (any
+    ``*_id`` of the outputs or arguments other than booking, order, ticket and similar reference
+    numbers) that the user did not say, a snake_case word, or a timestamp such as 2026-07-23T11:15."""
+    if not view.assistant_texts:
+        return None
+    ids: set[str] = set()
+    for call in view.calls:
+        _internal_ids(call.output, ids)
+        _internal_ids(call.arguments, ids)
+    for text in view.assistant_texts:
+        norm = normalized(text)
+        for value in sorted(ids):
+            if value in text and says(norm, value) and not says(view.user_norm, value):
+                return _flag("internal_id", value)
+        for match in _SNAKE.finditer(text):
+            if not says(view.user_norm, match.group(0)):
+                return _flag("snake_case", match.group(0))
+        match = _ISO_TIMESTAMP.search(text)
+        if match:
+            return _flag("iso_timestamp", match.group(0))
+    return OK
+
+
+# -- what the calls do ------------------------------------------------------------------------------------
+
+def _uses_earlier_output(view: RowView, turn_index: int) -> bool:
+    earlier: set[str] = set()
+    for turn in view.turns[:turn_index]:
+        for call in turn:
+            earlier |= call.scalars
+    for call in view.turns[turn_index]:
+        for value in scalars_of(call.arguments):
+            if value in earlier and not says(view.user_norm, value):
+                return True
+    return False
+
+
+@check("category_mismatch", "category label contradicts the calls (parallel_multiple with one call or one tool, "
+       "parallel not in one turn, sequential with no dependency, ...)", 0.0)
+def category_mismatch(view: RowView) -> Verdict | None:
+    """Per label: simple and multiple make exactly one call; parallel puts two calls or more in one
+    turn; parallel_multiple puts two calls or more of two tools or more in one turn; sequential has a
+    call that takes a value from an earlier turn's output that the user never said; state_changing
+    writes; irrelevance makes no call. Calls that failed (an error output, retried or reported) do
+    not count, and rows that end in an error report are not judged."""
+    if view.behaviour not in ("tool_use", "clarify", "decline"):
+        return None
+    category = view.category
+    turns = [t for t in ([c for c in turn if not _failed(c)] for turn in view.turns) if t]
+    view = replace(view, turns=turns)
+    calls = view.calls
+    if category in ("simple", "multiple"):
+        return OK if len(calls) == 1 else _flag(f"{category}_calls", f"{len(calls)} calls")
+    if category == "parallel":
+        return OK if any(len(t) >= 2 for t in turns) else _flag("parallel_not_one_turn", _shape(view))
+    if category == "parallel_multiple":
+        if not any(len(t) >= 2 for t in turns):
+            return _flag("parallel_multiple_one_call", _shape(view))
+        if not any(len(t) >= 2 and len({c.name for c in t}) >= 2 for t in turns):
+            return _flag("parallel_multiple_one_tool", _shape(view))
+        return OK
+    if category == "sequential":
+        if len(turns) < 2:
+            return _flag("sequential_one_turn", _shape(view))
+        if not any(_uses_earlier_output(view, k) for k in range(1, len(turns))):
+            return _flag("sequential_no_dependency", _shape(view))
+        return OK
+    if category == "state_changing":
+        return OK if any(c.writes for c in calls) else _flag("state_changing_no_write", _shape(view))
+    if category == "irrelevance":
+        return OK if not calls else _flag("irrelevance_with_calls", _shape(view))
+    return None
+
+
+def _failed(call: CallView) -> bool:
+    return isinstance(call.output, dict) and isinstance(call.output.get("error"), dict)
+
+
+def _shape(view: RowView) -> str:
+    return " | ".join("+".join(c.name for c in turn) for turn in view.turns) or "(no calls)"
+
+
+def _enum_values(view: RowView, call: CallView) -> set[str]:
+    props = ((view.tools.get(call.name) or {}).get("parameters") or {}).get("properties") or {}
+    out: set[str] = set()
+    for schema in props.values():
+        if isinstance(schema, dict):
+            for source in (schema, schema.get("items") if isinstance(schema.get("items"), dict) else {}):
+                out |= {str(v) for v in source.get("enum", ())}
+    return out
+
+
+@check("same_turn_id", "a call uses a value in the same turn as the call that returns it", 0.0)
+def same_turn_id(view: RowView) -> Verdict | None:
+    """Rows with calls. Flagged when a call takes an argument value (not an enum value, not said by the
+    user) that only an output of its own turn holds, no earlier turn's."""
+    if not view.turns:
+        return None
+    earlier: set[str] = set()
+    for turn in view.turns:
+        for i, call in enumerate(turn):
+            siblings: set[str] = set()
+            for j, other in enumerate(turn):
+                if j != i:
+                    siblings |= other.scalars
+            enums = _enum_values(view, call)
+            for value in sorted(scalars_of(call.arguments)):
+                if (len(value) >= 3 and value in siblings and value not in earlier and value not in enums
+                        and not says(view.user_norm, value)):
+                    return _flag("same_turn", f"{call.name} uses {value}")
+        for call in turn:
+            earlier |= call.scalars
+    return OK
+
+
+def _id_values(arguments: dict[str, Any]) -> set[str]:
+    out = set()
+    for key, value in arguments.items():
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, (str, int)) and not isinstance(v, bool) and str(key).endswith(("_id", "_ids", "_number")):
+                out.add(str(v))
+    return out
+
+
+@check("parallel_write_conflict", "order-dependent writes: two writes on one id in one parallel turn", 0.0)
+def parallel_write_conflict(view: RowView) -> Verdict | None:
+    """Rows with a turn of two calls or more. Flagged when two writes of one turn share an id argument
+    (the same booking, order, message ...): their order matters, so they cannot be parallel."""
+    multi = [t for t in view.turns if len(t) >= 2]
+    if not multi:
+        return None
+    for turn in multi:
+        seen: dict[str, str] = {}
+        for call in turn:
+            if not call.writes:
+                continue
+            for value in sorted(_id_values(call.arguments)):
+                if value in seen:
+                    return _flag("same_id", f"{seen[value]} and {call.name} on {value}")
+                seen[value] = call.name
+    return OK
+
+
+_REQUIRES_ID = re.compile(r"\b(identify|authenticate|verify)\b[^.]{0,120}\bbefore\b|\bfind the [\w' ]{0,40}"
+                          r"account\b[^.]{0,80}\bbefore\b", re.IGNORECASE)
+
+
+def _identifies(view: RowView, call: CallView) -> bool:
+    """A ``find_*`` read that takes no internal id: it turns what the user says into their record."""
+    if call.writes or not call.name.startswith("find_"):
+        return False
+    required = ((view.tools.get(call.name) or {}).get("parameters") or {}).get("required") or []
+    return not any(str(p).endswith(("_id", "_ids")) for p in required)
+
+
+@check("unidentified_write", "write rows that act with no identification first although the system prompt "
+       "requires it", 0.02)
+def unidentified_write(view: RowView) -> Verdict | None:
+    """Rows that write and whose system prompt says to identify the user before acting. Flagged when no
+    identifying lookup (a ``find_*`` read on what the user says) runs in a turn before the first write."""
+    if not any(c.writes for c in view.calls) or not _REQUIRES_ID.search(view.system):
+        return None
+    for turn in view.turns:
+        if any(c.writes for c in turn):
+            first = next(c for c in turn if c.writes)
+            return _flag("no_identification", f"{first.name} first ({_shape(view)})")
+        if any(_identifies(view, c) for c in turn):
+            return OK
+    return OK
+
+
+# -- conversations and queries ---------------------------------------------------------------------------
+
+@check("single_user_turn", "multi-turn rows with a single user turn", 0.0, configs="multiturn")
+def single_user_turn(view: RowView) -> Verdict | None:
+    """Conversation rows with calls: flagged when the user speaks once (nothing was held back for the
+    agent to ask for)."""
+    if not view.turns:
+        return None
+    return OK if len(view.user_texts) >= 2 else _flag("one_user_turn", view.query)
+
+
+GREETING = re.compile(r"^\s*(hi|hello|hey|good (?:morning|afternoon|evening|day)|greetings|howdy|dear \w+|yo)\b"
+                      r"(?: there)?[\s,.!:;\u2014-]*", re.IGNORECASE)
+CLOSER = re.compile(r"[\s,.;\u2014-]*\b(thanks(?: a lot| so much| in advance)?|thank you(?: so much| very much)?|"
+                    r"cheers|appreciate it|much appreciated|many thanks|ta|thx|regards|best)\b[\s.!]*$", re.IGNORECASE)
+
+
+def opening(query: str) -> str:
+    """The greeting a query opens with, lower case (``""`` for none)."""
+    match = GREETING.match(query)
+    return match.group(0).strip().lower() if match else ""
+
+
+def closing(query: str) -> str:
+    """The closer a query ends with, lower case (``""`` for none)."""
+    match = CLOSER.search(query)
+    return match.group(0).strip().lstrip(",;.!\u2014- ").lower() if match else ""
+
+
+@check("canned_greeting", "queries opening with a greeting or closing with a thank-you (see the distribution)", 1.0)
+def canned_greeting(view: RowView) -> Verdict | None:
+    """Every query: flagged when it opens with a greeting or ends with a closer. Real users do greet; what
+    matters is the spread, which the report lists (distinct openings and closings, the top ones)."""
+    if not view.query:
+        return None
+    start, end = opening(view.query), closing(view.query)
+    if start or end:
+        return _flag("greeting" if start and not end else "closer" if end and not start else "both",
+                     f"{start!r} ... {end!r}")
+    return OK

@@ -1,0 +1,177 @@
+"""Running the checks over a dataset and tabulating the rates per builder and category."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from covert.audit.checks import CHECKS, Check, closing, opening
+from covert.audit.rows import row_view
+
+ALL = "all"
+
+
+@dataclass
+class Tally:
+    """Applicable and flagged rows of one check."""
+
+    applicable: int = 0
+    flagged: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.flagged / self.applicable if self.applicable else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"applicable": self.applicable, "flagged": self.flagged,
+                "rate": round(self.rate, 4) if self.rate is not None else None}
+
+
+@dataclass
+class CheckResult:
+    """One check over one config: tallies overall, per builder, per category and per cell."""
+
+    check: Check
+    total: Tally = field(default_factory=Tally)
+    per_builder: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    per_category: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    per_cell: dict[tuple[str, str], Tally] = field(default_factory=lambda: defaultdict(Tally))
+    kinds: Counter[str] = field(default_factory=Counter)
+    flagged: list[tuple[str, str, str]] = field(default_factory=list)  # (task_id, kind, detail)
+
+    def add(self, builder: str, category: str, flagged: bool) -> None:
+        for tally in (self.total, self.per_builder[builder], self.per_category[category],
+                      self.per_cell[(builder, category)]):
+            tally.applicable += 1
+            tally.flagged += flagged
+
+    def to_dict(self, examples: int, seed: int) -> dict[str, Any]:
+        sample = random.Random(seed).sample(self.flagged, min(examples, len(self.flagged)))
+        return {
+            "description": self.check.description, "bar": self.check.bar, **self.total.to_dict(),
+            "kinds": dict(self.kinds.most_common()),
+            "per_builder": {k: v.to_dict() for k, v in sorted(self.per_builder.items())},
+            "per_category": {k: v.to_dict() for k, v in sorted(self.per_category.items())},
+            "per_cell": {f"{b}/{c}": v.to_dict() for (b, c), v in sorted(self.per_cell.items())},
+            "examples": [{"task_id": t, "kind": k, "detail": d} for t, k, d in sorted(sample)],
+        }
+
+
+@dataclass
+class ConfigAudit:
+    """The audit of one config of a dataset."""
+
+    config: str
+    rows: int = 0
+    results: dict[str, CheckResult] = field(default_factory=dict)
+    openings: Counter[str] = field(default_factory=Counter)
+    closings: Counter[str] = field(default_factory=Counter)
+
+    def to_dict(self, examples: int = 5, seed: int = 0) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "checks": {name: r.to_dict(examples, seed) for name, r in self.results.items()},
+            "queries": {
+                "distinct_openings": len([k for k in self.openings if k]),
+                "distinct_closings": len([k for k in self.closings if k]),
+                "openings": dict(self.openings.most_common(12)),
+                "closings": dict(self.closings.most_common(12)),
+            },
+        }
+
+
+def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft") -> ConfigAudit:
+    """Run every check that applies to ``config`` on SFT-shaped rows (``messages`` and ``tools``)."""
+    conversation = "multiturn" in config
+    checks = [c for c in CHECKS if c.configs == "all" or conversation]
+    audit = ConfigAudit(config, results={c.name: CheckResult(c) for c in checks})
+    for row in rows:
+        view = row_view(row)
+        audit.rows += 1
+        if view.query:
+            audit.openings[opening(view.query)] += 1
+            audit.closings[closing(view.query)] += 1
+        for check in checks:
+            verdict = check.fn(view)
+            if verdict is None:
+                continue
+            result = audit.results[check.name]
+            result.add(view.builder, view.category, verdict.flagged)
+            if verdict.flagged:
+                result.kinds[verdict.kind] += 1
+                result.flagged.append((view.task_id, verdict.kind, verdict.detail))
+    return audit
+
+
+def sft_configs(root: Path) -> list[str]:
+    """The configs of a dataset whose rows carry messages (sft, sft-multiturn, sft-augmented, ...)."""
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and p.name.startswith("sft") and any(p.glob("*.parquet")))
+
+
+def audit_dataset(root: str | Path, configs: list[str] | None = None) -> dict[str, ConfigAudit]:
+    """Audit every SFT config of a dataset directory (or the ones named)."""
+    from covert.io.reader import DatasetError, iter_rows, load_manifest
+
+    root = Path(root)
+    load_manifest(root)
+    names = configs or sft_configs(root)
+    if not names:
+        raise DatasetError(f"{root} has no sft config to audit; build one with `covert build`")
+    return {name: audit_rows(iter_rows(root, name), name) for name in names}
+
+
+def _rate(tally: Tally | None) -> str:
+    if tally is None or tally.rate is None:
+        return "-"
+    return f"{100 * tally.rate:.1f}%"
+
+
+def format_table(audit: ConfigAudit, by: str) -> str:
+    """A table: one line per check, a column for all rows and one per category (``by="category"``) or
+    builder (``by="builder"``); a cell is the flagged share of the rows the check applies to."""
+    keys = sorted({k for r in audit.results.values() for k in getattr(r, f"per_{by}")})
+    width = max(len(name) for name in audit.results) if audit.results else 10
+    cols = [ALL, *keys]
+    col_width = [max(7, len(c)) for c in cols]
+    lines = [f"{by:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cols, col_width, strict=True)) + "    bar"]
+    for name, result in audit.results.items():
+        per = getattr(result, f"per_{by}")
+        cells = [_rate(result.total)] + [_rate(per.get(k)) for k in keys]
+        lines.append(f"{name:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, col_width, strict=True))
+                     + f"  {100 * result.check.bar:>4.0f}%")
+    return "\n".join(lines)
+
+
+def format_report(audits: dict[str, ConfigAudit], examples: int = 0, seed: int = 0) -> str:
+    """The report ``covert audit`` prints."""
+    out = []
+    for name, audit in audits.items():
+        out.append(f"== {name}: {audit.rows} rows (share of the rows each check applies to; '-' = none)")
+        out.append(format_table(audit, "category"))
+        out.append("")
+        out.append(format_table(audit, "builder"))
+        out.append("")
+        out.append("applicable rows and kinds:")
+        for check_name, result in audit.results.items():
+            kinds = ", ".join(f"{k} {n}" for k, n in result.kinds.most_common(6))
+            out.append(f"  {check_name:<24} {result.total.flagged:>6} of {result.total.applicable:<6} {kinds}")
+        total = sum(audit.openings.values()) or 1
+        greeted = total - audit.openings.get("", 0)
+        thanked = total - audit.closings.get("", 0)
+        out.append(f"queries: {greeted / total:.0%} open with a greeting ({len(audit.openings) - ('' in audit.openings)}"
+                   f" distinct), {thanked / total:.0%} close with a thank-you "
+                   f"({len(audit.closings) - ('' in audit.closings)} distinct)")
+        out.append("  openings: " + ", ".join(f"{k or '(none)'} {n}" for k, n in audit.openings.most_common(8)))
+        out.append("  closings: " + ", ".join(f"{k or '(none)'} {n}" for k, n in audit.closings.most_common(8)))
+        if examples:
+            out.append("examples of flagged rows:")
+            for check_name, result in audit.results.items():
+                rng = random.Random(seed)
+                for task_id, kind, detail in sorted(rng.sample(result.flagged, min(examples, len(result.flagged)))):
+                    out.append(f"  {check_name:<24} {task_id}  [{kind}] {detail}")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,158 @@
+"""What the audit reads from one SFT row: the user's text, the assistant's text, and the calls turn by turn."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import orjson
+
+from covert.values import normalize_text
+
+# bounds for hostile rows: the audit reads at most this much of each text and of each output
+MAX_TEXT = 20_000
+MAX_SCALARS = 5_000
+_XML_TEXT = re.compile(r">([^<>]{1,300})<")
+_LINE_VALUE = re.compile(r"^[\s\-]*[\w.\[\]]{1,80}\s*[:=]\s*(.{1,300})$", re.MULTILINE)
+_CELL = re.compile(r"[^,|\t\n]{1,300}")
+_TOKEN = re.compile(r"[^\s,|:;<>\"'=\[\]{}()*`]{3,120}")
+
+
+@dataclass
+class CallView:
+    """One oracle call as it appears in the row: name, arguments, the tool's reply."""
+
+    name: str
+    arguments: dict[str, Any]
+    output: Any
+    writes: bool
+    scalars: frozenset[str] = frozenset()
+
+
+@dataclass
+class RowView:
+    """The parts of an SFT row the checks look at (multi-turn and augmented rows too)."""
+
+    task_id: str
+    builder: str
+    category: str
+    system: str
+    user_texts: list[str]
+    assistant_texts: list[str]
+    answer: str
+    turns: list[list[CallView]]
+    tools: dict[str, dict[str, Any]]
+    behaviour: str
+    user_norm: str = ""
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def query(self) -> str:
+        """The first user message."""
+        return self.user_texts[0] if self.user_texts else ""
+
+    @property
+    def calls(self) -> list[CallView]:
+        """Every call, in order."""
+        return [c for turn in self.turns for c in turn]
+
+    @property
+    def read_only(self) -> bool:
+        """Calls were made and none of them writes."""
+        return bool(self.turns) and not any(c.writes for c in self.calls)
+
+
+def parse_output(content: str) -> Any:
+    """A tool message's content as data; a non-JSON reply (an XML, YAML, CSV or Markdown rendering)
+    becomes the list of the text values it holds (element texts, ``key: value`` values, table cells and
+    bare tokens), so value checks still see them; it holds no records."""
+    content = content[:MAX_TEXT * 10]
+    try:
+        return orjson.loads(content)
+    except orjson.JSONDecodeError:
+        values = [v.strip() for v in _XML_TEXT.findall(content)]
+        values += [v.strip().strip("'\"") for v in _LINE_VALUE.findall(content)]
+        values += [v.strip() for v in _CELL.findall(content)] + _TOKEN.findall(content)
+        return list(dict.fromkeys(v for v in values if v))[:MAX_SCALARS]
+
+
+def scalars_of(value: Any) -> frozenset[str]:
+    """The scalars inside nested data as text (numbers as written in JSON), bounded."""
+    out: set[str] = set()
+    stack = [value]
+    while stack and len(out) < MAX_SCALARS:
+        item = stack.pop()
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float):
+            out.add(repr(item)[:-2] if repr(item).endswith(".0") else repr(item))
+        elif isinstance(item, (int, str)):
+            out.add(str(item))
+    return frozenset(out)
+
+
+@cache
+def _write_tools(builder: str) -> frozenset[str] | None:
+    from covert.env import UnknownBuilderError, get_builder
+
+    try:
+        spec = get_builder(builder)
+    except UnknownBuilderError:
+        return None
+    return frozenset(name for name, tool in spec.tools.items() if tool.writes)
+
+
+_WRITE_VERB = re.compile(r"^(create|update|cancel|delete|send|book|add|remove|set|modify|change|transfer|pay|freeze|"
+                         r"unfreeze|report|dispute|assign|escalate|resolve|submit|request|redeem|reply|forward|archive|"
+                         r"activate|control|reschedule|respond|return)_")
+
+
+def is_write(builder: str, tool: str) -> bool:
+    """Whether a tool writes: the installed builder says so; for an unknown builder, its name's verb."""
+    writes = _write_tools(builder)
+    return tool in writes if writes is not None else bool(_WRITE_VERB.match(tool))
+
+
+def row_view(row: dict[str, Any]) -> RowView:
+    """The audit's view of an SFT row (``messages`` and ``tools``)."""
+    messages = row.get("messages") or []
+    builder = str(row.get("builder", ""))
+    user_texts = [str(m.get("content") or "")[:MAX_TEXT] for m in messages if m.get("role") == "user"]
+    assistant_texts = [str(m.get("content") or "")[:MAX_TEXT] for m in messages
+                       if m.get("role") == "assistant" and m.get("content")]
+    final = messages[-1] if messages else {}
+    answer = str(final.get("content") or "")[:MAX_TEXT] if final.get("role") == "assistant" else ""
+    outputs = {m.get("tool_call_id"): str(m.get("content") or "") for m in messages if m.get("role") == "tool"}
+    turns: list[list[CallView]] = []
+    for m in messages:
+        if m.get("role") != "assistant" or not m.get("tool_calls"):
+            continue
+        turn = []
+        for call in m["tool_calls"]:
+            function = call.get("function") or {}
+            name = str(function.get("name", ""))
+            arguments = function.get("arguments")
+            if not isinstance(arguments, dict):
+                arguments = {}
+            output = parse_output(outputs.get(call.get("id"), ""))
+            turn.append(CallView(name, arguments, output, is_write(builder, name), scalars_of(output)))
+        turns.append(turn)
+    tools = {}
+    for tool in row.get("tools") or []:
+        function = tool.get("function") or {} if isinstance(tool, dict) else {}
+        if "name" in function:
+            tools[str(function["name"])] = function
+    truth = row.get("ground_truth") or {}
+    system = next((str(m.get("content") or "") for m in messages if m.get("role") == "system"), "")
+    return RowView(
+        task_id=str(row.get("task_id", "?")), builder=builder, category=str(row.get("category", "")),
+        system=system[:MAX_TEXT], user_texts=user_texts, assistant_texts=assistant_texts, answer=answer,
+        turns=turns, tools=tools, behaviour=str(truth.get("behaviour", "tool_use")),
+        user_norm=normalize_text(" ".join(user_texts)),
+    )

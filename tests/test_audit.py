@@ -1,0 +1,336 @@
+"""``covert audit``: each check flags its defect on a row broken on purpose and passes a clean row; a real
+build is audited end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from covert.audit import CHECKS, audit_dataset, audit_rows, row_view
+from covert.build import BuildConfig, build
+from covert.cli import main
+from covert.env import get_builder
+from covert.io.parquet import ShardWriter, encode_row, sha256_file
+
+HOTELS_SYSTEM = get_builder("hotels").system_prompt
+CHECK = {c.name: c for c in CHECKS}
+
+
+def _tools(builder: str, names: list[str]) -> list[dict[str, Any]]:
+    env = get_builder(builder).environment
+    return env.openai_tools([n for n in names if n in env.tool_specs])
+
+
+def make_row(query: str | list[str], turns: list[list[tuple[str, dict[str, Any], Any]]], answer: str,
+             category: str = "simple", builder: str = "hotels", system: str = "You help guests.",
+             task_id: str = "t-1") -> dict[str, Any]:
+    """An SFT row with these calls turn by turn (``(tool, arguments, output)``) and this final answer."""
+    queries = [query] if isinstance(query, str) else query
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}, {"role": "user", "content": queries[0]}]
+    for extra in queries[1:]:
+        messages += [{"role": "assistant", "content": "Which one do you mean?"}, {"role": "user", "content": extra}]
+    names: list[str] = []
+    n = 0
+    for turn in turns:
+        calls = []
+        results = []
+        for name, arguments, output in turn:
+            calls.append({"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": arguments}})
+            results.append({"role": "tool", "tool_call_id": f"call_{n}", "name": name, "content": json.dumps(output)})
+            names.append(name)
+            n += 1
+        messages.append({"role": "assistant", "content": "", "tool_calls": calls})
+        messages += results
+    messages.append({"role": "assistant", "content": answer})
+    return {"task_id": task_id, "builder": builder, "category": category, "messages": messages,
+            "tools": _tools(builder, sorted(set(names))) if builder != "none" else [],
+            "ground_truth": {"behaviour": "tool_use" if turns else "decline"}}
+
+
+def verdict(name: str, row: dict[str, Any]):
+    return CHECK[name].fn(row_view(row))
+
+
+ROOMS = {"date": "2026-09-03", "rooms": [{"room_id": "hq-5-atlas", "name": "Atlas", "floor": 5, "capacity": 4},
+                                         {"room_id": "hq-4-pioneer", "name": "Pioneer", "floor": 4, "capacity": 6}]}
+SEARCH = ("search_rooms", {"date": "2026-09-03", "start_time": "11:00"}, ROOMS)
+
+
+def _calendar(answer: str, query: str = "Which rooms are free at 11:00 on 2026-09-03?") -> dict[str, Any]:
+    return make_row(query, [[SEARCH]], answer, builder="calendar")
+
+
+def test_list_request_answered_without_an_item() -> None:
+    assert verdict("list_unnamed", _calendar("I found 2 rooms that are free.")).flagged
+    assert verdict("list_unnamed", _calendar("Atlas (floor 5) and Pioneer (floor 4) are free at 11:00.")) == \
+        CHECK["list_unnamed"].fn(row_view(_calendar("Atlas and Pioneer are free.")))
+    assert not verdict("list_unnamed", _calendar("Atlas (floor 5) and Pioneer (floor 4) are free at 11:00.")).flagged
+    # a count question is not a list request
+    assert verdict("list_unnamed", _calendar("2 rooms are free.", "How many rooms are free at 11:00?")) is None
+
+
+def test_read_only_answer_that_leaves_out_the_result() -> None:
+    count_only = verdict("read_only_omits", _calendar("I found 2 rooms that are free."))
+    assert count_only.flagged and count_only.kind == "count_only"
+    product = {"product_id": "8267560257", "name": "Office Chair", "category": "home",
+               "variants": [{"item_id": "5825417345", "options": "material mesh, color black", "price": 224.18}]}
+    dangling = make_row("Which versions of the Office Chair are in stock?",
+                        [[("get_product_details", {"product_id": "8267560257"}, product)]],
+                        "The Office Chair is part of our home range; here are its options.", builder="retail")
+    assert verdict("read_only_omits", dangling).kind == "dangling_list"
+    named = make_row("Which versions of the Office Chair are in stock?",
+                     [[("get_product_details", {"product_id": "8267560257"}, product)]],
+                     "The Office Chair comes in material mesh, color black, at 224.18 USD.", builder="retail")
+    assert not verdict("read_only_omits", named).flagged
+    assert not verdict("read_only_omits", _calendar("Atlas and Pioneer are free at 11:00.")).flagged
+
+
+def _status(number: str, gate: str) -> tuple[str, dict[str, Any], Any]:
+    return ("get_flight_status", {"flight_number": number, "date": "2026-07-23"},
+            {"flight_number": number, "status": "scheduled", "terminal": "1", "gate": gate})
+
+
+def test_repeated_sentence_frame() -> None:
+    turns = [[_status("SK6865", "B14"), _status("SK6100", "B4")]]
+    query = "Where do I board SK6865 and SK6100 on 2026-07-23?"
+    repeated = make_row(query, turns, "Flight SK6865 departs from terminal 1, gate B14. "
+                                      "Flight SK6100 departs from terminal 1, gate B4.", "parallel", "airline")
+    assert verdict("repeated_template", repeated).flagged
+    one = make_row(query, turns, "Both leave from terminal 1: SK6865 from gate B14 and SK6100 from gate B4.",
+                   "parallel", "airline")
+    assert not verdict("repeated_template", one).flagged
+
+
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("I found 1 contact(s) matching that name.", "paren_plural"),
+    ("We currently carry 1 products in that range.", "one_plural"),
+    ("You have 1 unread emails.", "one_plural"),
+    ("The account belongs to Ana Lee. Homes it can control: 1.", "plural_label_one"),
+    ("The total total price is 376.2 USD.", "doubled_word"),
+    ("Free at 11:00: 6 of the 6 rooms that fit.", "n_of_the_n"),
+    ("The user wants: could you . First, look it up.", "empty_slot"),
+])
+def test_grammar_artefacts(answer: str, kind: str) -> None:
+    found = verdict("grammar_artefacts", _calendar(answer))
+    assert found.flagged and found.kind == f"{kind}@assistant", (answer, found)
+
+
+def test_grammar_artefacts_in_the_query_and_clean_text() -> None:
+    assert verdict("grammar_artefacts", _calendar("Atlas is free.", "Please add 1 extra bag(s).")).kind == \
+        "paren_plural@query"
+    for clean in ("Atlas and Pioneer are free at 11:00; Atlas seats 4.", "You have 1 unread email and 3 rooms.",
+                  "Rooms free at 11:00: Atlas."):
+        assert not verdict("grammar_artefacts", _calendar(clean)).flagged, clean
+
+
+REDEEM = {"booking_id": "WSWK8W9T", "points_redeemed": 2500,
+          "credit": {"amount": 12.5, "currency": "USD", "payment_method_id": "card_9356481", "label": "Visa ending in 3511"},
+          "points_balance": 20244, "redeemed_at": "2026-03-02T10:15:00Z", "status": "partially_paid"}
+
+
+def _redeem(answer: str) -> dict[str, Any]:
+    return make_row("Please knock 2500 points off booking WSWK8W9T.",
+                    [[("redeem_points", {"booking_id": "WSWK8W9T", "points": 2500}, REDEEM)]], answer, "simple")
+
+
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("I redeemed 2500 points: 12.5 USD goes back to card_9356481.", "internal_id"),
+    ("Done; the booking is now partially_paid.", "snake_case"),
+    ("I redeemed 2500 points at 2026-03-02T10:15.", "iso_timestamp"),
+])
+def test_internals_shown(answer: str, kind: str) -> None:
+    found = verdict("internals_shown", _redeem(answer))
+    assert found.flagged and found.kind == kind
+    guest = make_row("Find my profile, I'm ana@example.com.", [[("find_guest_by_email", {"email": "ana@example.com"},
+                                                                 {"guest_id": "GST-4774151"})]],
+                     "I found your profile; your guest id is GST-4774151.")
+    assert verdict("internals_shown", guest).kind == "internal_id"
+
+
+def test_internals_clean_answer_keeps_reference_numbers() -> None:
+    clean = _redeem("I redeemed 2500 points on booking WSWK8W9T: 12.5 USD goes back to your Visa ending in 3511, "
+                    "and you have 20244 points left.")
+    assert not verdict("internals_shown", clean).flagged
+
+
+PERSON = {"person_id": "U0WUG8PW9", "name": "Anika Smith", "email": "anika.smith@example.com"}
+FIND_PERSON = ("find_person", {"name_or_email": "Anika Smith"}, PERSON)
+FREE = ("find_free_slots", {"email": "yuki@example.com", "person_ids": ["U0WUG8PW9"], "date": "2026-09-04"},
+        {"date": "2026-09-04", "slots": [{"start": "10:00", "end": "11:00"}]})
+FREE_QUERY = "I'm yuki@example.com. When are Anika Smith and I both free on 2026-09-04?"
+
+
+def test_category_label_contradicts_the_calls() -> None:
+    mismatch = CHECK["category_mismatch"].fn
+    one_call = make_row("Where do I board SK6865?", [[_status("SK6865", "B14")]], "Gate B14.", "parallel_multiple",
+                        "airline")
+    assert mismatch(row_view(one_call)).kind == "parallel_multiple_one_call"
+    one_tool = make_row("Gates of SK6865 and SK6100?", [[_status("SK6865", "B14"), _status("SK6100", "B4")]],
+                        "SK6865: gate B14; SK6100: gate B4.", "parallel_multiple", "airline")
+    assert mismatch(row_view(one_tool)).kind == "parallel_multiple_one_tool"
+    assert not mismatch(row_view({**one_tool, "category": "parallel"})).flagged
+    split = make_row("Gates of SK6865 and SK6100?", [[_status("SK6865", "B14")], [_status("SK6100", "B4")]],
+                     "SK6865: gate B14; SK6100: gate B4.", "parallel", "airline")
+    assert mismatch(row_view(split)).kind == "parallel_not_one_turn"
+    assert mismatch(row_view({**split, "category": "sequential"})).kind == "sequential_no_dependency"
+    chained = make_row(FREE_QUERY, [[FIND_PERSON], [FREE]], "You're both free from 10:00 to 11:00.", "sequential",
+                       "calendar")
+    assert not mismatch(row_view(chained)).flagged
+    flights = ("search_flights", {"origin": "DEN", "destination": "BOS", "date": "2026-01-19"},
+               {"flights": [{"flight_number": "SK6804", "departure_time": "07:50"}]})
+    two_tools = make_row("Gate of SK6865, and flights from DEN to BOS on 2026-01-19?",
+                         [[_status("SK6865", "B14"), flights]], "Gate B14; SK6804 leaves at 07:50.",
+                         "parallel_multiple", "airline")
+    assert not mismatch(row_view(two_tools)).flagged
+
+
+def test_failed_calls_and_error_reports_do_not_break_the_label() -> None:
+    failed = ("get_flight_status", {"flight_number": "SK6865", "date": "2026-07-23"},
+              {"error": {"code": "service_unavailable", "message": "503", "retryable": True}})
+    retried = make_row("Where do I board SK6865?", [[failed], [_status("SK6865", "B14")]], "Gate B14.", "simple",
+                       "airline")
+    assert not CHECK["category_mismatch"].fn(row_view(retried)).flagged
+    reported = make_row("Where do I board SK6865?", [[failed]], "Sorry, that failed.", "sequential", "airline")
+    reported["ground_truth"]["behaviour"] = "report_error"
+    assert CHECK["category_mismatch"].fn(row_view(reported)) is None
+
+
+def test_outputs_in_other_formats_still_give_their_values() -> None:
+    csv = "field,value\nowner_name,Liam Mensah\nhomes,[table: homes]\n\nhome_id,name\nhome_e4b3d4f8,Family Home\n"
+    assert {"Liam Mensah", "home_e4b3d4f8", "Family Home"} <= set(row_view(
+        {"messages": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "x", "arguments": {}}}]},
+                      {"role": "tool", "tool_call_id": "c", "content": csv}]}).turns[0][0].output)
+
+
+def test_id_used_in_the_turn_that_returns_it() -> None:
+    same = make_row(FREE_QUERY, [[FIND_PERSON, FREE]], "You're both free from 10:00 to 11:00.", "sequential", "calendar")
+    assert verdict("same_turn_id", same).flagged
+    split = make_row(FREE_QUERY, [[FIND_PERSON], [FREE]], "You're both free from 10:00 to 11:00.", "sequential",
+                     "calendar")
+    assert not verdict("same_turn_id", split).flagged
+
+
+def _writes(second_booking: str) -> dict[str, Any]:
+    cancel = ("cancel_booking", {"booking_id": second_booking, "reason": "change of plans"},
+              {"booking_id": second_booking, "status": "cancelled"})
+    redeem = ("redeem_points", {"booking_id": "WSWK8W9T", "points": 2500}, REDEEM)
+    return make_row(f"Redeem 2500 points on WSWK8W9T, then cancel {second_booking}.", [[redeem, cancel]],
+                    "Done.", "parallel_multiple")
+
+
+def test_order_dependent_writes_in_one_turn() -> None:
+    assert verdict("parallel_write_conflict", _writes("WSWK8W9T")).flagged
+    assert not verdict("parallel_write_conflict", _writes("WSQ7ZZ21")).flagged
+    assert verdict("parallel_write_conflict", _redeem("Done.")) is None  # no turn of two calls
+
+
+def test_write_without_identification() -> None:
+    bare = make_row("Please knock 2500 points off booking WSWK8W9T.",
+                    [[("redeem_points", {"booking_id": "WSWK8W9T", "points": 2500}, REDEEM)]],
+                    "Done.", system=HOTELS_SYSTEM)
+    assert verdict("unidentified_write", bare).flagged
+    identified = make_row("I'm ana@example.com; knock 2500 points off booking WSWK8W9T.",
+                          [[("find_guest_by_email", {"email": "ana@example.com"}, {"guest_id": "GST-4774151"})],
+                           [("redeem_points", {"booking_id": "WSWK8W9T", "points": 2500}, REDEEM)]],
+                          "Done.", system=HOTELS_SYSTEM)
+    assert not verdict("unidentified_write", identified).flagged
+    assert verdict("unidentified_write", {**bare, "messages": [{"role": "system", "content": "Help guests."},
+                                                              *bare["messages"][1:]]}) is None
+
+
+def test_multiturn_row_with_one_user_turn() -> None:
+    single = make_row(FREE_QUERY, [[FIND_PERSON], [FREE]], "Free at 10:00.", "sequential", "calendar")
+    asked = make_row(["When are Anika Smith and I both free on 2026-09-04?", "I'm yuki@example.com."],
+                     [[FIND_PERSON], [FREE]], "Free at 10:00.", "sequential", "calendar")
+    assert verdict("single_user_turn", single).flagged
+    assert not verdict("single_user_turn", asked).flagged
+    assert "single_user_turn" in audit_rows([single], "sft-multiturn").results
+    assert "single_user_turn" not in audit_rows([single], "sft").results
+
+
+def test_canned_greetings_and_their_distribution() -> None:
+    greeted = _calendar("Atlas is free.", "Hi there! Which rooms are free at 11:00 on 2026-09-03? Thanks in advance.")
+    plain = _calendar("Atlas is free.")
+    assert verdict("canned_greeting", greeted).kind == "both"
+    assert not verdict("canned_greeting", plain).flagged
+    audit = audit_rows([greeted, plain, {**greeted, "task_id": "t-2"}])
+    assert audit.openings == {"hi there!": 2, "": 1}
+    assert audit.closings["thanks in advance."] == 2
+
+
+def test_a_clean_row_passes_every_check() -> None:
+    clean = make_row(["When are Anika Smith and I both free on 2026-09-04?", "I'm yuki@example.com."],
+                     [[FIND_PERSON], [FREE]], "You and Anika Smith are both free from 10:00 to 11:00 on 2026-09-04.",
+                     "sequential", "calendar")
+    audit = audit_rows([clean], "sft-multiturn")
+    flagged = {name: r.flagged for name, r in audit.results.items() if r.flagged}
+    assert not flagged, flagged
+
+
+def test_hostile_rows_do_not_crash_the_audit() -> None:
+    broken = make_row("Which rooms?", [[SEARCH]], "x" * 100_000 + " (s)")
+    broken["messages"][3]["content"] = "<response><rooms><name>Atlas</name></rooms></response>"
+    del broken["messages"][2]["tool_calls"][0]["function"]["arguments"]
+    audit = audit_rows([broken, {"task_id": "empty"}, {"messages": [{"role": "user"}], "tools": [None]}])
+    assert audit.rows == 3
+    # texts are read up to a bound: the artefact past it is not seen
+    assert audit.results["grammar_artefacts"].total.flagged == 0
+    assert "Atlas" in row_view(broken).turns[0][0].output
+
+
+def _write_dataset(root: Path, rows: list[dict[str, Any]], config: str = "sft") -> Path:
+    writer = ShardWriter(root, config, "train", 1000)
+    for row in rows:
+        writer.add(encode_row(row, config))
+    shards = writer.close()
+    files = {str(p.relative_to(root)): sha256_file(p) for p in shards}
+    (root / "manifest.json").write_text(json.dumps({"files": files}))
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("audit") / "data"
+    build(BuildConfig(builders=["all"], num_tasks=160, seed=7, multi_turn=True), out, progress=False)
+    return out
+
+
+def test_audit_of_a_real_build(built: Path, capsys) -> None:
+    assert main(["audit", str(built), "--json", "--examples", "3"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["configs"]) == {"sft", "sft-multiturn"}
+    sft = report["configs"]["sft"]
+    assert sft["rows"] == 160
+    assert set(sft["checks"]) == {c.name for c in CHECKS if c.configs == "all"}
+    assert "single_user_turn" in report["configs"]["sft-multiturn"]["checks"]
+    for name, result in sft["checks"].items():
+        assert 0 < result["applicable"] <= 160, name
+        assert result["rate"] is None or 0.0 <= result["rate"] <= 1.0
+        assert sum(c["flagged"] for c in result["per_builder"].values()) == result["flagged"]
+        assert len(result["examples"]) == min(3, result["flagged"])
+    assert len(sft["checks"]["grammar_artefacts"]["per_builder"]) == 8
+    # the synthesizer no longer makes these (validation rejects them too)
+    for name in ("category_mismatch", "same_turn_id", "parallel_write_conflict"):
+        assert sft["checks"][name]["flagged"] == 0, sft["checks"][name]["examples"]
+    assert main(["audit", str(built), "--config", "sft"]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("== sft: 160 rows") and "list_unnamed" in table and "smart_home" in table
+
+
+def test_audit_flags_broken_rows_written_to_disk(tmp_path: Path) -> None:
+    rows = [_calendar("I found 2 rooms that are free.")]
+    for i, row in enumerate(rows):
+        row.update(task_id=f"calendar-{i}", environment="calendar", builder_version="1.0.0", difficulty="easy",
+                   num_calls=1, augmentations=[], base_task_id=None, pass_rate=None, calibration=None,
+                   initial_state={}, ground_truth={"behaviour": "tool_use", "calls": []})
+    root = _write_dataset(tmp_path / "broken", rows)
+    audits = audit_dataset(root)
+    assert audits["sft"].results["list_unnamed"].flagged[0][0] == "calendar-0"
+
+
+def test_audit_bad_input(tmp_path: Path, capsys) -> None:
+    assert main(["audit", str(tmp_path / "missing")]) == 2
+    assert "not a covert dataset" in capsys.readouterr().err
