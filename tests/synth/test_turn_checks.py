@@ -14,6 +14,7 @@ import pytest
 from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import State, get_builder
+from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.synth.generate import ItemSpec, make_item
 from covert.validation import Invalid, validate_row
@@ -142,7 +143,9 @@ def _write_dataset(root: Path, rows: list[dict[str, Any]]) -> Path:
     for row in rows:
         writer.add(encode_row(row, "sft"))
     files = {str(p.relative_to(root)): sha256_file(p) for p in writer.close()}
-    (root / "manifest.json").write_text(json.dumps({"files": files}))
+    manifest = {"files": files, "rows": {"sft/train": len(rows)}}
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_card(root, manifest, {"sft": rows[0]})  # the card load_dataset (and covert validate) needs
     return root
 
 
