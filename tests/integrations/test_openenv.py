@@ -218,7 +218,7 @@ def test_rollout_func_plays_episodes_as_grpo_trainer_calls_it(server: Any, rows:
     text = tokenizer.decode(out["completion_ids"][0])
     assert "<tool_response>" in text  # the environment's tokens are the chat template's tool turns
     first = oracle_completion(train[0])
-    assert [m for m in first if m["role"] == "tool"][0]["content"] in text
+    assert next(m for m in first if m["role"] == "tool")["content"] in text
 
     wrong = {q: ["I am not sure, sorry."] for q in scripts}
     out = rollout_func(server.url, train, generate=ScriptedGeneration(tokenizer, wrong))(prompts[:2], trainer)
