@@ -138,7 +138,8 @@ def test_a_malformed_action_gets_an_error_observation(server: Any, rows: dict) -
         assert result.observation.error and "reset" in result.observation.error
         env.reset(row=row)
         for bad in (CovertAction(tool_calls="get_order"), CovertAction(content=7),
-                    CovertAction(tool_calls=[{}] * 65)):
+                    CovertAction(tool_calls=[{}] * 65),
+                    CovertAction(content="<tool_call>{\"name\": \"x\", \"arguments\": {}}</tool_call>" * 65)):
             result = env.step(bad)
             assert result.observation.error and not result.done
         result = env.step(CovertAction(tool_calls=[{"id": "c1", "type": "function",

@@ -123,6 +123,12 @@ class CovertOpenEnv(Environment[CovertAction, CovertObservation, CovertState]):
         self._completion.append(message)
         turn = parse_completion([message])
         readable = turn.turns[0] if turn.turns else None
+        if readable is not None and len(readable.calls) + readable.invalid > MAX_CALLS_PER_TURN:
+            # calls written in the text are bounded like tool_calls: none of them runs
+            message["tool_calls"] = [{}] * (len(readable.calls) + readable.invalid)
+            message["content"] = ""
+            return CovertObservation(error=f"{len(readable.calls) + readable.invalid} tool calls in one message; "
+                                           f"at most {MAX_CALLS_PER_TURN} are run", task_id=task)
         if readable is not None and (readable.calls or readable.invalid):
             out = self._run_calls(message, readable, turn.reasons)
             error = "; ".join(turn.reasons) or None

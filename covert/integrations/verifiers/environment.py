@@ -94,7 +94,10 @@ class CovertMultiTurnEnv(vf.MultiTurnEnv):
         last = messages[-1]
         calls = getattr(last, "tool_calls", None) or []
         if calls:
-            return [self._run(call, state) for call in calls[:MAX_CALLS_PER_TURN]]
+            over = error_observation("too_many_calls", f"at most {MAX_CALLS_PER_TURN} calls of a message are run")
+            return [self._run(call, state) if k < MAX_CALLS_PER_TURN
+                    else vf.ToolMessage(tool_call_id=call.id, content=orjson.dumps(over).decode())
+                    for k, call in enumerate(calls)]
         user: TemplateUser | None = state.get("covert_user")
         if user is None:  # the stop condition ends the rollout first; kept for direct callers
             state["final_env_response"] = []
