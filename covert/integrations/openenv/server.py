@@ -1,0 +1,118 @@
+"""The OpenEnv server of covert environments: ``python -m covert.integrations.openenv``.
+
+It is OpenEnv's own FastAPI app (``openenv.core.env_server.http_server.create_app``): ``/ws`` for
+sessions (one :class:`CovertOpenEnv` each, up to ``--max-sessions`` at once), ``/reset``, ``/step``,
+``/state``, ``/schema``, ``/health``. :func:`serve` starts one in a subprocess on a free loopback
+port and stops it on exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from openenv.core.env_server.http_server import create_app
+
+from covert.integrations.openenv.environment import MAX_TURNS, CovertOpenEnv
+from covert.integrations.openenv.models import CovertAction, CovertObservation
+
+MAX_SESSIONS = 64
+
+
+def make_app(datasets: Sequence[str] = (), max_sessions: int = MAX_SESSIONS, max_turns: int = MAX_TURNS) -> Any:
+    """The FastAPI app serving covert rows (and rows of ``datasets`` by index)."""
+    factory = functools.partial(CovertOpenEnv, datasets=tuple(datasets), max_turns=max_turns)
+    return create_app(factory, CovertAction, CovertObservation, env_name="covert", max_concurrent_envs=max_sessions)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the server (uvicorn) until interrupted."""
+    parser = argparse.ArgumentParser(prog="python -m covert.integrations.openenv",
+                                     description="Serve covert environments over OpenEnv's HTTP/WebSocket API.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--dataset", action="append", default=[],
+                        help="a covert dataset (directory or Hub repo id) whose rows reset(index=N) may start; repeatable")
+    parser.add_argument("--max-sessions", type=int, default=MAX_SESSIONS)
+    parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
+    args = parser.parse_args(argv)
+    import uvicorn
+
+    logging.getLogger("uvicorn.error").addFilter(_quiet_disconnects)
+    uvicorn.run(make_app(args.dataset, args.max_sessions, args.max_turns), host=args.host, port=args.port,
+                log_level="warning")
+
+
+def _quiet_disconnects(record: logging.LogRecord) -> bool:
+    """Drop the traceback OpenEnv's ``/ws`` handler logs when a client has already closed the socket."""
+    error = record.exc_info[1] if record.exc_info else None
+    return type(error).__name__ not in ("WebSocketDisconnect", "ClientDisconnected")
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ServerProcess:
+    """A running server: ``url`` (``http://127.0.0.1:PORT``) and :meth:`close`."""
+
+    def __init__(self, process: subprocess.Popen[bytes], url: str) -> None:
+        self.process = process
+        self.url = url
+
+    def close(self) -> None:
+        """Stop the server process."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@contextmanager
+def serve(datasets: Sequence[str] = (), max_sessions: int = MAX_SESSIONS, max_turns: int = MAX_TURNS,
+          port: int | None = None, timeout: float = 60.0) -> Iterator[ServerProcess]:
+    """Start the server in a subprocess on loopback, wait until ``/health`` answers, stop it on exit."""
+    port = port or free_port()
+    command = [sys.executable, "-m", "covert.integrations.openenv", "--port", str(port),
+               "--max-sessions", str(max_sessions), "--max-turns", str(max_turns)]
+    for path in datasets:
+        command += ["--dataset", os.fspath(path)]
+    process = subprocess.Popen(command, env={**os.environ, "ENABLE_WEB_INTERFACE": "false"})
+    server = ServerProcess(process, f"http://127.0.0.1:{port}")
+    try:
+        _wait(server, timeout)
+        yield server
+    finally:
+        server.close()
+
+
+def _wait(server: ServerProcess, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"the covert OpenEnv server exited with code {server.process.returncode}; see its output above")
+        try:
+            with urllib.request.urlopen(server.url + "/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the covert OpenEnv server did not answer on {server.url} within {timeout:.0f} s")
+        time.sleep(0.1)
