@@ -60,18 +60,14 @@ def test_readme_snippet_runs(number: int, readme_folder: Path, monkeypatch: pyte
     monkeypatch.chdir(readme_folder)
     monkeypatch.setenv("HF_DATASETS_CACHE", str(readme_folder / "hf-cache"))
     if README_SERVER in code:
-        import threading
-
         from tests.llm.test_openai_backend import Scripted
 
-        server = Scripted([])
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        server = Scripted([]).start()
         code = code.replace(README_SERVER, server.url)
         try:
             exec(compile(code, f"README.md snippet {number}", "exec"), {"__name__": "__readme__"})
         finally:
-            server.shutdown()
-            server.server_close()
+            server.stop()
         return
     exec(compile(code, f"README.md snippet {number}", "exec"), {"__name__": "__readme__"})
 

@@ -69,7 +69,7 @@ class CovertEnvironment:
             raise ValueError(f"row {prepared.view.task_id!r} is for {prepared.view.builder!r}, not {self.builder!r}")
         self._session = prepared.session()
         self.log = self._session.log
-        scenario = _scenario(row)
+        scenario = user_scenario_of(row)
         self.user = TemplateUser(UserScenario.from_dict(scenario)) if scenario and self.asks_user else None
         self.questions = []
         return None
@@ -100,7 +100,8 @@ def _error(code: str, message: str) -> str:
     return orjson.dumps(error_observation(code, message)).decode()
 
 
-def _scenario(row: Mapping[str, Any]) -> Any:
+def user_scenario_of(row: Mapping[str, Any]) -> Any:
+    """The user scenario of a row (``extra_info.user_scenario``, JSON text decoded), or ``None``."""
     extra = row.get("extra_info")
     if isinstance(extra, (str, bytes)):
         try:
@@ -118,7 +119,7 @@ def _scenario(row: Mapping[str, Any]) -> Any:
 
 def has_user_scenario(row: Mapping[str, Any]) -> bool:
     """Whether a row carries a user scenario (``extra_info.user_scenario``)."""
-    return _scenario(row) is not None
+    return user_scenario_of(row) is not None
 
 
 def environment_class(builder: str, tools: Sequence[Mapping[str, Any] | str] | None = None,

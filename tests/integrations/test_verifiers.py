@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -15,32 +13,24 @@ pytest.importorskip("verifiers.legacy")
 
 from covert.rewards import oracle_completion  # noqa: E402
 from tests.integrations.conftest import load  # noqa: E402
+from tests.loopback import LoopbackServer, QuietHandler  # noqa: E402
 
 
 def _query(messages: list[dict[str, Any]]) -> str:
     return next(m["content"] for m in messages if m["role"] == "user")
 
 
-class ChatServer(ThreadingHTTPServer):
+class ChatServer(LoopbackServer):
     """``POST /v1/chat/completions``: turn k of the script of the row whose query opens the request."""
 
-    daemon_threads = True
-
     def __init__(self, scripts: dict[str, list[dict[str, Any]]]) -> None:
-        super().__init__(("127.0.0.1", 0), ChatHandler)
+        super().__init__(ChatHandler)
         self.scripts = scripts
         self.requests: list[dict[str, Any]] = []
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
-
-class ChatHandler(BaseHTTPRequestHandler):
+class ChatHandler(QuietHandler):
     server: ChatServer
-
-    def log_message(self, *args: Any) -> None:
-        return None
 
     def do_POST(self) -> None:
         request = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
@@ -85,15 +75,12 @@ def chat(request: pytest.FixtureRequest):
     servers: list[ChatServer] = []
 
     def start(scripts: dict[str, list[dict[str, Any]]]) -> ChatServer:
-        server = ChatServer(scripts)
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        servers.append(server)
-        return server
+        servers.append(ChatServer(scripts).start())
+        return servers[-1]
 
     yield start
     for server in servers:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
 def _client(url: str, monkeypatch: pytest.MonkeyPatch) -> Any:

@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from covert.llm import (
     open_backend,
 )
 from tests.llm.tiny_models import JSON_PROMPT, QUERY_SCHEMA, TOOL_PROMPT, TOOLS
+from tests.loopback import LoopbackServer, QuietHandler
 
 httpx = pytest.importorskip("httpx")
 
@@ -131,13 +131,11 @@ OK_BODY = {"choices": [{"index": 0, "finish_reason": "stop",
            "usage": {"prompt_tokens": 5, "completion_tokens": 4}}
 
 
-class Scripted(ThreadingHTTPServer):
+class Scripted(LoopbackServer):
     """Answers POSTs from a script of (status, delay seconds) per request number; then 200."""
 
-    daemon_threads = True
-
     def __init__(self, script: list[tuple[int, float]], hold_for: int = 0) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+        super().__init__(Handler)
         self.script = script
         self.posts = 0
         self.active = 0
@@ -145,16 +143,9 @@ class Scripted(ThreadingHTTPServer):
         self.hold_for = hold_for
         self.lock = threading.Condition()
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
-
-class Handler(BaseHTTPRequestHandler):
+class Handler(QuietHandler):
     server: Scripted
-
-    def log_message(self, *args: Any) -> None:
-        return None
 
     def do_GET(self) -> None:
         self._send(200, {"object": "list", "data": []})
@@ -202,15 +193,12 @@ def scripted() -> Iterator[Any]:
     servers: list[Scripted] = []
 
     def start(script: list[tuple[int, float]], hold_for: int = 0) -> Scripted:
-        server = Scripted(script, hold_for)
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        servers.append(server)
-        return server
+        servers.append(Scripted(script, hold_for).start())
+        return servers[-1]
 
     yield start
     for server in servers:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
 def _one(url: str, **options: Any) -> Any:

@@ -27,7 +27,7 @@ from covert.env import error_observation
 from covert.integrations.openenv.models import CovertAction, CovertObservation, CovertState
 from covert.rewards import default_scorer, parse_completion
 from covert.rewards.session import Session
-from covert.rewards.trl_env import _scenario
+from covert.rewards.trl_env import user_scenario_of
 
 MAX_TURNS = 30
 """Assistant messages per episode; the episode ends (and is scored) at the limit."""
@@ -94,7 +94,7 @@ class CovertOpenEnv(Environment[CovertAction, CovertObservation, CovertState]):
             prepared = default_scorer().prepare(row)
         self._row = row
         self._session = prepared.session()
-        scenario = _scenario(row)
+        scenario = user_scenario_of(row)
         self._user = TemplateUser(UserScenario.from_dict(scenario)) if scenario else None
         self._completion = []
         self._turns = self._calls = 0

@@ -13,7 +13,7 @@ from covert.conversation.scenario import UserScenario
 from covert.conversation.simulator import STOP_SIGNALS, TemplateUser
 from covert.env import error_observation
 from covert.rewards import default_scorer, score
-from covert.rewards.trl_env import _scenario
+from covert.rewards.trl_env import user_scenario_of
 
 MAX_TURNS = 30
 """Model turns per rollout."""
@@ -77,7 +77,7 @@ class CovertMultiTurnEnv(vf.MultiTurnEnv):
     async def setup_state(self, state: Any) -> Any:
         row = _row(state)
         state["covert_session"] = default_scorer().prepare(row).session()
-        scenario = _scenario(row)
+        scenario = user_scenario_of(row)
         state["covert_user"] = TemplateUser(UserScenario.from_dict(scenario)) if scenario else None
         state["covert_stop"] = None
         return state
