@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from covert.augment.verify import is_augmented, validate_augmented_row
-from covert.io.checked import configs_in, open_dataset
+from covert.io.checked import open_dataset
 from covert.io.features import kind_of
 from covert.io.reader import iter_checked_rows
 from covert.validation import Invalid, validate_row
@@ -27,12 +27,6 @@ class Report:
 
     def reasons(self) -> Counter[str]:
         return Counter(reason for _, _, reason in self.failures)
-
-
-def dataset_configs(root: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
-    """The configs of a dataset: those its manifest counts rows for or lists shards of (a folder the
-    manifest does not name is no config of it: :func:`~covert.io.checked.open_dataset` refuses it)."""
-    return configs_in(manifest)
 
 
 def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, limit_failures: int = 1000) -> Report:

@@ -35,8 +35,7 @@ def canonical_float(value: float) -> float:
     """The double nearest the first 15 significant digits of ``value`` (non-finite values as they are)."""
     if not math.isfinite(value):
         return value
-    short = float(f"{value:.15g}")
-    return short
+    return float(f"{value:.15g}")
 
 
 def canonical_json(value: Any) -> Any:

@@ -149,47 +149,30 @@ def unsafe_numbers(text: bytes | str) -> list[str]:
     """Numbers in compact JSON ``text`` (outside strings) that ``datasets.load_dataset`` would read
     back as another value: stored data that cannot be trusted to load as written."""
     raw = text.encode() if isinstance(text, str) else text
-    if not _MAYBE_FLOAT.search(raw):
+    if not _MAYBE_FLOAT.search(raw) or not _misread_candidates(raw):
         return []
-    if len(raw) < _SHARED_TEXT:
-        return _unsafe_numbers(raw)
-    found = _checked.get(raw)  # an initial state many rows carry is checked once
-    if found is None:
-        if len(_checked) >= 64:
-            _checked.pop(next(iter(_checked)))
-        found = _checked[raw] = _unsafe_numbers(raw)
-    return list(found)
-
-
-_SHARED_TEXT = 4096
-_checked: dict[bytes, list[str]] = {}
+    suspects = [m.start(1) for m in _FLOAT_VALUE.finditer(raw) if _misread(m.group(1))]
+    numbers = {m.start(): m.group(0).decode() for m in _TOKEN.finditer(raw) if m.group(0)[:1] != b'"'}
+    return [numbers[start] for start in suspects if start in numbers]
 
 
 _read_exactly: set[bytes] = set()  # float tokens already known to read back exactly
 
 
-def _misread_candidates(raw: bytes) -> bool:
-    """Whether some float-looking token of compact JSON ``raw`` is one ujson would misread (tokens in
-    strings may count too: the caller then walks the value, which decides exactly)."""
-    for token in set(_FLOAT_VALUE.findall(raw)) - _read_exactly:
-        spelled = token.decode()
-        if ("." in spelled or "e" in spelled or "E" in spelled) and ujson_float(spelled) != float(spelled):
-            return True
-        if len(_read_exactly) >= _CACHE_LIMIT:
-            _read_exactly.clear()
-        _read_exactly.add(token)
+def _misread(token: bytes) -> bool:
+    """Whether ujson reads the number ``token`` as another value than correct parsers do."""
+    if token in _read_exactly:
+        return False
+    spelled = token.decode()
+    if ("." in spelled or "e" in spelled or "E" in spelled) and ujson_float(spelled) != float(spelled):
+        return True
+    if len(_read_exactly) >= _CACHE_LIMIT:
+        _read_exactly.clear()
+    _read_exactly.add(token)
     return False
 
 
-def _unsafe_numbers(raw: bytes) -> list[str]:
-    suspects = []
-    for match in _FLOAT_VALUE.finditer(raw):
-        token = match.group(1)
-        if b"." in token or b"e" in token or b"E" in token:
-            spelled = token.decode()
-            if ujson_float(spelled) != float(spelled):
-                suspects.append(match.start(1))
-    if not suspects:
-        return []
-    numbers = {m.start(): m.group(0).decode() for m in _TOKEN.finditer(raw) if m.group(0)[:1] != b'"'}
-    return [numbers[start] for start in suspects if start in numbers]
+def _misread_candidates(raw: bytes) -> bool:
+    """Whether some float-looking token of compact JSON ``raw`` is one ujson would misread (tokens in
+    strings may count too: callers then decide exactly, by walking the value or tokenising the text)."""
+    return any(_misread(token) for token in set(_FLOAT_VALUE.findall(raw)) - _read_exactly)

@@ -43,11 +43,11 @@ class PreparedRow:
 MAX_ORACLE_CALLS = 256  # covert writes at most a few dozen; a row past this is not covert's
 MAX_FACTS = 256
 MAX_TOOLS = 1024
-MAX_ATTEMPTS = 8  # transient failures repeat at most this often (covert writes 1 to 3)
 
 
 def _check_bounds(truth: Mapping[str, Any], flat: list[Mapping[str, Any]], view: RowView) -> None:
-    """Refuse a row whose sizes or counts would make scoring do unbounded work (a :class:`BadRow`)."""
+    """Refuse a row whose sizes would make scoring do unbounded work (a :class:`BadRow`; failure counts
+    and attempts are checked where failures are read, :func:`~covert.rewards.session.failures_of`)."""
     if len(flat) > MAX_ORACLE_CALLS:
         raise BadRow(f"the ground truth has {len(flat)} calls; at most {MAX_ORACLE_CALLS} are scored")
     facts = truth.get("answer_facts")
@@ -55,14 +55,6 @@ def _check_bounds(truth: Mapping[str, Any], flat: list[Mapping[str, Any]], view:
         raise BadRow(f"the ground truth has {len(facts)} answer facts; at most {MAX_FACTS} are scored")
     if view.tools is not None and len(view.tools) > MAX_TOOLS:
         raise BadRow(f"the row offers {len(view.tools)} tools; at most {MAX_TOOLS} are scored")
-    raw = truth.get("failure")
-    entries = raw if isinstance(raw, list) else [raw] if isinstance(raw, Mapping) else []
-    if len(entries) > len(flat):
-        raise BadRow(f"the ground truth records {len(entries)} failures for {len(flat)} calls")
-    for entry in entries:
-        attempts = entry.get("attempts", 1) if isinstance(entry, Mapping) else 1
-        if isinstance(attempts, bool) or not isinstance(attempts, int) or not 1 <= attempts <= MAX_ATTEMPTS:
-            raise BadRow(f"a failure's attempts must be an integer from 1 to {MAX_ATTEMPTS}, not {attempts!r}"[:200])
 
 
 def prepare(view: RowView, norm: StringNorm) -> PreparedRow:

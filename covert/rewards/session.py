@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from covert.env import Environment, State, canonical_bytes, error_observation
+from covert.rewards.rowview import BadRow
+
+MAX_ATTEMPTS = 8  # transient failures repeat at most this often (covert writes 1 to 3)
 
 
 @dataclass(frozen=True)
@@ -62,9 +65,13 @@ def call_key(name: Any, arguments: Any) -> tuple[str, bytes] | None:
 
 def failures_of(truth: Mapping[str, Any], calls: Sequence[Mapping[str, Any]]) -> list[Failure]:
     """The failures a ground truth records (see the module docstring); ``calls`` are the oracle calls,
-    flattened. Entries that do not name a real oracle call are ignored."""
+    flattened. Entries that do not name a real oracle call are ignored; more entries than calls, or
+    ``attempts`` outside 1..:data:`MAX_ATTEMPTS`, make the row a :class:`BadRow` (scoring repeats a
+    transient failure ``attempts`` times)."""
     raw = truth.get("failure")
     entries = raw if isinstance(raw, list) else [raw] if isinstance(raw, Mapping) else []
+    if len(entries) > len(calls):
+        raise BadRow(f"the ground truth records {len(entries)} failures for {len(calls)} calls")
     out = []
     for entry in entries:
         if not isinstance(entry, Mapping):
@@ -75,13 +82,15 @@ def failures_of(truth: Mapping[str, Any], calls: Sequence[Mapping[str, Any]]) ->
         call = calls[index]
         transient = entry.get("transient") is True
         attempts = entry.get("attempts", 1)
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or not 1 <= attempts <= MAX_ATTEMPTS:
+            raise BadRow(f"a failure's attempts must be an integer from 1 to {MAX_ATTEMPTS}, not {attempts!r}"[:200])
         out.append(Failure(
             index=index,
             name=call["name"],
             arguments=call.get("arguments") or {},
             observation=_observation(entry.get("error")),
             transient=transient,
-            attempts=attempts if isinstance(attempts, int) and attempts > 0 else 1,
+            attempts=attempts,
         ))
     return out
 
