@@ -1,0 +1,1 @@
+"""Importing authentic tool descriptions (OpenAPI, Google Discovery, botocore, MCP) into covert environments."""

@@ -1,0 +1,1 @@
+"""Procedural reasoning environments: programs that sample instances, compute references and score responses."""
