@@ -7,6 +7,7 @@ back exactly as written: tool-call arguments as dicts holding only their own key
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pyarrow as pa
@@ -42,11 +43,17 @@ def kind_of(config: str) -> str:
     return "rl" if config.startswith("rl") else "sft"
 
 
+GENERATION_CONFIG = re.compile(r"^(sft|rl)-g\d+$")
+"""Configs of an evolved dataset (``sft-g0``, ``rl-g3``): their rows carry a ``generation`` column."""
+
+
 def features_for(config: str) -> dict[str, Any]:
     """The features of a config: its own entry, else the one of its kind (multi-turn RL keeps the
-    user scenario)."""
+    user scenario; the generation configs of an evolved dataset add ``generation``)."""
     if config in FEATURES:
         return FEATURES[config]
+    if GENERATION_CONFIG.match(config):
+        return {**FEATURES[kind_of(config)], "generation": _INT32}
     if kind_of(config) == "rl":
         return FEATURES["rl-multiturn"] if "multiturn" in config else FEATURES["rl"]
     return FEATURES["sft"]

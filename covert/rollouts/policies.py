@@ -21,15 +21,24 @@ class ScriptedPolicy:
     facts), so its pass rate is ``1 - error_rate`` in expectation.
     """
 
-    def __init__(self, row: Mapping[str, Any], error_rate: float = 0.0, seed: int = 0) -> None:
+    def __init__(self, row: Mapping[str, Any], error_rate: float = 0.0, seed: int = 0,
+                 mistake: str | None = None) -> None:
         truth = row["reward_model"]["ground_truth"]
         self.turns: list[list[dict[str, Any]]] = [list(g) for g in truth["calls"]]
         self.facts = [f["value"] for f in truth["answer_facts"]]
         self.behaviour = truth["behaviour"]
         scenario = (row.get("extra_info") or {}).get("user_scenario") or {}
         self.questions = [f"What {k['label']} should I use?" for k in scenario.get("known", [])]
+        if isinstance(truth.get("clarify"), dict):  # an ambiguous query: ask for the value it leaves out
+            self.questions = [str(truth["clarify"].get("question") or f"What {truth['clarify']['label']} should I use?")]
         rng: random.Random = item_rng("scripted", seed, row["task_id"])
         self.mistake = rng.choice(MISTAKES) if rng.random() < error_rate else None
+        if mistake is not None:  # a caller that decides the mistake itself (scripted trainees)
+            if mistake not in (*MISTAKES, "wrong_tool"):
+                raise ValueError(f"unknown mistake {mistake!r}; one of {', '.join((*MISTAKES, 'wrong_tool'))}")
+            self.mistake = mistake
+        if self.mistake == "wrong_tool":
+            self._call_wrong_tool(row)
         self.task_id = row["task_id"]
         self._turn = 0
         if self.mistake is not None and self.behaviour == "decline":
@@ -50,6 +59,16 @@ class ScriptedPolicy:
                 self.turns[-1] = [call, *self.turns[-1][1:]]
             else:
                 self.mistake = "missing_facts"
+
+    def _call_wrong_tool(self, row: Mapping[str, Any]) -> None:
+        """Swap one oracle call for a tool the oracle never uses (a distractor, where the row has one)."""
+        used = {c["name"] for group in self.turns for c in group}
+        others = sorted(t["function"]["name"] for t in row.get("tools") or () if t["function"]["name"] not in used)
+        if not others or not self.turns:
+            self.mistake = "skipped_call"  # applied below, like a drawn one
+            return
+        call = dict(self.turns[-1][0])
+        self.turns[-1] = [{"name": others[0], "arguments": call["arguments"]}, *self.turns[-1][1:]]
 
     def __call__(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
         if self.questions:

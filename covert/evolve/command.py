@@ -1,0 +1,111 @@
+"""``covert engineer`` and ``covert evolve`` (registered by :mod:`covert.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def failure_knobs_for(summary: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The evidence map of a summary's environment: tool environments share one; a procedural environment
+    may declare ``failure_knobs``."""
+    if summary.get("kind") == "tool":
+        from covert.evolve.tools import FAILURE_KNOBS
+
+        return FAILURE_KNOBS
+    import importlib
+
+    try:
+        module = importlib.import_module(f"covert.procgen.envs.{summary.get('environment')}")
+    except ImportError:
+        return {}
+    return dict(getattr(getattr(module, "ENV", None), "failure_knobs", {}) or {})
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON to ``path`` through a temporary file and a rename (never half-written)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    os.replace(tmp, path)
+
+
+def _band(text: str) -> tuple[float, float]:
+    from covert.errors import UsageError
+
+    try:
+        low, high = (float(x) for x in text.split(","))
+    except ValueError:
+        raise UsageError(f"--band takes LOW,HIGH such as 0.2,0.8, not {text!r}") from None
+    if not 0 <= low < high <= 1:
+        raise UsageError(f"--band needs 0 <= LOW < HIGH <= 1, got {text!r}")
+    return low, high
+
+
+def _engineer(args: argparse.Namespace) -> int:
+    from covert.errors import UsageError
+    from covert.evolve.engineer import LLMEngineer, RuleEngineer
+    from covert.evolve.summary import check_summary
+
+    try:
+        summary = json.loads(Path(args.summary).read_text())
+        check_summary(summary)
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.summary}: {exc.strerror}; pass a stage summary JSON file") from None
+    except ValueError as exc:
+        raise UsageError(f"{args.summary}: {str(exc).splitlines()[0][:200]}") from None
+    band = _band(args.band)
+    if args.llm:
+        from covert.cli import open_llm
+
+        engineer: Any = LLMEngineer(open_llm(args.llm, args.llm_cache), band=band, seed=args.seed)
+    else:
+        engineer = RuleEngineer(band=band, failure_knobs=failure_knobs_for(summary))
+    proposal = engineer.propose(summary)
+    write_json(Path(args.out), proposal.to_dict())
+    for d in proposal.decisions:
+        print(f"{d.action:8s} {d.reason}")
+    print(f"wrote {len(proposal.configs)} configuration(s) for stage {proposal.stage} to {args.out}")
+    return 0
+
+
+def _evolve(args: argparse.Namespace) -> int:
+    from covert.evolve.dataset import EvolveConfig, evolve_dataset
+
+    config = EvolveConfig(generations=args.generations, seed=args.seed, k=args.k, skill=args.skill, tasks=args.tasks)
+    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite)
+    for g in manifest["evolution"]["schedule"]["generations"]:
+        print(f"generation {g['generation']}: {g['tasks']} tasks, reference pass rate {g['reference_pass_rate']}")
+    print(f"kept {manifest['evolution']['kept']}, rejected {manifest['evolution']['rejected']}; wrote {args.out}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``covert engineer`` and ``covert evolve``."""
+    s = sub.add_parser("engineer", help="propose the next stage's environment configurations from a stage summary")
+    s.add_argument("summary", help="a stage summary JSON file (schemas/stage_summary.schema.json)")
+    s.add_argument("--out", required=True, help="where to write the proposed configurations (JSON)")
+    s.add_argument("--band", default="0.2,0.8", help="the learnable band of pass rates, LOW,HIGH (default 0.2,0.8)")
+    s.add_argument("--llm", default=None, help="an LLM engineer: vllm:MODEL, openai:URL[#MODEL] or hf:PATH (default: rules)")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=_engineer)
+
+    s = sub.add_parser("evolve", help="evolve a dataset's tool tasks into harder generations (off-policy)",
+                       description="Write DIR's sft and rl configs plus sft-gN / rl-gN per generation: each task made "
+                                   "harder along one direction (horizon, constraints, observations), kept only when it "
+                                   "still validates and a fixed scripted reference policy passes it less often.")
+    s.add_argument("dir", help="a dataset written by covert build")
+    s.add_argument("--out", required=True, help="the new dataset directory")
+    s.add_argument("--generations", type=int, default=4, help="generations to write, g0 = the base tasks (default 4)")
+    s.add_argument("--k", type=int, default=8, help="reference-policy rollouts per task (default 8)")
+    s.add_argument("--skill", type=float, default=1.0, help="the reference policy's skill (default 1.0)")
+    s.add_argument("--tasks", type=int, default=None, help="base tasks per split (default: all)")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--overwrite", action="store_true")
+    s.set_defaults(func=_evolve)

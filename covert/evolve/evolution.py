@@ -1,0 +1,131 @@
+"""Off-policy environment evolution: harder variants of tasks along named directions, generation by generation.
+
+Directions (from the multi-turn objective): ``horizon`` (more steps: more calls), ``constraints`` (success
+harder to reach: distractor tools, a value the user holds back) and ``observations`` (noisier outputs).
+A mutant is kept only when (1) its reference still solves it (the augmented row validates: replay holds)
+and (2) a fixed reference policy passes it less often than its parent. Generation ``g + 1`` holds the kept
+mutants of generation ``g``; tasks no direction makes harder leave the line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from covert.env import item_rng
+from covert.evolve.tools import TOOL_KNOBS, calls_level, config_rows
+from covert.procgen.contract import Knob
+
+DIRECTIONS: dict[str, tuple[str, ...]] = {
+    "horizon": ("calls",),
+    "constraints": ("distractors", "ambiguity"),
+    "observations": ("noise",),
+}
+
+
+def raised(knobs: Sequence[Knob], config: dict[str, Any], names: Sequence[str]) -> dict[str, Any] | None:
+    """``config`` with the first of ``names`` that can go one level harder raised; ``None`` if none can."""
+    for name in names:
+        knob = next((k for k in knobs if k.name == name), None)
+        if knob is None:
+            continue
+        rank = knob.level_of(config[name])
+        if rank + 1 < len(knob.levels):
+            return {**config, name: knob.levels[rank + 1]}
+    return None
+
+
+@dataclass(frozen=True)
+class Member:
+    """One task of one generation."""
+
+    pair: Any  # RowPair
+    config: dict[str, Any]
+    generation: int
+    pass_rate: float
+    parent: str | None = None  # the parent's task id and config, for provenance
+    direction: str | None = None
+
+
+@dataclass
+class Lineage:
+    """Every generation, and what happened to the mutants."""
+
+    generations: list[list[Member]] = field(default_factory=list)
+    tried: Counter[str] = field(default_factory=Counter)
+    kept: Counter[str] = field(default_factory=Counter)
+    rejected: Counter[str] = field(default_factory=Counter)
+
+    def pass_rates(self) -> list[float | None]:
+        """The reference policy's mean pass rate per generation."""
+        return [round(sum(m.pass_rate for m in g) / len(g), 4) if g else None for g in self.generations]
+
+
+def base_config(pair: Any) -> dict[str, Any]:
+    """The configuration of an un-augmented base task."""
+    return {"calls": calls_level(pair.sft["num_calls"]), "distractors": "none", "noise": "none", "ambiguity": False}
+
+
+def evolve_tool_tasks(pairs: Sequence[Any], generations: int, pass_rate: Callable[[Any], float], seed: int = 0,
+                      tasks: int | None = None) -> Lineage:
+    """Evolve base tool tasks for ``generations`` generations (generation 0 = the base tasks).
+
+    Args:
+        pairs: Base (sft, rl) row pairs (``covert.augment.registry.RowPair``).
+        generations: How many generations to write, at least 1.
+        pass_rate: The fixed reference policy's pass rate on one pair (e.g. k scripted rollouts).
+        seed: Seeds the augmentations and the order in which directions are tried.
+        tasks: Use at most this many base tasks with at least one call.
+    """
+    if generations < 1:
+        raise ValueError("--generations must be at least 1")
+    usable = [p for p in pairs if p.sft["num_calls"] > 0 and not p.sft.get("augmentations")]
+    usable = usable[:tasks] if tasks is not None else usable
+    by_level: dict[tuple[str, int], list[Any]] = {}
+    for p in usable:
+        by_level.setdefault((p.sft["builder"], calls_level(p.sft["num_calls"])), []).append(p)
+    base_of = {p.sft["task_id"]: p for p in usable}
+    lineage = Lineage()
+    lineage.generations.append([Member(p, base_config(p), 0, pass_rate(p)) for p in usable])
+    for g in range(1, generations):
+        nxt: list[Member] = []
+        for member in lineage.generations[-1]:
+            child = _mutate(member, g, seed, base_of, by_level, pass_rate, lineage)
+            if child is not None:
+                nxt.append(child)
+        lineage.generations.append(nxt)
+    return lineage
+
+
+def _mutate(member: Member, g: int, seed: int, base_of: dict[str, Any], by_level: dict[tuple[str, int], list[Any]],
+            pass_rate: Callable[[Any], float], lineage: Lineage) -> Member | None:
+    base_id = member.pair.sft.get("base_task_id") or member.pair.sft["task_id"]
+    order = sorted(DIRECTIONS)
+    item_rng("evolve", seed, base_id, g).shuffle(order)
+    for direction in order:
+        config = raised(TOOL_KNOBS, member.config, DIRECTIONS[direction])
+        if config is None:
+            continue
+        lineage.tried[direction] += 1
+        base = base_of[base_id]
+        if direction == "horizon":  # a longer task of the same builder
+            longer = by_level.get((base.sft["builder"], config["calls"]), [])
+            if not longer:
+                lineage.rejected["no_longer_task"] += 1
+                continue
+            base = longer[item_rng("evolve-horizon", seed, base_id, g).randrange(len(longer))]
+        made = config_rows([base], config, seed=seed)
+        if not made.pairs:
+            lineage.rejected.update(made.left_out or Counter(["not_applicable"]))
+            continue
+        candidate = made.pairs[0]
+        rate = pass_rate(candidate)
+        if rate >= member.pass_rate:
+            lineage.rejected["not_harder"] += 1
+            continue
+        lineage.kept[direction] += 1
+        parent = f"{member.pair.sft['task_id']}@g{member.generation}"
+        return Member(candidate, config, g, rate, parent, direction)
+    return None
