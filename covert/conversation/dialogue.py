@@ -18,7 +18,7 @@ from covert.conversation.phrasing import action_phrase, plan_text
 from covert.conversation.scenario import KnownItem, UserScenario, scenario_of
 from covert.conversation.simulator import TemplateUser
 from covert.env import Builder, item_rng
-from covert.values import finish_sentence, join_phrases, normalize_text
+from covert.values import finish_sentence, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 
 ASK_TEMPLATES = ("What {label} should I use?", "Happy to help. Could you tell me the {label}?",
@@ -103,8 +103,9 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     for turn, group in enumerate(task.groups):
         for index, item in [p for p in pending if p[1].call in group]:
             pending.remove((index, item))
-            if index in user.revealed:
-                continue
+            values = item.value if isinstance(item.value, list) else [item.value]
+            if index in user.revealed or (values and all(mentions(said, v) for v in values)):
+                continue  # handed over already: asking again would be a question with nothing to learn
             which = (held is not None and item.text == held.text and held.which) or (
                 _is_selection(task, item.call) and " and " not in item.label)
             template = _REVEALS["which" if which else "ask"]

@@ -43,8 +43,9 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
-def _candidates(task: Any, builder: Builder) -> list[tuple[int, str, Any]]:
-    """User-supplied ``(call, param, value)`` that no other call of the same tool needs with another value."""
+def _candidates(task: Any, builder: Builder) -> list[tuple[int, int, str, Any]]:
+    """User-supplied ``(first call using it, call, param, value)`` that no other call of the same tool
+    needs with another value."""
     out = []
     seen: set[str] = set()
     for item in task.user_inputs:
@@ -60,7 +61,7 @@ def _candidates(task: Any, builder: Builder) -> list[tuple[int, str, Any]]:
             continue
         first = next(i for i, c in enumerate(task.calls) if value in _flat(c.arguments.values()))
         seen.add(render(value))
-        out.append((first, param, value))
+        out.append((first, call, param, value))
     return out
 
 
@@ -139,7 +140,7 @@ def hold_back(task: Any, builder: Builder, opening: str, rng: random.Random) -> 
     said = normalize_text(opening)
     for mode in ("reference", "sentence", "drop"):
         which = mode == "reference"
-        for call, param, value in candidates:
+        for first, call, param, value in candidates:
             if not mentions(said, value):
                 continue
             tool = task.calls[call].name
@@ -157,5 +158,5 @@ def hold_back(task: Any, builder: Builder, opening: str, rng: random.Random) -> 
                 continue
             if any(mentions(said, v) and not mentions(new_norm, v) for v in values if v != value):
                 continue
-            return HeldBack(new, label, value, text, call, which)
+            return HeldBack(new, label, value, text, first, which)
     return None
