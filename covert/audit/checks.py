@@ -36,7 +36,7 @@ class Check:
     description: str
     bar: float
     fn: Callable[[RowView], Verdict | None]
-    configs: str = "all"  # "all", or "multiturn": only conversation configs
+    configs: str = "all"  # "all"; "multiturn": only conversation configs; "augmented": only augmented ones
 
 
 CHECKS: list[Check] = []
@@ -474,7 +474,7 @@ def _copies_query(text: str, query: str) -> str | None:
 
 
 @check("plan_copies", "reasoning of tool-call turns that pastes a tool description or copies the user's "
-       "query", 0.02)
+       "query", 0.02, configs="multiturn")
 def plan_copies(view: RowView) -> Verdict | None:
     """Rows whose tool-call turns carry reasoning: flagged when a plan holds the first sentence of a tool's
     description, or seven consecutive words of the user's first message (a copy, not a plan)."""
@@ -494,7 +494,7 @@ def plan_copies(view: RowView) -> Verdict | None:
 
 
 @check("confirmation_internals", "confirmations before a write that paste key names, internal ids, "
-       "snake_case values or tool descriptions", 0.02)
+       "snake_case values or tool descriptions", 0.02, configs="multiturn")
 def confirmation_internals(view: RowView) -> Verdict | None:
     """Rows with a confirmation (an assistant question answered without a new value, before a turn that
     writes). Flagged when it shows an argument key (``card_id``, or ``card id CRD-1``), a value of an
@@ -540,7 +540,7 @@ _DUMP = re.compile(r"(?:[^;.!?]{1,40}; ){2,}[^;.!?]{1,40}")
 
 
 @check("error_report_language", "error handling that names the tool or the raw error code, tells the user to "
-       "try a permanent failure again later, or dumps values", 0.02)
+       "try a permanent failure again later, or dumps values", 0.02, configs="augmented")
 def error_report_language(view: RowView) -> Verdict | None:
     """Rows with an injected failure (``ground_truth.failure``). Flagged when what the assistant says names
     the failing tool (as written or with spaces) or the error code or an HTTP status, when the report of
