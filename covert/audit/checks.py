@@ -473,11 +473,20 @@ def _copies_query(text: str, query: str) -> str | None:
     return None
 
 
+def _without_arguments(text: str, view: RowView) -> str:
+    """The text with the calls' long string arguments (notes, titles the user dictated) taken out."""
+    for value in sorted({v for c in view.calls for v in scalars_of(c.arguments) if len(v.split()) >= 3}, key=len,
+                        reverse=True):
+        text = re.sub(re.escape(value), " ", text, flags=re.IGNORECASE)
+    return text
+
+
 @check("plan_copies", "reasoning of tool-call turns that pastes a tool description or copies the user's "
        "query", 0.02, configs="multiturn")
 def plan_copies(view: RowView) -> Verdict | None:
     """Rows whose tool-call turns carry reasoning: flagged when a plan holds the first sentence of a tool's
-    description, or seven consecutive words of the user's first message (a copy, not a plan)."""
+    description, or seven consecutive words of the user's first message (a copy, not a plan) outside
+    the text the user dictated for a call (a note, a title)."""
     plans = view.extras.get("reasoning") or []
     if not plans:
         return None
@@ -487,7 +496,7 @@ def plan_copies(view: RowView) -> Verdict | None:
         quoted = next((d for d in descriptions if d in low), None)
         if quoted:
             return _flag("tool_description", quoted)
-        run = _copies_query(plan, view.query)
+        run = _copies_query(_without_arguments(plan, view), _without_arguments(view.query, view))
         if run:
             return _flag("query_copy", run)
     return OK
@@ -556,7 +565,7 @@ def error_report_language(view: RowView) -> Verdict | None:
         low = text.lower()
         if name and (name.lower() in low or name.replace("_", " ").lower() in low):
             return _flag("names_tool", name)
-        if (code and (code.lower() in low or code.replace("_", " ").lower() in low)) or _HTTP_STATUS.search(text):
+        if (code and code.lower() in low) or _HTTP_STATUS.search(text):
             return _flag("raw_code", text)
     if not failure.get("transient"):
         if _RETRY_LATER.search(view.answer):
