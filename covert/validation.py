@@ -102,6 +102,9 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
     _check_tools(builder.environment, oracle)
     if kind == "sft":
         _check_messages(row)
+        from covert.conversation.verify import check_conversation
+
+        check_conversation(row, {n for n, t in builder.tools.items() if t.writes})
     if initial is None:
         initial = State.from_dict(oracle.state, copy=False)
     replay = _replay(builder.environment, oracle, initial)

@@ -334,3 +334,59 @@ def test_audit_flags_broken_rows_written_to_disk(tmp_path: Path) -> None:
 def test_audit_bad_input(tmp_path: Path, capsys) -> None:
     assert main(["audit", str(tmp_path / "missing")]) == 2
     assert "not a covert dataset" in capsys.readouterr().err
+
+
+def _confirmed_redeem(confirmation: str, plan: str = "I'll apply their points to the booking they named.") -> dict:
+    row = _redeem("I redeemed 2500 points on booking WSWK8W9T.")
+    messages = row["messages"]
+    turn = next(i for i, m in enumerate(messages) if m.get("tool_calls"))
+    messages[turn]["reasoning_content"] = plan
+    messages[turn:turn] = [{"role": "assistant", "content": confirmation},
+                           {"role": "user", "content": "Yes, please go ahead."}]
+    return row
+
+
+def test_conversation_that_only_confirms_holds_nothing_back() -> None:
+    row = _confirmed_redeem("I'll apply 2500 points to booking WSWK8W9T. Shall I go ahead?")
+    assert verdict("single_user_turn", row).kind == "nothing_held_back"
+    held = make_row(["Please knock 2500 points off my booking.", "It's booking WSWK8W9T."],
+                    [[("redeem_points", {"booking_id": "WSWK8W9T", "points": 2500}, REDEEM)]], "Done.", "simple")
+    assert not verdict("single_user_turn", held).flagged
+
+
+@pytest.mark.parametrize(("confirmation", "kind"), [
+    ("I'm about to redeem points (booking id WSWK8W9T, points 2500). Shall I go ahead?", "key_name"),
+    ("Calling redeem_points with booking_id WSWK8W9T. Shall I go ahead?", "key_name"),
+    ("I'll credit card_9356481 with 2500 points. Shall I go ahead?", "internal_id"),
+])
+def test_confirmation_that_pastes_internals(confirmation: str, kind: str) -> None:
+    assert verdict("confirmation_internals", _confirmed_redeem(confirmation)).kind == kind
+    clean = _confirmed_redeem("I'll apply 2500 of your points to booking WSWK8W9T. Shall I go ahead?")
+    assert not verdict("confirmation_internals", clean).flagged
+    assert "confirmation_internals" not in audit_rows([clean], "sft").results
+
+
+def test_plan_that_copies_the_query_or_a_tool_description() -> None:
+    copied = _confirmed_redeem("Shall I go ahead?", "The user wants: please knock 2500 points off booking wswk8w9t.")
+    assert verdict("plan_copies", copied).kind == "query_copy"
+    description = get_builder("hotels").tools["redeem_points"].description.split(". ")[0]
+    pasted = _confirmed_redeem("Shall I go ahead?", f"First: {description}.")
+    assert verdict("plan_copies", pasted).kind == "tool_description"
+    assert not verdict("plan_copies", _confirmed_redeem("Shall I go ahead?")).flagged
+
+
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("I'm sorry: the request to redeem points failed (permission_denied: 403 Forbidden).", "names_tool"),
+    ("Sorry, that failed with 403 Forbidden: not allowed.", "raw_code"),
+    ("Sorry, that isn't possible from this account. Please try again later.", "try_again_permanent"),
+    ("Sorry, that isn't possible from this account. Found: UPS; 2026-03-12; #W5429527.", "value_dump"),
+])
+def test_error_report_language(answer: str, kind: str) -> None:
+    row = _redeem(answer)
+    row["ground_truth"] = {"behaviour": "report_error", "failure": {
+        "name": "redeem_points", "transient": False, "error": {"code": "permission_denied"}}}
+    assert verdict("error_report_language", row).kind == kind
+    row["messages"][-1]["content"] = ("I'm sorry, I wasn't able to apply your points to booking WSWK8W9T: this "
+                                      "account isn't permitted to do that. Our support team can help.")
+    assert not verdict("error_report_language", row).flagged
+    assert "error_report_language" in audit_rows([row], "sft-augmented").results

@@ -36,7 +36,7 @@ class Check:
     description: str
     bar: float
     fn: Callable[[RowView], Verdict | None]
-    configs: str = "all"  # "all", or "multiturn": only conversation configs
+    configs: str = "all"  # "all"; "multiturn": only conversation configs; "augmented": only augmented ones
 
 
 CHECKS: list[Check] = []
@@ -426,13 +426,153 @@ def unidentified_write(view: RowView) -> Verdict | None:
 
 # -- conversations and queries ---------------------------------------------------------------------------
 
-@check("single_user_turn", "multi-turn rows with a single user turn", 0.0, configs="multiturn")
+def _supplies(view: RowView, reply: str, turn: int, earlier: str) -> bool:
+    """Whether a user reply hands over a value that a call from ``turn`` on uses, or that picks a record."""
+    norm = normalized(reply)
+    values = [v for t in view.turns[turn:] for c in t for v in scalars_of(c.arguments)] + view.extras.get("selections", [])
+    return any(len(v) >= 2 and says(norm, v) and not says(earlier, v) for v in values)
+
+
+@check("single_user_turn", "multi-turn rows with a single user turn, or whose later user turns hand over "
+       "nothing the agent asked for (only confirmations)", 0.0, configs="multiturn")
 def single_user_turn(view: RowView) -> Verdict | None:
-    """Conversation rows with calls: flagged when the user speaks once (nothing was held back for the
-    agent to ask for)."""
+    """Conversation rows with calls: flagged when the user speaks once (``one_user_turn``: nothing was
+    held back for the agent to ask for), or when no later user turn hands over a value a later call uses
+    or a record is picked by (``nothing_held_back``: the user only says yes to confirmations)."""
     if not view.turns:
         return None
-    return OK if len(view.user_texts) >= 2 else _flag("one_user_turn", view.query)
+    if len(view.user_texts) < 2:
+        return _flag("one_user_turn", view.query)
+    earlier = normalized(view.query)
+    for _question, reply, turn in view.extras.get("exchanges", []):
+        if _supplies(view, reply, turn, earlier):
+            return OK
+        earlier += " " + normalized(reply)
+    return _flag("nothing_held_back", view.query)
+
+
+def _descriptions(view: RowView) -> list[str]:
+    out = []
+    for tool in view.tools.values():
+        first = str(tool.get("description") or "").split(". ")[0].strip().rstrip(".").lower()
+        if len(first.split()) >= 5:
+            out.append(first)
+    return out
+
+
+_QUERY_RUN = 7
+
+
+def _copies_query(text: str, query: str) -> str | None:
+    words = re.findall(r"[a-z0-9']+", query.lower())
+    body = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    for k in range(len(words) - _QUERY_RUN + 1):
+        run = " ".join(words[k:k + _QUERY_RUN])
+        if f" {run} " in f" {body} ":
+            return run
+    return None
+
+
+def _without_arguments(text: str, view: RowView) -> str:
+    """The text with the calls' long string arguments (notes, titles the user dictated) taken out."""
+    for value in sorted({v for c in view.calls for v in scalars_of(c.arguments) if len(v.split()) >= 3}, key=len,
+                        reverse=True):
+        text = re.sub(re.escape(value), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+@check("plan_copies", "reasoning of tool-call turns that pastes a tool description or copies the user's "
+       "query", 0.02, configs="multiturn")
+def plan_copies(view: RowView) -> Verdict | None:
+    """Rows whose tool-call turns carry reasoning: flagged when a plan holds the first sentence of a tool's
+    description, or seven consecutive words of the user's first message (a copy, not a plan) outside
+    the text the user dictated for a call (a note, a title)."""
+    plans = view.extras.get("reasoning") or []
+    if not plans:
+        return None
+    descriptions = _descriptions(view)
+    for plan in plans:
+        low = plan.lower()
+        quoted = next((d for d in descriptions if d in low), None)
+        if quoted:
+            return _flag("tool_description", quoted)
+        run = _copies_query(_without_arguments(plan, view), _without_arguments(view.query, view))
+        if run:
+            return _flag("query_copy", run)
+    return OK
+
+
+@check("confirmation_internals", "confirmations before a write that paste key names, internal ids, "
+       "snake_case values or tool descriptions", 0.02, configs="multiturn")
+def confirmation_internals(view: RowView) -> Verdict | None:
+    """Rows with a confirmation (an assistant question answered without a new value, before a turn that
+    writes). Flagged when it shows an argument key (``card_id``, or ``card id CRD-1``), a value of an
+    internal id field the user never said, a snake_case word, or a tool description."""
+    confirmations = []
+    earlier = normalized(view.query)
+    for question, reply, turn in view.extras.get("exchanges", []):
+        if turn < len(view.turns) and any(c.writes for c in view.turns[turn]) and not _supplies(view, reply, turn, earlier):
+            confirmations.append((question, view.turns[turn]))
+        earlier += " " + normalized(reply)
+    if not confirmations:
+        return None
+    ids: set[str] = set()
+    for call in view.calls:
+        _internal_ids(call.output, ids)
+        _internal_ids(call.arguments, ids)
+    descriptions = _descriptions(view)
+    for question, calls in confirmations:
+        low = question.lower()
+        for call in calls:
+            for key, value in call.arguments.items():
+                if "_" in key and re.search(rf"(?<![\w-]){re.escape(key.lower())}(?![\w-])", low):
+                    return _flag("key_name", key)
+                if not isinstance(value, (dict, list)) and f"{key.replace('_', ' ')} {value}".lower() in low:
+                    return _flag("key_name", f"{key.replace('_', ' ')} {value}")
+        norm = normalized(question)
+        for value in sorted(ids):
+            if value in question and says(norm, value) and not says(view.user_norm, value):
+                return _flag("internal_id", value)
+        match = _SNAKE.search(question)
+        if match and not says(view.user_norm, match.group(0)):
+            return _flag("snake_case", match.group(0))
+        quoted = next((d for d in descriptions if d in low), None)
+        if quoted:
+            return _flag("tool_description", quoted)
+    return OK
+
+
+_RETRY_LATER = re.compile(r"\b(try (?:it |that |this )?again|retry|try back|in a (?:few|little) (?:minutes|while))\b",
+                          re.IGNORECASE)
+_HTTP_STATUS = re.compile(r"\b[45]\d\d\b(?= [A-Z]|:)")
+_DUMP = re.compile(r"(?:[^;.!?]{1,40}; ){2,}[^;.!?]{1,40}")
+
+
+@check("error_report_language", "error handling that names the tool or the raw error code, tells the user to "
+       "try a permanent failure again later, or dumps values", 0.02, configs="augmented")
+def error_report_language(view: RowView) -> Verdict | None:
+    """Rows with an injected failure (``ground_truth.failure``). Flagged when what the assistant says names
+    the failing tool (as written or with spaces) or the error code or an HTTP status, when the report of
+    a permanent failure advises trying again, or when it lists three values or more separated by
+    semicolons (a dump, not a sentence)."""
+    failure = view.extras.get("failure")
+    if not failure:
+        return None
+    name = str(failure.get("name") or "")
+    error = failure.get("error") if isinstance(failure.get("error"), dict) else {}
+    code = str(error.get("code") or "")
+    for text in view.assistant_texts:
+        low = text.lower()
+        if name and (name.lower() in low or name.replace("_", " ").lower() in low):
+            return _flag("names_tool", name)
+        if (code and code.lower() in low) or _HTTP_STATUS.search(text):
+            return _flag("raw_code", text)
+    if not failure.get("transient"):
+        if _RETRY_LATER.search(view.answer):
+            return _flag("try_again_permanent", view.answer)
+        if _DUMP.search(view.answer):
+            return _flag("value_dump", _DUMP.search(view.answer).group(0))
+    return OK
 
 
 GREETING = re.compile(r"^\s*(hi|hello|hey|good (?:morning|afternoon|evening|day)|greetings|howdy|dear \w+|yo)\b"

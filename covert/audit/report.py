@@ -86,8 +86,8 @@ class ConfigAudit:
 
 def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft") -> ConfigAudit:
     """Run every check that applies to ``config`` on SFT-shaped rows (``messages`` and ``tools``)."""
-    conversation = "multiturn" in config
-    checks = [c for c in CHECKS if c.configs == "all" or conversation]
+    wanted = {"all", *(["multiturn"] if "multiturn" in config else []), *(["augmented"] if "augmented" in config else [])}
+    checks = [c for c in CHECKS if c.configs in wanted]
     audit = ConfigAudit(config, results={c.name: CheckResult(c) for c in checks})
     for row in rows:
         view = row_view(row)

@@ -149,10 +149,35 @@ def row_view(row: dict[str, Any]) -> RowView:
         if "name" in function:
             tools[str(function["name"])] = function
     truth = row.get("ground_truth") or {}
+    if not isinstance(truth, dict):
+        truth = {}
     system = next((str(m.get("content") or "") for m in messages if m.get("role") == "system"), "")
+    extras = {"reasoning": [str(m.get("reasoning_content") or "")[:MAX_TEXT] for m in messages
+                            if m.get("role") == "assistant" and m.get("tool_calls") and m.get("reasoning_content")],
+              "exchanges": _exchanges(messages, len(turns)),
+              "failure": truth.get("failure") if isinstance(truth.get("failure"), dict) else None,
+              "selections": [str(s.get("value")) for s in truth.get("selections") or []
+                             if isinstance(s, dict) and s.get("value") is not None]}
     return RowView(
         task_id=str(row.get("task_id", "?")), builder=builder, category=str(row.get("category", "")),
         system=system[:MAX_TEXT], user_texts=user_texts, assistant_texts=assistant_texts, answer=answer,
         turns=turns, tools=tools, behaviour=str(truth.get("behaviour", "tool_use")),
-        user_norm=normalize_text(" ".join(user_texts)),
+        user_norm=normalize_text(" ".join(user_texts)), extras=extras,
     )
+
+
+def _exchanges(messages: list[dict[str, Any]], turns: int) -> list[tuple[str, str, int]]:
+    """Each assistant text that the user answers: ``(question, reply, index of the next tool-call turn)``
+    (``turns`` when no call follows)."""
+    out = []
+    seen = 0
+    for i, m in enumerate(messages):
+        if m.get("role") != "assistant":
+            continue
+        if m.get("tool_calls"):
+            seen += 1
+            continue
+        if i + 1 < len(messages) and messages[i + 1].get("role") == "user":
+            out.append((str(m.get("content") or "")[:MAX_TEXT], str(messages[i + 1].get("content") or "")[:MAX_TEXT],
+                        min(seen, turns)))
+    return out

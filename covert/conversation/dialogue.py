@@ -3,26 +3,35 @@ needs, calls tools, confirms before writes where the domain asks for it, and ans
 
 The user turns are produced by driving the :class:`TemplateUser` with the scripted assistant turns, so
 the SFT conversation is exactly what that simulator says. The oracle calls and final state are the
-task's own, whatever the dialogue.
+task's own, whatever the dialogue. When the task's query hands everything over at once, one value is
+held back from the opening (:mod:`covert.conversation.holdback`) so the agent has something to ask for.
 """
 
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
-from covert.conversation.scenario import UserScenario, scenario_of
+from covert.conversation.holdback import hold_back
+from covert.conversation.phrasing import action_phrase, plan_text
+from covert.conversation.scenario import KnownItem, UserScenario, scenario_of
 from covert.conversation.simulator import TemplateUser
 from covert.env import Builder, item_rng
-from covert.values import finish_sentence, join_phrases, render
+from covert.values import finish_sentence, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 
 ASK_TEMPLATES = ("What {label} should I use?", "Happy to help. Could you tell me the {label}?",
-                 "Sure. To look that up, what {label} should I use?")
-WHICH_TEMPLATES = ("Which {label} do you mean?", "Could you tell me which {label} this is about?")
-CONFIRM_TEMPLATES = ("Just to confirm before I make the change: {action}. Shall I go ahead?",
-                     "I'm about to do the following: {action}. Do you want me to proceed?")
+                 "Sure. To look that up, what {label} should I use?", "I can do that. What's the {label}?",
+                 "Could you give me the {label} first?")
+WHICH_TEMPLATES = ("Which {label} do you mean?", "Could you tell me which {label} this is about?",
+                   "Sure, which {label} is it?")
+CONFIRM_TEMPLATES = ("Just to confirm before I make the change: I'll {action}. Shall I go ahead?",
+                     "I'm about to {action}. Do you want me to proceed?",
+                     "To confirm, I'll {action}. Shall I go ahead?",
+                     "Here's what I'll do: {action}. Should I proceed?")
 GREETINGS = ("", "Hi,", "Hello,", "Hi there,")
+_REVEALS = {"ask": ASK_TEMPLATES, "which": WHICH_TEMPLATES}
 
 
 class ConversationError(ValueError):
@@ -38,28 +47,39 @@ def opening_of(task: Any, rng: random.Random) -> str:
         (f"{greeting} {text}" if greeting else text)
 
 
-def describe_actions(builder: Builder, calls: list[Any]) -> str:
-    """A plain description of write calls, for the confirmation turn: per tool its first sentence,
-    then the arguments of each call."""
-    by_tool: dict[str, list[str]] = {}
-    for call in calls:
-        details = ", ".join(f"{k.replace('_', ' ')} {render(v)}" for k, v in call.arguments.items())
-        by_tool.setdefault(call.name, []).append(details)
-    parts = []
-    for name, details in by_tool.items():
-        summary = builder.tools[name].description.split(". ")[0].rstrip(".")
-        parts.append(f"{summary[0].lower() + summary[1:]} ({'; '.join(details)})")
-    return join_phrases(parts)
+def describe_actions(builder: Builder, task: Any, group: list[int], said: str) -> str:
+    """The write calls of one turn as the changes they make, in the user's terms (for the confirmation).
+    Calls of one tool that differ only in the entity they act on are said once, naming every entity."""
+    outputs = [c.output for c in task.calls[:group[0]]]
+    by_tool: dict[str, list[Any]] = {}
+    for i in group:
+        if builder.tools[task.calls[i].name].writes:
+            by_tool.setdefault(task.calls[i].name, []).append(task.calls[i])
+    phrases = []
+    for name, calls in by_tool.items():
+        for call in _merged(builder, name, calls):
+            phrases.append(action_phrase(builder, call, outputs, said))
+    return join_phrases(list(dict.fromkeys(phrases)))
 
 
-def plan_text(builder: Builder, task: Any, group: list[int], first: bool) -> str:
-    """A short plan for the reasoning content of a tool-call turn."""
-    steps = [builder.tools[task.calls[i].name].description.rstrip(".") for i in group]
-    if first:
-        remaining = len(task.calls) - len(group)
-        tail = f" Then {remaining} more step(s) before I can answer." if remaining else ""
-        return "The user wants: " + _trim(task.dialogue.get("asks", [task.query])) + ". First: " + "; ".join(steps) + "." + tail
-    return "Next: " + "; ".join(steps) + "."
+def _merged(builder: Builder, name: str, calls: list[Any]) -> list[Any]:
+    """One call standing for ``calls`` when they differ in one entity argument only, else ``calls``."""
+    if len(calls) < 2 or any(set(c.arguments) != set(calls[0].arguments) for c in calls):
+        return calls
+    differ = [k for k in calls[0].arguments if any(c.arguments[k] != calls[0].arguments[k] for c in calls)]
+    spec = builder.tools[name]
+    if len(differ) != 1 or spec.param_entity(differ[0]) not in builder.language.references or any(
+            isinstance(c.arguments[differ[0]], list) for c in calls):
+        return calls
+    return [SimpleNamespace(name=name, arguments={**calls[0].arguments, differ[0]: [c.arguments[differ[0]] for c in calls]})]
+
+
+def _final_plan(builder: Builder, task: Any) -> str:
+    if not task.calls:
+        return "Nothing here fits the tools I have, so I'll explain what I can help with."
+    if any(builder.tools[c.name].writes for c in task.calls):
+        return "The changes went through; I'll tell them what was done and the details they need to keep."
+    return "I have what they asked for; I'll answer with the details from the results."
 
 
 def conversation(task: Any, builder: Builder, thinking: bool = True,
@@ -68,42 +88,53 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     plan, when one is configured) replaces the template plan of the first tool-call turn."""
     rng = item_rng("dialogue", task.task_id)
     opening = opening_of(task, rng)
-    scenario = scenario_of(task, builder, opening)
+    held = None
+    if task.calls and not task.dialogue.get("contexts"):
+        held = hold_back(task, builder, opening, rng)
+        if held is not None:
+            opening = held.opening
+    extra = [KnownItem(label=held.label, value=held.value, text=held.text, call=held.call)] if held else []
+    scenario = scenario_of(task, builder, opening, extra)
     user = TemplateUser(scenario)
     messages: list[dict[str, Any]] = [{"role": "system", "content": task.system_prompt},
                                       {"role": "user", "content": user.opening()}]
     pending = list(enumerate(scenario.known))
+    said = normalize_text(opening)
     for turn, group in enumerate(task.groups):
         for index, item in [p for p in pending if p[1].call in group]:
             pending.remove((index, item))
-            if index in user.revealed:
-                continue
-            template = WHICH_TEMPLATES if _is_selection(task, item.call) and " and " not in item.label else ASK_TEMPLATES
+            values = item.value if isinstance(item.value, list) else [item.value]
+            if index in user.revealed or (values and all(mentions(said, v) for v in values)):
+                continue  # handed over already: asking again would be a question with nothing to learn
+            which = (held is not None and item.text == held.text and held.which) or (
+                _is_selection(task, item.call) and " and " not in item.label)
+            template = _REVEALS["which" if which else "ask"]
             question = {"role": "assistant", "content": rng.choice(template).format(label=item.label)}
             answer = user.reply(question)
             if answer.stop is not None or item.label not in answer.revealed:
                 raise ConversationError("user_did_not_answer")
             messages += [question, {"role": "user", "content": answer.content}]
+            said += " " + normalize_text(answer.content)
         if builder.confirm_writes and any(builder.tools[task.calls[i].name].writes for i in group):
-            action = describe_actions(builder, [task.calls[i] for i in group
-                                                if builder.tools[task.calls[i].name].writes])
+            action = describe_actions(builder, task, group, said)
             question = {"role": "assistant", "content": rng.choice(CONFIRM_TEMPLATES).format(action=action)}
             answer = user.reply(question)
+            if answer.stop is not None or answer.revealed:
+                raise ConversationError("confirmation_not_answered")
             messages += [question, {"role": "user", "content": answer.content}]
         call_turn: dict[str, Any] = {"role": "assistant", "content": "", "tool_calls": [
             {"id": call_id(task.task_id, i), "type": "function",
              "function": {"name": task.calls[i].name, "arguments": task.calls[i].arguments}} for i in group]}
         if thinking:
             call_turn["reasoning_content"] = first_plan if (turn == 0 and first_plan) else \
-                plan_text(builder, task, group, turn == 0)
+                plan_text(builder, task, group, turn == 0, said)
         messages.append(call_turn)
         for i in group:
             messages.append({"role": "tool", "tool_call_id": call_id(task.task_id, i), "name": task.calls[i].name,
                              "content": tool_content(task.calls[i].output)})
     final: dict[str, Any] = {"role": "assistant", "content": task.answer}
     if thinking:
-        final["reasoning_content"] = "I have everything I need; I'll report the outcome." if task.calls else \
-            "Nothing here fits the tools I have, so I'll explain what I can help with."
+        final["reasoning_content"] = _final_plan(builder, task)
     messages.append(final)
     return messages, scenario
 
@@ -111,9 +142,3 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
 def _is_selection(task: Any, call: int) -> bool:
     return any(p.get("selection") and p["call"] == call for p in task.dialogue.get("contexts", []))
 
-
-
-
-def _trim(asks: list[str]) -> str:
-    text = " ".join(asks).strip().rstrip(".?!")
-    return text[:200]

@@ -59,9 +59,9 @@ class UserScenario:
         return [k.value for k in self.known]
 
 
-def scenario_of(task: Any, builder: Builder, opening: str) -> UserScenario:
+def scenario_of(task: Any, builder: Builder, opening: str, extra: list[KnownItem] | None = None) -> UserScenario:
     """The user scenario of a task: the goal is the opening request; what the context sentences hand
-    over is known; ids the oracle looks up are unknown."""
+    over is known, and so is ``extra`` (what the opening holds back); ids the oracle looks up are unknown."""
     language = builder.language
     known: list[KnownItem] = []
     inputs = {(u["call"], u["param"]): u["value"] for u in task.user_inputs}
@@ -77,6 +77,7 @@ def scenario_of(task: Any, builder: Builder, opening: str) -> UserScenario:
             label = ref.noun if ref is not None else label
         value = values[0] if len(values) == 1 else values
         known.append(KnownItem(label=label, value=value, text=part["text"], call=part["call"]))
+    known += extra or []
     unknown = []
     for i, call in enumerate(task.calls):
         spec = builder.tools[call.name]

@@ -14,7 +14,8 @@ STOP_TRANSFER = "transfer"
 STOP_OUT_OF_SCOPE = "out_of_scope"
 STOP_SIGNALS = (STOP_DONE, STOP_TRANSFER, STOP_OUT_OF_SCOPE)
 
-_CONFIRM = ("go ahead", "shall i", "should i go", "should i proceed", "confirm", "proceed", "want me to")
+_PROPOSE = ("go ahead", "shall i", "should i go", "should i proceed", "proceed", "want me to")
+_CONFIRM = (*_PROPOSE, "confirm")
 _DECLINE = ("can't help", "cannot help", "outside what i can", "don't have a way", "unable to help",
             "not something i can")
 _TRANSFER = ("transfer you", "human agent", "connect you with a")
@@ -62,6 +63,8 @@ class TemplateUser:
             return UserTurn("I see. Thanks anyway.", STOP_OUT_OF_SCOPE)
         if not text.rstrip().endswith("?"):  # a statement (a "?" inside quoted data does not count)
             return UserTurn("Thanks, that's all I needed.", STOP_DONE)
+        if any(p in text for p in _PROPOSE):  # a proposed change restates values; it asks for none
+            return UserTurn("Yes, please go ahead.")
         asked = self._asked_items(text)
         if asked:
             self.revealed.update(i for i, _ in asked)

@@ -241,7 +241,10 @@ def test_erroneous_rows_show_retry_or_report(pairs: list[RowPair]) -> None:
             assert messages[-1] == base.sft["messages"][-1]
         else:
             assert len(made) == failure["call"] + 1 and tool_contents(out.sft)[-1] == failed
-            assert failure["error"]["code"] in messages[-1]["content"]
+            report = messages[-1]["content"]
+            assert erroneous.PERMANENT_SAYS[failure["error"]["code"]] in report  # what went wrong, in words
+            assert failure["error"]["code"] not in report and failure["name"] not in report
+            assert not erroneous.RETRY_ADVICE.search(report), "a permanent failure is not retried later"
             env = get_builder(out.sft["builder"]).env(out.sft["initial_state"])
             for call in calls[:failure["call"]]:
                 env.call(call["name"], call["arguments"])

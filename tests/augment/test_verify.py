@@ -11,7 +11,7 @@ import pytest
 
 from covert.augment import formats
 from covert.augment.registry import RowPair
-from covert.augment.rows import flat_calls
+from covert.augment.rows import flat_calls, truth_of
 from covert.augment.verify import validate_augmented_pair, validate_augmented_row
 from covert.env import get_builder
 from covert.validation import Invalid
@@ -222,6 +222,13 @@ def test_catches_a_failure_report_that_claims_results(pairs: list[RowPair]) -> N
     broken = copy.deepcopy(out.sft)
     broken["messages"][-1]["content"] = "Sorry, that did not work."
     assert _reason(broken, "sft") == "failure_not_reported"
+    broken = copy.deepcopy(out.sft)
+    broken["messages"][-1]["content"] += " Please try again later."
+    assert _reason(broken, "sft") == "failure_report_retry_advice"
+    broken = copy.deepcopy(out.sft)
+    failure = truth_of(out.sft)["failure"]
+    broken["messages"][-1]["content"] += f" ({failure['error']['code']} from {failure['name']})"
+    assert _reason(broken, "sft") == "failure_report_internals"
     broken = copy.deepcopy(out.rl)
     broken["reward_model"]["ground_truth"]["failure_state_hash"] = "0" * 32
     assert _reason(broken, "rl") == "failure_state"

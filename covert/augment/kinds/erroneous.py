@@ -20,15 +20,18 @@ can truthfully say that nothing was changed; it lists the answer facts those cal
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from covert.augment.registry import Kind, NotApplicable, RowPair
-from covert.augment.rows import flat_calls, query_of, turn_of, with_truth
-from covert.env import get_builder
+from covert.augment.rows import flat_calls, query_of, recorded_outputs, turn_of, with_truth
+from covert.conversation.phrasing import action_phrase, read_phrase
+from covert.env import Builder, get_builder
 from covert.env.state import State
 from covert.validation import Invalid
-from covert.values import contains_value, mentions, normalize_text
+from covert.values import contains_value, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 
 TRANSIENT = {
@@ -44,8 +47,32 @@ PERMANENT = {
     "account_suspended": "The account is suspended; requests on its behalf are refused until it is reinstated.",
     "compliance_hold": "This request is blocked by a compliance hold and cannot be completed through this channel.",
 }
-_RETRY_NOTES = ("That request failed with a temporary error ({code}); trying again.",
-                "The service returned a transient error ({code}). Retrying the same request.")
+# what each error means to a customer, and what they can do next (no codes, no tool names)
+PERMANENT_SAYS = {
+    "permission_denied": "this account isn't permitted to do that through this service",
+    "operation_retired": "that option is no longer available through this service",
+    "account_suspended": "the account is currently suspended, so nothing can be done on it until it is reinstated",
+    "compliance_hold": "the request is on a compliance hold and can't be completed through this channel",
+}
+NEXT_STEPS = {
+    "permission_denied": "If you think that's a mistake, our support team can check the account's permissions with you.",
+    "operation_retired": "Our support team can tell you how to get this done another way.",
+    "account_suspended": "Our support team can tell you what's needed to reinstate the account.",
+    "compliance_hold": "Our support team can review the hold with you and tell you what's needed to release it.",
+}
+TRANSIENT_SAYS = {
+    "timeout": "timed out",
+    "rate_limited": "is busy right now",
+    "service_unavailable": "is temporarily unavailable",
+    "internal_server_error": "had a temporary problem",
+    "bad_gateway": "didn't answer in time",
+}
+_RETRY_NOTES = ("The system {says}, so I'm trying that again.",
+                "That didn't go through (the system {says}); retrying the same request.",
+                "The system {says}. Let me try once more.")
+RETRY_ADVICE = re.compile(r"\b(try (?:it |that |this )?again|retry|in a (?:few|little) (?:minutes|while)|later today|"
+                          r"try back)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
 @dataclass(frozen=True)
@@ -95,16 +122,22 @@ def _turns(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[t
     return head, turns, messages[-1]
 
 
-def failure_report(failure: dict[str, Any], writes: bool) -> str:
-    """The final answer after a permanent failure: what failed, and that nothing was done."""
-    what = failure["name"].replace("_", " ")
-    error = failure["error"]
-    if writes:
-        return (f"I'm sorry, but I couldn't complete that: the request to {what} failed with a permanent error "
-                f"({error['code']}: {error['message']}) Nothing has been changed. Please contact support, or let me "
-                "know if I can help with something else.")
-    return (f"I'm sorry, but I couldn't get that information: the request to {what} failed with a permanent error "
-            f"({error['code']}: {error['message']}) Please try again later or contact support.")
+def failure_report(failure: dict[str, Any], writes: bool, builder: Builder | None = None,
+                   outputs: list[Any] | None = None, query: str = "") -> str:
+    """The final answer after a permanent failure, as a support agent says it: what could not be done
+    (the change in the user's terms, or the information they wanted), why in plain words, that nothing
+    was changed, and what they can do next. No error code, no tool name, no "try again later"."""
+    code = failure["error"]["code"]
+    call = SimpleNamespace(name=failure["name"], arguments=failure["arguments"])
+    if builder is not None and builder.tools[failure["name"]].writes:
+        what = action_phrase(builder, call, outputs or [], normalize_text(query))
+        head = f"I'm sorry, I wasn't able to {what}: {PERMANENT_SAYS[code]}."
+    else:
+        what = read_phrase(failure["name"]).replace(" the ", " your ", 1) if builder is not None else "look that up"
+        what = "look up your details" if what.startswith("look up") else what
+        head = f"I'm sorry, I couldn't {what} for you: {PERMANENT_SAYS[code]}."
+    changed = " Nothing has been changed." if writes else ""
+    return f"{head}{changed} {NEXT_STEPS[code]}"
 
 
 def fact_source(truth: dict[str, Any], fact: dict[str, Any]) -> int | None:
@@ -116,11 +149,25 @@ def fact_source(truth: dict[str, Any], fact: dict[str, Any]) -> int | None:
     return None
 
 
-def found_before(truth: dict[str, Any], ran: set[int]) -> str:
-    """The answer facts the calls that ran still provide, as the report lists them (plain values, so the
-    report claims no action succeeded)."""
-    values = list(dict.fromkeys(f["value"] for f in truth["answer_facts"] if fact_source(truth, f) in ran))
-    return f"Here is what I found before the error: {'; '.join(values)}." if values else ""
+def found_before(truth: dict[str, Any], ran: set[int], answer: str = "") -> str:
+    """What the calls that ran still provide, for the report: the base answer's sentences that state
+    only facts of those calls (so no sentence reports an action that did not happen), then any such
+    fact no kept sentence mentions, as one short list."""
+    facts = truth["answer_facts"]
+    found = [f for f in facts if fact_source(truth, f) in ran]
+    if not found:
+        return ""
+    missing = [f["value"] for f in facts if fact_source(truth, f) not in ran]
+    kept: list[str] = []
+    for sentence in _SENTENCE.split(answer.strip()) if answer else []:
+        norm = normalize_text(sentence)
+        if any(mentions(norm, f["value"]) for f in found) and not any(mentions(norm, v) for v in missing):
+            kept.append(sentence)
+    said = normalize_text(" ".join(kept))
+    rest = list(dict.fromkeys(f["value"] for f in found if not mentions(said, f["value"])))
+    if rest:
+        kept.append(f"What I could find: {join_phrases(rest)}.")
+    return "Before that, I did get this much. " + " ".join(kept) if kept else ""
 
 
 def apply(pair: RowPair, rng: random.Random, config: Config) -> RowPair:
@@ -162,7 +209,7 @@ def apply(pair: RowPair, rng: random.Random, config: Config) -> RowPair:
             call = assistant["tool_calls"][j - flat]
             for attempt in range(attempts):
                 cid = call_id(f"{sft['task_id']}:retry", attempt)
-                note = rng.choice(_RETRY_NOTES).format(code=code)
+                note = rng.choice(_RETRY_NOTES).format(says=TRANSIENT_SAYS[code])
                 messages.append({"role": "assistant", "content": note, "tool_calls": [{**call, "id": cid}]})
                 content = failed if attempt < attempts - 1 else tools[j - flat]["content"]
                 messages.append({"role": "tool", "tool_call_id": cid, "name": call["function"]["name"], "content": content})
@@ -171,7 +218,9 @@ def apply(pair: RowPair, rng: random.Random, config: Config) -> RowPair:
     if permanent:
         ran = set(executed_before(truth, j))
         changes = any(w for k, w in enumerate(writes) if k not in ran)
-        report, before = failure_report(failure, changes), found_before(truth, ran)
+        outputs = recorded_outputs(sft)
+        report = failure_report(failure, changes, builder, [outputs[i] for i in sorted(ran)], query_of(sft))
+        before = found_before(truth, ran, final.get("content") or "")
         messages.append({"role": "assistant", "content": f"{report} {before}" if before else report})
         if not any(writes):
             state_hash = truth["final_state_hash"]
@@ -232,11 +281,16 @@ def check(ctx: Any) -> None:
     if ctx.answer is None:
         return
     answer = normalize_text(ctx.answer)
-    if normalize_text(error["code"]) not in answer:
+    if normalize_text(PERMANENT_SAYS[error["code"]]) not in answer:
         raise Invalid("failure_not_reported", error["code"])
-    own_words = normalize_text(f"{failure_report(failure, True)} {failure_report(failure, False)}")
-    known = normalize_text(query_of(ctx.row))
+    if RETRY_ADVICE.search(ctx.answer):
+        raise Invalid("failure_report_retry_advice", "a permanent failure does not go away by trying again")
+    if any(normalize_text(t) in answer for t in (error["code"], failure["name"], error["message"])):
+        raise Invalid("failure_report_internals", "the report names the error code or the tool")
     shown = [ctx.outputs[i] for i in executed]
+    own_words = normalize_text(" ".join(failure_report(failure, w, ctx.builder, shown, query_of(ctx.row))
+                                        for w in (True, False)))
+    known = normalize_text(query_of(ctx.row))
     found = {f["value"] for f in truth["answer_facts"] if fact_source(truth, f) in executed}
     for fact in truth["answer_facts"]:
         value = fact["value"]

@@ -1,0 +1,285 @@
+"""What the assistant says around the calls of a conversation, in the user's terms.
+
+Plans (the reasoning of a tool-call turn) say what the agent will look up and why; confirmations
+restate a change before it is made. Both are derived from the builder's own data (tool names, the
+references users use for each entity, the describing fields of its records), never from tool
+descriptions or argument keys, so they read like a support agent and not like an API.
+
+A builder may add its own phrasings in an optional ``builders/<name>/dialogue.py`` holding
+``ACTIONS: dict[str, str]``: per write tool a template such as ``"cancel {order_id}"`` whose slots are
+argument names; each slot is filled with the description of that argument (see :func:`describe`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from functools import cache
+from typing import Any
+
+from covert.env import Builder
+from covert.values import join_phrases, mentions, render
+
+_READ_VERBS = {"get": "check", "list": "list", "search": "search", "find": "look up", "check": "check",
+               "lookup": "look up", "view": "check", "read": "read", "show": "check", "calculate": "work out"}
+_NAME_KEYS = ("name", "title", "subject", "label", "nickname")
+_KIND_KEYS = ("brand", "label", "method_label", "product_name", "kind", "card_type", "type")
+_MAX_DEPTH = 8
+_ENUM = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+
+
+@cache
+def builder_actions(name: str) -> dict[str, str]:
+    """The optional per-tool action templates of a builder (``builders/<name>/dialogue.py``)."""
+    try:
+        module = importlib.import_module(f"builders.{name}.dialogue")
+    except ModuleNotFoundError:
+        return {}
+    actions = getattr(module, "ACTIONS", {})
+    return dict(actions) if isinstance(actions, dict) else {}
+
+
+def _words(tool: str) -> list[str]:
+    return [w for w in tool.split("_") if w]
+
+
+def tool_object(tool: str) -> str:
+    """The object of a tool's name: ``cancel_pending_order`` -> ``pending order``."""
+    words = _words(tool)
+    return " ".join(words[1:]) if len(words) > 1 else words[0]
+
+
+def find_record(outputs: list[Any], key: str, value: Any) -> dict[str, Any] | None:
+    """The first record in ``outputs`` whose field ``key`` holds ``value`` (bounded search)."""
+    stack: list[tuple[Any, int]] = [(o, 0) for o in reversed(outputs)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            continue
+        if isinstance(item, dict):
+            if item.get(key) == value and len(item) > 1:
+                return item
+            stack.extend((v, depth + 1) for v in reversed(list(item.values())) if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in reversed(item[:200]) if isinstance(v, (dict, list)))
+    return None
+
+
+def describe_record(record: dict[str, Any], noun: str, fields: tuple[str, ...] | list[str]) -> str | None:
+    """A record as a person names it: "your Visa ending in 4242", "the Harbor Inn", "the meeting on ..."."""
+    last_four = record.get("last_four")
+    if isinstance(last_four, (str, int)) and not isinstance(last_four, bool):
+        kind = next((record[k] for k in _KIND_KEYS if isinstance(record.get(k), str) and record[k]), noun)
+        kind = str(kind).replace("_", " ")
+        kind = kind[:1].upper() + kind[1:] if kind.islower() and kind != noun else kind
+        return kind if str(last_four) in kind else f"your {kind} ending in {last_four}"
+    first, last = record.get("first_name"), record.get("last_name")
+    if isinstance(first, str) and isinstance(last, str):
+        return f"{first} {last}"
+    person = any(k in record for k in ("email", "date_of_birth", "first_name"))
+    for key in (*[f for f in fields if any(n in f for n in _NAME_KEYS)], *_NAME_KEYS):
+        value = record.get(key)
+        if isinstance(value, str) and value and "_" not in value:
+            plain = person or value.lower().startswith(("the ", "my ", "your "))
+            return value if plain else f"the {value}"
+    parts = [render(record[f]) for f in fields if isinstance(record.get(f), (str, int, float))
+             and not isinstance(record.get(f), bool) and "_" not in str(record[f])]
+    return f"the {noun} ({', '.join(parts)})" if parts else None
+
+
+def describe(builder: Builder, tool: str, param: str, value: Any, outputs: list[Any], said: str) -> str | None:
+    """How the assistant names the entity an argument refers to (``None``: not an entity reference).
+
+    An id the user knows or said is quoted ("booking WS4YWVW9"); an internal id is described by its
+    record in the outputs so far (its name, or its kind and last four digits), else by its noun.
+    """
+    spec = builder.tools[tool]
+    entity = spec.param_entity(param)
+    ref = builder.language.references.get(entity)
+    if ref is None:
+        return None
+    if isinstance(value, list):
+        parts = [describe(builder, tool, param, v, outputs, said) or render(v) for v in value]
+        return join_phrases([p for p in parts if p])
+    if ref.user_knows_id or mentions(said, value):
+        template = next((t for t in ref.by_id if t != "{value}"), ref.by_id[0])
+        return template.format(value=render(value))
+    for key in dict.fromkeys((param, entity, "id")):
+        record = find_record(outputs, key, value)
+        if record is not None:
+            text = describe_record(record, ref.noun, ref.by_field)
+            if text:
+                return text
+    return f"the {ref.noun}"
+
+
+def _plain_argument(builder: Builder, key: str, value: Any) -> str:
+    noun = builder.language.noun_of_field(key)
+    text = _slot_value(value)
+    if isinstance(value, str) and len(text.split()) > 3:
+        text = f'"{text}"'
+    return f"{noun} {text}"
+
+
+def _slot_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    text = render(value)
+    return text.replace("_", " ") if _ENUM.match(text) else text
+
+
+def action_phrase(builder: Builder, call: Any, outputs: list[Any], said: str) -> str:
+    """A write call as the change it makes, in the user's terms: "cancel order #W5429527 (reason: no
+    longer needed)" or "apply 2000 of your points to booking WS4YWVW9". No argument key or internal id
+    is shown: entity arguments are described (:func:`describe`), the user's own account is left out."""
+    described: dict[str, str] = {}
+    plain: list[str] = []
+    for key, value in call.arguments.items():
+        text = describe(builder, call.name, key, value, outputs, said)
+        if text is not None:
+            described[key] = text
+        else:
+            plain.append(_plain_argument(builder, key, value))
+    values = {**{k: _slot_value(v) for k, v in call.arguments.items() if k not in described}, **described}
+    for template in builder_actions(builder.name).get(call.name, ()):
+        if slots_of(template) <= set(values):
+            return template.format(**values)
+    words = _words(call.name)
+    verb, obj = words[0], " ".join(words[1:])
+    targets = [t for k, t in described.items() if not _is_account(builder, call.name, k)]
+    head = f"{verb} {obj}".strip() if obj else verb
+    if targets:
+        head = f"{head} for {targets[0]}" if obj else f"{verb} {targets[0]}"
+        if targets[1:]:
+            head += " using " + join_phrases(targets[1:])
+    if plain:
+        head += f" ({join_phrases(plain)})"
+    return head
+
+
+def slots_of(template: str) -> set[str]:
+    """The slot names of a ``str.format`` template."""
+    return set(re.findall(r"\{(\w+)\}", template))
+
+
+def _is_account(builder: Builder, tool: str, key: str) -> bool:
+    """Whether an argument is the user's own account (an entity users never describe by a field)."""
+    ref = builder.language.references.get(builder.tools[tool].param_entity(key))
+    return ref is not None and not ref.user_knows_id and not ref.by_field
+
+
+def read_phrase(call_name: str) -> str:
+    """A read call as what the agent checks: ``get_customer_profile`` -> ``check the customer profile``."""
+    words = _words(call_name)
+    verb = _READ_VERBS.get(words[0], words[0])
+    obj = " ".join(words[1:])
+    if verb == "look up" and obj:
+        obj = re.sub(r"( id)?( by .*)?$", "", obj)
+    return f"{verb} the {obj}" if obj else verb
+
+
+def output_noun(builder: Builder, output: Any) -> str | None:
+    """The noun of the entity a lookup returns (its first id field with a reference)."""
+    if not isinstance(output, dict):
+        return None
+    for key in output:
+        ref = builder.language.references.get(key)
+        if ref is not None:
+            return ref.noun
+    return None
+
+
+def feeds(builder: Builder, call: Any, later: list[Any], given: list[Any]) -> list[str]:
+    """Entity arguments of later calls whose values this call's output holds, other than values the
+    user gives or this call already takes: what the lookup is for (bounded)."""
+    from covert.values import contains_value
+
+    own = {render(v) for v in call.arguments.values() if not isinstance(v, list)}
+    said = {render(v) for v in given}
+    keys = []
+    for other in later:
+        spec = builder.tools[other.name]
+        for key, value in other.arguments.items():
+            entity = spec.param_entity(key)
+            if entity not in builder.language.references:
+                continue
+            values = value if isinstance(value, list) else [value]
+            if any(isinstance(v, str) and len(v) >= 3 and v not in own and v not in said
+                   and contains_value(call.output, v) for v in values):
+                keys.append(entity)
+    return list(dict.fromkeys(keys))
+
+
+def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool = False) -> str:
+    """Why the agent makes call ``index``, as one clause (``now``: it is being made, after any
+    confirmation)."""
+    call = task.calls[index]
+    spec = builder.tools[call.name]
+    if spec.writes:
+        action = action_phrase(builder, call, [c.output for c in task.calls[:index]], said)
+        action = re.sub(r"\byour\b", "their", action)
+        return f"{action} once they confirm" if builder.confirm_writes and not now else action
+    given = [builder.language.noun_of_field(k) for k, v in call.arguments.items()
+             if isinstance(v, (str, int)) and not isinstance(v, bool) and mentions(said, v)]
+    later = feeds(builder, call, task.calls[index + 1:], [u["value"] for u in task.user_inputs])
+    nouns = []
+    for key in later:
+        ref = builder.language.references.get(key)
+        noun = ref.noun if ref is not None else builder.language.noun_of_field(key)
+        if noun not in nouns:
+            nouns.append(noun)
+    found = output_noun(builder, call.output)
+    if call.name.startswith("find") and given and found:
+        return f"look up their {found} with the {join_phrases(list(dict.fromkeys(given)))} they gave"
+    if nouns:
+        return f"{read_phrase(call.name)} to find the {join_phrases(nouns)} this is about"
+    return f"{read_phrase(call.name)} to answer them"
+
+
+def _sentence_list(clauses: list[str]) -> str:
+    clauses = list(dict.fromkeys(clauses))
+    if len(clauses) == 1:
+        return clauses[0]
+    return ", ".join(clauses[:-1]) + " and then " + clauses[-1]
+
+
+def goal_phrase(builder: Builder, task: Any, said: str) -> str:
+    """What the user wants, as an action: the writes of the task, else what its last turn reads."""
+    writes = [i for i, c in enumerate(task.calls) if builder.tools[c.name].writes]
+    picked = writes or (task.groups[-1] if task.groups else [])
+    by_tool: dict[str, list[int]] = {}
+    for i in picked:
+        by_tool.setdefault(task.calls[i].name, []).append(i)
+    parts = []
+    for name, members in by_tool.items():
+        if builder.tools[name].writes:
+            first = members[0]
+            phrase = action_phrase(builder, task.calls[first], [c.output for c in task.calls[:first]], said)
+            phrase = re.sub(r"\byour\b", "their", phrase)
+            if len(members) > 1:
+                phrase += f", and the same for {len(members) - 1} more"
+        else:
+            phrase = read_phrase(name).replace("check the ", "see the ").replace("list the ", "see the ")
+            if len(members) > 1:
+                phrase += f" for {len(members)} of them"
+        parts.append(phrase)
+    return join_phrases(parts) if parts else "get help"
+
+
+def plan_text(builder: Builder, task: Any, group: list[int], first: bool, said: str) -> str:
+    """The reasoning of a tool-call turn: what the agent looks up now and why, and what comes after."""
+    now = _sentence_list([step_purpose(builder, task, i, said, now=True) for i in group])
+    confirmed = builder.confirm_writes and any(builder.tools[task.calls[i].name].writes for i in group)
+    if first:
+        later = [i for g in task.groups if g is not group and g[0] > group[-1] for i in g]
+        opener = "They have confirmed, so I'll" if confirmed else "First I'll"
+        text = f"The customer wants to {goal_phrase(builder, task, said)}. {opener} {now}."
+        if later:
+            rest = [step_purpose(builder, task, i, said) for i in later]
+            text += f" After that I'll {_sentence_list(rest)}."
+        return text
+    previous = max((i for i in range(len(task.calls)) if i < group[0]), default=None)
+    noun = output_noun(builder, task.calls[previous].output) if previous is not None else None
+    have = "They confirmed the change, so" if confirmed else (
+        f"Now that I have the {noun}," if noun else "With that result,")
+    return f"{have} I'll {now}."
