@@ -362,7 +362,8 @@ class BookingDetails(_BookingDetails, total=False):
         currency: Currency code.
         payment_method: The payment method charged, such as "Visa ending in 4242".
         booked_on: Date the booking was made (YYYY-MM-DD).
-        cancellation_deadline: Last day to cancel or change free of charge (YYYY-MM-DD).
+        cancellation_deadline: Last day to cancel or change free of charge (YYYY-MM-DD); empty unless
+            the booking is upcoming (confirmed).
         free_cancellation: Whether the booking can still be cancelled free of charge today.
         special_requests: Requests passed on to the hotel.
         cancellation: How the booking was cancelled, for cancelled bookings.
@@ -820,7 +821,8 @@ class HotelsEnv(Environment):
             "amount_paid": booking["amount_paid"], "currency": booking["currency"],
             "payment_method": self._method_label(guest, booking["payment_method_id"]),
             "booked_on": booking["booked_on"],
-            "cancellation_deadline": booking["cancellation_deadline"],
+            # only an upcoming booking can still be cancelled: a completed or cancelled one has no deadline
+            "cancellation_deadline": booking["cancellation_deadline"] if booking["status"] == "confirmed" else "",
             "free_cancellation": booking["status"] == "confirmed"
             and self._today().isoformat() <= booking["cancellation_deadline"],
             "special_requests": list(booking["special_requests"]),
