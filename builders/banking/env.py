@@ -22,13 +22,15 @@ DisputeReason = Literal["I don't recognize the charge", "I was charged twice", "
 
 # -- return types ----------------------------------------------------------------------------------
 class CustomerRef(TypedDict):
-    """A customer's id.
+    """A customer's id and name.
 
     Attributes:
         customer_id: The bank's internal customer id.
+        name: The customer's full name, to greet them by.
     """
 
     customer_id: str
+    name: str
 
 
 class AccountSummary(TypedDict):
@@ -540,7 +542,7 @@ class BankingEnv(Environment):
             customer = self.state.find_one("customers", phone_digits=digits)
         if customer is None:
             raise ToolError("customer_not_found", "No customer has that email address or phone number.")
-        return {"customer_id": customer["customer_id"]}
+        return {"customer_id": customer["customer_id"], "name": f"{customer['first_name']} {customer['last_name']}"}
 
     @tool(errors=("customer_not_found",))
     def get_customer_profile(self, customer_id: str) -> CustomerProfile:

@@ -26,13 +26,15 @@ SEARCH_LIMIT = 10
 
 
 class GuestRef(TypedDict):
-    """A guest's id.
+    """A guest's id and name.
 
     Attributes:
         guest_id: The guest's profile id.
+        name: The guest's full name, to greet them by.
     """
 
     guest_id: str
+    name: str
 
 
 class PaymentMethod(TypedDict, total=False):
@@ -653,7 +655,7 @@ class HotelsEnv(Environment):
         guest = self.state.find_one("guests", email=email.strip().lower())
         if guest is None:
             raise ToolError("guest_not_found", "No guest profile has that email address.")
-        return {"guest_id": guest["guest_id"]}
+        return {"guest_id": guest["guest_id"], "name": f"{guest['first_name']} {guest['last_name']}"}
 
     @tool(errors=("guest_not_found",))
     def find_guest_by_loyalty_number(self, loyalty_number: str) -> GuestRef:
@@ -666,7 +668,7 @@ class HotelsEnv(Environment):
         guest = self.state.find_one("guests", loyalty_number=number)
         if guest is None:
             raise ToolError("guest_not_found", f"No Wayfarer Rewards member has number {loyalty_number}.")
-        return {"guest_id": guest["guest_id"]}
+        return {"guest_id": guest["guest_id"], "name": f"{guest['first_name']} {guest['last_name']}"}
 
     @tool(errors=("guest_not_found",))
     def get_guest_profile(self, guest_id: str) -> GuestProfile:

@@ -8,6 +8,8 @@ goal call's output, each with an optional form::
     {total:money}                   "$1,136.45" (currency: the amount's sibling ``currency`` field, or the
                                     nearest one above it; ``{total:money:charge.currency}`` names it)
     {events:n:event}                a count in agreement: "no events", "1 event", "3 events"
+    {?status=delivered,shipped}     a guard: the template fits only when the value is one of these
+                                    (``{?status~cancelled}``: none of these); it says nothing
     {events:list:title|start_time@time}
                                     the items of a list by name, each with extras in parentheses:
                                     "Standup (9 am), Review (2:30 pm) and 3 more"
@@ -27,7 +29,7 @@ from typing import Any
 
 from covert.spoken import FORMS, Unspeakable, plural, raw_value, say, say_count
 from covert.synth.records import Rejected
-from covert.values import get_path, join_phrases
+from covert.values import get_path, join_phrases, render
 
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
 
@@ -59,7 +61,11 @@ def parse(template: str) -> tuple[tuple[str, Slot | None], ...]:
     out = []
     for literal, name, spec, _ in string.Formatter().parse(template):
         slot = None
-        if name:
+        if name and name.startswith("?"):
+            negate = "~" in name
+            path, _, values = name[1:].partition("~" if negate else "=")
+            slot = Slot(path, "guard", ("~" if negate else "=") + values)
+        elif name:
             form, _, arg = (spec or "").partition(":")
             if form and form not in FORMS and form != "list":
                 raise ValueError(f"unknown answer form {form!r} in {template!r}")
@@ -71,6 +77,13 @@ def parse(template: str) -> tuple[tuple[str, Slot | None], ...]:
 def answer_paths(template: str) -> frozenset[str]:
     """The output paths an answer template reads (for the builder contract tests)."""
     return frozenset(slot.path for _, slot in parse(template) if slot is not None)
+
+
+def _guard_holds(output: Any, slot: Slot) -> bool:
+    """``{?status=a,b}``: the value at the path is one of a, b; ``{?status~a,b}``: it is none of them."""
+    value = get_path(output, slot.path)
+    listed = value is not None and render(value) in slot.arg[1:].split(",")
+    return listed if slot.arg[0] == "=" else not listed
 
 
 def _unit_path(output: Any, path: str, explicit: str) -> str:
@@ -91,7 +104,10 @@ def _unit_path(output: Any, path: str, explicit: str) -> str:
 def _scalar_fact(output: Any, index: int, path: str, form: str, arg: str) -> dict[str, Any]:
     """The fact for one value; raises :class:`Unspeakable` when the value is missing or does not fit."""
     value = get_path(output, path)
-    if value is None or value == "" or isinstance(value, dict) or (isinstance(value, list) and form != "n"):
+    if isinstance(value, list) and form != "n" and not (form == "" and value and all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
+        raise Unspeakable(f"{path} holds a list that only a count or a list slot can say")
+    if value is None or value == "" or isinstance(value, dict):
         raise Unspeakable(f"{path} holds no sayable value")
     fact: dict[str, Any] = {"value": raw_value(form, value), "call": index, "path": path}
     if form == "money":
@@ -142,6 +158,10 @@ def fill_answer(template: str, output: Any, index: int) -> tuple[str, list[dict[
     for literal, slot in parse(template):
         text.append(literal)
         if slot is None:
+            continue
+        if slot.form == "guard":
+            if not _guard_holds(output, slot):
+                raise Unspeakable(f"{slot.path} does not fit the template")
             continue
         if slot.form == "list":
             said, found = _list_text(output, index, slot)
