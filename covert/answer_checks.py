@@ -47,13 +47,13 @@ def distinctive(value: Any) -> bool:
     """A value that names something when it shows up in text: a name, a title, a code with digits.
 
     Lower-case single words (statuses, folders), bare dates and times and three-letter codes
-    (currencies, airports) are not: they occur in many records and in many answers.
+    (currencies, airports) are not: they occur in many records and in many answers. An email address is.
     """
     if not isinstance(value, str) or not 3 <= len(value) <= 200:
         return False
     if _DATE_OR_TIME.match(value) or _CODE3.match(value):
         return False
-    return any(ch.isupper() or ch.isdigit() or ch == " " for ch in value)
+    return any(ch.isupper() or ch.isdigit() or ch in " @" for ch in value)
 
 
 def record_lists(value: Any, limit: int = MAX_RECORDS) -> list[dict[str, Any]]:

@@ -231,3 +231,19 @@ def fact_forms(fact: Any) -> tuple[str, ...]:
     elif kind == "status":
         forms.append(say_status(value) if value else value)
     return tuple(dict.fromkeys(f for f in forms if normalize_text(f)))
+
+
+def spoken_variants(value: Any) -> tuple[str, ...]:
+    """The texts a value may appear under when nobody says which form it was given in: the value
+    itself, and for a date, a time, a timestamp or a snake_case word the spoken forms of them."""
+    if not isinstance(value, str):
+        return (render(value),)
+    out = [value]
+    if _DATE.match(value):
+        out += _date_variants(value)
+        out.append(say_when(value))
+    elif _TIME.match(value):
+        out += _time_variants(value)
+    elif "_" in value and value.replace("_", "").isalpha():
+        out.append(say_status(value))
+    return tuple(dict.fromkeys(out))

@@ -232,7 +232,7 @@ LANGUAGE = Language(
             Intent(ask=("has everyone answered the invite for {event_id}?", "how many people accepted {event_id}?"),
                    answer=("{accepted_count} of the {attendee_count} people on the {title} invite have accepted; the replies so far: {attendees:list:name|response_status@status}.",
                            "Replies for {title}: {attendees:list:name|response_status@status}.",
-                           "So far {accepted_count:n:person|people} accepted {title}: here's everyone invited, {attendees:list:name|response_status@status}.")),
+                           "So far {accepted_count:n:person|people} accepted {title}. Everyone invited: {attendees:list:name|response_status@status}.")),
             Intent(ask=("what's the video link for {event_id}?", "how do I dial into {event_id}?"),
                    answer=("The video link for {title} is {video_link}.",
                            "You can join {title} at {video_link}.",

@@ -124,9 +124,9 @@ LANGUAGE = Language(
                            "Your balance is {points_balance} points, about {points_value:money} toward a stay.",
                            "{points_balance} points are on your account ({points_value:money} in value).")),
             Intent(ask=("how close am I to the next tier?", "how many more nights until I move up a tier?"),
-                   answer=("You're {tier} with {qualifying_nights} qualifying nights this year; {nights_to_next_tier} more nights reach {next_tier}.",
-                           "{nights_to_next_tier} more nights and you reach {next_tier}.",
-                           "At {qualifying_nights} qualifying nights you're {tier}; {next_tier} is {nights_to_next_tier} nights away.")),
+                   answer=("You're {tier} with {qualifying_nights:n:qualifying night} this year; {nights_to_next_tier:n:more night} reach {next_tier}.",
+                           "{nights_to_next_tier:n:more night} and you reach {next_tier}.",
+                           "With {qualifying_nights:n:qualifying night} you're {tier}; {next_tier} is {nights_to_next_tier:n:night} away.")),
         ),
         "search_hotels": (
             Intent(ask=("I need a hotel in {city} from {check_in} to {check_out} for {guests}",
@@ -150,7 +150,7 @@ LANGUAGE = Language(
                         "is there anything left in {city} for {guests}, {check_in} to {check_out}?",
                         "how many places in {city} have a room for {guests} under {max_price_per_night} a night, "
                         "{check_in} to {check_out}?"),
-                   answer=("{total_results:n:hotel} in {city} still have rooms for those {nights} nights, the cheapest being {cheapest_hotel} at {from_price_per_night:money} a night.",
+                   answer=("{total_results:n:hotel} in {city} still have rooms for those {nights:n:night}, the cheapest being {cheapest_hotel} at {from_price_per_night:money} a night.",
                            "I count {total_results:n:hotel} with space in {city}.",
                            "There are {total_results:n:hotel} available in {city} from {check_in:date} to {check_out:date}.")),
         ),
@@ -176,7 +176,7 @@ LANGUAGE = Language(
                         "what did I book under {booking_id}?"),
                    answer=("Booking {booking_id} at {hotel_name} is {status:status}: {check_in:date} to {check_out:date}, {total:money} in total.",
                            "Your stay at {hotel_name} ({booking_id}) runs {check_in:date} to {check_out:date} in a {room_name}, for {total:money}.",
-                           "{booking_id}: {hotel_name}, {nights} nights from {check_in:date}, {status:status}, {amount_paid:money} paid."),
+                           "{booking_id}: {hotel_name}, {nights:n:night} from {check_in:date}, {status:status}, {amount_paid:money} paid."),
                    context=("it's about {booking_id}", "I have {booking_id} with you",
                             "I'm calling about {booking_id}")),
             Intent(ask=("until when can I cancel {booking_id} for free?", "what's the cancellation deadline on "
@@ -197,7 +197,7 @@ LANGUAGE = Language(
                         "{rate_plan} rate, on {payment_method_id}"),
                    answer=("You're booked: confirmation {booking_id}, a {room_name} at {hotel_name} from {check_in:date} to {check_out:date}, {total:money} in total.",
                            "Your stay at {hotel_name} is confirmed under {booking_id} ({check_in:date} to {check_out:date}, {total:money}).",
-                           "All set: {booking_id}, {room_name}, {nights} nights at {hotel_name}; you'll earn {points_to_earn} points.")),
+                           "All set: {booking_id}, {room_name}, {nights:n:night} at {hotel_name}; you'll earn {points_to_earn} points.")),
             Intent(ask=("reserve {room_type_id} at {hotel_id} for {guests} from {check_in} to {check_out} on "
                         "{payment_method_id}, and tell me until when I can cancel for free",
                         "please book {room_type_id} at {hotel_id}, {check_in} to {check_out}, for {guests}, "

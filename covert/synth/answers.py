@@ -199,7 +199,9 @@ class Composer:
                 continue
         if not filled:
             raise Rejected("answer_path_missing", tool)
-        fresh = [f for f in filled if f[0] not in self.used] or filled
+        fresh = [f for f in filled if f[0] not in self.used]
+        if not fresh:  # every frame that fits is spoken already: a second use would repeat a sentence
+            raise Rejected("repeated_answer_frame", tool)
         template, text, found = self.rng.choice(fresh)
         self.used.add(template)
         _add(facts, found)
