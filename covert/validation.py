@@ -7,7 +7,9 @@
   the synthesizer's own, recorded in the row).
 - L3 semantics: every argument is grounded (query, earlier output or default) and none was handed over
   in the query although an earlier output supplies it; no step is redundant; the task is non-trivial;
-  every selection is answerable from the query; the answer facts derive from the outputs. The calls fit
+  every selection is answerable from the query; the answer facts derive from the outputs (raw values and
+  spoken forms, :mod:`covert.answer_checks`), the answer states them, claims nothing the outputs
+  contradict and names an item of a list the user asked for. The calls fit
   their turns and their label: a call uses only values of earlier turns' outputs (never one that its own
   turn returns), no two writes of one turn act on the same id, and the category holds (parallel: two
   calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
@@ -20,10 +22,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from covert.answer_checks import answer_problem, fact_problem
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
-from covert.values import get_path, in_scalars, mentions, normalize_text, render, scalar_set
+from covert.values import get_path, in_scalars, mentions, normalize_text, scalar_set
 from covert.views import outputs_hash, tool_content
 
 _ID_LIKE = re.compile(r"[\d_#@-]")
@@ -210,38 +213,13 @@ def _check_replay(oracle: Oracle, outputs: list[Any], final_hash: str) -> None:
         if is_error(output) and truth["behaviour"] == "tool_use":
             raise Invalid("oracle_call_failed", f"call {i}: {output['error']['code']}")
     for fact in truth["answer_facts"]:
-        if not normalize_text(fact["value"]):
-            raise Invalid("empty_fact", str(fact.get("path", fact.get("reasoning", ""))))
-        if "call" in fact:
-            value = get_path(outputs[fact["call"]], fact["path"])
-            if value is None or render(value) != fact["value"]:
-                raise Invalid("fact_not_derivable", f"{fact['value']} at call {fact['call']}.{fact['path']}")
-        elif "reasoning" in fact:
-            step = truth["reasoning"][fact["reasoning"]]
-            if fact["value"] not in _reasoning_values(step, outputs):
-                raise Invalid("fact_not_derivable", f"{fact['value']} from {step['op']}")
-        else:
-            raise Invalid("fact_without_source", fact["value"])
+        problem = fact_problem(fact, outputs, truth["reasoning"])
+        if problem is not None:
+            raise Invalid(*problem)
     if oracle.answer is not None:
-        answer = normalize_text(oracle.answer)
-        for fact in truth["answer_facts"]:
-            if normalize_text(fact["value"]) not in answer:
-                raise Invalid("answer_missing_fact", fact["value"])
-
-
-def _reasoning_values(step: dict[str, Any], outputs: list[Any]) -> set[str]:
-    elements = get_path(outputs[step["call"]], step["list_path"]) if step["list_path"] else outputs[step["call"]]
-    if not isinstance(elements, list):
-        raise Invalid("reasoning_input", f"{step['op']} over {step['list_path']}")
-    key = step.get("field")
-    if step["op"] == "count":
-        return {render(len(elements))}
-    values = [e.get(key) for e in elements]
-    if step["op"] == "sum":
-        return {render(round(sum(values), 2))}
-    best = max(values) if step["op"] in ("max", "argmax") else min(values)
-    chosen = elements[values.index(best)]
-    return {render(best)} | {render(v) for v in chosen.values() if isinstance(v, (str, int, float))}
+        problem = answer_problem(oracle.answer, oracle.query, truth, outputs, oracle.groups)
+        if problem is not None:
+            raise Invalid(*problem)
 
 
 def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: State) -> None:

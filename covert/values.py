@@ -9,11 +9,14 @@ _MISSING = object()
 
 
 def get_path(value: Any, path: str, default: Any = None) -> Any:
-    """Follow a dotted path (``refund.amount``) into nested dicts; ``default`` if absent."""
+    """Follow a dotted path (``refund.amount``, ``events.0.title``) into nested dicts and lists (a
+    numeric part indexes a list); ``default`` if absent."""
     current = value
     for part in path.split("."):
         if isinstance(current, dict) and part in current:
             current = current[part]
+        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+            current = current[int(part)]
         else:
             return default
     return current

@@ -22,13 +22,15 @@ DisputeReason = Literal["I don't recognize the charge", "I was charged twice", "
 
 # -- return types ----------------------------------------------------------------------------------
 class CustomerRef(TypedDict):
-    """A customer's id.
+    """A customer's id and name.
 
     Attributes:
         customer_id: The bank's internal customer id.
+        name: The customer's full name, to greet them by.
     """
 
     customer_id: str
+    name: str
 
 
 class AccountSummary(TypedDict):
@@ -404,8 +406,8 @@ class Dispute(TypedDict):
         status: under_review, resolved_refunded or denied.
         opened_on: Date the dispute was opened.
         provisional_credit: Amount credited provisionally while the bank investigates.
-        provisional_credit_by: Date the provisional credit will post by.
-        decision_expected_by: Date the investigation should conclude by.
+        provisional_credit_by: Date the provisional credit will post by; empty once it is resolved.
+        decision_expected_by: Date the investigation should conclude by; empty once it is resolved.
         resolution: How the dispute was resolved; empty while it is open.
         resolved_on: Date it was resolved; empty while it is open.
         account_nickname: The account the transaction was on.
@@ -540,7 +542,7 @@ class BankingEnv(Environment):
             customer = self.state.find_one("customers", phone_digits=digits)
         if customer is None:
             raise ToolError("customer_not_found", "No customer has that email address or phone number.")
-        return {"customer_id": customer["customer_id"]}
+        return {"customer_id": customer["customer_id"], "name": f"{customer['first_name']} {customer['last_name']}"}
 
     @tool(errors=("customer_not_found",))
     def get_customer_profile(self, customer_id: str) -> CustomerProfile:
@@ -621,6 +623,9 @@ class BankingEnv(Environment):
         if dispute is None:
             raise ToolError("dispute_not_found", f"No dispute has case number {dispute_id}.")
         out = {k: v for k, v in dispute.items() if k != "account_id"}
+        if dispute["status"] != "under_review":  # a closed case has no pending dates
+            out["decision_expected_by"] = ""
+            out["provisional_credit_by"] = ""
         out["account_nickname"] = self._account(dispute["account_id"])["nickname"]
         return out
 

@@ -26,13 +26,15 @@ SEARCH_LIMIT = 10
 
 
 class GuestRef(TypedDict):
-    """A guest's id.
+    """A guest's id and name.
 
     Attributes:
         guest_id: The guest's profile id.
+        name: The guest's full name, to greet them by.
     """
 
     guest_id: str
+    name: str
 
 
 class PaymentMethod(TypedDict, total=False):
@@ -362,7 +364,8 @@ class BookingDetails(_BookingDetails, total=False):
         currency: Currency code.
         payment_method: The payment method charged, such as "Visa ending in 4242".
         booked_on: Date the booking was made (YYYY-MM-DD).
-        cancellation_deadline: Last day to cancel or change free of charge (YYYY-MM-DD).
+        cancellation_deadline: Last day to cancel or change free of charge (YYYY-MM-DD); empty unless
+            the booking is upcoming (confirmed).
         free_cancellation: Whether the booking can still be cancelled free of charge today.
         special_requests: Requests passed on to the hotel.
         cancellation: How the booking was cancelled, for cancelled bookings.
@@ -652,7 +655,7 @@ class HotelsEnv(Environment):
         guest = self.state.find_one("guests", email=email.strip().lower())
         if guest is None:
             raise ToolError("guest_not_found", "No guest profile has that email address.")
-        return {"guest_id": guest["guest_id"]}
+        return {"guest_id": guest["guest_id"], "name": f"{guest['first_name']} {guest['last_name']}"}
 
     @tool(errors=("guest_not_found",))
     def find_guest_by_loyalty_number(self, loyalty_number: str) -> GuestRef:
@@ -665,7 +668,7 @@ class HotelsEnv(Environment):
         guest = self.state.find_one("guests", loyalty_number=number)
         if guest is None:
             raise ToolError("guest_not_found", f"No Wayfarer Rewards member has number {loyalty_number}.")
-        return {"guest_id": guest["guest_id"]}
+        return {"guest_id": guest["guest_id"], "name": f"{guest['first_name']} {guest['last_name']}"}
 
     @tool(errors=("guest_not_found",))
     def get_guest_profile(self, guest_id: str) -> GuestProfile:
@@ -820,7 +823,8 @@ class HotelsEnv(Environment):
             "amount_paid": booking["amount_paid"], "currency": booking["currency"],
             "payment_method": self._method_label(guest, booking["payment_method_id"]),
             "booked_on": booking["booked_on"],
-            "cancellation_deadline": booking["cancellation_deadline"],
+            # only an upcoming booking can still be cancelled: a completed or cancelled one has no deadline
+            "cancellation_deadline": booking["cancellation_deadline"] if booking["status"] == "confirmed" else "",
             "free_cancellation": booking["status"] == "confirmed"
             and self._today().isoformat() <= booking["cancellation_deadline"],
             "special_requests": list(booking["special_requests"]),

@@ -93,29 +93,40 @@ LANGUAGE = Language(
         "find_guest_by_email": (
             Intent(ask=("can you pull up my profile? My email is {email}",
                         "I'd like to check my account with you, the email on it is {email}"),
-                   answer=("I found your profile; your guest id is {guest_id}.",),
+                   answer=("Thanks, {name}, I found your profile.",
+                           "I have your profile up, {name}.",
+                           "Your profile is under {name}."),
                    context=("my email is {email}", "I booked under {email}", "the email on my account is {email}")),
         ),
         "find_guest_by_loyalty_number": (
             Intent(ask=("can you find my account? My Wayfarer Rewards number is {loyalty_number}",
                         "I'm a rewards member, number {loyalty_number}; can you look me up?"),
-                   answer=("I found your profile; your guest id is {guest_id}.",),
+                   answer=("Thanks, {name}, I found your profile.",
+                           "I have your profile up, {name}.",
+                           "Your profile is under {name}."),
                    context=("my rewards number is {loyalty_number}", "my member number is {loyalty_number}",
                             "I'm Wayfarer Rewards member {loyalty_number}")),
         ),
         "get_guest_profile": (
             Intent(ask=("which contact details do you have on file for me?", "what email and phone are on my profile?"),
-                   answer=("Your profile is under {name}, with {email} and {phone} on file.",)),
+                   answer=("Your profile is under {name}, with {email} and {phone} on file.",
+                           "We have {email} and {phone} for you.",
+                           "The contact details on file are {phone} and {email}.")),
             Intent(ask=("what's my membership tier?", "which rewards level am I at?"),
-                   answer=("You're a {loyalty_tier} member, number {loyalty_number}.",)),
+                   answer=("You're a {loyalty_tier} member, number {loyalty_number}.",
+                           "Your Wayfarer Rewards tier is {loyalty_tier}.",
+                           "{name}, you're at {loyalty_tier} tier (member {loyalty_number}).")),
         ),
         "get_loyalty_account": (
             Intent(ask=("how many points do I have?", "what's my rewards balance and what is it worth?",
                         "could you check my points balance?"),
-                   answer=("You have {points_balance} points, worth {points_value} {currency}.",)),
+                   answer=("You have {points_balance} points, worth {points_value:money}.",
+                           "Your balance is {points_balance} points, about {points_value:money} toward a stay.",
+                           "{points_balance} points are on your account ({points_value:money} in value).")),
             Intent(ask=("how close am I to the next tier?", "how many more nights until I move up a tier?"),
-                   answer=("You're {tier} with {qualifying_nights} qualifying nights this year; "
-                           "{nights_to_next_tier} more nights reach the next tier.",)),
+                   answer=("You're {tier} with {qualifying_nights:n:qualifying night} this year; {nights_to_next_tier:n:more night} reach {next_tier}.",
+                           "{nights_to_next_tier:n:more night} and you reach {next_tier}.",
+                           "With {qualifying_nights:n:qualifying night} you're {tier}; {next_tier} is {nights_to_next_tier:n:night} away.")),
         ),
         "search_hotels": (
             Intent(ask=("I need a hotel in {city} from {check_in} to {check_out} for {guests}",
@@ -125,12 +136,10 @@ LANGUAGE = Language(
                         "party of {guests}",
                         "I'm on a budget: {city}, {check_in} to {check_out}, party of {guests}, at most "
                         "{max_price_per_night} a night"),
-                   answer=("I found {total_results} hotels in {city} for those dates; the cheapest is "
-                           "{cheapest_hotel} from {from_price_per_night} {currency} a night.",
-                           "{total_results} hotels in {city} have a room for you, starting at {from_price_per_night} "
-                           "{currency} a night at {cheapest_hotel}.",
-                           "I found {total_results} hotels in {city} with a room for {guests} from {check_in} to "
-                           "{check_out}."),
+                   answer=("In {city} from {check_in:date} to {check_out:date} I found {hotels:list:hotel_name|lowest_price_per_night@money}.",
+                           "{total_results:n:hotel} in {city} have a room for you: {hotels:list:hotel_name|guest_rating}; the cheapest is {cheapest_hotel} from {from_price_per_night:money} a night.",
+                           "Options in {city}: {hotels:list:hotel_name|star_rating|lowest_price_per_night@money}.",
+                           "{?hotels=}I found {total_results:n:hotel} in {city} with a room for those dates."),
                    context=("I'm going to {city} from {check_in} to {check_out}, party of {guests}",
                             "we'll be in {city} {check_in} to {check_out}, party of {guests}",
                             "I want a room for {guests} in {city} from {check_in} to {check_out}, under "
@@ -141,35 +150,41 @@ LANGUAGE = Language(
                         "is there anything left in {city} for {guests}, {check_in} to {check_out}?",
                         "how many places in {city} have a room for {guests} under {max_price_per_night} a night, "
                         "{check_in} to {check_out}?"),
-                   answer=("{total_results} hotels in {city} have rooms for those {nights} nights, the cheapest "
-                           "being {cheapest_hotel} at {from_price_per_night} {currency} a night.",
-                           "{total_results} hotels in {city} have rooms for those {nights} nights.")),
+                   answer=("{total_results:n:hotel} in {city} still have rooms for those {nights:n:night}, the cheapest being {cheapest_hotel} at {from_price_per_night:money} a night.",
+                           "I count {total_results:n:hotel} with space in {city}.",
+                           "There are {total_results:n:hotel} available in {city} from {check_in:date} to {check_out:date}.")),
         ),
         "get_room_availability": (
             Intent(ask=("what rooms does {hotel_id} have from {check_in} to {check_out} for {guests}?",
                         "is there still a room at {hotel_id} for {guests}, {check_in} to {check_out}?",
                         "how much would {hotel_id} cost for {guests} from {check_in} to {check_out}?"),
-                   answer=("{hotel_name} at {address} has rooms for your dates; check-in is from {check_in_time}.",
-                           "{hotel_name} ({guest_rating}/10 from guests) has rooms from {check_in} to {check_out}; "
-                           "check-out is by {check_out_time}."),
+                   answer=("{hotel_name} has these rooms from {check_in:date} to {check_out:date}: {rooms:list:room_name|price_per_night@money}.",
+                           "Available at {hotel_name}: {rooms:list:room_name|bed_type|total_price@money}.",
+                           "For your dates {hotel_name} offers {rooms:list:room_name|price_per_night@money}; check-in is from {check_in_time:time}."),
                    context=("I'm looking at {hotel_id} for {check_in} to {check_out}, party of {guests}",
                             "I'd want a room for {guests} at {hotel_id} from {check_in} to {check_out}")),
             Intent(ask=("what are the check-in and check-out times at {hotel_id}? We'd stay {check_in} to "
                         "{check_out}, party of {guests}",
                         "I'm thinking of {hotel_id} for {guests} from {check_in} to {check_out}; when can we "
                         "check in and when do we have to leave?"),
-                   answer=("Check-in at {hotel_name} is from {check_in_time} and check-out is by {check_out_time}.",)),
+                   answer=("Check-in at {hotel_name} is from {check_in_time:time} and check-out is by {check_out_time:time}.",
+                           "At {hotel_name} you can check in from {check_in_time:time}; please check out by {check_out_time:time}.",
+                           "{hotel_name}: check-in {check_in_time:time}, check-out {check_out_time:time}.")),
         ),
         "get_booking_details": (
             Intent(ask=("can you give me the details of {booking_id}?", "what's the status of {booking_id}?",
                         "what did I book under {booking_id}?"),
-                   answer=("Booking {booking_id} at {hotel_name} is {status}: {check_in} to {check_out}, "
-                           "{total} {currency} in total.",),
+                   answer=("Booking {booking_id} at {hotel_name} is {status:status}: {check_in:date} to {check_out:date}, {total:money} in total.",
+                           "Your stay at {hotel_name} ({booking_id}) runs {check_in:date} to {check_out:date} in a {room_name}, for {total:money}.",
+                           "{booking_id}: {hotel_name}, {nights:n:night} from {check_in:date}, {status:status}, {amount_paid:money} paid."),
                    context=("it's about {booking_id}", "I have {booking_id} with you",
                             "I'm calling about {booking_id}")),
             Intent(ask=("until when can I cancel {booking_id} for free?", "what's the cancellation deadline on "
                         "{booking_id}?"),
-                   answer=("Booking {booking_id} can be cancelled free of charge until {cancellation_deadline}.",)),
+                   answer=("{?free_cancellation=yes}You can cancel booking {booking_id} free of charge until {cancellation_deadline:date}.",
+                           "{?free_cancellation=yes}Free cancellation on {booking_id} runs until {cancellation_deadline:date}.",
+                           "{?status=confirmed}{?free_cancellation=no}The free-cancellation window for {booking_id} closed on {cancellation_deadline:date}, so cancelling now would cost a fee.",
+                           "{?status~confirmed}Booking {booking_id} is already {status:status}, so there's nothing left to cancel.")),
         ),
         "book_room": (
             Intent(ask=("please book {room_type_id} at {hotel_id} from {check_in} to {check_out} for {guests}, "
@@ -180,41 +195,47 @@ LANGUAGE = Language(
                         "{rate_plan} rate, paid with {payment_method_id}",
                         "let's go with {room_type_id} at {hotel_id}: {check_in} to {check_out}, for {guests}, "
                         "{rate_plan} rate, on {payment_method_id}"),
-                   answer=("You're booked: confirmation {booking_id}, {room_name} at {hotel_name} from {check_in} "
-                           "to {check_out}, {total} {currency} in total.",)),
+                   answer=("You're booked: confirmation {booking_id}, a {room_name} at {hotel_name} from {check_in:date} to {check_out:date}, {total:money} in total.",
+                           "Your stay at {hotel_name} is confirmed under {booking_id} ({check_in:date} to {check_out:date}, {total:money}).",
+                           "All set: {booking_id}, {room_name}, {nights:n:night} at {hotel_name}; you'll earn {points_to_earn} points.")),
             Intent(ask=("reserve {room_type_id} at {hotel_id} for {guests} from {check_in} to {check_out} on "
                         "{payment_method_id}, and tell me until when I can cancel for free",
                         "please book {room_type_id} at {hotel_id}, {check_in} to {check_out}, for {guests}, "
                         "{rate_plan} rate, charged to {payment_method_id}; what's the cancellation deadline?"),
-                   answer=("Booking {booking_id} is confirmed at the {rate_plan} rate for {total} {currency}; you "
-                           "can cancel free of charge until {cancellation_deadline}.",)),
+                   answer=("{?rate_plan=flexible}Booking {booking_id} is confirmed for {total:money}; you can cancel free of charge until {cancellation_deadline:date}.",
+                           "{?rate_plan=flexible}You're booked at {hotel_name} ({booking_id}, {total:money}); free cancellation runs until {cancellation_deadline:date}.",
+                           "{?rate_plan~flexible}Booking {booking_id} is confirmed for {total:money} at the {rate_plan} rate, which can only be cancelled until {cancellation_deadline:date}.")),
         ),
         "cancel_booking": (
             Intent(ask=("please cancel {booking_id}, {reason}", "I need to cancel {booking_id} — {reason}",
                         "can you call off {booking_id}? Reason: {reason}"),
-                   answer=("Booking {booking_id} is cancelled; the fee is {cancellation_fee} {refund.currency} and "
-                           "{refund.amount} {refund.currency} goes back to {refund.payment_method_id}.",)),
+                   answer=("Booking {booking_id} is cancelled; the fee is {cancellation_fee:money:refund.currency} and {refund.amount:money} goes back to your card or account on file.",
+                           "I cancelled your stay at {hotel_name} ({booking_id}); you'll get {refund.amount:money} back.",
+                           "{booking_id} is cancelled as of {cancelled_on:date}, with a refund of {refund.amount:money}.")),
         ),
         "change_booking_dates": (
             Intent(ask=("can I move {booking_id} to {new_check_in} through {new_check_out}?",
                         "please change the dates of {booking_id}: check in {new_check_in}, check out {new_check_out}",
                         "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead"),
-                   answer=("Booking {booking_id} now runs {check_in} to {check_out}; the new total is {total} "
-                           "{currency}, a difference of {price_difference} {currency}.",)),
+                   answer=("Booking {booking_id} now runs {check_in:date} to {check_out:date}; the new total is {total:money}, a difference of {price_difference:money}.",
+                           "Your {hotel_name} stay is moved to {check_in:date} through {check_out:date} ({total:money} now).",
+                           "I changed {booking_id} to {check_in:date} to {check_out:date}; the price changed by {price_difference:money}.")),
         ),
         "add_special_request": (
             Intent(ask=("for {booking_id}, could you ask the hotel for {request}?",
                         "please add a request to {booking_id}: {request}",
                         "can you note on {booking_id} that we'd like {request}?"),
-                   answer=("I've passed your request to {hotel_name} for booking {booking_id}.",)),
+                   answer=("I've passed your request for {added_request} to {hotel_name} for booking {booking_id}.",
+                           "{hotel_name} has your request: {added_request}.",
+                           "Added to {booking_id}: {added_request}.")),
         ),
         "redeem_points": (
             Intent(ask=("I'd like to use {points} of my points on {booking_id}",
                         "can you apply {points} rewards points to {booking_id}?",
                         "please knock {points} points off {booking_id}"),
-                   answer=("I redeemed {points_redeemed} points on booking {booking_id}: {credit.amount} "
-                           "{credit.currency} goes back to {credit.payment_method_id}, and you have {points_balance} "
-                           "points left.",)),
+                   answer=("I redeemed {points_redeemed} points on booking {booking_id}: {credit.amount:money} comes off, and you have {points_balance} points left.",
+                           "Your {points_redeemed} points took {credit.amount:money} off {booking_id}; you now pay {amount_paid:money}.",
+                           "Done: {credit.amount:money} credit on {booking_id}, {points_balance} points remaining.")),
         ),
     },
     references={

@@ -8,13 +8,15 @@ from covert.env import Environment, ToolError, tool
 
 
 class UserRef(TypedDict):
-    """A customer's id.
+    """A customer's id and name.
 
     Attributes:
         user_id: The customer's user id.
+        name: The customer's full name, to greet them by.
     """
 
     user_id: str
+    name: str
 
 
 class Address(TypedDict):
@@ -317,7 +319,7 @@ class RetailEnv(Environment):
         user = self.state.find_one("users", email=email.strip().lower())
         if user is None:
             raise ToolError("user_not_found", "No customer has that email address.")
-        return {"user_id": user["user_id"]}
+        return {"user_id": user["user_id"], "name": f"{user['first_name']} {user['last_name']}"}
 
     @tool(errors=("user_not_found",))
     def find_user_id_by_name_zip(self, first_name: str, last_name: str, zip: str) -> UserRef:
@@ -330,7 +332,7 @@ class RetailEnv(Environment):
         """
         for user in self.state.find("users", first_name=first_name.strip().title()):
             if user["last_name"].lower() == last_name.strip().lower() and user["address"]["zip"] == zip.strip():
-                return {"user_id": user["user_id"]}
+                return {"user_id": user["user_id"], "name": f"{user['first_name']} {user['last_name']}"}
         raise ToolError("user_not_found", "No customer matches that name and ZIP code.")
 
     @tool(errors=("user_not_found",))

@@ -12,8 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from covert.answer_checks import COUNT_CUE, LIST_CUE, distinctive, record_lists
 from covert.audit.rows import CallView, RowView, scalars_of
-from covert.audit.text import distinctive, frame, normalized, record_lists, says, sentences
+from covert.audit.text import (
+    frame,
+    normalized,
+    says,
+    says_spoken,
+    sentences,
+    without_dates,
+    without_quotes,
+)
 
 
 @dataclass(frozen=True)
@@ -58,13 +67,8 @@ def _flag(kind: str, detail: str) -> Verdict:
 
 # -- what the assistant says ------------------------------------------------------------------------------
 
-_LIST_CUE = re.compile(
-    r"\b(show|list|which|remind me what|what(?:'s| is| are| was| were)? (?:in|on|set up)\b|what (?:are|were|can|"
-    r"options|flights|rooms|hotels|emails|messages|events|devices|tickets|orders|products|versions|"
-    r"automations|homes|payees|accounts|cards|transactions|agents|meetings|bookings|reservations)\b|any (?:\w+ )?"
-    r"(?:emails|messages|events|flights|rooms|tickets|orders|devices|transactions|meetings)\b|pull up (?:all|every)|"
-    r"what do i have|what have i got)", re.IGNORECASE)
-_COUNT_CUE = re.compile(r"\b(how many|how much|how big|number of|total|add up|count|sum)\b", re.IGNORECASE)
+_LIST_CUE = LIST_CUE  # shared with validation's list-request check (covert.answer_checks)
+_COUNT_CUE = COUNT_CUE
 
 
 def _names_a_record(view: RowView, calls: list[CallView], answer_norm: str) -> bool | None:
@@ -74,7 +78,7 @@ def _names_a_record(view: RowView, calls: list[CallView], answer_norm: str) -> b
         return None
     for record in records:
         for value in scalars_of(record):
-            if distinctive(value) and not says(view.user_norm, value) and says(answer_norm, value):
+            if distinctive(value) and not says(view.user_norm, value) and says_spoken(answer_norm, value):
                 return True
     return False
 
@@ -132,18 +136,18 @@ def read_only_omits(view: RowView) -> Verdict | None:
     returned reaches the answer at all."""
     if not view.read_only or view.behaviour != "tool_use" or not view.answer:
         return None
-    for text in sentences(view.answer):
+    for text in sentences(without_quotes(view.answer)):
         if _DANGLING.search(text.rstrip(".!")):
             return _flag("dangling_list", text)
     answer_norm = normalized(view.answer)
     counting = bool(_COUNT_CUE.search(" ".join(view.user_texts)))
-    stated = set(_NUMBER.findall(view.answer))
+    stated = set(_NUMBER.findall(without_dates(view.answer)))
     for call in view.turns[-1]:
         named = _names_a_record(view, [call], answer_norm)
         if named is False and not counting and stated & _counts(call.output):
             return _flag("count_only", f"{call.name}: {view.answer}")
         if not counting and not _SUPERLATIVE.search(" ".join(view.user_texts)) and not any(
-                says(answer_norm, v) for v in call.scalars if not says(view.user_norm, v)):
+                says_spoken(answer_norm, v) for v in call.scalars if not says(view.user_norm, v)):
             return _flag("result_dropped", f"{call.name}: {view.answer}")
     return OK
 
@@ -178,7 +182,7 @@ _NOT_PLURAL = frozenset(("has", "was", "is", "does", "goes", "its", "this", "plu
 _ADJECTIVE = ("unread|open|new|extra|more|other|active|pending|free|upcoming|saved|checked|matching|additional|"
               "available|unassigned|confirmed|online|offline|scheduled|total|outstanding|chargeable|adult|paid")
 _ONE_PLURAL = re.compile(rf"(?<![\d.,$])\b1 (?:(?:{_ADJECTIVE}) )?([a-z]{{2,}}s)\b")
-_PLURAL_ONE = re.compile(r"\b([A-Za-z]{3,}s)\b[^.:;!?]{0,60}:\s*1(?![\d,:]|\.\d)")
+_PLURAL_ONE = re.compile(r"\b([A-Za-z]{3,}s)\b[^.:;!?]{0,60}(?<!\d):\s*1(?![\d,:]|\.\d)")
 _PAREN_S = re.compile(r"\w\((?:s|es|ies)\)")
 _DOUBLED = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 _N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")

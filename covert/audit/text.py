@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from covert.spoken import spoken_variants
 from covert.values import mentions, normalize_text
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-_DATE_OR_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$|^\d{1,2}:\d{2}(:\d{2})?$")
-_CODE3 = re.compile(r"^[A-Z]{3}$")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -18,37 +17,30 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
 
 
-def distinctive(value: str) -> bool:
-    """A value that names something when it shows up in text: a name, a title, a code with digits.
-
-    Lower-case single words (statuses, folders), bare dates and times and three-letter codes
-    (currencies, airports) are not: they occur in many records and in many answers.
-    """
-    if not isinstance(value, str) or not 3 <= len(value) <= 200:
-        return False
-    if _DATE_OR_TIME.match(value) or _CODE3.match(value):
-        return False
-    return any(ch.isupper() or ch.isdigit() or ch == " " for ch in value)
-
-
 def says(text_norm: str, value: Any) -> bool:
     """Whether normalised text mentions ``value`` (a whole run of tokens)."""
     return mentions(text_norm, value)
 
 
-def record_lists(value: Any, limit: int = 200) -> list[dict[str, Any]]:
-    """The records of every non-empty list of records inside nested data (at most ``limit``)."""
-    out: list[dict[str, Any]] = []
-    stack = [value]
-    while stack and len(out) < limit:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            records = [e for e in item if isinstance(e, dict)]
-            out.extend(records[: limit - len(out)])
-            stack.extend(records)
-    return out
+def says_spoken(text_norm: str, value: Any) -> bool:
+    """Whether normalised text mentions ``value`` raw or in a spoken form ("March 12, 2026" for
+    2026-03-12, "3:30 pm" for 15:30, "under review" for under_review)."""
+    return any(mentions(text_norm, form) for form in spoken_variants(value))
+
+
+_SPOKEN_DATE = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+                          r"December) \d{1,2}, \d{4}(?: at \d{1,2}(?::\d{2})? [ap]m)?|\b\d{1,2}(?::\d{2})? [ap]m\b")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+
+
+def without_dates(text: str) -> str:
+    """``text`` with spoken dates and times taken out (their digits count nothing)."""
+    return _SPOKEN_DATE.sub(" ", text)
+
+
+def without_quotes(text: str) -> str:
+    """``text`` with quoted passages (an email body, a subject) taken out."""
+    return _QUOTED.sub(" ", text)
 
 
 def frame(sentence: str, values: list[str]) -> tuple[str, int]:

@@ -139,7 +139,7 @@ class Scorer:
             components["calls"] = float(result.exact) if self.config.mode == "exact" else result.f1
             reasons.extend(result.reasons)
             if p.facts:
-                value, missing = facts_score(transcript.final_text, p.facts)
+                value, missing = facts_score(transcript.final_text, p.fact_forms or p.facts)
                 components["facts"] = value
                 reasons.extend(f"facts:missing: {fact}" for fact in missing)
         if p.behaviour == "decline" or not goes_on:

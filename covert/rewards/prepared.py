@@ -14,6 +14,7 @@ from covert.rewards.matching import CallMatcher, expect_call
 from covert.rewards.rowview import BadRow, RowView
 from covert.rewards.session import Failure, Session, call_key, failures_of
 from covert.rewards.state_match import Item, change_items, state_items
+from covert.spoken import fact_forms
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class PreparedRow:
     facts: tuple[str, ...]
     offered: frozenset[str]
     rubric: Rubric
+    fact_forms: tuple[tuple[str, ...], ...] = ()  # per fact, every text that states it (raw or spoken)
 
     def session(self) -> Session:
         """A fresh rollout session on the row's initial state, with the row's failures."""
@@ -110,6 +112,7 @@ def prepare(view: RowView, norm: StringNorm) -> PreparedRow:
         facts=tuple(f["value"] for f in facts),
         offered=frozenset(offered),
         rubric=_rubric(behaviour, truth, failures, env_cls),
+        fact_forms=tuple(fact_forms(dict(f)) for f in facts),
     )
 
 

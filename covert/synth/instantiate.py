@@ -16,10 +16,10 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
+from covert.synth.answers import Composer
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.realize import (
-    AGGREGATE_ANSWERS,
     AGGREGATE_ASKS,
     DECLINES,
     SELECTION_CONTEXTS,
@@ -61,6 +61,7 @@ class Instantiator:
         self.reasoning: list[dict[str, Any]] = []
         self.origins: dict[str, str] = {}
         self.context_parts: list[dict[str, Any]] = []
+        self.composer = Composer(rng)
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -350,21 +351,8 @@ class Instantiator:
         return self.rng.choice(fitting)
 
     def _answer(self, templates: tuple[str, ...], index: int, facts: list[dict[str, Any]]) -> str:
-        output = self.calls[index].output
-        usable = [t for t in templates if all(get_path(output, s) not in (None, "") for s in slots(t))]
-        if not usable:
-            raise Rejected("answer_path_missing", self.calls[index].name)
-        template = self.rng.choice(usable)
-        values: dict[str, str] = {}
-        for name in sorted(slots(template)):
-            value = get_path(output, name)
-            values[name] = render(value)
-            if isinstance(value, (dict, list)):
-                raise Rejected("answer_path_not_scalar", f"{self.calls[index].name}.{name}")
-            fact = {"value": render(value), "call": index, "path": name}
-            if fact not in facts:
-                facts.append(fact)
-        return fill(template, values)
+        call = self.calls[index]
+        return self.composer.goal(templates, call.output, index, call.name, facts)
 
     def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
         call = self.calls[index]
@@ -404,10 +392,14 @@ class Instantiator:
             words.update(value=render(best), label=label)
             facts.append({"value": label, "reasoning": len(self.reasoning)})
         reasoning["result"] = result
-        facts.append({"value": render(result), "reasoning": len(self.reasoning)})
-        self.reasoning.append(reasoning)
         ask = self.rng.choice(AGGREGATE_ASKS[op]).format(**words)
-        answer = self.rng.choice(AGGREGATE_ANSWERS[op]).format(**words)
+        if op == "count":
+            singular = noun_ref.noun if noun_ref is not None else plural.removesuffix("s")
+            answer, extra = self.composer.aggregate(op, words, result, (singular, plural))
+        else:
+            answer, extra = self.composer.aggregate(op, words)
+        facts.append({"value": render(result), "reasoning": len(self.reasoning), **extra})
+        self.reasoning.append(reasoning)
         return ask, answer
 
     def _list_nouns(self, tool: str, list_path: str) -> tuple[str, Any]:

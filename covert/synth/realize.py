@@ -25,12 +25,6 @@ AGGREGATE_ASKS = {
     "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?"),
     "min": ("which of {items} has the lowest {field}?", "which one of {items} has the smallest {field}?"),
 }
-AGGREGATE_ANSWERS = {
-    "sum": ("The total {field} across your {plural} is {value}.",),
-    "count": ("You have {value} {plural}.",),
-    "max": ("The one with the highest {field} is {label}, at {value}.",),
-    "min": ("The one with the lowest {field} is {label}, at {value}.",),
-}
 
 
 @cache

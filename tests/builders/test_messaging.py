@@ -42,7 +42,7 @@ MAIL = {"subject": "Lunch next week?", "body": "Are you free for lunch on Thursd
 
 class TestMessaging(BuilderContract):
     builder_name = "messaging"
-    fingerprint = "1.0.1:f01e22eca21307c0"
+    fingerprint = "1.1.0:f01e22eca21307c0"
     cases = [
         Case("search_contacts", lambda s: {"name": f"{_contact(s)['first_name']} {_contact(s)['last_name']}"}),
         Case("search_contacts", lambda s: {"name": _contact(s)["last_name"].lower()}),

@@ -1,0 +1,191 @@
+"""L3 checks of the final answer against the replayed outputs (called from :mod:`covert.validation`).
+
+- every answer fact derives from the outputs: its raw ``value`` from the output path (or the reasoning
+  step), its spoken form ``said`` re-derived from that value by :mod:`covert.spoken` (``fact_not_derivable``,
+  ``fact_said_mismatch``);
+- the answer states every fact, spoken or raw (``answer_missing_fact``);
+- the answer claims nothing the outputs contradict: no pending date of a closed record (a decision date
+  of a resolved dispute, a free-cancellation deadline of a completed booking), no "free of charge" where
+  the outputs say a cancellation is not free (``answer_contradicts_outputs``);
+- a list request is answered with its items: when the user asks to be shown or told which records and
+  the last turn returned records, the answer names at least one (``answer_names_no_item``).
+
+Each function returns ``(reason, detail)`` for the first problem, or ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from covert.spoken import Unspeakable, fact_text, raw_value, say
+from covert.values import get_path, mentions, normalize_text, render
+
+Problem = tuple[str, str] | None
+
+# fields that only hold while a record is open, and the statuses that close a record
+PENDING_FIELDS = frozenset(("decision_expected_by", "provisional_credit_by", "cancellation_deadline",
+                            "resolve_by", "estimated_resolution"))
+CLOSED_STATUSES = frozenset(("resolved", "resolved_refunded", "denied", "completed", "cancelled", "canceled",
+                             "checked_out", "closed", "no_show", "refunded", "rejected"))
+_FREE = re.compile(r"\b(free of charge|free cancellation|cancel(?:led)? for free|without (?:a )?(?:fee|charge))\b",
+                   re.IGNORECASE)
+
+LIST_CUE = re.compile(
+    r"\b(show|list|which|remind me what|what(?:'s| is| are| was| were)? (?:in|on|set up)\b|what (?:are|were|can|"
+    r"options|flights|rooms|hotels|emails|messages|events|devices|tickets|orders|products|versions|"
+    r"automations|homes|payees|accounts|cards|transactions|agents|meetings|bookings|reservations)\b|any (?:\w+ )?"
+    r"(?:emails|messages|events|flights|rooms|tickets|orders|devices|transactions|meetings)\b|pull up (?:all|every)|"
+    r"what do i have|what have i got)", re.IGNORECASE)
+COUNT_CUE = re.compile(r"\b(how many|how much|how big|number of|total|add up|count|sum)\b", re.IGNORECASE)
+_DATE_OR_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$|^\d{1,2}:\d{2}(:\d{2})?$")
+_CODE3 = re.compile(r"^[A-Z]{3}$")
+MAX_RECORDS = 200
+
+
+def distinctive(value: Any) -> bool:
+    """A value that names something when it shows up in text: a name, a title, a code with digits.
+
+    Lower-case single words (statuses, folders), bare dates and times and three-letter codes
+    (currencies, airports) are not: they occur in many records and in many answers. An email address is.
+    """
+    if not isinstance(value, str) or not 3 <= len(value) <= 200:
+        return False
+    if _DATE_OR_TIME.match(value) or _CODE3.match(value):
+        return False
+    return any(ch.isupper() or ch.isdigit() or ch in " @" for ch in value)
+
+
+def record_lists(value: Any, limit: int = MAX_RECORDS) -> list[dict[str, Any]]:
+    """The records of every non-empty list of records inside nested data (at most ``limit``)."""
+    out: list[dict[str, Any]] = []
+    stack = [value]
+    while stack and len(out) < limit:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            records = [e for e in item if isinstance(e, dict)]
+            out.extend(records[: limit - len(out)])
+            stack.extend(records)
+    return out
+
+
+def _reasoning_values(step: dict[str, Any], outputs: list[Any]) -> set[str] | None:
+    elements = get_path(outputs[step["call"]], step["list_path"]) if step["list_path"] else outputs[step["call"]]
+    if not isinstance(elements, list):
+        return None
+    key = step.get("field")
+    if step["op"] == "count":
+        return {render(len(elements))}
+    values = [e.get(key) for e in elements]
+    if step["op"] == "sum":
+        return {render(round(sum(values), 2))}
+    best = max(values) if step["op"] in ("max", "argmax") else min(values)
+    chosen = elements[values.index(best)]
+    return {render(best)} | {render(v) for v in chosen.values() if isinstance(v, (str, int, float))}
+
+
+def _spoken(fact: dict[str, Any], value: Any, output: Any) -> str:
+    form = str(fact.get("form") or "")
+    unit = get_path(output, fact["unit"]) if isinstance(fact.get("unit"), str) else None
+    return say(form, value, unit)
+
+
+def fact_problem(fact: dict[str, Any], outputs: list[Any], reasoning: list[dict[str, Any]]) -> Problem:
+    """Whether one answer fact derives from the replayed ``outputs`` (raw value and spoken form)."""
+    if not normalize_text(fact["value"]):
+        return "empty_fact", str(fact.get("path", fact.get("reasoning", "")))
+    form = str(fact.get("form") or "")
+    if "call" in fact:
+        if not isinstance(fact["call"], int) or not 0 <= fact["call"] < len(outputs):
+            return "fact_without_source", fact["value"]
+        output = outputs[fact["call"]]
+        value = get_path(output, fact["path"])
+        try:
+            raw = None if value is None else raw_value(form, value)
+        except Unspeakable:
+            raw = None
+        if raw != fact["value"]:
+            return "fact_not_derivable", f"{fact['value']} at call {fact['call']}.{fact['path']}"
+    elif "reasoning" in fact:
+        step = reasoning[fact["reasoning"]]
+        values = _reasoning_values(step, outputs)
+        if values is None:
+            return "reasoning_input", f"{step['op']} over {step['list_path']}"
+        if fact["value"] not in values:
+            return "fact_not_derivable", f"{fact['value']} from {step['op']}"
+        output, value = None, int(fact["value"]) if form.startswith("n:") else fact["value"]
+    else:
+        return "fact_without_source", fact["value"]
+    if "said" in fact:
+        try:
+            expected = _spoken(fact, value, output)
+        except Unspeakable as exc:
+            return "fact_said_mismatch", f"{fact['said']}: {exc}"[:120]
+        if expected != fact["said"]:
+            return "fact_said_mismatch", f"{fact['said']!r} != {expected!r}"
+    return None
+
+
+def _contradiction(fact: dict[str, Any], outputs: list[Any]) -> str:
+    """A fact that states a pending field of a closed record ("" if none)."""
+    if "call" not in fact:
+        return ""
+    parent, _, leaf = fact["path"].rpartition(".")
+    if leaf not in PENDING_FIELDS:
+        return ""
+    record = get_path(outputs[fact["call"]], parent) if parent else outputs[fact["call"]]
+    status = record.get("status") if isinstance(record, dict) else None
+    if isinstance(status, str) and status in CLOSED_STATUSES:
+        return f"{leaf} {fact['value']} of a {status} record"
+    return ""
+
+
+def _free_flags(value: Any, out: list[bool], depth: int = 0) -> None:
+    if depth > 12:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "free_cancellation" and isinstance(item, bool):
+                out.append(item)
+            _free_flags(item, out, depth + 1)
+    elif isinstance(value, list):
+        for item in value[:MAX_RECORDS]:
+            _free_flags(item, out, depth + 1)
+
+
+def answer_problem(answer: str, query: str, truth: dict[str, Any], outputs: list[Any],
+                   groups: list[list[dict[str, Any]]]) -> Problem:
+    """Whether the final ``answer`` states its facts, claims nothing the outputs contradict and, for a
+    list request, names an item of the list."""
+    normalized = normalize_text(answer)
+    for fact in truth["answer_facts"]:
+        if normalize_text(fact_text(fact)) not in normalized:
+            return "answer_missing_fact", fact_text(fact)
+    for fact in truth["answer_facts"]:
+        found = _contradiction(fact, outputs)
+        if found:
+            return "answer_contradicts_outputs", found
+    if _FREE.search(answer):
+        flags: list[bool] = []
+        _free_flags(outputs, flags)
+        if flags and not any(flags):
+            return "answer_contradicts_outputs", "says free of charge; the outputs say it is not"
+    if truth.get("behaviour") == "tool_use" and groups:
+        return _list_problem(normalized, query, outputs[len(outputs) - len(groups[-1]):])
+    return None
+
+
+def _list_problem(answer_norm: str, query: str, last: list[Any]) -> Problem:
+    if not LIST_CUE.search(query) or COUNT_CUE.search(query):
+        return None
+    query_norm = normalize_text(query)
+    records = [r for output in last for r in record_lists(output)]
+    if not records:
+        return None
+    for record in records:
+        for value in record.values():
+            if distinctive(value) and not mentions(query_norm, value) and mentions(answer_norm, value):
+                return None
+    return "answer_names_no_item", "a list request whose answer names none of the records returned"

@@ -1,0 +1,222 @@
+"""The answer stage: compose the final assistant message from the task's goals and the outputs.
+
+Answer templates (``Intent.answer`` in a builder's language) have slots that are paths into the
+goal call's output, each with an optional form::
+
+    {status:status}                 a status in words ("under review")
+    {check_in:date}                 "March 12, 2026"; also :time ("3:30 pm") and :when (a timestamp)
+    {total:money}                   "$1,136.45" (currency: the amount's sibling ``currency`` field, or the
+                                    nearest one above it; ``{total:money:charge.currency}`` names it)
+    {events:n:event}                a count in agreement: "no events", "1 event", "3 events"
+    {?status=delivered,shipped}     a guard: the template fits only when the value is one of these
+                                    (``{?status~cancelled}``: none of these); it says nothing
+    {events:list:title|start_time@time}
+                                    the items of a list by name, each with extras in parentheses:
+                                    "Standup (9 am), Review (2:30 pm) and 3 more"
+
+Every value an answer states is an answer fact (``{"call", "path", "value"}``, with ``form``,
+``said`` and ``unit`` when it is spoken rather than quoted), which validation re-derives from the
+replayed outputs. Several results of one turn share one answer with a different sentence frame each.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from covert.spoken import FORMS, Unspeakable, plural, raw_value, say, say_count
+from covert.synth.records import Rejected
+from covert.values import get_path, join_phrases, render
+
+LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
+
+AGGREGATE_ANSWERS = {
+    "sum": ("The {field} across your {plural} comes to {value}.",
+            "Added up, your {plural} come to {value} in {field}.",
+            "Together your {plural} total {value} ({field})."),
+    "count": ("You have {count}.", "I count {count} in all.", "There are {count} on your account.",
+              "All told, that's {count}."),
+    "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",
+            "That would be {label}, with a {field} of {value}."),
+    "min": ("{label} has the lowest {field}, at {value}.", "The lowest {field} belongs to {label}: {value}.",
+            "That would be {label}, with a {field} of just {value}."),
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One slot of an answer template: an output path and how to say its value."""
+
+    path: str
+    form: str = ""  # "", a form of covert.spoken, or "list"
+    arg: str = ""  # the currency path of money, the noun of n, the item spec of list
+
+
+@cache
+def parse(template: str) -> tuple[tuple[str, Slot | None], ...]:
+    """A template as ``(literal, slot)`` pairs (the last slot may be ``None``)."""
+    out = []
+    for literal, name, spec, _ in string.Formatter().parse(template):
+        slot = None
+        if name and name.startswith("?"):
+            negate = "~" in name
+            path, _, values = name[1:].partition("~" if negate else "=")
+            slot = Slot(path, "guard", ("~" if negate else "=") + values)
+        elif name:
+            form, _, arg = (spec or "").partition(":")
+            if form and form not in FORMS and form != "list":
+                raise ValueError(f"unknown answer form {form!r} in {template!r}")
+            slot = Slot(name, form, arg)
+        out.append((literal, slot))
+    return tuple(out)
+
+
+def answer_paths(template: str) -> frozenset[str]:
+    """The output paths an answer template reads (for the builder contract tests)."""
+    return frozenset(slot.path for _, slot in parse(template) if slot is not None)
+
+
+def _guard_holds(output: Any, slot: Slot) -> bool:
+    """``{?status=a,b}``: the value at the path is one of a, b; ``{?status~a,b}``: it is none of them."""
+    value = get_path(output, slot.path)
+    listed = value is not None and render(value) in slot.arg[1:].split(",")
+    return listed if slot.arg[0] == "=" else not listed
+
+
+def _unit_path(output: Any, path: str, explicit: str) -> str:
+    """The path of the currency an amount at ``path`` is in: ``explicit`` if given, else the nearest
+    ``currency`` field at or above the amount's own record."""
+    if explicit:
+        return explicit
+    parts = path.split(".")[:-1]
+    while True:
+        candidate = ".".join([*parts, "currency"])
+        if isinstance(get_path(output, candidate), str):
+            return candidate
+        if not parts:
+            raise Unspeakable(f"no currency for {path}")
+        parts.pop()
+
+
+def _scalar_fact(output: Any, index: int, path: str, form: str, arg: str) -> dict[str, Any]:
+    """The fact for one value; raises :class:`Unspeakable` when the value is missing or does not fit."""
+    value = get_path(output, path)
+    if isinstance(value, list) and form != "n" and not (form == "" and value and all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
+        raise Unspeakable(f"{path} holds a list that only a count or a list slot can say")
+    if value is None or value == "" or isinstance(value, dict):
+        raise Unspeakable(f"{path} holds no sayable value")
+    fact: dict[str, Any] = {"value": raw_value(form, value), "call": index, "path": path}
+    if form == "money":
+        unit = _unit_path(output, path, arg)
+        fact.update(form="money", unit=unit, said=say("money", value, get_path(output, unit)))
+    elif form == "n":
+        fact.update(form=f"n:{arg}", said=say(f"n:{arg}", value))
+    elif form:
+        fact.update(form=form, said=say(form, value))
+    return fact
+
+
+def _item_spec(arg: str) -> tuple[tuple[str, str], ...]:
+    """``title|start_time@time`` -> ``(("title", ""), ("start_time", "time"))``."""
+    out = []
+    for part in arg.split("|"):
+        key, _, form = part.partition("@")
+        out.append((key, form))
+    return tuple(out)
+
+
+def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str, Any]]]:
+    items = get_path(output, slot.path)
+    if not isinstance(items, list) or not items or not all(isinstance(e, dict) for e in items):
+        raise Unspeakable(f"{slot.path} is no list of records")
+    spec = _item_spec(slot.arg)
+    shown = items if len(items) <= LIST_LIMIT else items[: LIST_LIMIT - 1]
+    names: list[str] = []
+    facts: list[dict[str, Any]] = []
+    for k, _ in enumerate(shown):
+        parts = []
+        for key, form in spec:
+            fact = _scalar_fact(output, index, f"{slot.path}.{k}.{key}", form, "")
+            parts.append(fact.get("said") or fact["value"])
+            facts.append(fact)
+        label, extras = parts[0], parts[1:]
+        names.append(f"{label} ({', '.join(extras)})" if extras else label)
+    if len(shown) < len(items):
+        names.append(f"{len(items) - len(shown)} more")
+    return join_phrases(names), facts
+
+
+def fill_answer(template: str, output: Any, index: int) -> tuple[str, list[dict[str, Any]]]:
+    """Fill one answer template from call ``index``'s output: the text and its facts; raises
+    :class:`Unspeakable` when the output cannot fill it."""
+    text = []
+    facts: list[dict[str, Any]] = []
+    for literal, slot in parse(template):
+        text.append(literal)
+        if slot is None:
+            continue
+        if slot.form == "guard":
+            if not _guard_holds(output, slot):
+                raise Unspeakable(f"{slot.path} does not fit the template")
+            continue
+        if slot.form == "list":
+            said, found = _list_text(output, index, slot)
+            facts.extend(found)
+        else:
+            fact = _scalar_fact(output, index, slot.path, slot.form, slot.arg)
+            said = fact.get("said") or fact["value"]
+            facts.append(fact)
+        text.append(said)
+    return "".join(text), facts
+
+
+def _add(facts: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    for fact in new:
+        if fact not in facts:
+            facts.append(fact)
+
+
+class Composer:
+    """Composes one task's final answer; ``used`` keeps the templates already spoken so that no two
+    results of the answer share a sentence frame while another frame fits."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.used: set[str] = set()
+
+    def goal(self, templates: tuple[str, ...], output: Any, index: int, tool: str,
+             facts: list[dict[str, Any]]) -> str:
+        """The answer to one goal call: a template that its output fills, a fresh one where possible."""
+        filled = []
+        for template in templates:
+            try:
+                filled.append((template, *fill_answer(template, output, index)))
+            except Unspeakable:
+                continue
+        if not filled:
+            raise Rejected("answer_path_missing", tool)
+        fresh = [f for f in filled if f[0] not in self.used]
+        if not fresh:  # every frame that fits is spoken already: a second use would repeat a sentence
+            raise Rejected("repeated_answer_frame", tool)
+        template, text, found = self.rng.choice(fresh)
+        self.used.add(template)
+        _add(facts, found)
+        return text
+
+    def aggregate(self, op: str, words: dict[str, str], count: int | None = None,
+                  nouns: tuple[str, str] = ("", "")) -> tuple[str, dict[str, str]]:
+        """The answer to a reasoning step (sum, count, max, min); for a count, the counted noun agrees
+        with the number. Returns the text and the extra fact fields (``form``, ``said``)."""
+        extra: dict[str, str] = {}
+        if op == "count" and count is not None:
+            noun, many = nouns
+            form = f"n:{noun}|{many}" if many != plural(noun) else f"n:{noun}"
+            words = {**words, "count": say_count(count, form[2:])}
+            extra = {"form": form, "said": words["count"]}
+        template = self.rng.choice(AGGREGATE_ANSWERS[op])
+        return template.format(**words), extra
+

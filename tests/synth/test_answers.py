@@ -1,0 +1,121 @@
+"""The answer stage: spoken forms, named lists, facts L3 re-derives, and the answer checks of validation."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from covert.answer_checks import answer_problem
+from covert.check import validate_dataset
+from covert.cli import main
+from covert.rewards.facts import facts_score
+from covert.spoken import fact_forms, say, say_count, say_date, say_money, say_time, say_when
+from covert.synth.answers import Composer, fill_answer
+from covert.synth.records import Rejected
+from covert.validation import Invalid, validate_row
+from tests.synth.test_turn_checks import _find, _write_dataset
+
+
+def test_values_are_said_as_people_write_them() -> None:
+    assert say_date("2026-03-12") == "March 12, 2026"
+    assert say_time("15:30") == "3:30 pm" and say_time("09:00") == "9 am" and say_time("00:05") == "12:05 am"
+    assert say_when("2026-10-05T16:15") == "October 5, 2026 at 4:15 pm"
+    assert say_money(1234.5, "USD") == "$1,234.50" and say_money(8.48, "CAD") == "8.48 CAD"
+    assert say("status", "resolved_refunded") == "resolved refunded"
+    assert [say_count(n, "event") for n in (0, 1, 3)] == ["no events", "1 event", "3 events"]
+    assert say_count(2, "person|people") == "2 people" and say_count([{}, {}], "reply") == "2 replies"
+
+
+def test_a_list_names_its_items_with_a_limit() -> None:
+    output = {"events": [{"title": f"Event {k}", "start_time": f"{9 + k:02d}:00"} for k in range(6)]}
+    text, facts = fill_answer("You have {events:n:event}: {events:list:title|start_time@time}.", output, 0)
+    assert text == "You have 6 events: Event 0 (9 am), Event 1 (10 am), Event 2 (11 am) and 3 more."
+    assert {"value": "Event 2", "call": 0, "path": "events.2.title"} in facts
+    assert {"value": "6", "call": 0, "path": "events", "form": "n:event", "said": "6 events"} in facts
+    short, _ = fill_answer("{events:list:title}", {"events": output["events"][:2]}, 0)
+    assert short == "Event 0 and Event 1"
+
+
+def test_guards_pick_the_template_that_fits_the_status() -> None:
+    delivered = {"order_id": "#W1", "status": "delivered", "carrier": "UPS", "estimated_delivery": "2026-05-18"}
+    templates = ("{?status=delivered}Order {order_id} was delivered by {carrier}.",
+                 "{?status~delivered}Order {order_id} should arrive by {estimated_delivery:date}.")
+    composer = Composer(__import__("random").Random(0))
+    facts: list[dict[str, Any]] = []
+    assert composer.goal(templates, delivered, 0, "track_order", facts) == "Order #W1 was delivered by UPS."
+    with pytest.raises(Rejected) as caught:  # the only fitting frame is spoken already
+        composer.goal(templates, dict(delivered, order_id="#W2"), 1, "track_order", facts)
+    assert caught.value.reason == "repeated_answer_frame"
+
+
+def test_rewards_accept_a_fact_raw_or_spoken() -> None:
+    money = {"value": "1136.45", "form": "money", "said": "$1,136.45", "call": 0, "path": "total", "unit": "currency"}
+    date = {"value": "2026-03-12", "form": "date", "said": "March 12, 2026", "call": 0, "path": "check_in"}
+    for text in ("It comes to $1,136.45, checking in March 12, 2026.", "Total 1136.45 USD from 2026-03-12.",
+                 "That's 1,136.45 USD; you arrive on 12 March 2026."):
+        assert facts_score(text, [money, date]) == (1.0, []), text
+    score, missing = facts_score("It comes to $1,100.", [money, date])
+    assert score == 0.0 and len(missing) == 2
+    assert "12 March 2026" in fact_forms(date) and "$1,136.45" in fact_forms(money)
+
+
+def test_answer_checks_catch_a_pending_date_of_a_closed_record() -> None:
+    outputs = [{"dispute_id": "DSP-1", "status": "resolved_refunded", "decision_expected_by": "2026-10-05"}]
+    truth = {"behaviour": "tool_use", "answer_facts": [
+        {"value": "2026-10-05", "call": 0, "path": "decision_expected_by", "form": "date", "said": "October 5, 2026"}]}
+    groups = [[{"name": "get_dispute_status", "arguments": {"dispute_id": "DSP-1"}}]]
+    found = answer_problem("A decision is expected by October 5, 2026.", "what's up with DSP-1?", truth, outputs, groups)
+    assert found is not None and found[0] == "answer_contradicts_outputs"
+    outputs[0]["status"] = "under_review"
+    assert answer_problem("A decision is expected by October 5, 2026.", "what's up with DSP-1?", truth, outputs,
+                          groups) is None
+
+
+def _facts_with_said(task: Any) -> bool:
+    return any("said" in f for f in task.facts)
+
+
+def _reason(row: dict[str, Any]) -> str:
+    with pytest.raises(Invalid) as caught:
+        validate_row(row, "sft")
+    return caught.value.reason
+
+
+def _broken_rows() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    spoken = _find("hotels", "simple", "get_booking_details", _facts_with_said).rows["sft"]
+    said_wrong = copy.deepcopy(spoken)
+    fact = next(f for f in said_wrong["ground_truth"]["answer_facts"] if "said" in f)
+    said_wrong["messages"][-1]["content"] = said_wrong["messages"][-1]["content"].replace(fact["said"], "soon")
+    fact["said"] = "soon"
+    unsaid = copy.deepcopy(spoken)
+    fact = next(f for f in unsaid["ground_truth"]["answer_facts"] if "said" in f)
+    unsaid["messages"][-1]["content"] = unsaid["messages"][-1]["content"].replace(fact["said"], "later")
+    not_free = _find("hotels", "simple", "get_booking_details",
+                     lambda t: t.calls[-1].output.get("free_cancellation") is False).rows["sft"]
+    free_claim = copy.deepcopy(not_free)
+    free_claim["messages"][-1]["content"] += " You can still cancel it free of charge."
+    listing = _find("calendar", "simple", "list_events", lambda t: len(t.calls[-1].output.get("events", [])) >= 2
+                    and "what" in t.query.lower()).rows["sft"]
+    unnamed = copy.deepcopy(listing)
+    unnamed["messages"][-1]["content"] = "You have a few things on your calendar then."
+    unnamed["ground_truth"]["answer_facts"] = []
+    return spoken, {"fact_said_mismatch": said_wrong, "answer_missing_fact": unsaid,
+                    "answer_contradicts_outputs": free_claim, "answer_names_no_item": unnamed}
+
+
+def test_validation_rejects_each_broken_answer(tmp_path: Path, capsys) -> None:
+    good, broken = _broken_rows()
+    validate_row(good, "sft")
+    for reason, row in broken.items():
+        assert _reason(row) == reason
+    rows = [dict(row, task_id=f"{row['task_id']}-{reason}") for reason, row in broken.items()]
+    root = _write_dataset(tmp_path / "broken", [good, *rows])
+    report = validate_dataset(root)
+    assert {reason.split(":")[0] for reason in report.reasons()} == set(broken)
+    assert main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    for reason in broken:
+        assert reason in out
