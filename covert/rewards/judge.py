@@ -42,7 +42,7 @@ _FAILURE = re.compile(
 )
 _SUCCESS = re.compile(
     r"\b(successfully|all set|went through|has been (?:done|completed|processed|confirmed|updated|"
-    r"cancelled|canceled|booked|sent|created|scheduled|made)|is (?:now )?(?:done|complete|confirmed)|"
+    r"cancelled|canceled|booked|sent|created|scheduled|made)|is (?:now )?(?:done|complete)|is now confirmed|"
     r"i have (?:done|completed|processed|cancelled|booked|sent|updated))\b"
 )
 

@@ -30,6 +30,7 @@ from covert.augment.rows import flat_calls, query_of, recorded_outputs, turn_of,
 from covert.conversation.phrasing import action_phrase, read_phrase
 from covert.env import Builder, get_builder
 from covert.env.state import State
+from covert.spoken import fact_forms, fact_text
 from covert.validation import Invalid
 from covert.values import contains_value, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
@@ -149,22 +150,61 @@ def fact_source(truth: dict[str, Any], fact: dict[str, Any]) -> int | None:
     return None
 
 
-def found_before(truth: dict[str, Any], ran: set[int], answer: str = "") -> str:
+def _states(normalized: str, fact: dict[str, Any]) -> bool:
+    """Whether normalised text states ``fact`` in any of its forms (raw or spoken); a count only as
+    spoken ("2 events"): a bare "2" is in every "2:30 pm"."""
+    forms = (fact_text(fact),) if str(fact.get("form") or "").startswith("n") else fact_forms(fact)
+    return any(mentions(normalized, form) for form in forms)
+
+
+def _restated(builder: Builder | None, call: dict[str, Any], output: Any, index: int,
+              facts: list[dict[str, Any]]) -> str | None:
+    """One sentence of the builder's own answer templates for call ``index`` that states every fact in
+    ``facts`` (the answer stage's wording), or ``None`` when no template covers them."""
+    from covert.spoken import Unspeakable
+    from covert.synth.answers import fill_answer
+    from covert.synth.realize import sentence
+
+    if builder is None:
+        return None
+    wanted = {(f.get("path"), f["value"]) for f in facts}
+    for intent in builder.language.intents.get(call["name"], ()):
+        for template in intent.answer:
+            try:
+                text, stated = fill_answer(template, output, index)
+            except Unspeakable:
+                continue
+            if wanted <= {(f.get("path"), f["value"]) for f in stated}:
+                return sentence(text)
+    return None
+
+
+def found_before(truth: dict[str, Any], ran: set[int], answer: str = "", builder: Builder | None = None,
+                 outputs: list[Any] | None = None) -> str:
     """What the calls that ran still provide, for the report: the base answer's sentences that state
-    only facts of those calls (so no sentence reports an action that did not happen), then any such
-    fact no kept sentence mentions, as one short list."""
+    only facts of those calls (so no sentence reports an action that did not happen); a call whose facts
+    no kept sentence states gets a sentence of its own from the builder's answer templates, and only
+    what no template covers is listed."""
     facts = truth["answer_facts"]
     found = [f for f in facts if fact_source(truth, f) in ran]
     if not found:
         return ""
-    missing = [f["value"] for f in facts if fact_source(truth, f) not in ran]
+    missing = [f for f in facts if fact_source(truth, f) not in ran]
     kept: list[str] = []
     for sentence in _SENTENCE.split(answer.strip()) if answer else []:
         norm = normalize_text(sentence)
-        if any(mentions(norm, f["value"]) for f in found) and not any(mentions(norm, v) for v in missing):
+        if any(_states(norm, f) for f in found) and not any(_states(norm, f) for f in missing):
             kept.append(sentence)
     said = normalize_text(" ".join(kept))
-    rest = list(dict.fromkeys(f["value"] for f in found if not mentions(said, f["value"])))
+    unsaid = [f for f in found if not _states(said, f)]
+    calls = flat_calls(truth)
+    for j in sorted({f["call"] for f in unsaid if "call" in f}):
+        own = [f for f in unsaid if f.get("call") == j]
+        text = _restated(builder, calls[j], outputs[j], j, own) if outputs is not None else None
+        if text is not None:
+            kept.append(text)
+            unsaid = [f for f in unsaid if f not in own]
+    rest = list(dict.fromkeys(fact_text(f) for f in unsaid))
     if rest:
         kept.append(f"What I could find: {join_phrases(rest)}.")
     return "Before that, I did get this much. " + " ".join(kept) if kept else ""
@@ -220,7 +260,7 @@ def apply(pair: RowPair, rng: random.Random, config: Config) -> RowPair:
         changes = any(w for k, w in enumerate(writes) if k not in ran)
         outputs = recorded_outputs(sft)
         report = failure_report(failure, changes, builder, [outputs[i] for i in sorted(ran)], query_of(sft))
-        before = found_before(truth, ran, final.get("content") or "")
+        before = found_before(truth, ran, final.get("content") or "", builder, outputs)
         messages.append({"role": "assistant", "content": f"{report} {before}" if before else report})
         if not any(writes):
             state_hash = truth["final_state_hash"]
@@ -291,16 +331,19 @@ def check(ctx: Any) -> None:
     own_words = normalize_text(" ".join(failure_report(failure, w, ctx.builder, shown, query_of(ctx.row))
                                         for w in (True, False)))
     known = normalize_text(query_of(ctx.row))
-    found = {f["value"] for f in truth["answer_facts"] if fact_source(truth, f) in executed}
+    found = {fact_text(f) for f in truth["answer_facts"] if fact_source(truth, f) in executed}
     for fact in truth["answer_facts"]:
         value = fact["value"]
-        if value in found:
-            if not mentions(answer, value):
-                raise Invalid("failure_report_incomplete", f"{value[:40]} was found before the failure")
+        if fact_source(truth, fact) in executed or fact_text(fact) in found:
+            if not _states(answer, fact):
+                raise Invalid("failure_report_incomplete", f"{fact_text(fact)[:40]} was found before the failure")
             continue
-        if (mentions(answer, value) and not mentions(own_words, value) and not mentions(known, value)
+        text = fact_text(fact)
+        if text.isdigit() and len(text) <= 2:  # a bare small number proves no claim ("8" is in every "8:30 am")
+            continue
+        if (_states(answer, fact) and not _states(own_words, fact) and not _states(known, fact)
                 and not contains_value(shown, value)):
-            raise Invalid("failure_claims_result", fact["value"][:40])
+            raise Invalid("failure_claims_result", fact_text(fact)[:40])
 
 
 KIND = Kind(name="erroneous", position=60, config=Config, apply=apply, check=check,

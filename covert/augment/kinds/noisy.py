@@ -94,6 +94,9 @@ def _guards(truth: dict[str, Any], j: int) -> dict[str, _Guard]:
         elif sel["mode"] in ("max", "min"):
             guard.keep_out.append((sel["mode"], sel["by"], None))
         guard.keep_out.append(("key", sel["key"], sel["chosen"]))
+    for fact in truth["answer_facts"]:  # a count the answer states ("3 rooms") must stay the count shown
+        if fact.get("call") == j and str(fact.get("form") or "").startswith("n"):
+            guards.setdefault(fact["path"], _Guard(keep_out=[])).pad = False
     for step in truth["reasoning"]:
         if step.get("call") != j:
             continue
@@ -275,6 +278,15 @@ def _within(record: dict[str, Any], shown: dict[str, Any]) -> bool:
     return all(k in shown and canonical_bytes(shown[k]) == canonical_bytes(v) for k, v in record.items())
 
 
+def _all_shown(shown: Any, value: Any) -> bool:
+    """Every scalar of ``value`` (a scalar, or a list or object a fact names as a whole) occurs in ``shown``."""
+    if isinstance(value, dict):
+        return all(_all_shown(shown, v) for v in value.values())
+    if isinstance(value, list):
+        return all(_all_shown(shown, v) for v in value)
+    return contains_value(shown, value)
+
+
 def recoverable(truth: dict[str, Any], j: int, real: Any, shown: Any) -> None:
     """Raise :class:`Invalid` unless everything the task takes from call ``j``'s output is in ``shown``."""
     calls = flat_calls(truth)
@@ -285,10 +297,19 @@ def recoverable(truth: dict[str, Any], j: int, real: Any, shown: Any) -> None:
                     continue
                 if not contains_value(shown, item):
                     raise Invalid("noise_lost_value", f"{later['name']} needs {str(item)[:40]}")
-    for fact in truth["answer_facts"]:
-        if fact.get("call") == j and not contains_value(shown, get_path(real, fact["path"])):
-            raise Invalid("noise_lost_fact", fact["value"][:40])
     lists = _record_lists(shown, [])
+    for fact in truth["answer_facts"]:
+        if fact.get("call") != j:
+            continue
+        source = get_path(real, fact["path"])
+        if str(fact.get("form") or "").startswith("n") and isinstance(source, list):
+            # a stated count: the same records, in order, fields added at most (no filler records)
+            ok = not source or any(len(lst) == len(source) and all(_within(a, b) for a, b in zip(source, lst))
+                                   for lst in lists)
+        else:
+            ok = _all_shown(shown, source)
+        if not ok:
+            raise Invalid("noise_lost_fact", fact["value"][:40])
     for sel in truth["selections"]:
         if sel.get("source_call") == j and not any(_resolves(sel, lst) for lst in lists):
             raise Invalid("noise_breaks_selection", f"{sel['mode']} {sel.get('by')}")
