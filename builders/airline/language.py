@@ -8,6 +8,7 @@ from typing import Any
 
 from builders.airline.state import FIRST_NAMES, LAST_NAMES, SCHEDULE_AFTER
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 
 def _clock(state: State) -> dict[str, str]:
@@ -99,6 +100,16 @@ def _corrected_passenger(rng: random.Random, state: State) -> dict[str, str]:
         last = f"{last}-{rng.choice([n for n in LAST_NAMES if n != last])}"
     born = date(1950, 1, 1) + timedelta(days=rng.randrange(0, 365 * 55))
     return {"new_first_name": rng.choice(FIRST_NAMES), "new_last_name": last, "new_date_of_birth": born.isoformat()}
+
+
+IDENTITY = Identity(
+    table="customers", tools=("find_customer_by_email", "find_customer_by_membership"), output_field="customer_id",
+    owners={"reservations": "customer_id"}, self_params=("email", "membership_number"),
+    requirement="Identify the member by email or Larkmiles membership number before acting on their profile or "
+                "reservations.",
+    signed_in="The member is signed in to the Skylark app as {first_name} {last_name} ({email}), so they are already "
+              "identified; act only on their own profile and reservations.",
+)
 
 
 LANGUAGE = Language(
@@ -259,4 +270,5 @@ LANGUAGE = Language(
         "Which credit card gives the best travel rewards?",
         "Can you help me write a complaint letter to my landlord?",
     ),
+    identity=IDENTITY,
 )

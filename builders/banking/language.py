@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 # notes to a person ("I owe Dana 40 dollars for {memo}") and labels for moves between own accounts
 PAYEE_MEMOS = ("March rent", "dinner last night", "the concert tickets", "our utilities split", "your birthday gift",
@@ -51,6 +52,18 @@ def _spending_category(rng: random.Random, state: State) -> str:
     """A category the customer actually spent money on."""
     found = sorted({t["category"] for _, t in state.records("transactions") if t["direction"] == "debit"})
     return rng.choice(found or ["groceries"])
+
+
+IDENTITY = Identity(
+    table="customers", tools=("find_customer",), output_field="customer_id",
+    owners={"accounts": "customer_id", "cards": "customer_id", "payees": "customer_id", "billers": "customer_id",
+            "transfers": "customer_id", "transactions": ("account_id", "accounts"),
+            "disputes": ("account_id", "accounts")},
+    self_params=("email_or_phone",),
+    requirement="Identify the customer by email or phone before acting on their accounts.",
+    signed_in="The customer is signed in to online banking as {first_name} {last_name} ({email}), so they are "
+              "already identified; act only on their own accounts, cards and payees.",
+)
 
 
 LANGUAGE = Language(
@@ -233,4 +246,5 @@ LANGUAGE = Language(
         "Translate 'where is the train station' into Japanese, please.",
         "Who won the football match last night?",
     ),
+    identity=IDENTITY,
 )

@@ -14,6 +14,7 @@ from typing import Any
 
 from builders.calendar.state import CLIENTS, TOPICS, to_hhmm, to_minutes
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 NEW_TITLES = (
     "Project kickoff", "Hiring debrief", "Coffee chat", "Budget check-in", "Vendor demo: {client}",
@@ -181,6 +182,9 @@ def _new_event(rng: random.Random, state: State) -> dict[str, Any]:
 def _new_time(rng: random.Random, state: State) -> dict[str, Any]:
     day, start = _free_slot(rng, state, 90)
     return {"date": day, "start_time": start, "duration_minutes": rng.choice((30, 45, 60))}
+
+
+IDENTITY = Identity(table=None, self_params=("email",))
 
 
 LANGUAGE = Language(
@@ -373,4 +377,5 @@ LANGUAGE = Language(
         "Can you translate this agenda into Spanish?",
         "Who won the basketball game last night?",
     ),
+    identity=IDENTITY,
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from builders.helpdesk.state import ISSUES, OPEN_STATUSES, PRIORITIES, working_days
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 JUSTIFICATIONS = (
     "I'm presenting to a client tomorrow morning and can't work without it",
@@ -123,6 +124,16 @@ def _leave_window(rng: random.Random, state: State) -> dict[str, str]:
         first = today + timedelta(days=1)
         best = (first, first)
     return {"leave_type": leave_type, "start_date": best[0].isoformat(), "end_date": best[1].isoformat()}
+
+
+IDENTITY = Identity(
+    table="employees", tools=("find_employee_by_email", "find_employee_by_number"), output_field="employee_id",
+    owners={"tickets": "employee_id", "assets": "employee_id", "leave_requests": "employee_id"},
+    self_params=("email", "employee_number"),
+    requirement="Identify the employee by work email or employee number before acting on their records.",
+    signed_in="The employee is signed in to the service portal as {name} ({email}), so they are already "
+              "identified; act only on their own tickets, devices and leave.",
+)
 
 
 LANGUAGE = Language(
@@ -278,4 +289,5 @@ LANGUAGE = Language(
         "refresh_eligible_from": "refresh date", "hire_date": "start date",
     },
     out_of_scope=OUT_OF_SCOPE,
+    identity=IDENTITY,
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from builders.hotels.state import REQUEST_IDEAS
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 
 def _today(state: State) -> date:
@@ -85,6 +86,15 @@ def _redeemable_booking(rng: random.Random, state: State) -> str:
         guest = state.get("guests", b["guest_id"]) or {}
         return b["status"] == "confirmed" and guest.get("points_balance", 0) >= 5000 and b["amount_paid"] >= 25
     return _booking_where(ok)(rng, state)
+
+
+IDENTITY = Identity(
+    table="guests", tools=("find_guest_by_email", "find_guest_by_loyalty_number"), output_field="guest_id",
+    owners={"bookings": "guest_id"}, self_params=("email", "loyalty_number"),
+    requirement="Identify the guest by email or Wayfarer Rewards number before acting on their profile or bookings.",
+    signed_in="The guest is signed in to the Wayfarer app as {first_name} {last_name} ({email}), so they are already "
+              "identified; act only on their own profile and bookings.",
+)
 
 
 LANGUAGE = Language(
@@ -291,4 +301,5 @@ LANGUAGE = Language(
         "How do I say 'where is the train station' in Italian?",
         "Can you recommend travel insurance for a two-week trip?",
     ),
+    identity=IDENTITY,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from builders.retail.state import CITIES, STREETS
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 
 def _user(rng: random.Random, state: State) -> dict[str, Any]:
@@ -32,6 +33,15 @@ def _new_address(rng: random.Random, state: State) -> dict[str, str]:
 
 
 ADDRESS_ASK = "{address1}, {city}, {state} {zip}"
+
+IDENTITY = Identity(
+    table="users", tools=("find_user_id_by_email", "find_user_id_by_name_zip"), output_field="user_id",
+    owners={"orders": "user_id"}, self_params=("email",),
+    requirement="Identify the customer before acting on their account.",
+    signed_in="The customer is signed in to the store as {first_name} {last_name} ({email}), so they are already "
+              "identified; act only on their own account and orders.",
+)
+
 
 LANGUAGE = Language(
     scope="orders, returns, deliveries and account details at our online store",
@@ -137,4 +147,5 @@ LANGUAGE = Language(
         "What's a good stretching routine for lower back pain?",
         "Translate 'where is the train station' into Japanese, please.",
     ),
+    identity=IDENTITY,
 )

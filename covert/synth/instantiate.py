@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
+from covert.policy import acts, choose_principal, identity_of, principal_view, row_prompt
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.realize import (
@@ -61,28 +62,59 @@ class Instantiator:
         self.reasoning: list[dict[str, Any]] = []
         self.origins: dict[str, str] = {}
         self.context_parts: list[dict[str, Any]] = []
+        # the person the task is about: value samplers only see their records (see covert.policy)
+        self.identity = identity_of(builder)
+        table = self.identity.table if self.identity is not None else None
+        self.principal: str | None = choose_principal(self.identity, state, rng) if table else None
+        self._view: tuple[int, State] | None = None
+        self.self_values: dict[str, Any] = {}
+
+    def _sampling_state(self) -> State:
+        """What the value samplers see: the live state, cut down to the principal's records."""
+        if self.principal is None or self.identity is None:
+            return self.env.state
+        if self._view is None or self._view[0] != len(self.calls):
+            self._view = (len(self.calls), principal_view(self.env.state, self.identity, self.principal))
+        return self._view[1]
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
         """Bind and execute every step; a call that fails its precondition is re-bound (up to
         :data:`STEP_TRIES` times) with everything it recorded rolled back, so the oracle never fails."""
+        parallel = self.blueprint.method == "parallel"
         for tool in self.blueprint.steps:
-            error = ""
-            for _ in range(STEP_TRIES):
-                marks = (len(self.selections), len(self.reasoning), dict(self.origins))
-                step = self._bind_step(tool)
-                saved = self.env.state.fork()
-                output = self.env.call(tool, step.args)
-                if not is_error(output):
-                    break
-                error = output["error"]["code"]
-                self.env.state = saved
-                del self.selections[marks[0]:], self.reasoning[marks[1]:]
-                self.origins = marks[2]
-            else:
-                raise Rejected("precondition_failed", f"{tool}:{error}")
+            try:
+                step, output = self._execute(tool)
+            except Rejected:
+                # one person may have fewer records than the plan asks about: a parallel turn keeps
+                # the calls it has of a tool rather than failing on one more
+                if parallel and any(s.tool == tool for s in self.steps):
+                    continue
+                raise
             self.steps.append(step)
             self.calls.append(Call(tool, step.args, output))
+        if parallel and len(self.steps) < len(self.blueprint.steps):
+            if len(self.steps) < 2:
+                raise Rejected("duplicate_parallel_call", self.blueprint.steps[0])
+            b = self.blueprint
+            self.blueprint = Blueprint(b.category, b.method, [s.tool for s in self.steps],
+                                       list(range(len(self.steps))), b.reasoning, b.superlative, dict(b.notes))
+
+    def _execute(self, tool: str) -> tuple[_Step, Any]:
+        error = ""
+        for _ in range(STEP_TRIES):
+            marks = (len(self.selections), len(self.reasoning), dict(self.origins))
+            step = self._bind_step(tool)
+            saved = self.env.state.fork()
+            output = self.env.call(tool, step.args)
+            if not is_error(output):
+                return step, output
+            error = output["error"]["code"]
+            self.env.state = saved
+            self._view = None
+            del self.selections[marks[0]:], self.reasoning[marks[1]:]
+            self.origins = marks[2]
+        raise Rejected("precondition_failed", f"{tool}:{error}")
 
     def _bind_step(self, tool: str) -> _Step:
         if self.blueprint.method != "parallel":
@@ -117,10 +149,12 @@ class Instantiator:
     def _varying_param(self, step: _Step) -> str:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
         spec = self.builder.tools[step.tool]
-        for param in step.user_params:
+        own = self.identity.self_params if self.identity is not None else ()
+        params = [p for p in step.user_params if p not in own]
+        for param in params:
             if spec.param_entity(param) in self.language.references:
                 return param
-        return step.user_params[0] if step.user_params else ""
+        return params[0] if params else ""
 
     def _bind(self, tool: str, link: bool) -> _Step:
         step = _Step(tool)
@@ -133,7 +167,7 @@ class Instantiator:
                 continue
             if joint is None:
                 sampler = self.language.values.get(tool)
-                joint = sampler(self.rng, self.env.state) if sampler else {}
+                joint = self._sampled(sampler, tool) if sampler else {}
             value = self._user_value(tool, param, schema, entity, joint)
             if value is None:
                 if required:
@@ -148,18 +182,37 @@ class Instantiator:
         sampleable = "enum" in schema or self.language.sampler(tool, param) is not None
         return sampleable and param in _phrased_slots(self.language, tool) and self.rng.random() < OPTIONAL_PROBABILITY
 
+    def _sampled(self, sampler: Any, tool: str) -> Any:
+        """A sampler's draw on :meth:`_sampling_state`; a sampler with nothing left to pick among the
+        principal's records rejects the attempt."""
+        try:
+            return sampler(self.rng, self._sampling_state())
+        except (IndexError, KeyError, ValueError, TypeError) as exc:
+            if self.principal is None:
+                raise
+            raise Rejected("principal_has_none", f"{tool}: {type(exc).__name__}") from None
+
     def _user_value(self, tool: str, param: str, schema: dict[str, Any], entity: str, joint: dict[str, Any]) -> Any:
+        own = self.identity is not None and param in self.identity.self_params
+        if own and param in self.self_values:
+            return self.self_values[param]  # the user names themselves the same way throughout
+        value = self._fresh_value(tool, param, schema, entity, joint)
+        if own and value is not None:
+            self.self_values[param] = value
+        return value
+
+    def _fresh_value(self, tool: str, param: str, schema: dict[str, Any], entity: str, joint: dict[str, Any]) -> Any:
         ref = self.language.references.get(entity)
         if param in joint:
             return joint[param]
         sampler = self.language.sampler(tool, param)
         if sampler is not None:
-            return sampler(self.rng, self.env.state)
+            return self._sampled(sampler, tool)
         if ref is not None:
             if not ref.user_knows_id:
                 raise Rejected("ungrounded_id", f"{tool}.{param}: users cannot know a {ref.noun} id")
             table = self.language.entity_tables.get(entity)
-            ids = self.env.state.ids(table) if table else []
+            ids = self._sampling_state().ids(table) if table else []
             if not ids:
                 return None
             chosen = self.rng.choice(ids)
@@ -507,6 +560,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         raise Rejected("blueprint_too_short", blueprint.method)
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
+    blueprint = inst.blueprint
     query, answer, facts = inst.realize()
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
@@ -515,6 +569,13 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         used = [v for v in items if isinstance(v, str) and len(v) >= 3]
         bindings[i].update(j for j in range(i) if any(v in scalars[j] for v in used))
         bindings[i] |= inst.steps[i].sources
+    identity = inst.identity
+    if identity is not None and identity.tools:
+        # an identification never shares a turn with a call that acts after it: it has to come first
+        names = [c.name for c in inst.calls]
+        for i, name in enumerate(names):
+            if acts(builder, identity, name):
+                bindings[i].update(j for j in range(i) if names[j] in identity.tools)
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
     final = inst.env.state
@@ -528,7 +589,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         calls=inst.calls, groups=groups, answer=answer, facts=facts, selections=inst.selections,
         reasoning=inst.reasoning, final_state_hash=final.hash(),
         state_diff=[c.to_dict() for c in state.diff(final)], behaviour="tool_use", difficulty=difficulty,
-        system_prompt=builder.system_prompt,
+        system_prompt=row_prompt(builder, [[inst.calls[i].name for i in g] for g in groups], inst.principal, state),
         dialogue={"asks": inst.asks, "contexts": inst.context_parts},
         user_inputs=[{"call": i, "param": p, "value": step.args[p]} for i, step in enumerate(inst.steps)
                      for p in step.user_params],
