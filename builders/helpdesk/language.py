@@ -51,6 +51,23 @@ OUT_OF_SCOPE = (
     "Translate this customer email into Spanish for me, please.",
     "How do I make a pivot table in Google Sheets?",
     "Who won the basketball game last night?",
+    # near the domain: requests the tools look like they could serve, but do not
+    "Can you change my job title to Senior Analyst in the HR system?",
+    "Can you approve my teammate's leave request? My manager is away.",
+    "What's on the canteen lunch menu today?",
+    "Can you give me {agents.name}'s personal mobile number?",
+    "Can you move my desk to the third floor next week?",
+    "Can I give my remaining holiday days to a colleague?",
+    "How much will my salary be after the annual review?",
+    "Can you change my manager in the org chart?",
+    "Can you cash out my unused leave days?",
+    "Can you tell me who else applied for the internal job I applied to?",
+    "Can you order me an office chair from an online shop?",
+    "Can you make {agents.name} work on my ticket over the weekend?",
+    "Can you change the {teams.team} team's opening hours?",
+    "Can you book my flight to the company offsite?",
+    "Can you add a new leave type called volunteering days?",
+    "Can you look up my payslip from last March?",
 )
 
 

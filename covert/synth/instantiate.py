@@ -19,10 +19,11 @@ from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, row_prompt
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
+from covert.synth.irrelevance import decline, irrelevant_request
 from covert.synth.realize import (
     AGGREGATE_ANSWERS,
     AGGREGATE_ASKS,
-    DECLINES,
+    REGISTERS,
     SELECTION_CONTEXTS,
     compose_query,
     fill,
@@ -374,7 +375,7 @@ class Instantiator:
             self.context_parts.append({"call": sel["call"], "text": text, "params": [sel["param"]], "selection": True})
             said += " " + normalize_text(phrase)
         self.asks = asks
-        query = compose_query(self.rng, contexts, asks)
+        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"))
         return query, " ".join(sentence(a) for a in answers), facts
 
     def _said_by_goals(self, step: _Step, goals: set[int], aggregate_step: int | None) -> bool:
@@ -545,8 +546,9 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
     task_id = make_task_id(builder.name, seed, index)
     if blueprint.category == "irrelevance":
-        query = compose_query(rng, [], [rng.choice(builder.language.out_of_scope)])
-        answer = rng.choice(DECLINES).format(scope=builder.language.scope)
+        register = REGISTERS.get(builder.name, "customer")
+        query = compose_query(rng, [], [irrelevant_request(builder.language, state, rng)], register)
+        answer = decline(builder.language.scope, rng)
         return Task(
             task_id=task_id, builder=builder.name, builder_version=builder.version, category="irrelevance",
             method="irrelevance", seed=seed, index=index, tools=list(builder.tools), initial_state=state.to_dict(),
