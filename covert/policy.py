@@ -10,7 +10,7 @@ obeys its own system prompt (:func:`violation`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,9 +203,9 @@ def _items(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def violation(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]], outputs: list[Any],
-              tables: Tables) -> tuple[str, str] | None:
-    """How a row breaks its own system prompt, as ``(reason, detail)``, or ``None``.
+def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]], outputs: list[Any],
+               tables: Tables) -> Iterator[tuple[str, str]]:
+    """Every way a row breaks its own system prompt, as ``(reason, detail)`` pairs (none: it obeys).
 
     ``turns`` holds the calls (``{"name", "arguments"}``) per assistant turn, ``outputs`` their outputs
     in order, ``tables`` the initial state. Reasons: ``unidentified_action`` (the prompt demands
@@ -216,34 +216,42 @@ def violation(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]
     """
     identity = identity_of(builder)
     if identity is None:
-        return None
+        return
     calls = [c for turn in turns for c in turn]
     for param in identity.self_params:
         values = {str(v) for c in calls for v in _items(c["arguments"].get(param)) if v is not None}
         if len(values) > 1:
-            return "two_identities", f"{param}: {', '.join(sorted(values))[:120]}"
+            yield "two_identities", f"{param}: {', '.join(sorted(values))[:120]}"
     if identity.table is None:
-        return None
+        return
     principal = None
     if identity.requirement and identity.requirement in system_prompt:
         if not identified_first(builder, identity, [[c["name"] for c in turn] for turn in turns]):
             first = next(c["name"] for c in calls if acts(builder, identity, c["name"]))
-            return "unidentified_action", f"{first} before any of {', '.join(identity.tools)}"
+            yield "unidentified_action", f"{first} before any of {', '.join(identity.tools)}"
     else:
         principal = next((k for k, r in _records(tables, identity.table)
                           if signed_in_sentence(identity, r) in system_prompt), None)
         if principal is None:
-            return "policy_prompt", "the system prompt neither asks to identify the user nor says who is signed in"
+            yield "policy_prompt", "the system prompt neither asks to identify the user nor says who is signed in"
     people = {identified(identity, tables, outputs[i]) for i, c in enumerate(calls)
               if c["name"] in identity.tools and i < len(outputs)} - {None}
     if principal is not None:
         people.add(principal)
     if len(people) > 1:
-        return "two_identities", ", ".join(sorted(map(str, people)))
-    if not people:
-        return None
-    (person,) = people
+        yield "two_identities", ", ".join(sorted(map(str, people)))
+        return
     owned = _owned_entities(builder, identity)
+    if not people:
+        # nobody identified yet: the records a row acts on still belong to one person
+        owners = [owner_of(identity, tables, owned[spec.param_entity(p)], item)
+                  for c in calls if (spec := builder.tools.get(c["name"])) is not None
+                  for p, v in c["arguments"].items() if spec.param_entity(p) in owned for item in _items(v)]
+        singles = {o for o in owners if isinstance(o, str)}
+        if len(singles) > 1:
+            yield "other_customer_records", f"records of {', '.join(sorted(singles))[:120]} in one row"
+        return
+    (person,) = people
     for call in calls:
         spec = builder.tools.get(call["name"])
         if spec is None:
@@ -255,8 +263,14 @@ def violation(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]
             for item in _items(value):
                 owner = owner_of(identity, tables, table, item)
                 if not owned_by(owner, person):
-                    return "other_customer_records", f"{call['name']}.{param}={str(item)[:40]} belongs to {owner}"
-    return None
+                    yield "other_customer_records", f"{call['name']}.{param}={str(item)[:40]} belongs to {owner}"
+                    return
+
+
+def violation(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]], outputs: list[Any],
+              tables: Tables) -> tuple[str, str] | None:
+    """The first of :func:`violations`, or ``None`` when the row obeys its system prompt."""
+    return next(violations(builder, system_prompt, turns, outputs, tables), None)
 
 
 def required_call(builder: Any, names: list[str], index: int) -> bool:

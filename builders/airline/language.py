@@ -166,7 +166,7 @@ LANGUAGE = Language(
                         "what flight am I on for {reservation_id}?"),
                    answer=("Reservation {reservation_id} is on flight {flight_number} from {origin} to {destination} "
                            "on {date}, departing at {departure_time}.",),
-                   context=("I'm calling about {reservation_id}", "this is about {reservation_id}",
+                   context=("I'm calling about {reservation_id}", "it's about {reservation_id}",
                             "it's regarding {reservation_id}")),
             Intent(ask=("how many checked bags do I have on {reservation_id}?",
                         "how many bags can I check for free on {reservation_id}?"),

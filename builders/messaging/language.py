@@ -152,7 +152,7 @@ LANGUAGE = Language(
             Intent(ask=("is {name} in my contacts?", "can you look up {name} in my address book?",
                         "find the contact named {name} for me"),
                    answer=("I found {total} contact(s) matching that name in your address book.",),
-                   context=("their name is {name}", "it's {name} from my contacts", "the person is {name}",
+                   context=("their name is {name}", "it's {name} from my contacts", "I'm looking for {name}",
                             "I mean {name}")),
         ),
         "get_contact": (

@@ -155,4 +155,5 @@ def row_view(row: dict[str, Any]) -> RowView:
         system=system[:MAX_TEXT], user_texts=user_texts, assistant_texts=assistant_texts, answer=answer,
         turns=turns, tools=tools, behaviour=str(truth.get("behaviour", "tool_use")),
         user_norm=normalize_text(" ".join(user_texts)),
+        extras={"initial_state": row.get("initial_state"), "outputs_raw": list(outputs.values())},
     )

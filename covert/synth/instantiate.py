@@ -126,10 +126,19 @@ class Instantiator:
             step = self._bind(tool, link=False)
             if first is not None:
                 varying = self._varying_param(first)
+                if not varying:
+                    raise Rejected("no_parallel_param", tool)
+                # the calls of a tool differ in one thing only: what the user asks about several times
+                for param in [p for p in step.user_params if p not in first.user_params and p != varying]:
+                    step.args.pop(param, None)
+                    step.phrases.pop(param, None)
+                    step.user_params.remove(param)
                 for param in first.user_params:
                     if param != varying:
                         step.args[param] = first.args[param]
                         step.phrases[param] = first.phrases[param]
+                        if param not in step.user_params:
+                            step.user_params.append(param)
                 if any(step.args.get(varying) == s.args.get(varying) for s in self.steps if s.tool == tool):
                     continue
             if self._writes_same_id(step):
@@ -155,6 +164,9 @@ class Instantiator:
         for param in params:
             if spec.param_entity(param) in self.language.references:
                 return param
+        # a date or a time bounds a range the calls share ("from X to Y"): it cannot be the one that varies
+        params = [p for p in params if p not in ("since", "until", "before", "after")
+                  and not any(w in p for w in ("date", "time", "start", "end", "check_"))]
         return params[0] if params else ""
 
     def _bind(self, tool: str, link: bool) -> _Step:
@@ -231,7 +243,9 @@ class Instantiator:
         values = value if isinstance(value, list) else [value]
         phrases = []
         for item in values:
-            phrase = self.rng.choice(ref.by_id).format(value=render(item))
+            earlier = self.origins.get(str(item), "")
+            # the same record is named the same way throughout (so a second mention can refer back)
+            phrase = earlier if render(item) in earlier else self.rng.choice(ref.by_id).format(value=render(item))
             self.origins.setdefault(str(item), phrase)
             phrases.append(phrase)
         return join_phrases(phrases)
@@ -363,6 +377,7 @@ class Instantiator:
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
                 asks.append(ask)
                 answers.append(answer)
+        contexts = self._drop_repeated_contexts(contexts, asks)
         said = normalize_text(" ".join(contexts + asks))
         for sel in self.selections:
             phrase = self.origins.get(str(sel["chosen"]))
@@ -375,8 +390,35 @@ class Instantiator:
             self.context_parts.append({"call": sel["call"], "text": text, "params": [sel["param"]], "selection": True})
             said += " " + normalize_text(phrase)
         self.asks = asks
-        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"))
+        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"),
+                              self._record_phrases())
         return query, " ".join(sentence(a) for a in answers), facts
+
+    def _drop_repeated_contexts(self, contexts: list[str], asks: list[str]) -> list[str]:
+        """The context sentences less those whose every value the requests already say ("Their name is
+        Dana Whitfield." before "Email Dana Whitfield ...")."""
+        asked = normalize_text(" ".join(asks))
+        kept = []
+        for part in list(self.context_parts):
+            values = [self.steps[part["call"]].args.get(p) for p in part["params"]]
+            if values and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and mentions(asked, v)
+                              for v in values):
+                self.context_parts.remove(part)
+            else:
+                kept.append(part["text"])
+        return kept
+
+    def _record_phrases(self) -> dict[str, str]:
+        """Phrases that name one record ("booking WS3MHA9K", "my stay in Lisbon") -> the record's noun."""
+        out: dict[str, str] = {}
+        for step in self.steps:
+            spec = self.builder.tools[step.tool]
+            for param, phrase in step.phrases.items():
+                ref = self.language.references.get(spec.param_entity(param))
+                value = step.args.get(param)
+                if ref is not None and phrase and not isinstance(value, list) and " and " not in phrase:
+                    out.setdefault(phrase, ref.noun)
+        return out
 
     def _said_by_goals(self, step: _Step, goals: set[int], aggregate_step: int | None) -> bool:
         """Whether every value this lookup needs from the user is also asked for by a goal step,

@@ -119,13 +119,39 @@ def pleasantries(rng: random.Random, register: str = "customer") -> tuple[str, s
     return opening, closing
 
 
-def compose_query(rng: random.Random, contexts: list[str], asks: list[str], register: str = "customer") -> str:
+ANAPHORS = ("that {noun}", "the same {noun}", "that {noun}", "it")
+
+
+def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -> list[str]:
+    """Parts in which a phrase said in an earlier part ("booking WS3MHA9K") becomes a back-reference
+    ("that booking"): people do not hand the same thing over twice."""
+    said: set[str] = set()
+    out = []
+    for part in parts:
+        for phrase, noun in sorted(repeats.items(), key=lambda kv: -len(kv[0])):
+            if phrase in said and phrase in part:
+                anaphor = rng.choice(ANAPHORS).format(noun=noun)
+                start = part.find(phrase)
+                if start == 0 and anaphor == "it":
+                    anaphor = "that " + noun
+                part = part[:start] + anaphor + part[start + len(phrase):]
+                part = part[0].upper() + part[1:] if start == 0 else part
+        said.update(p for p in repeats if p in part)
+        out.append(part)
+    return out
+
+
+def compose_query(rng: random.Random, contexts: list[str], asks: list[str], register: str = "customer",
+                  repeats: dict[str, str] | None = None) -> str:
     """A user message: optional greeting, the context the user hands over, the requests, optional thanks.
-    ``register`` (customer, work or casual) sets which openings and closings fit and how often."""
+    ``register`` (customer, work or casual) sets which openings and closings fit and how often;
+    ``repeats`` maps phrases that name a record to its noun, so a second mention refers back."""
     connectors = rng.sample(CONNECTORS, min(len(CONNECTORS), max(0, len(asks) - 1)))
     ask_sentences = [sentence(asks[0])] + [sentence(c + a) for c, a in zip(connectors, asks[1:], strict=False)]
     context_sentences = [sentence(c) for c in contexts]
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
+    if repeats:
+        parts = _refer_back(parts, repeats, rng)
     greeting, closing = pleasantries(rng, register)
     # after "Hi," or "ok so" the sentence runs on; after "Good morning." or "Hey!" a new one starts
     if greeting and not greeting.endswith((".", "!", "?")) and parts and not _keeps_capital(parts[0]):
