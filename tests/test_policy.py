@@ -13,7 +13,15 @@ from typing import Any
 from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import get_builder
-from covert.policy import identity_of, owner_of, principal_view, signed_in_sentence, violation
+from covert.policy import (
+    choose_principal,
+    identity_of,
+    owner_of,
+    principal_view,
+    signed_in_sentence,
+    violation,
+)
+from covert.synth.generate import ItemSpec, make_item
 from covert.validation import Invalid, validate_row
 from tests.synth.test_turn_checks import _find, _write_dataset
 
@@ -80,10 +88,16 @@ def test_multi_step_write_rows_identify_first() -> None:
 
 
 def test_calendar_user_names_one_email_for_themselves() -> None:
-    for index in range(0, 60, 3):
-        outcome = _find("calendar", "parallel", "list_events", lambda t, i=index: t.index >= i)
-        emails = {c.arguments["email"] for c in outcome.task.calls}
-        assert len(emails) == 1, emails
+    made = 0
+    for index in range(40):
+        for category in ("parallel", "parallel_multiple"):
+            outcome = make_item(ItemSpec(index, "calendar", category, None, index // 16), 3, lambda s: "train")
+            if outcome.task is None:
+                continue
+            made += 1
+            emails = {c.arguments["email"] for c in outcome.task.calls if "email" in c.arguments}
+            assert len(emails) <= 1, (outcome.task.query, emails)
+    assert made >= 20
 
 
 def test_principal_view_keeps_one_persons_records() -> None:
@@ -160,8 +174,6 @@ def _two_identities_guest(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_principal_choice_is_deterministic() -> None:
-    from covert.policy import choose_principal
-
     builder = get_builder("retail")
     state = builder.state(3, 1)
     picks = [choose_principal(identity_of(builder), state, random.Random(7)) for _ in range(3)]

@@ -68,6 +68,12 @@ OUT_OF_SCOPE = (
     "Can you book my flight to the company offsite?",
     "Can you add a new leave type called volunteering days?",
     "Can you look up my payslip from last March?",
+    "Can I buy my {assets.model} from the company when I leave?",
+    "Can you transfer my {assets.model} to a colleague's name?",
+    "Can you delete my ticket '{tickets.title}' completely, history and all?",
+    "Can you rename my ticket '{tickets.title}' to something shorter?",
+    "What does {agents.name} earn? Just curious.",
+    "Can you put {agents.name} on the {teams.team} team permanently?",
 )
 
 
