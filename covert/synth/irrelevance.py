@@ -57,7 +57,7 @@ APOLOGIES = ("I'm sorry, but", "Sorry,", "Unfortunately,", "I'm afraid", "Apolog
              "I wish I could help with that, but", "Thanks for asking, but", "Good question, but")
 REASONS = ("that's not something I can do here", "I don't have a way to do that from here",
            "that's outside what I can help with", "I can't take care of that in this chat",
-           "nothing I have access to can do that", "that isn't something my tools cover",
+           "I don't have anything that can do that", "that's outside what my tools cover",
            "I'm not able to handle that request")
 OFFERS = ("I can help with {scope}.", "What I can do is help with {scope}.",
           "I'm able to help with {scope} if you need anything there.",
@@ -98,6 +98,7 @@ def irrelevant_request(language: Any, state: State, rng: random.Random) -> str:
 
 
 def decline(scope: str, rng: random.Random) -> str:
-    """The assistant's decline: an apology, why not, and what it can do instead."""
+    """The assistant's decline: an apology, why not (each reason says plainly that it cannot), and what it
+    can do instead."""
     offer = rng.choice(OFFERS).format(scope=scope)
     return f"{rng.choice(APOLOGIES)} {rng.choice(REASONS)}. {offer[0].upper()}{offer[1:]}"

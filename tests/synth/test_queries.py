@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 from covert.env import get_builder
+from covert.rewards.judge import Rubric, RuleJudge
 from covert.synth.generate import ItemSpec, make_item
 from covert.synth.irrelevance import decline, irrelevant_request
 from covert.synth.realize import CLOSINGS, GREETINGS, OPENINGS, compose_query, pleasantries
@@ -92,6 +93,10 @@ def test_declines_vary_and_say_what_the_assistant_can_do() -> None:
     assert len(texts) >= 200
     assert len({t.split(" ", 2)[0] + t.split(" ", 2)[1] for t in texts}) >= 6  # many openings
     assert all(scope in t for t in texts)
+    judge = RuleJudge()
+    for text in sorted(texts):
+        verdict_ = judge.judge(Rubric("decline", ""), [{"role": "assistant", "content": text}])
+        assert verdict_.score == 1.0, text
 
 
 def test_irrelevance_rows_validate_and_are_deterministic() -> None:
