@@ -63,7 +63,7 @@ REASONS = ("that's not something I can do here", "I don't have a way to do that 
 OFFERS = ("I can help with {scope}.", "What I can do is help with {scope}.",
           "I'm able to help with {scope} if you need anything there.",
           "If it's about {scope}, I'm happy to help.", "I can assist with {scope} instead.",
-          "Is there anything about {scope} I can help with?", "For {scope}, though, I'm glad to help.")
+          "If there's anything about {scope} you need, just say.", "For {scope}, though, I'm glad to help.")
 
 
 def _fill_record_slots(template: str, state: State, rng: random.Random) -> str | None:
@@ -100,6 +100,6 @@ def irrelevant_request(language: Any, state: State, rng: random.Random) -> str:
 
 def decline(scope: str, rng: random.Random) -> str:
     """The assistant's decline: an apology, why not (each reason says plainly that it cannot), and what it
-    can do instead."""
+    can do instead, as statements (a question would make the user answer it)."""
     offer = rng.choice(OFFERS).format(scope=scope)
     return f"{rng.choice(APOLOGIES)} {rng.choice(REASONS)}. {offer[0].upper()}{offer[1:]}"
