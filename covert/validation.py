@@ -13,7 +13,9 @@
   their turns and their label: a call uses only values of earlier turns' outputs (never one that its own
   turn returns), no two writes of one turn act on the same id, and the category holds (parallel: two
   calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
-  sequential: a later turn takes a value from an earlier turn's output).
+  sequential: a later turn takes a value from an earlier turn's output). The trajectory obeys the
+  row's own system prompt (:mod:`covert.policy`): it identifies the user before acting when the prompt
+  asks for that, and acts on one person's records only.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from covert.answer_checks import answer_problem, fact_problem
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
+from covert.policy import required_call, violation
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
 from covert.values import get_path, in_scalars, mentions, normalize_text, scalar_set
 from covert.views import outputs_hash, tool_content
@@ -117,6 +120,11 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         _check_deterministic(replay, _replay(builder.environment, oracle, initial))
     _check_replay(oracle, replay.outputs, replay.final_hash)
     _check_semantics(builder, oracle, replay, initial)
+    messages = row["messages"] if kind == "sft" else row["prompt"]
+    system = messages[0]["content"] if messages and messages[0].get("role") == "system" else ""
+    broken = violation(builder, system, oracle.groups, replay.outputs, initial)
+    if broken is not None:
+        raise Invalid(*broken)
 
 
 def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None = None) -> None:
@@ -396,7 +404,7 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], re
             if env.state.hash() == replay.final_hash:
                 raise Invalid("redundant_step", f"dropping write {call['name']} changes nothing")
             continue
-        if j in used_by_truth:
+        if j in used_by_truth or required_call(builder, [c["name"] for c in calls], j):
             continue
         if not any(_feeds(scalars[j], later, query) for later in calls[j + 1:]):
             raise Invalid("redundant_step", f"nothing uses the output of {call['name']}")

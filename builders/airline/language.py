@@ -8,6 +8,7 @@ from typing import Any
 
 from builders.airline.state import FIRST_NAMES, LAST_NAMES, SCHEDULE_AFTER
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 
 def _clock(state: State) -> dict[str, str]:
@@ -101,6 +102,16 @@ def _corrected_passenger(rng: random.Random, state: State) -> dict[str, str]:
     return {"new_first_name": rng.choice(FIRST_NAMES), "new_last_name": last, "new_date_of_birth": born.isoformat()}
 
 
+IDENTITY = Identity(
+    table="customers", tools=("find_customer_by_email", "find_customer_by_membership"), output_field="customer_id",
+    owners={"reservations": "customer_id"}, self_params=("email", "membership_number"),
+    requirement="Identify the member by email or Larkmiles membership number before acting on their profile or "
+                "reservations.",
+    signed_in="The member is signed in to the Skylark app as {first_name} {last_name} ({email}), so they are already "
+              "identified; act only on their own profile and reservations.",
+)
+
+
 LANGUAGE = Language(
     scope="Skylark Airways flights, reservations, bags and Larkmiles profiles",
     intents={
@@ -172,7 +183,7 @@ LANGUAGE = Language(
                    answer=("Reservation {reservation_id} is on flight {flight_number} from {origin} to {destination} on {date:date}, departing at {departure_time:time}.",
                            "You're on {flight_number}, {origin} to {destination}, leaving {date:date} at {departure_time:time} (reservation {reservation_id}, {status:status}).",
                            "Booking {reservation_id}: {flight_number} on {date:date}, {departure_time:time} from {origin}, arriving in {destination} at {arrival_time:time}."),
-                   context=("I'm calling about {reservation_id}", "this is about {reservation_id}",
+                   context=("I'm calling about {reservation_id}", "it's about {reservation_id}",
                             "it's regarding {reservation_id}")),
             Intent(ask=("how many checked bags do I have on {reservation_id}?",
                         "how many bags can I check for free on {reservation_id}?"),
@@ -285,5 +296,23 @@ LANGUAGE = Language(
         "Can you book me a train from New York to Philadelphia?",
         "Which credit card gives the best travel rewards?",
         "Can you help me write a complaint letter to my landlord?",
+        # near the domain: requests the tools look like they could serve, but do not
+        "Can you pick a window seat for me on flight {flights.flight_number}?",
+        "Could you order a vegetarian meal for me on {flights.flight_number}?",
+        "Another airline has a cheaper fare to {airports.city}. Can you price-match it?",
+        "Can you transfer some of my Larkmiles to my friend's account?",
+        "Can you get me into the lounge at {airports.name}? I'm flying economy.",
+        "Can you find me a hotel near {airports.name} for tonight?",
+        "How much is Wi-Fi on board {flights.flight_number}, and can you buy it for me?",
+        "Can I bring my cat in the cabin? Please add her to my reservation.",
+        "Can you put me on standby for an earlier flight today?",
+        "I left my laptop on flight {flights.flight_number}. Can you track it down?",
+        "Can you upgrade my Larkmiles membership to the top tier?",
+        "Can you file a compensation claim for my delayed suitcase?",
+        "Can you hold the departure of {flights.flight_number} for ten minutes? My connection is late.",
+        "What's the security wait at {airports.name} right now?",
+        "Can I buy extra Larkmiles to top up my balance?",
+        "Can you book a wheelchair to meet me at the gate in {airports.city}?",
     ),
+    identity=IDENTITY,
 )

@@ -15,7 +15,7 @@ BUILDER = Builder(
     language=LANGUAGE,
     system_prompt=(
         "You are the online-banking assistant of a retail bank. Identify the customer by email or phone before "
-        "acting on their accounts, and look up accounts, payees, cards and transactions instead of guessing ids. "
+        "acting on their accounts. Look up accounts, payees, cards and transactions instead of guessing ids. "
         "Money can only leave an active (not frozen) account with enough available balance; transfers to payees "
         "count toward the customer's daily transfer limit, while moves between their own accounts and bill "
         "payments do not. Closed cards cannot be frozen or unfrozen, and only posted charges from the last "

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 # notes to a person ("I owe Dana 40 dollars for {memo}") and labels for moves between own accounts
 PAYEE_MEMOS = ("March rent", "dinner last night", "the concert tickets", "our utilities split", "your birthday gift",
@@ -51,6 +52,18 @@ def _spending_category(rng: random.Random, state: State) -> str:
     """A category the customer actually spent money on."""
     found = sorted({t["category"] for _, t in state.records("transactions") if t["direction"] == "debit"})
     return rng.choice(found or ["groceries"])
+
+
+IDENTITY = Identity(
+    table="customers", tools=("find_customer",), output_field="customer_id",
+    owners={"accounts": "customer_id", "cards": "customer_id", "payees": "customer_id", "billers": "customer_id",
+            "transfers": "customer_id", "transactions": ("account_id", "accounts"),
+            "disputes": ("account_id", "accounts")},
+    self_params=("email_or_phone",),
+    requirement="Identify the customer by email or phone before acting on their accounts.",
+    signed_in="The customer is signed in to online banking as {first_name} {last_name} ({email}), so they are "
+              "already identified; act only on their own accounts, cards and payees.",
+)
 
 
 LANGUAGE = Language(
@@ -253,5 +266,23 @@ LANGUAGE = Language(
         "Please raise the credit limit on my Visa to 15,000 dollars.",
         "Translate 'where is the train station' into Japanese, please.",
         "Who won the football match last night?",
+        # near the domain: requests the tools look like they could serve, but do not
+        "Can you raise my daily transfer limit to 10,000 dollars?",
+        "Please open a new high-yield savings account for me.",
+        "Can you increase the credit limit on my card?",
+        "Please add my landlord as a new payee.",
+        "Can you waive the overdraft fee on my {accounts.nickname}?",
+        "What's your rate on a 30-year fixed mortgage right now?",
+        "Can you stop {transactions.merchant} from ever charging me again?",
+        "Can you order me a new checkbook for my {accounts.nickname}?",
+        "I'd like to change the PIN on my card. Can you set a new one?",
+        "Please close my {accounts.nickname} for good.",
+        "Can you wire money to my cousin's bank in Portugal?",
+        "Could you buy 10 shares of Apple for me with my savings?",
+        "Can you change the mailing address on my profile?",
+        "Can you tell me what the euro exchange rate will be next week?",
+        "Can you reverse my payment to {payees.name}? I sent it to the wrong person.",
+        "Can you lower the interest rate on my {accounts.nickname}?",
     ),
+    identity=IDENTITY,
 )

@@ -14,6 +14,7 @@ from typing import Any
 
 from builders.calendar.state import CLIENTS, TOPICS, to_hhmm, to_minutes
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 NEW_TITLES = (
     "Project kickoff", "Hiring debrief", "Coffee chat", "Budget check-in", "Vendor demo: {client}",
@@ -183,6 +184,9 @@ def _new_time(rng: random.Random, state: State) -> dict[str, Any]:
     return {"date": day, "start_time": start, "duration_minutes": rng.choice((30, 45, 60))}
 
 
+IDENTITY = Identity(table=None, self_params=("email",))
+
+
 LANGUAGE = Language(
     scope="calendars, meetings, availability and meeting-room bookings for the company's staff",
     intents={
@@ -191,9 +195,9 @@ LANGUAGE = Language(
                         "who is {name_or_email}? I need their job title and team",
                         "what's the work email and phone number of {name_or_email}?"),
                    answer=("{name} is {title} in {department}; their email is {email} and their phone is {phone}.",
-                           "I found {name}, {title} ({department}), reachable at {email}.",
-                           "{name} works in {department} as {title}; phone {phone}."),
-                   context=("my colleague is {name_or_email}", "the person I mean is {name_or_email}",
+                           "I found {name}, {title} ({department}), reachable at {email} or {phone}.",
+                           "{name} works in {department} as {title}; email {email}, phone {phone}."),
+                   context=("my colleague is {name_or_email}", "I'm trying to reach {name_or_email}",
                             "it's about {name_or_email} from our team")),
             Intent(ask=("what are {name_or_email}'s working hours?", "when does {name_or_email} usually work?"),
                    answer=("{name} works from {work_start:time} to {work_end:time} ({time_zone}).",
@@ -404,5 +408,23 @@ LANGUAGE = Language(
         "What's the exchange rate between dollars and euros today?",
         "Can you translate this agenda into Spanish?",
         "Who won the basketball game last night?",
+        # near the domain: requests the tools look like they could serve, but do not
+        "Can you order lunch for everyone at my '{events.title}' meeting?",
+        "Please record '{events.title}' and send me a transcript afterwards.",
+        "Can you write the agenda for '{events.title}'?",
+        "Can you text {people.name} that I'm running ten minutes late?",
+        "Can you fix the projector in {rooms.name}? It keeps flickering.",
+        "Could you get a few more chairs brought into {rooms.name}?",
+        "Can you change {people.name}'s working hours? They're starting earlier now.",
+        "Can you reserve a parking space for my visitor tomorrow?",
+        "Can you sync my work calendar with my personal phone?",
+        "Can you book a taxi to get me to '{events.title}' on time?",
+        "Can you find out why {people.name} declined my invitation?",
+        "Can you switch the company calendar to London time?",
+        "Can you approve my holiday request for next month?",
+        "Please book a flight for my trip to the Berlin office.",
+        "Can you make {rooms.name} bigger by merging it with the room next door?",
+        "Can you tell me {people.name}'s home address? I want to send a card.",
     ),
+    identity=IDENTITY,
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from builders.helpdesk.state import ISSUES, OPEN_STATUSES, PRIORITIES, working_days
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 JUSTIFICATIONS = (
     "I'm presenting to a client tomorrow morning and can't work without it",
@@ -50,6 +51,29 @@ OUT_OF_SCOPE = (
     "Translate this customer email into Spanish for me, please.",
     "How do I make a pivot table in Google Sheets?",
     "Who won the basketball game last night?",
+    # near the domain: requests the tools look like they could serve, but do not
+    "Can you change my job title to Senior Analyst in the HR system?",
+    "Can you approve my teammate's leave request? My manager is away.",
+    "What's on the canteen lunch menu today?",
+    "Can you give me {agents.name}'s personal mobile number?",
+    "Can you move my desk to the third floor next week?",
+    "Can I give my remaining holiday days to a colleague?",
+    "How much will my salary be after the annual review?",
+    "Can you change my manager in the org chart?",
+    "Can you cash out my unused leave days?",
+    "Can you tell me who else applied for the internal job I applied to?",
+    "Can you order me an office chair from an online shop?",
+    "Can you make {agents.name} work on my ticket over the weekend?",
+    "Can you change the {teams.team} team's opening hours?",
+    "Can you book my flight to the company offsite?",
+    "Can you add a new leave type called volunteering days?",
+    "Can you look up my payslip from last March?",
+    "Can I buy my {assets.model} from the company when I leave?",
+    "Can you transfer my {assets.model} to a colleague's name?",
+    "Can you delete my ticket '{tickets.title}' completely, history and all?",
+    "Can you rename my ticket '{tickets.title}' to something shorter?",
+    "What does {agents.name} earn? Just curious.",
+    "Can you put {agents.name} on the {teams.team} team permanently?",
 )
 
 
@@ -123,6 +147,16 @@ def _leave_window(rng: random.Random, state: State) -> dict[str, str]:
         first = today + timedelta(days=1)
         best = (first, first)
     return {"leave_type": leave_type, "start_date": best[0].isoformat(), "end_date": best[1].isoformat()}
+
+
+IDENTITY = Identity(
+    table="employees", tools=("find_employee_by_email", "find_employee_by_number"), output_field="employee_id",
+    owners={"tickets": "employee_id", "assets": "employee_id", "leave_requests": "employee_id"},
+    self_params=("email", "employee_number"),
+    requirement="Identify the employee by work email or employee number before acting on their records.",
+    signed_in="The employee is signed in to the service portal as {name} ({email}), so they are already "
+              "identified; act only on their own tickets, devices and leave.",
+)
 
 
 LANGUAGE = Language(
@@ -309,4 +343,5 @@ LANGUAGE = Language(
         "refresh_eligible_from": "refresh date", "hire_date": "start date",
     },
     out_of_scope=OUT_OF_SCOPE,
+    identity=IDENTITY,
 )

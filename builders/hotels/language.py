@@ -8,6 +8,7 @@ from typing import Any
 
 from builders.hotels.state import REQUEST_IDEAS
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 
 def _today(state: State) -> date:
@@ -85,6 +86,15 @@ def _redeemable_booking(rng: random.Random, state: State) -> str:
         guest = state.get("guests", b["guest_id"]) or {}
         return b["status"] == "confirmed" and guest.get("points_balance", 0) >= 5000 and b["amount_paid"] >= 25
     return _booking_where(ok)(rng, state)
+
+
+IDENTITY = Identity(
+    table="guests", tools=("find_guest_by_email", "find_guest_by_loyalty_number"), output_field="guest_id",
+    owners={"bookings": "guest_id"}, self_params=("email", "loyalty_number"),
+    requirement="Identify the guest by email or Wayfarer Rewards number before acting on their profile or bookings.",
+    signed_in="The guest is signed in to the Wayfarer app as {first_name} {last_name} ({email}), so they are already "
+              "identified; act only on their own profile and bookings.",
+)
 
 
 LANGUAGE = Language(
@@ -311,5 +321,23 @@ LANGUAGE = Language(
         "Help me write a complaint letter to my airline about lost luggage.",
         "How do I say 'where is the train station' in Italian?",
         "Can you recommend travel insurance for a two-week trip?",
+        # near the domain: requests the tools look like they could serve, but do not
+        "Can you match the price I found for {hotels.name} on another booking site?",
+        "Could you lower the nightly rate at {hotels.name}? A competitor's app has it cheaper.",
+        "Can you transfer my Wayfarer points to my airline miles account?",
+        "Can you book me a table at the restaurant in {hotels.name} for tonight?",
+        "Can you leave a five-star review of {hotels.name} for me?",
+        "Can you merge my two Wayfarer accounts into one?",
+        "Can you sell me 3,000 extra Wayfarer points? I'm just short of a free night.",
+        "Could you bump me up to the next Wayfarer tier now? I'm only a few nights away.",
+        "Can you split the bill for my stay across two credit cards?",
+        "What's the Wi-Fi password at {hotels.name}?",
+        "I think I left my sunglasses at {hotels.name} last week. Can you check lost and found?",
+        "Can you book the spa at {hotels.name} for Saturday afternoon?",
+        "Can you stop my Wayfarer points from expiring at the end of the year?",
+        "Could you sign me up for the Wayfarer credit card?",
+        "Can you email my stay invoice straight to my company's finance team?",
+        "Can you change the name on my Wayfarer profile to my married name?",
     ),
+    identity=IDENTITY,
 )

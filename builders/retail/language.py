@@ -7,6 +7,7 @@ from typing import Any
 
 from builders.retail.state import CITIES, STREETS
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity
 
 
 def _user(rng: random.Random, state: State) -> dict[str, Any]:
@@ -32,6 +33,15 @@ def _new_address(rng: random.Random, state: State) -> dict[str, str]:
 
 
 ADDRESS_ASK = "{address1}, {city}, {state} {zip}"
+
+IDENTITY = Identity(
+    table="users", tools=("find_user_id_by_email", "find_user_id_by_name_zip"), output_field="user_id",
+    owners={"orders": "user_id"}, self_params=("email",),
+    requirement="Identify the customer before acting on their account.",
+    signed_in="The customer is signed in to the store as {first_name} {last_name} ({email}), so they are already "
+              "identified; act only on their own account and orders.",
+)
+
 
 LANGUAGE = Language(
     scope="orders, returns, deliveries and account details at our online store",
@@ -163,5 +173,23 @@ LANGUAGE = Language(
         "Can you book me a table for two at an Italian restaurant tonight?",
         "What's a good stretching routine for lower back pain?",
         "Translate 'where is the train station' into Japanese, please.",
+        # near the domain: requests the tools look like they could serve, but do not
+        "Can you drop the price of the {products.name}? It's cheaper at another store.",
+        "I saw the {products.name} for less elsewhere. Will you price-match it?",
+        "Could you give me a discount code for my next order?",
+        "Can you swap an item in my order {orders.order_id} for a different color?",
+        "Can you add another item to my pending order?",
+        "Can you upgrade my order {orders.order_id} to express shipping?",
+        "Can you leave a review of the {products.name} for me?",
+        "Can you gift-wrap my order before it ships?",
+        "Can you split my order {orders.order_id} into two shipments?",
+        "Can you hold a {products.name} for me until payday?",
+        "Please sign me up for your newsletter.",
+        "Can you change the card I paid with on order {orders.order_id}?",
+        "Where's your nearest physical store?",
+        "Can you change the price of the {products.name} in your catalog?",
+        "Can you add a new product to your store? I'd love a blue version of the {products.name}.",
+        "Can you apply my friend's employee discount to my order?",
     ),
+    identity=IDENTITY,
 )

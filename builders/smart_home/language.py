@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from covert.env import Intent, Language, Reference, State
+from covert.policy import Identity, listed_in
 
 # name, hours it plausibly runs at, plausible repeats
 NEW_ROUTINES = (
@@ -48,6 +49,18 @@ def _new_routine(rng: random.Random, state: State) -> dict[str, str]:
     name, hours, repeats = rng.choice(NEW_ROUTINES)
     return {"routine_name": name, "time": f"{rng.choice(hours):02d}:{rng.choice((0, 0, 15, 30, 30, 45)):02d}",
             "repeat": rng.choice(repeats)}
+
+
+IDENTITY = Identity(
+    table="accounts", tools=("find_homes_by_email",), output_field="email", match_field="email",
+    owners={"homes": listed_in("accounts", "home_ids", "home_id"), "devices": ("home_id", "homes"),
+            "rooms": ("home_id", "homes"), "scenes": ("home_id", "homes"), "routines": ("home_id", "homes"),
+            "energy": ("device_id", "devices")},
+    self_params=("email",),
+    requirement="Find the person's account by email before touching their homes.",
+    signed_in="{name} is signed in to the hub app ({email}), so their account is already found; act only on "
+              "their own homes.",
+)
 
 
 LANGUAGE = Language(
@@ -233,5 +246,23 @@ LANGUAGE = Language(
         "Translate 'the heating is broken' into German, please.",
         "Can you tell me who won the match last night?",
         "How much would solar panels cost for a three-bedroom house?",
+        # near the domain: requests the tools look like they could serve, but do not
+        "Can you update the firmware on my {devices.name}?",
+        "Can you rename my {devices.name}?",
+        "Can you add a new smart plug to {homes.name}?",
+        "Can you order a replacement battery for my {devices.name}?",
+        "Can you send an electrician to look at my {devices.name}?",
+        "Can you give my neighbour access to {homes.name} while I'm away?",
+        "Can you switch {homes.name} to a cheaper energy tariff?",
+        "Can you show me the live camera feed from the front door?",
+        "Can you move the {devices.name} to a different room in the app?",
+        "Can you rename the {scenes.name} scene?",
+        "What's the best smart thermostat to buy?",
+        "Can you pay my electricity bill for {homes.name}?",
+        "Can you factory-reset my {devices.name}?",
+        "Can you change what the {scenes.name} scene does?",
+        "Can you add a new room called Studio to {homes.name}?",
+        "Can you tell me how much my neighbours pay for energy?",
     ),
+    identity=IDENTITY,
 )

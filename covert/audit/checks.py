@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import orjson
+
 from covert.answer_checks import COUNT_CUE, LIST_CUE, distinctive, record_lists
 from covert.audit.rows import CallView, RowView, scalars_of
 from covert.audit.text import (
@@ -608,3 +610,114 @@ def canned_greeting(view: RowView) -> Verdict | None:
         return _flag("greeting" if start and not end else "closer" if end and not start else "both",
                      f"{start!r} ... {end!r}")
     return OK
+
+
+# -- hand-over phrasing, identities and whose records ------------------------------------------------------
+
+_STOCK_HANDOVER = re.compile(
+    r"(?:^|[.?!]\s+|,\s+)(?:it concerns|this is about|the person (?:i mean )?is|the person i mean is|"
+    r"i mean the person)\b|\badd up to in\b|\bhow much do [\w' ]{1,40} add up to\b", re.IGNORECASE)
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_DATE_CHAIN = re.compile(rf"\b(?:between|from) {_DATE} (?:and|to|through|until) {_DATE} and {_DATE}\b")
+_RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_DATE})\b")
+
+
+def _repeated_value(view: RowView) -> str:
+    """A value the user hands over twice in one query (a name, an email, an id), if any."""
+    query = view.query.lower()
+    for call in view.calls:
+        for value in sorted(scalars_of(call.arguments), key=len, reverse=True):
+            if len(value) < 5 or value.replace(".", "").replace("-", "").isdigit():
+                continue
+            needle = value.lower()
+            if query.count(needle) >= 2 and re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", query):
+                first = query.find(needle)
+                if query.find(needle, first + len(needle)) != -1:
+                    return value
+    return ""
+
+
+@check("stilted_handover", "queries with stilted hand-over phrasing: a value said twice ('... of Ingrid Kim? The "
+       "person is Ingrid Kim.'), stock frames ('It concerns ...', '... add up to in ...'), chained or reversed "
+       "date ranges", 0.0)
+def stilted_handover(view: RowView) -> Verdict | None:
+    """The first user message of rows with calls. Flagged when an argument value (five characters or
+    more, not a bare number) occurs twice in it, when it uses a stock hand-over frame, when a date range
+    chains a third date ("between 2026-06-01 and 2026-05-26 and 2026-06-02"), or when a range ends before
+    it starts."""
+    if not view.query or not view.turns:
+        return None
+    match = _STOCK_HANDOVER.search(view.query)
+    if match:
+        return _flag("stock_frame", match.group(0).strip(" ,.?!"))
+    match = _DATE_CHAIN.search(view.query)
+    if match:
+        return _flag("date_chain", match.group(0))
+    for start, end in _RANGE.findall(view.query):
+        if end < start:
+            return _flag("reversed_range", f"{start} .. {end}")
+    repeated = _repeated_value(view)
+    if repeated:
+        return _flag("said_twice", repeated)
+    return OK
+
+
+_SELF_KEYS = ("email", "email_or_phone", "membership_number", "loyalty_number", "employee_number")
+
+
+def _policy_violations(view: RowView) -> list[tuple[str, str]] | None:
+    """What :func:`covert.policy.violations` says of the row (``None`` for builders without a policy
+    or rows without their initial state)."""
+    from covert.env import UnknownBuilderError, get_builder
+    from covert.policy import identity_of, violations
+
+    try:
+        builder = get_builder(view.builder)
+    except UnknownBuilderError:
+        return None
+    if identity_of(builder) is None:
+        return None
+    state = view.extras.get("initial_state")
+    if isinstance(state, str):
+        try:
+            state = orjson.loads(state)
+        except orjson.JSONDecodeError:
+            return None
+    if not isinstance(state, dict) or not isinstance(state.get("tables"), dict):
+        return None
+    turns = [[{"name": c.name, "arguments": c.arguments} for c in turn] for turn in view.turns]
+    outputs = [c.output for c in view.calls]
+    try:
+        return list(violations(builder, view.system, turns, outputs, state["tables"]))
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None
+
+
+@check("two_identities", "a user who claims two identities in one conversation (two emails, membership numbers "
+       "or identified people)", 0.0)
+def two_identities(view: RowView) -> Verdict | None:
+    """Rows with calls. Flagged when the calls carry two different values for a parameter in which a
+    user names themselves (email, email_or_phone, membership, loyalty or employee number), or when the
+    builder's policy sees two people identified or signed in."""
+    if not view.turns:
+        return None
+    for key in _SELF_KEYS:
+        values = {str(v) for c in view.calls for v in scalars_of({key: c.arguments.get(key)}) if v}
+        if len(values) > 1:
+            return _flag(key, ", ".join(sorted(values))[:200])
+    found = dict(_policy_violations(view) or [])
+    return _flag("policy", found["two_identities"]) if "two_identities" in found else OK
+
+
+@check("other_customer_records", "rows that read or change another customer's records after the user identified "
+       "(or while another is signed in)", 0.0)
+def other_customer_records(view: RowView) -> Verdict | None:
+    """Rows of builders with an identification policy (covert.policy) that carry their initial state:
+    flagged when a call acts on a record owned by someone other than the identified or signed-in person."""
+    if not view.turns:
+        return None
+    found = _policy_violations(view)
+    if found is None:
+        return None
+    reasons = dict(found)
+    return _flag("other_customer", reasons["other_customer_records"]) if "other_customer_records" in reasons else OK

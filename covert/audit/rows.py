@@ -162,7 +162,8 @@ def row_view(row: dict[str, Any]) -> RowView:
         task_id=str(row.get("task_id", "?")), builder=builder, category=str(row.get("category", "")),
         system=system[:MAX_TEXT], user_texts=user_texts, assistant_texts=assistant_texts, answer=answer,
         turns=turns, tools=tools, behaviour=str(truth.get("behaviour", "tool_use")),
-        user_norm=normalize_text(" ".join(user_texts)), extras=extras,
+        user_norm=normalize_text(" ".join(user_texts)),
+        extras={**extras, "initial_state": row.get("initial_state"), "outputs_raw": list(outputs.values())},
     )
 
 

@@ -71,6 +71,7 @@ class Language:
         values: Samplers for parameters the user supplies, keyed ``"tool.param"`` or ``"param"``.
         field_nouns: Readable names of output fields ("total" -> "order total").
         out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
+        identity: How the domain identifies its user (a :class:`covert.policy.Identity`), if it does.
     """
 
     scope: str
@@ -80,6 +81,7 @@ class Language:
     values: dict[str, ValueSampler]
     field_nouns: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
+    identity: Any = None
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from covert.env import Builder
+from covert.policy import identified_first, identity_of
 from covert.synth.graph import ToolGraph, tool_graph
+from covert.synth.records import Rejected
 
 REASONING_OPS = ("sum", "count", "max", "min")
 
@@ -196,8 +198,31 @@ def fan_out(builder: Builder, rng: random.Random, target: str | None = None) -> 
     return Blueprint("parallel_multiple", "fanout", [lookup, *picks], list(range(1, len(picks) + 1)))
 
 
+def identify_first(builder: Builder, blueprint: Blueprint, rng: random.Random) -> Blueprint:
+    """The blueprint with an identification lookup put first when the domain's policy asks for one and
+    no step identifies the user before the first step that acts for them (multi-step categories only:
+    single-call rows say in their system prompt that the user is signed in)."""
+    identity = identity_of(builder)
+    if identity is None or not identity.tools or identified_first(builder, identity, [[t] for t in blueprint.steps]):
+        return blueprint
+    tools = [t for t in identity.tools if t in builder.tools]
+    if not tools:
+        return blueprint
+    reasoning = (blueprint.reasoning[0], blueprint.reasoning[1] + 1) if blueprint.reasoning else None
+    return Blueprint(blueprint.category, blueprint.method, [rng.choice(tools), *blueprint.steps],
+                     [g + 1 for g in blueprint.goals], reasoning=reasoning, superlative=blueprint.superlative,
+                     notes={**blueprint.notes, "identified": "prepended"})
+
+
 def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
     """A blueprint of ``category``; ``target`` (a tool) steers which tool the task is about."""
+    blueprint = _sample_blueprint(builder, category, rng, target)
+    if category in ("sequential", "state_changing"):
+        return identify_first(builder, blueprint, rng)
+    return blueprint
+
+
+def _sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None) -> Blueprint:
     graph = tool_graph(builder)
     catalog = _catalog(builder)
     simple_ok, repeatable = catalog.simple_ok, catalog.repeatable
@@ -208,6 +233,10 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
         return Blueprint(category, "single", [tool], [0])
     if category == "parallel":
         tool = target if target in repeatable else rng.choice(repeatable)
+        identity = identity_of(builder)
+        if identity is not None and tool in identity.tools:
+            # the same identification for several people at once is two identities in one conversation
+            raise Rejected("no_parallel_tool", tool)
         n = rng.randint(2, 4)
         return Blueprint(category, "parallel", [tool] * n, list(range(n)))
     if category == "parallel_multiple":

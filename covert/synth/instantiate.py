@@ -16,12 +16,14 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
+from covert.policy import acts, choose_principal, identity_of, principal_view, row_prompt
 from covert.synth.answers import Composer
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
+from covert.synth.irrelevance import decline, irrelevant_request
 from covert.synth.realize import (
     AGGREGATE_ASKS,
-    DECLINES,
+    REGISTERS,
     SELECTION_CONTEXTS,
     compose_query,
     fill,
@@ -62,28 +64,59 @@ class Instantiator:
         self.origins: dict[str, str] = {}
         self.context_parts: list[dict[str, Any]] = []
         self.composer = Composer(rng)
+        # the person the task is about: value samplers only see their records (see covert.policy)
+        self.identity = identity_of(builder)
+        table = self.identity.table if self.identity is not None else None
+        self.principal: str | None = choose_principal(self.identity, state, rng) if table else None
+        self._view: tuple[int, State] | None = None
+        self.self_values: dict[str, Any] = {}
+
+    def _sampling_state(self) -> State:
+        """What the value samplers see: the live state, cut down to the principal's records."""
+        if self.principal is None or self.identity is None:
+            return self.env.state
+        if self._view is None or self._view[0] != len(self.calls):
+            self._view = (len(self.calls), principal_view(self.env.state, self.identity, self.principal))
+        return self._view[1]
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
         """Bind and execute every step; a call that fails its precondition is re-bound (up to
         :data:`STEP_TRIES` times) with everything it recorded rolled back, so the oracle never fails."""
+        parallel = self.blueprint.method == "parallel"
         for tool in self.blueprint.steps:
-            error = ""
-            for _ in range(STEP_TRIES):
-                marks = (len(self.selections), len(self.reasoning), dict(self.origins))
-                step = self._bind_step(tool)
-                saved = self.env.state.fork()
-                output = self.env.call(tool, step.args)
-                if not is_error(output):
-                    break
-                error = output["error"]["code"]
-                self.env.state = saved
-                del self.selections[marks[0]:], self.reasoning[marks[1]:]
-                self.origins = marks[2]
-            else:
-                raise Rejected("precondition_failed", f"{tool}:{error}")
+            try:
+                step, output = self._execute(tool)
+            except Rejected:
+                # one person may have fewer records than the plan asks about: a parallel turn keeps
+                # the calls it has of a tool rather than failing on one more
+                if parallel and any(s.tool == tool for s in self.steps):
+                    continue
+                raise
             self.steps.append(step)
             self.calls.append(Call(tool, step.args, output))
+        if parallel and len(self.steps) < len(self.blueprint.steps):
+            if len(self.steps) < 2:
+                raise Rejected("duplicate_parallel_call", self.blueprint.steps[0])
+            b = self.blueprint
+            self.blueprint = Blueprint(b.category, b.method, [s.tool for s in self.steps],
+                                       list(range(len(self.steps))), b.reasoning, b.superlative, dict(b.notes))
+
+    def _execute(self, tool: str) -> tuple[_Step, Any]:
+        error = ""
+        for _ in range(STEP_TRIES):
+            marks = (len(self.selections), len(self.reasoning), dict(self.origins))
+            step = self._bind_step(tool)
+            saved = self.env.state.fork()
+            output = self.env.call(tool, step.args)
+            if not is_error(output):
+                return step, output
+            error = output["error"]["code"]
+            self.env.state = saved
+            self._view = None
+            del self.selections[marks[0]:], self.reasoning[marks[1]:]
+            self.origins = marks[2]
+        raise Rejected("precondition_failed", f"{tool}:{error}")
 
     def _bind_step(self, tool: str) -> _Step:
         if self.blueprint.method != "parallel":
@@ -94,10 +127,19 @@ class Instantiator:
             step = self._bind(tool, link=False)
             if first is not None:
                 varying = self._varying_param(first)
+                if not varying:
+                    raise Rejected("no_parallel_param", tool)
+                # the calls of a tool differ in one thing only: what the user asks about several times
+                for param in [p for p in step.user_params if p not in first.user_params and p != varying]:
+                    step.args.pop(param, None)
+                    step.phrases.pop(param, None)
+                    step.user_params.remove(param)
                 for param in first.user_params:
                     if param != varying:
                         step.args[param] = first.args[param]
                         step.phrases[param] = first.phrases[param]
+                        if param not in step.user_params:
+                            step.user_params.append(param)
                 if any(step.args.get(varying) == s.args.get(varying) for s in self.steps if s.tool == tool):
                     continue
             if self._writes_same_id(step):
@@ -118,10 +160,15 @@ class Instantiator:
     def _varying_param(self, step: _Step) -> str:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
         spec = self.builder.tools[step.tool]
-        for param in step.user_params:
+        own = self.identity.self_params if self.identity is not None else ()
+        params = [p for p in step.user_params if p not in own]
+        for param in params:
             if spec.param_entity(param) in self.language.references:
                 return param
-        return step.user_params[0] if step.user_params else ""
+        # a date or a time bounds a range the calls share ("from X to Y"): it cannot be the one that varies
+        params = [p for p in params if p not in ("since", "until", "before", "after")
+                  and not any(w in p for w in ("date", "time", "start", "end", "check_"))]
+        return params[0] if params else ""
 
     def _bind(self, tool: str, link: bool) -> _Step:
         step = _Step(tool)
@@ -134,7 +181,7 @@ class Instantiator:
                 continue
             if joint is None:
                 sampler = self.language.values.get(tool)
-                joint = sampler(self.rng, self.env.state) if sampler else {}
+                joint = self._sampled(sampler, tool) if sampler else {}
             value = self._user_value(tool, param, schema, entity, joint)
             if value is None:
                 if required:
@@ -149,18 +196,37 @@ class Instantiator:
         sampleable = "enum" in schema or self.language.sampler(tool, param) is not None
         return sampleable and param in _phrased_slots(self.language, tool) and self.rng.random() < OPTIONAL_PROBABILITY
 
+    def _sampled(self, sampler: Any, tool: str) -> Any:
+        """A sampler's draw on :meth:`_sampling_state`; a sampler with nothing left to pick among the
+        principal's records rejects the attempt."""
+        try:
+            return sampler(self.rng, self._sampling_state())
+        except (IndexError, KeyError, ValueError, TypeError) as exc:
+            if self.principal is None:
+                raise
+            raise Rejected("principal_has_none", f"{tool}: {type(exc).__name__}") from None
+
     def _user_value(self, tool: str, param: str, schema: dict[str, Any], entity: str, joint: dict[str, Any]) -> Any:
+        own = self.identity is not None and param in self.identity.self_params
+        if own and param in self.self_values:
+            return self.self_values[param]  # the user names themselves the same way throughout
+        value = self._fresh_value(tool, param, schema, entity, joint)
+        if own and value is not None:
+            self.self_values[param] = value
+        return value
+
+    def _fresh_value(self, tool: str, param: str, schema: dict[str, Any], entity: str, joint: dict[str, Any]) -> Any:
         ref = self.language.references.get(entity)
         if param in joint:
             return joint[param]
         sampler = self.language.sampler(tool, param)
         if sampler is not None:
-            return sampler(self.rng, self.env.state)
+            return self._sampled(sampler, tool)
         if ref is not None:
             if not ref.user_knows_id:
                 raise Rejected("ungrounded_id", f"{tool}.{param}: users cannot know a {ref.noun} id")
             table = self.language.entity_tables.get(entity)
-            ids = self.env.state.ids(table) if table else []
+            ids = self._sampling_state().ids(table) if table else []
             if not ids:
                 return None
             chosen = self.rng.choice(ids)
@@ -178,7 +244,9 @@ class Instantiator:
         values = value if isinstance(value, list) else [value]
         phrases = []
         for item in values:
-            phrase = self.rng.choice(ref.by_id).format(value=render(item))
+            earlier = self.origins.get(str(item), "")
+            # the same record is named the same way throughout (so a second mention can refer back)
+            phrase = earlier if render(item) in earlier else self.rng.choice(ref.by_id).format(value=render(item))
             self.origins.setdefault(str(item), phrase)
             phrases.append(phrase)
         return join_phrases(phrases)
@@ -310,6 +378,7 @@ class Instantiator:
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
                 asks.append(ask)
                 answers.append(answer)
+        contexts = self._drop_repeated_contexts(contexts, asks)
         said = normalize_text(" ".join(contexts + asks))
         for sel in self.selections:
             phrase = self.origins.get(str(sel["chosen"]))
@@ -322,8 +391,35 @@ class Instantiator:
             self.context_parts.append({"call": sel["call"], "text": text, "params": [sel["param"]], "selection": True})
             said += " " + normalize_text(phrase)
         self.asks = asks
-        query = compose_query(self.rng, contexts, asks)
+        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"),
+                              self._record_phrases())
         return query, " ".join(sentence(a) for a in answers), facts
+
+    def _drop_repeated_contexts(self, contexts: list[str], asks: list[str]) -> list[str]:
+        """The context sentences less those whose every value the requests already say ("Their name is
+        Dana Whitfield." before "Email Dana Whitfield ...")."""
+        asked = normalize_text(" ".join(asks))
+        kept = []
+        for part in list(self.context_parts):
+            values = [self.steps[part["call"]].args.get(p) for p in part["params"]]
+            if values and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and mentions(asked, v)
+                              for v in values):
+                self.context_parts.remove(part)
+            else:
+                kept.append(part["text"])
+        return kept
+
+    def _record_phrases(self) -> dict[str, str]:
+        """Phrases that name one record ("booking WS3MHA9K", "my stay in Lisbon") -> the record's noun."""
+        out: dict[str, str] = {}
+        for step in self.steps:
+            spec = self.builder.tools[step.tool]
+            for param, phrase in step.phrases.items():
+                ref = self.language.references.get(spec.param_entity(param))
+                value = step.args.get(param)
+                if ref is not None and phrase and not isinstance(value, list) and " and " not in phrase:
+                    out.setdefault(phrase, ref.noun)
+        return out
 
     def _said_by_goals(self, step: _Step, goals: set[int], aggregate_step: int | None) -> bool:
         """Whether every value this lookup needs from the user is also asked for by a goal step,
@@ -484,8 +580,9 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
     task_id = make_task_id(builder.name, seed, index)
     if blueprint.category == "irrelevance":
-        query = compose_query(rng, [], [rng.choice(builder.language.out_of_scope)])
-        answer = rng.choice(DECLINES).format(scope=builder.language.scope)
+        register = REGISTERS.get(builder.name, "customer")
+        query = compose_query(rng, [], [irrelevant_request(builder.language, state, rng)], register)
+        answer = decline(builder.language.scope, rng)
         return Task(
             task_id=task_id, builder=builder.name, builder_version=builder.version, category="irrelevance",
             method="irrelevance", seed=seed, index=index, tools=list(builder.tools), initial_state=state.to_dict(),
@@ -499,6 +596,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         raise Rejected("blueprint_too_short", blueprint.method)
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
+    blueprint = inst.blueprint
     query, answer, facts = inst.realize()
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
@@ -507,6 +605,13 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         used = [v for v in items if isinstance(v, str) and len(v) >= 3]
         bindings[i].update(j for j in range(i) if any(v in scalars[j] for v in used))
         bindings[i] |= inst.steps[i].sources
+    identity = inst.identity
+    if identity is not None and identity.tools:
+        # an identification never shares a turn with a call that acts after it: it has to come first
+        names = [c.name for c in inst.calls]
+        for i, name in enumerate(names):
+            if acts(builder, identity, name):
+                bindings[i].update(j for j in range(i) if names[j] in identity.tools)
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
     final = inst.env.state
@@ -520,7 +625,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         calls=inst.calls, groups=groups, answer=answer, facts=facts, selections=inst.selections,
         reasoning=inst.reasoning, final_state_hash=final.hash(),
         state_diff=[c.to_dict() for c in state.diff(final)], behaviour="tool_use", difficulty=difficulty,
-        system_prompt=builder.system_prompt,
+        system_prompt=row_prompt(builder, [[inst.calls[i].name for i in g] for g in groups], inst.principal, state),
         dialogue={"asks": inst.asks, "contexts": inst.context_parts},
         user_inputs=[{"call": i, "param": p, "value": step.args[p]} for i, step in enumerate(inst.steps)
                      for p in step.user_params],

@@ -8,22 +8,59 @@ from functools import cache
 
 from covert.values import ends_sentence
 
-GREETINGS = ("", "", "Hi,", "Hello,", "Hey there,", "Hi there!", "Good morning.", "Hello!")
-CLOSINGS = ("", "", "Thanks!", "Thank you.", "Thanks in advance.", "Appreciate it.", "Cheers.")
-CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ")
+# Openings and closings by register: most queries have none; customers of a business write a little more
+# formally than colleagues on a work chat, and people talking to their home hub are the most casual.
+OPENINGS = {
+    "customer": ("Hello,", "Hi,", "Hi there,", "Good morning.", "Good afternoon.", "Good evening.", "Hello there.",
+                 "Hi, I hope you can help.", "Hello, quick question.", "Hi, I need some help.", "Hey,",
+                 "Hello! I'm hoping you can help me.", "Hi again,", "Good morning,", "Hello again.",
+                 "Hi, thanks for getting back to me.", "Excuse me,", "Hi, sorry to bother you."),
+    "work": ("Hi,", "Hey,", "Hey!", "Morning!", "Morning,", "Hi there,", "Quick one:", "Quick question:", "Hello,",
+             "Hey, quick one.", "Hi, hope your day's going well.", "Afternoon,", "Sorry, another one:", "hi,", "hey,",
+             "Hi! Can you help with something?", "Hello team,", "Got a sec?"),
+    "casual": ("hey,", "Hey!", "hi,", "Hi!", "Hey there,", "Morning!", "Evening!", "Yo,", "Hiya,", "ok so",
+               "Hey, quick thing.", "Hi hi,", "Hello!", "Okay,", "Right,", "So,"),
+}
+CLOSINGS_BY_REGISTER = {
+    "customer": ("Thanks!", "Thank you.", "Thanks in advance.", "Thank you very much.", "Many thanks.",
+                 "Thanks for your help.", "I appreciate it.", "Much appreciated.", "Thanks so much!",
+                 "Thank you for your help.", "Please let me know.", "Looking forward to your reply.",
+                 "That's all for now.", "Thanks a lot.", "Thank you kindly.", "Grateful for any help."),
+    "work": ("Thanks!", "thanks", "Thanks.", "Cheers.", "Cheers!", "ty!", "Thx.", "Appreciate it.",
+             "Thanks a bunch.", "That's it.", "Thanks so much.", "Much appreciated!", "Many thanks.",
+             "Let me know if you need anything else.", "Thanks, you're a star."),
+    "casual": ("thanks!", "Thanks!", "thx", "ty", "Cheers!", "Ta.", "Thanks a ton.", "Nice one, thanks.",
+               "That's all.", "Thanks :)", "Appreciate it!", "cheers"),
+}
+REGISTERS = {"airline": "customer", "banking": "customer", "hotels": "customer", "retail": "customer",
+             "calendar": "work", "helpdesk": "work", "messaging": "work", "smart_home": "casual"}
+# how often a query of a register opens with a greeting and ends with a closer
+FREQUENCY = {"customer": (0.34, 0.3), "work": (0.26, 0.2), "casual": (0.3, 0.22)}
+GREETINGS = ("", *sorted({g for group in OPENINGS.values() for g in group}))
+CLOSINGS = ("", *sorted({c for group in CLOSINGS_BY_REGISTER.values() for c in group}))
+CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ", "Plus, ",
+              "While you're at it, ", "And then ", "Separately, ", "One more thing: ", "Oh, and ", "Next, ",
+              "As well as that, ", "Besides that, ")
 QUESTION_STARTS = ("what", "which", "when", "where", "who", "how", "can", "could", "would", "will", "is", "are",
                    "do", "does", "did", "has", "have", "should")
-SELECTION_CONTEXTS = ("this is about {phrase}", "I mean {phrase}", "it concerns {phrase}")
-DECLINES = (
-    "I'm sorry, but I can't help with that here. I can help with {scope}.",
-    "Unfortunately that's outside what I can do. I'm able to help with {scope}.",
-    "Sorry, I don't have a way to do that. I can assist with {scope} if you need anything there.",
-)
+# how a user says which record they mean, when the request itself does not
+SELECTION_CONTEXTS = ("I'm asking about {phrase}", "it's {phrase} I mean", "I'm talking about {phrase}",
+                      "this is for {phrase}", "the one I mean is {phrase}", "I mean {phrase}",
+                      "I'm thinking of {phrase}", "it's {phrase}", "to be clear, {phrase}",
+                      "I'm after {phrase}", "specifically {phrase}")
 AGGREGATE_ASKS = {
-    "sum": ("what's the total {field} across {items}?", "how much do {items} add up to in {field}?"),
-    "count": ("how many {plural} do I have?", "can you tell me how many {plural} there are?"),
-    "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?"),
-    "min": ("which of {items} has the lowest {field}?", "which one of {items} has the smallest {field}?"),
+    "sum": ("what's the total {field} across {items}?", "what's the combined {field} of {items}?",
+            "can you add up the {field} of {items} for me?", "what do {items} come to in {field}, all together?",
+            "if you add up {items}, what's the total {field}?", "what's the {field} of {items} in total?"),
+    "count": ("how many {plural} do I have?", "can you tell me how many {plural} there are?",
+              "how many {plural} are there?", "what's the number of {plural}?", "do you know how many {plural} I have?",
+              "count my {plural} for me?"),
+    "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?",
+            "out of {items}, which has the highest {field}?", "which of {items} is top for {field}?",
+            "what's the one with the highest {field} among {items}?"),
+    "min": ("which of {items} has the lowest {field}?", "which one of {items} has the smallest {field}?",
+            "out of {items}, which has the lowest {field}?", "among {items}, which is lowest on {field}?",
+            "what's the one with the lowest {field} among {items}?"),
 }
 
 
@@ -67,13 +104,50 @@ def _keeps_capital(text: str) -> bool:
     return first == "I" or first.startswith(("I'", "I’")) or (len(first) > 1 and not first[1:].islower())
 
 
-def compose_query(rng: random.Random, contexts: list[str], asks: list[str]) -> str:
-    """A user message: optional greeting, the context the user hands over, the requests, optional thanks."""
-    ask_sentences = [sentence(asks[0])] + [sentence(rng.choice(CONNECTORS) + a) for a in asks[1:]]
+def pleasantries(rng: random.Random, register: str = "customer") -> tuple[str, str]:
+    """An opening and a closing for one query of ``register`` (each usually empty)."""
+    register = register if register in OPENINGS else "customer"
+    p_open, p_close = FREQUENCY[register]
+    opening = rng.choice(OPENINGS[register]) if rng.random() < p_open else ""
+    closing = rng.choice(CLOSINGS_BY_REGISTER[register]) if rng.random() < p_close else ""
+    return opening, closing
+
+
+ANAPHORS = ("that {noun}", "the same {noun}", "that {noun}", "it")
+
+
+def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -> list[str]:
+    """Parts in which a phrase said in an earlier part ("booking WS3MHA9K") becomes a back-reference
+    ("that booking"): people do not hand the same thing over twice."""
+    said: set[str] = set()
+    out = []
+    for part in parts:
+        for phrase, noun in sorted(repeats.items(), key=lambda kv: -len(kv[0])):
+            if phrase in said and phrase in part:
+                anaphor = rng.choice(ANAPHORS).format(noun=noun)
+                start = part.find(phrase)
+                if start == 0 and anaphor == "it":
+                    anaphor = "that " + noun
+                part = part[:start] + anaphor + part[start + len(phrase):]
+                part = part[0].upper() + part[1:] if start == 0 else part
+        said.update(p for p in repeats if p in part)
+        out.append(part)
+    return out
+
+
+def compose_query(rng: random.Random, contexts: list[str], asks: list[str], register: str = "customer",
+                  repeats: dict[str, str] | None = None) -> str:
+    """A user message: optional greeting, the context the user hands over, the requests, optional thanks.
+    ``register`` (customer, work or casual) sets which openings and closings fit and how often;
+    ``repeats`` maps phrases that name a record to its noun, so a second mention refers back."""
+    connectors = rng.sample(CONNECTORS, min(len(CONNECTORS), max(0, len(asks) - 1)))
+    ask_sentences = [sentence(asks[0])] + [sentence(c + a) for c, a in zip(connectors, asks[1:], strict=False)]
     context_sentences = [sentence(c) for c in contexts]
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
-    greeting = rng.choice(GREETINGS)
-    if greeting.endswith(",") and parts and not _keeps_capital(parts[0]):
+    if repeats:
+        parts = _refer_back(parts, repeats, rng)
+    greeting, closing = pleasantries(rng, register)
+    # after "Hi," or "ok so" the sentence runs on; after "Good morning." or "Hey!" a new one starts
+    if greeting and not greeting.endswith((".", "!", "?")) and parts and not _keeps_capital(parts[0]):
         parts[0] = parts[0][0].lower() + parts[0][1:]
-    closing = rng.choice(CLOSINGS)
     return " ".join(p for p in (greeting, *parts, closing) if p)

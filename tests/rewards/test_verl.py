@@ -282,8 +282,11 @@ def test_tool_agent_loop_runs_covert_tools_and_the_reward_manager_scores_them(
     rows = [dataset[i] for i in range(len(dataset))]
     chosen = [widest([r for r in rows if r["builder"] == b and r["num_calls"] >= 2]) for b in ("retail", "airline")]
     chosen.append(next(r for r in rows if r["category"] == "irrelevance"))
-    # a hotels row that books a room: the model sees and calls hotels__book_room
-    booking = next(r for r in rows if "book_room" in json.dumps(r["reward_model"]["ground_truth"]["calls"]))
+    # a hotels row that books a room (or, where the sample holds none, one that offers it): the model sees
+    # hotels__book_room among its tools
+    booking = next((r for r in rows if "book_room" in json.dumps(r["reward_model"]["ground_truth"]["calls"])), None) \
+        or next(r for r in rows if r["builder"] == "hotels" and r["num_calls"] >= 2
+                and "hotels__book_room" in r["extra_info"]["tool_selection"])
     assert "hotels__book_room" in booking["extra_info"]["tool_selection"]
     assert max(len(g) for r in chosen for g in r["reward_model"]["ground_truth"]["calls"]) > 1
 

@@ -1,0 +1,282 @@
+"""Who the user is, and what their records are: the identification part of a domain's policy.
+
+A builder whose system prompt asks the assistant to identify the user before acting declares an
+:class:`Identity` on its language. Synthesis uses it to keep every task about one person (value samplers
+see only that person's records, see :func:`principal_view`) and to give each row a system prompt that
+states what the row's trajectory does: the builder's requirement when an identification call comes
+first, otherwise a "signed in as" sentence (:func:`row_prompt`). Validation uses it to check that a row
+obeys its own system prompt (:func:`violation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from covert.env import State
+
+# An owner rule: the field of a record that holds its owner's id, ``(field, table)`` to follow that
+# field to a record of ``table`` and take its owner, or a function of (tables, record).
+OwnerRule = str | tuple[str, str] | Callable[[Any, dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Identity:
+    """How a domain identifies its user.
+
+    Attributes:
+        table: The state table of the people the assistant serves (``None``: the user says who they are
+            in every call, as a calendar user does with their own email).
+        tools: The lookups that identify the user from what they say (email, membership number, ...).
+        output_field: The field of an identification lookup's output that names the person.
+        match_field: The field of a ``table`` record that ``output_field`` holds (``""``: the record id).
+        owners: Per owned table, how to find a record's owner (:data:`OwnerRule`).
+        self_params: Parameters in which the user names themselves: one task uses one value for each.
+        requirement: The sentence of the system prompt that demands identification before acting.
+        signed_in: The sentence that replaces ``requirement`` when the row's user is already signed in,
+            filled with the fields of the person's record.
+    """
+
+    table: str | None
+    tools: tuple[str, ...] = ()
+    output_field: str = ""
+    match_field: str = ""
+    owners: dict[str, OwnerRule] = field(default_factory=dict)
+    self_params: tuple[str, ...] = ()
+    requirement: str = ""
+    signed_in: str = ""
+
+
+def identity_of(builder: Any) -> Identity | None:
+    """The builder's :class:`Identity`, if its language declares one."""
+    return getattr(builder.language, "identity", None)
+
+
+Tables = State | Mapping[str, Any]
+
+
+def _get(tables: Tables, table: str, key: Any) -> dict[str, Any] | None:
+    if not isinstance(key, str):
+        return None
+    if isinstance(tables, State):
+        return tables.get(table, key)
+    record = tables.get(table, {}).get(key)
+    return record if isinstance(record, dict) else None
+
+
+def _records(tables: Tables, table: str) -> list[tuple[str, dict[str, Any]]]:
+    if isinstance(tables, State):
+        return list(tables.records(table))
+    return [(k, r) for k, r in tables.get(table, {}).items() if isinstance(r, dict)]
+
+
+def owner_of(identity: Identity, tables: Tables, table: str, key: Any, depth: int = 0) -> Any:
+    """Who owns record ``key`` of ``table``: a person's id, a set of ids (records several people
+    share), or ``None`` (no such record, or nobody owns it)."""
+    record = _get(tables, table, key)
+    if record is None or depth > 4 or identity.table is None:
+        return None
+    if table == identity.table:
+        return key
+    rule = identity.owners.get(table)
+    if rule is None:
+        return None
+    if isinstance(rule, str):
+        return record.get(rule)
+    if isinstance(rule, tuple):
+        return owner_of(identity, tables, rule[1], record.get(rule[0]), depth + 1)
+    return rule(tables, record)
+
+
+def listed_in(table: str, list_field: str, key_field: str) -> Callable[[Tables, dict[str, Any]], frozenset[str]]:
+    """An owner rule for records that people list by id (``accounts.home_ids`` lists homes): the
+    people of ``table`` whose ``list_field`` holds the record's ``key_field``."""
+
+    def owners(tables: Tables, record: dict[str, Any]) -> frozenset[str]:
+        key = record.get(key_field)
+        return frozenset(k for k, r in _records(tables, table) if key in (r.get(list_field) or ()))
+
+    return owners
+
+
+def owned_by(owner: Any, person: Any) -> bool:
+    """Whether an :func:`owner_of` result lets ``person`` act on the record (unowned records: yes)."""
+    if owner is None:
+        return True
+    if isinstance(owner, (set, frozenset, list, tuple)):
+        return person in owner
+    return owner == person
+
+
+def principal_view(state: State, identity: Identity, principal: str) -> State:
+    """A fork of ``state`` that holds only ``principal``'s records (and nobody else's), for the value
+    samplers: whatever they pick then belongs to the person the task is about."""
+    view = state.fork()
+    owned = [t for t in (identity.table, *identity.owners) if t]
+    doomed = [(table, key) for table in owned for key, _ in _records(state, table)
+              if not owned_by(owner_of(identity, state, table, key), principal)]
+    for table, key in doomed:
+        view.delete(table, key)
+    return view
+
+
+def choose_principal(identity: Identity, state: State, rng: Any) -> str | None:
+    """The person a task is about, drawn with weight 1 + the number of records they own (a task about
+    someone with nothing on file has little to do)."""
+    if identity.table is None:
+        return None
+    people = state.ids(identity.table)
+    if not people:
+        return None
+    weight = dict.fromkeys(people, 1)
+    for table in identity.owners:
+        for key, _ in _records(state, table):
+            owner = owner_of(identity, state, table, key)
+            for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
+                if person in weight:
+                    weight[person] += 1
+    return rng.choices(people, weights=[weight[p] for p in people])[0]
+
+
+def identified(identity: Identity, tables: Tables, output: Any) -> Any:
+    """The person an identification lookup's output names (``None`` if it names nobody)."""
+    if not isinstance(output, dict) or identity.table is None:
+        return None
+    value = output.get(identity.output_field)
+    if value is None:
+        return None
+    if not identity.match_field:
+        return value if _get(tables, identity.table, value) is not None else None
+    return next((k for k, r in _records(tables, identity.table) if r.get(identity.match_field) == value), None)
+
+
+def _owned_entities(builder: Any, identity: Identity) -> dict[str, str]:
+    """Entity (parameter) -> owned table."""
+    owned = {t for t in (identity.table, *identity.owners) if t}
+    return {e: t for e, t in builder.language.entity_tables.items() if t in owned}
+
+
+def acts(builder: Any, identity: Identity, name: str) -> bool:
+    """Whether a call of tool ``name`` acts for the user: a write, or a read of one of their records
+    by id (identification lookups do not act)."""
+    if name in identity.tools or name not in builder.tools:
+        return False
+    spec = builder.tools[name]
+    if spec.writes:
+        return True
+    owned = _owned_entities(builder, identity)
+    return any(spec.param_entity(p) in owned for p in spec.parameters["required"])
+
+
+def identified_first(builder: Any, identity: Identity, turns: list[list[str]]) -> bool:
+    """Whether an identification call runs in a turn before the first call that acts (tool names per turn)."""
+    seen = False
+    for turn in turns:
+        if any(acts(builder, identity, name) for name in turn):
+            return seen
+        seen = seen or any(name in identity.tools for name in turn)
+    return True
+
+
+def signed_in_sentence(identity: Identity, record: dict[str, Any]) -> str:
+    """The "signed in as" sentence for one person's record."""
+    return identity.signed_in.format(**record)
+
+
+def row_prompt(builder: Any, turns: list[list[str]], principal: str | None, tables: Tables) -> str:
+    """The system prompt of one row: the builder's own when its trajectory identifies the user before it
+    acts (or never acts), otherwise with the requirement replaced by the signed-in sentence."""
+    identity = identity_of(builder)
+    prompt = builder.system_prompt
+    if identity is None or identity.table is None or principal is None or not identity.requirement:
+        return prompt
+    if identified_first(builder, identity, turns):
+        return prompt
+    record = _get(tables, identity.table, principal)
+    if record is None:
+        return prompt
+    return prompt.replace(identity.requirement, signed_in_sentence(identity, record))
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]], outputs: list[Any],
+               tables: Tables) -> Iterator[tuple[str, str]]:
+    """Every way a row breaks its own system prompt, as ``(reason, detail)`` pairs (none: it obeys).
+
+    ``turns`` holds the calls (``{"name", "arguments"}``) per assistant turn, ``outputs`` their outputs
+    in order, ``tables`` the initial state. Reasons: ``unidentified_action`` (the prompt demands
+    identification and a call acts before any identification), ``policy_prompt`` (the prompt neither
+    demands identification nor says who is signed in), ``two_identities`` (two people identified, or
+    two values for a parameter in which the user names themselves), ``other_customer_records`` (a call
+    acts on a record of someone other than the identified or signed-in person).
+    """
+    identity = identity_of(builder)
+    if identity is None:
+        return
+    calls = [c for turn in turns for c in turn]
+    for param in identity.self_params:
+        values = {str(v) for c in calls for v in _items(c["arguments"].get(param)) if v is not None}
+        if len(values) > 1:
+            yield "two_identities", f"{param}: {', '.join(sorted(values))[:120]}"
+    if identity.table is None:
+        return
+    principal = None
+    if identity.requirement and identity.requirement in system_prompt:
+        if not identified_first(builder, identity, [[c["name"] for c in turn] for turn in turns]):
+            first = next(c["name"] for c in calls if acts(builder, identity, c["name"]))
+            yield "unidentified_action", f"{first} before any of {', '.join(identity.tools)}"
+    else:
+        principal = next((k for k, r in _records(tables, identity.table)
+                          if signed_in_sentence(identity, r) in system_prompt), None)
+        if principal is None:
+            yield "policy_prompt", "the system prompt neither asks to identify the user nor says who is signed in"
+    people = {identified(identity, tables, outputs[i]) for i, c in enumerate(calls)
+              if c["name"] in identity.tools and i < len(outputs)} - {None}
+    if principal is not None:
+        people.add(principal)
+    if len(people) > 1:
+        yield "two_identities", ", ".join(sorted(map(str, people)))
+        return
+    owned = _owned_entities(builder, identity)
+    if not people:
+        # nobody identified yet: the records a row acts on still belong to one person
+        owners = [owner_of(identity, tables, owned[spec.param_entity(p)], item)
+                  for c in calls if (spec := builder.tools.get(c["name"])) is not None
+                  for p, v in c["arguments"].items() if spec.param_entity(p) in owned for item in _items(v)]
+        singles = {o for o in owners if isinstance(o, str)}
+        if len(singles) > 1:
+            yield "other_customer_records", f"records of {', '.join(sorted(singles))[:120]} in one row"
+        return
+    (person,) = people
+    for call in calls:
+        spec = builder.tools.get(call["name"])
+        if spec is None:
+            continue
+        for param, value in call["arguments"].items():
+            table = owned.get(spec.param_entity(param))
+            if table is None:
+                continue
+            for item in _items(value):
+                owner = owner_of(identity, tables, table, item)
+                if not owned_by(owner, person):
+                    yield "other_customer_records", f"{call['name']}.{param}={str(item)[:40]} belongs to {owner}"
+                    return
+
+
+def violation(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]], outputs: list[Any],
+              tables: Tables) -> tuple[str, str] | None:
+    """The first of :func:`violations`, or ``None`` when the row obeys its system prompt."""
+    return next(violations(builder, system_prompt, turns, outputs, tables), None)
+
+
+def required_call(builder: Any, names: list[str], index: int) -> bool:
+    """Whether call ``index`` (of tool names in order) is an identification the policy asks for: an
+    identification lookup with a call that acts after it."""
+    identity = identity_of(builder)
+    if identity is None or names[index] not in identity.tools:
+        return False
+    return any(acts(builder, identity, n) for n in names[index + 1:])

@@ -1,0 +1,180 @@
+"""A row obeys its own system prompt: it identifies the user before acting where the prompt asks for it,
+or the prompt says who is signed in; it acts on one person's records only. Validation (and ``covert
+validate``) rejects a row broken on purpose for each check."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from covert.check import validate_dataset
+from covert.cli import main
+from covert.env import get_builder
+from covert.policy import (
+    choose_principal,
+    identity_of,
+    owner_of,
+    principal_view,
+    signed_in_sentence,
+    violation,
+)
+from covert.synth.generate import ItemSpec, make_item
+from covert.validation import Invalid, validate_row
+from tests.synth.test_turn_checks import _find, _write_dataset
+
+POLICY_BUILDERS = ("airline", "banking", "helpdesk", "hotels", "retail", "smart_home")
+
+
+def _reason(row: dict[str, Any]) -> str:
+    try:
+        validate_row(row, "sft")
+    except Invalid as exc:
+        return exc.reason
+    return ""
+
+
+def _with_system(row: dict[str, Any], text: str) -> dict[str, Any]:
+    row = copy.deepcopy(row)
+    row["messages"][0]["content"] = text
+    return row
+
+
+def _names(row: dict[str, Any]) -> list[str]:
+    return [c["name"] for turn in row["ground_truth"]["calls"] for c in turn]
+
+
+def _signed_in_guest(row: dict[str, Any]) -> str:
+    identity = identity_of(get_builder(row["builder"]))
+    tables = row["initial_state"]["tables"]
+    return next(k for k, r in tables[identity.table].items() if signed_in_sentence(identity, r) in row["messages"][0]["content"])
+
+
+def _other_guest(row: dict[str, Any], guest: str) -> dict[str, Any]:
+    identity = identity_of(get_builder(row["builder"]))
+    return next(r for k, r in sorted(row["initial_state"]["tables"][identity.table].items()) if k != guest)
+
+
+def test_every_policy_builder_states_its_requirement_in_its_prompt() -> None:
+    for name in POLICY_BUILDERS:
+        builder = get_builder(name)
+        identity = identity_of(builder)
+        assert identity is not None and identity.requirement in builder.system_prompt, name
+        assert set(identity.tools) <= set(builder.tools), name
+
+
+def test_single_call_write_rows_say_the_user_is_signed_in() -> None:
+    builder = get_builder("hotels")
+    requirement = identity_of(builder).requirement
+    row = _find("hotels", "simple", "cancel_booking").rows["sft"]
+    system = row["messages"][0]["content"]
+    assert requirement not in system and "is signed in to the Wayfarer app as" in system
+    guest = _signed_in_guest(row)
+    booking = row["ground_truth"]["calls"][0][0]["arguments"]["booking_id"]
+    assert row["initial_state"]["tables"]["bookings"][booking]["guest_id"] == guest
+    validate_row(row, "sft")
+
+
+def test_multi_step_write_rows_identify_first() -> None:
+    for name in ("hotels", "retail", "airline"):
+        identity = identity_of(get_builder(name))
+        for index in range(3):
+            outcome = _find(name, "state_changing", None, lambda t, i=index: t.index >= i * 20)
+            row = outcome.rows["sft"]
+            assert identity.requirement in row["messages"][0]["content"]
+            assert row["ground_truth"]["calls"][0][0]["name"] in identity.tools, _names(row)
+
+
+def test_calendar_user_names_one_email_for_themselves() -> None:
+    made = 0
+    for index in range(40):
+        for category in ("parallel", "parallel_multiple"):
+            outcome = make_item(ItemSpec(index, "calendar", category, None, index // 16), 3, lambda s: "train")
+            if outcome.task is None:
+                continue
+            made += 1
+            emails = {c.arguments["email"] for c in outcome.task.calls if "email" in c.arguments}
+            assert len(emails) <= 1, (outcome.task.query, emails)
+    assert made >= 20
+
+
+def test_principal_view_keeps_one_persons_records() -> None:
+    builder = get_builder("banking")
+    identity = identity_of(builder)
+    state = builder.state(3, 0)
+    person = state.ids("customers")[0]
+    view = principal_view(state, identity, person)
+    assert view.ids("customers") == [person]
+    for table in identity.owners:
+        for key, _ in view.records(table):
+            assert owner_of(identity, state, table, key) == person
+    assert any(True for _ in view.records("transactions"))
+    assert state.count("customers") > 1  # the original is untouched
+
+
+def test_violation_reasons_on_hand_made_trajectories() -> None:
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+    state = builder.state(3, 0).to_dict()["tables"]
+    guest, other = sorted(state["guests"])[:2]
+    booking = next(k for k, b in state["bookings"].items() if b["guest_id"] == other)
+    find = {"name": "find_guest_by_email", "arguments": {"email": state["guests"][guest]["email"]}}
+    cancel = {"name": "cancel_booking", "arguments": {"booking_id": booking, "reason": "plans changed"}}
+    prompt = builder.system_prompt
+    assert violation(builder, prompt, [[cancel]], [{}], state)[0] == "unidentified_action"
+    assert violation(builder, prompt, [[find, cancel]], [{"guest_id": guest}, {}], state)[0] == "unidentified_action"
+    assert violation(builder, prompt, [[find], [cancel]], [{"guest_id": guest}, {}], state)[0] == "other_customer_records"
+    signed = prompt.replace(identity.requirement, signed_in_sentence(identity, state["guests"][other]))
+    assert violation(builder, signed, [[cancel]], [{}], state) is None
+    assert violation(builder, signed, [[find], [cancel]], [{"guest_id": guest}, {}], state)[0] == "two_identities"
+    assert violation(builder, prompt.replace(identity.requirement, ""), [[cancel]], [{}], state)[0] == "policy_prompt"
+    calendar = get_builder("calendar")
+    two = [[{"name": "list_events", "arguments": {"email": "a@x.example", "start_date": "2026-01-01"}},
+            {"name": "list_events", "arguments": {"email": "b@x.example", "start_date": "2026-01-01"}}]]
+    assert violation(calendar, calendar.system_prompt, two, [{}, {}], {})[0] == "two_identities"
+
+
+def test_covert_validate_rejects_each_policy_break(tmp_path: Path, capsys) -> None:
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+    simple = _find("hotels", "simple", "cancel_booking").rows["sft"]
+    guest = _signed_in_guest(simple)
+    identified = _find("hotels", "state_changing", None,
+                       lambda t: t.calls[0].name in identity.tools and len(t.calls) >= 2).rows["sft"]
+    first = identified["messages"][0]["content"]
+    sentence = signed_in_sentence(identity, _other_guest(simple, guest))
+    assert _reason(simple) == "" and _reason(identified) == ""
+    broken = {
+        "unidentified_action": _with_system(simple, builder.system_prompt),
+        "policy_prompt": _with_system(simple, builder.system_prompt.replace(identity.requirement, "")),
+        "other_customer_records": _with_system(simple, simple["messages"][0]["content"].replace(
+            signed_in_sentence(identity, simple["initial_state"]["tables"]["guests"][guest]), sentence)),
+        "two_identities": _with_system(identified, first.replace(
+            identity.requirement, signed_in_sentence(identity, _two_identities_guest(identified)))),
+    }
+    for reason, row in broken.items():
+        assert _reason(row) == reason, reason
+    rows = [dict(row, task_id=f"{row['task_id']}-{reason}") for reason, row in broken.items()]
+    root = _write_dataset(tmp_path / "broken", [simple, *rows])
+    report = validate_dataset(root)
+    assert {reason.split(":")[0] for reason in report.reasons()} == set(broken)
+    assert main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    for reason in broken:
+        assert reason in out
+
+
+def _two_identities_guest(row: dict[str, Any]) -> dict[str, Any]:
+    """A guest other than the one the row's identification call finds."""
+    outputs = [m["content"] for m in row["messages"] if m["role"] == "tool"]
+    found = json.loads(outputs[0]).get("guest_id")
+    return next(r for k, r in sorted(row["initial_state"]["tables"]["guests"].items()) if k != found)
+
+
+def test_principal_choice_is_deterministic() -> None:
+    builder = get_builder("retail")
+    state = builder.state(3, 1)
+    picks = [choose_principal(identity_of(builder), state, random.Random(7)) for _ in range(3)]
+    assert len(set(picks)) == 1 and picks[0] in state.ids("users")
