@@ -220,9 +220,9 @@ LANGUAGE = Language(
                            "Done: {reservation_id} now flies on {date:date} at {departure_time:time} ({flight_number}); the fare difference was {payment.amount:money}, {payment_direction:status} on the {payment.method_label}.")),
         ),
         "add_checked_bags": (
-            Intent(ask=("I'd like to add {additional_bags} checked bag(s) to {reservation_id}, paid with {payment_method_id}",
-                        "can I check {additional_bags} more bag(s) on {reservation_id}? Put any fee on {payment_method_id}",
-                        "please add {additional_bags} extra checked bag(s) to {reservation_id}; any fee goes on {payment_method_id}"),
+            Intent(ask=("I'd like to add {additional_bags} checked bags to {reservation_id}, paid with {payment_method_id}",
+                        "can I check {additional_bags} more bags on {reservation_id}? Put any fee on {payment_method_id}",
+                        "please add {additional_bags} extra checked bags to {reservation_id}; any fee goes on {payment_method_id}"),
                    answer=("Reservation {reservation_id} now has {checked_bags:n:checked bag}; the bag fee came to {fee.amount:money}.",
                            "I added the bags: {reservation_id} has {checked_bags:n:checked bag} in total, and {fee.amount:money} went on your {fee.method_label}.",
                            "Your bags are on {reservation_id} ({checked_bags:n:checked bag} now), for a fee of {fee.amount:money}.")),
@@ -263,6 +263,8 @@ LANGUAGE = Language(
     },
     entity_tables={"customer_id": "customers", "reservation_id": "reservations", "flight_number": "flights"},
     values={
+        # the ask templates say "bags": a request adds two or three (one bag would read "1 more bags")
+        "add_checked_bags.additional_bags": lambda rng, state: rng.choice((2, 3)),
         "email": lambda rng, state: _customer(rng, state)["email"],
         "membership_number": lambda rng, state: _customer(rng, state)["membership_number"],
         "search_flights": _planned_search,

@@ -19,7 +19,7 @@ OPENINGS = {
              "Hey, quick one.", "Hi, hope your day's going well.", "Afternoon,", "Sorry, another one:", "hi,", "hey,",
              "Hi! Can you help with something?", "Hello team,", "Got a sec?"),
     "casual": ("hey,", "Hey!", "hi,", "Hi!", "Hey there,", "Morning!", "Evening!", "Yo,", "Hiya,", "ok so",
-               "Hey, quick thing.", "Hi hi,", "Hello!", "Okay,", "Right,", "So,"),
+               "Hey, quick thing.", "Hello!", "Okay,", "Right,", "So,"),
 }
 CLOSINGS_BY_REGISTER = {
     "customer": ("Thanks!", "Thank you.", "Thanks in advance.", "Thank you very much.", "Many thanks.",
