@@ -17,8 +17,8 @@ from covert.procgen.mapf_grid import MapfMap
 from covert.procgen.mapf_solver import SolverBudgetExceeded, joint_solvable, solve
 from tests.fresh_python import run_json
 
-HOLES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
-DENSITY = (0.0, 0.25, 0.5, 0.75)
+HOLES = (0, 10, 20, 30, 40, 50)
+DENSITY = (0, 25, 50, 75)
 STEP = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1), "WAIT": (0, 0)}
 
 
@@ -100,7 +100,7 @@ def independent_simulation(data: dict, plan: list[list[str]]) -> dict:
 
 
 def small_config(grid: int, agents: int, seed: int) -> dict:
-    return {"grid_size": grid, "agents": agents, "hole_ratio": HOLES[seed % 6], "conflict_density": DENSITY[seed // 6 % 4]}
+    return {"grid_size": grid, "agents": agents, "hole_percent": HOLES[seed % 6], "conflict_percent": DENSITY[seed // 6 % 4]}
 
 
 # -- the exact solver ---------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_scorer_agrees_with_an_independent_simulator() -> None:
 
 
 def _instance() -> Instance:
-    return ENV.sample(3, {"grid_size": 5, "agents": 3, "hole_ratio": 0.2, "conflict_density": 0.25}, 0)
+    return ENV.sample(3, {"grid_size": 5, "agents": 3, "hole_percent": 20, "conflict_percent": 25}, 0)
 
 
 def test_every_answer_form_gets_the_same_score() -> None:
@@ -234,7 +234,7 @@ def test_a_valid_longer_plan_is_valid_but_not_optimal() -> None:
 
 # -- prompt, knobs, determinism -----------------------------------------------------------------------------
 def test_prompt_follows_the_testbed_wording() -> None:
-    instance = ENV.sample(0, {"grid_size": 6, "agents": 5, "hole_ratio": 0.3}, 4)
+    instance = ENV.sample(0, {"grid_size": 6, "agents": 5, "hole_percent": 30}, 4)
     lines = instance.prompt.splitlines()
     assert lines[0] == "You are a multi-agent path planning expert. There is a 6x6 frozen lake map with 5 agents:"
     rows = lines[1:7]
@@ -245,25 +245,25 @@ def test_prompt_follows_the_testbed_wording() -> None:
     assert set(text) <= set("SsABCGgabcFH")
     for i, (start, goal) in enumerate(zip(instance.data["starts"], instance.data["goals"])):
         assert f"Agent {i} needs to go from ({start[0]}, {start[1]}) to ({goal[0]}, {goal[1]})" in lines
-    assert text.count("H") == len(instance.data["holes"]) == round(0.3 * 36)
+    assert text.count("H") == len(instance.data["holes"]) == 11
 
 
 def test_conflict_density_is_met_and_configs_are_checked() -> None:
     for index in range(20):
-        data = ENV.sample(5, {"grid_size": 8, "agents": 5, "conflict_density": 0.75}, index).data
+        data = ENV.sample(5, {"grid_size": 8, "agents": 5, "conflict_percent": 75}, index).data
         assert data["crossing_pairs"] >= 8  # ceil(0.75 * 10)
     with pytest.raises(ConfigError, match="larger grid_size"):
         ENV.check_config({"grid_size": 3, "agents": 5})
     with pytest.raises(ConfigError):
         ENV.check_config({"grid_size": 11})
     with pytest.raises(ConfigError):
-        ENV.check_config({"holes": 0.1})
+        ENV.check_config({"holes": 10})
 
 
 def _digest(seed: int) -> str:
     rows = []
     for index in range(12):
-        config = {"grid_size": 3 + index % 8, "agents": 2 + index % 2, "hole_ratio": HOLES[index % 6]}
+        config = {"grid_size": 3 + index % 8, "agents": 2 + index % 2, "hole_percent": HOLES[index % 6]}
         instance = ENV.sample(seed, config, index)
         rows.append([instance.prompt, instance.data, ENV.reference(instance)])
     return hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()

@@ -10,7 +10,6 @@ and its makespan equals the optimum.
 from __future__ import annotations
 
 import json
-import math
 from collections import OrderedDict
 
 from covert.procgen.contract import ConfigError, Instance, JSONValue, Knob, ProceduralEnv, Score, instance_rng
@@ -37,9 +36,9 @@ class MapfFrozenLake(ProceduralEnv):
     knobs = (
         Knob("grid_size", tuple(range(3, 11)), "side N of the N x N lake"),
         Knob("agents", (2, 3, 4, 5), "number of agents (each with its own start and goal)"),
-        Knob("hole_ratio", (0.0, 0.1, 0.2, 0.3, 0.4, 0.5), "share of the cells that are holes"),
-        Knob("conflict_density", (0.0, 0.25, 0.5, 0.75),
-             "least share of agent pairs whose independent shortest paths cross (share a cell)"),
+        Knob("hole_percent", (0, 10, 20, 30, 40, 50), "share of the cells that are holes, in percent (ratio 0-0.5)"),
+        Knob("conflict_percent", (0, 25, 50, 75),
+             "conflict density: least share of agent pairs, in percent, whose independent shortest paths cross"),
     )
 
     def check_config(self, config: dict[str, JSONValue]) -> dict[str, JSONValue]:
@@ -57,9 +56,9 @@ class MapfFrozenLake(ProceduralEnv):
         rng = instance_rng(self, seed, config, index)
         n, k = int(config["grid_size"]), int(config["agents"])
         cells = [(r, c) for r in range(n) for c in range(n)]
-        hole_count = min(math.floor(float(config["hole_ratio"]) * n * n + 0.5), n * n - 2 * k)
+        hole_count = min((int(config["hole_percent"]) * n * n + 50) // 100, n * n - 2 * k)
         pairs = k * (k - 1) // 2
-        need = math.ceil(float(config["conflict_density"]) * pairs - 1e-9)
+        need = -(-int(config["conflict_percent"]) * pairs // 100)  # ceiling
         for attempt in range(MAX_ATTEMPTS):
             holes = sorted(rng.sample(cells, hole_count))
             free = largest_region(n, set(holes))
@@ -86,7 +85,7 @@ class MapfFrozenLake(ProceduralEnv):
                                           "crossing_pairs": crossing, "attempts": attempt + 1}
             return Instance(prompt=render_prompt(grid), data=data)
         raise RuntimeError(f"{self.name}: no solvable instance in {MAX_ATTEMPTS} attempts for {config}; "
-                           "lower hole_ratio or conflict_density")
+                           "lower hole_percent or conflict_percent")
 
     def reference(self, instance: Instance) -> str:
         """An optimal plan, one ``Agent i: ...`` line per agent inside ``<answer>`` tags."""
