@@ -41,3 +41,9 @@ def test_two_numbers_are_not_an_answer() -> None:
 
 def test_garbage() -> None:
     check_garbage("edit_distance")
+
+
+def test_no_constant_guess_is_right() -> None:
+    for index in range(60):
+        instance = ENV.sample(0, ENV.config_at(0), index)
+        assert instance.data["distance"] >= 2

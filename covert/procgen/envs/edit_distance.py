@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score, instance_rng
 from covert.procgen.parse import int_answer
 
@@ -36,8 +38,21 @@ class EditDistance(ProceduralEnv):
         rng = instance_rng(self, seed, config, index)
         letters = LETTERS[:config["alphabet"]]
         first = "".join(rng.choice(letters) for _ in range(config["length"]))
+        for _ in range(50):  # at least two edits apart, so no constant guess is right at the easiest level
+            word = self._edited(first, letters, rng)
+            if distance(first, word) >= 2:
+                break
+        else:  # pragma: no cover - two appended letters are exactly two edits
+            word = first + rng.choice(letters) + rng.choice(letters)
+        prompt = (f"What is the edit distance between the words \"{first}\" and \"{word}\"? The edit distance is the "
+                  "smallest number of single-letter insertions, deletions and substitutions that turn the first word "
+                  "into the second.\nEnd your response with a line 'Answer: ' followed by the number.")
+        return Instance(prompt, {"first": first, "second": word, "distance": distance(first, word)})
+
+    @staticmethod
+    def _edited(first: str, letters: str, rng: Any) -> str:
         second = list(first)
-        for _ in range(rng.randint(1, max(1, config["length"] // 2 + 1))):
+        for _ in range(rng.randint(2, max(2, len(first) // 2 + 1))):
             op = rng.randrange(3)
             if op == 0 and second:
                 second[rng.randrange(len(second))] = rng.choice(letters)
@@ -45,11 +60,7 @@ class EditDistance(ProceduralEnv):
                 del second[rng.randrange(len(second))]
             else:
                 second.insert(rng.randrange(len(second) + 1), rng.choice(letters))
-        word = "".join(second)
-        prompt = (f"What is the edit distance between the words \"{first}\" and \"{word}\"? The edit distance is the "
-                  "smallest number of single-letter insertions, deletions and substitutions that turn the first word "
-                  "into the second.\nEnd your response with a line 'Answer: ' followed by the number.")
-        return Instance(prompt, {"first": first, "second": word, "distance": distance(first, word)})
+        return "".join(second)
 
     def reference(self, instance: Instance) -> str:
         d = instance.data
