@@ -33,7 +33,6 @@ _WORDS = {
     "WAIT": "WAIT", "W": "WAIT", "STAY": "WAIT", "STOP": "WAIT", "NOOP": "WAIT", "IDLE": "WAIT", "HOLD": "WAIT",
 }
 _RUN = {"U": "UP", "D": "DOWN", "L": "LEFT", "R": "RIGHT", "W": "WAIT"}
-_ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
 _AGENT_LINE = re.compile(
     r"^[\s>*#\-\d.)]*?[*_`\"']*agent[\s_#-]*(\d+)[*_`\"']*(?:'s)?\s*(?:moves?|actions?|path|plan|steps?)?\s*"
     r"[*_`]*\s*[:=\-\u2013>]+\s*(.*)$", re.I)
@@ -84,14 +83,23 @@ def parse_plan(text: object, agents: int) -> ParsedPlan:
     if not isinstance(text, str) or agents < 1:
         return ParsedPlan(None)
     text = text[-MAX_TEXT:]
-    blocks = _ANSWER.findall(text)
-    body = blocks[-1] if blocks else text
+    body = _last_answer_block(text)
     body = body.replace("```json", "\n").replace("```", "\n")
     for reader, form in ((_from_json, "json"), (_from_agent_lines, "lines"), (_from_step_lines, "steps")):
         found = reader(body, agents)
         if found:
             return _finish(found, agents, form)
     return ParsedPlan(None)
+
+
+def _last_answer_block(text: str) -> str:
+    """The inside of the last ``<answer>...</answer>`` (linear time), or the whole text when there is none."""
+    lower = text.lower()
+    end = lower.rfind("</answer>")
+    if end < 0:
+        return text
+    start = lower.rfind("<answer>", 0, end)
+    return text[start + len("<answer>"):end] if start >= 0 else text
 
 
 def _finish(found: dict[int, list[str]], agents: int, form: str) -> ParsedPlan:

@@ -16,6 +16,7 @@ from covert.procgen.envs.mapf_frozenlake import ENV, format_plan
 from covert.procgen.mapf_grid import MapfMap
 from covert.procgen.mapf_solver import SolverBudgetExceeded, joint_solvable, solve
 from tests.fresh_python import run_json
+from tests.procgen.envcheck import check_determinism, check_garbage
 
 HOLES = (0, 10, 20, 30, 40, 50)
 DENSITY = (0, 25, 50, 75)
@@ -274,3 +275,8 @@ def test_sampling_and_references_are_the_same_in_a_fresh_process() -> None:
               "print(json.dumps([_digest(7), _digest(8)]))")
     assert run_json(script) == [_digest(7), _digest(8)]
     assert _digest(7) != _digest(8)
+
+
+def test_house_checks_determinism_and_garbage() -> None:
+    check_determinism("mapf_frozenlake", count=2)
+    check_garbage("mapf_frozenlake", extra=["Agent 0: " + "UP " * 3000, "<answer>" * 100_000])
