@@ -49,7 +49,11 @@ def score_procgen(truth: Mapping[str, Any], completion: Any) -> Score:
     if version != env.version:
         return Score.zero(f"row:version_mismatch: {name} {str(version)[:20]} (row) vs {env.version} (installed)")
     try:
-        result = env.score(Instance("", dict(data)), completion_text(completion))
+        if truth.get("form") == "tools" and callable(getattr(env, "score_tools", None)):
+            # a tool-call form of the environment (MAPF-FrozenLake's): the calls are scored, not the text
+            result = env.score_tools(Instance("", dict(data)), completion)  # type: ignore[attr-defined]
+        else:
+            result = env.score(Instance("", dict(data)), completion_text(completion))
     except Exception as exc:  # noqa: BLE001 - a completion must never crash a training run
         return Score.zero(f"internal_error: {type(exc).__name__}")
     value = min(1.0, max(0.0, float(result.value)))

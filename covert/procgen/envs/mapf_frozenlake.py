@@ -135,6 +135,18 @@ class MapfFrozenLake(ProceduralEnv):
         }
         return Score(min(1.0, value), tuple(reasons), details)
 
+    def score_tools(self, instance: Instance, completion: object) -> Score:
+        """Score the tool-call form (:mod:`covert.procgen.mapf_tools`): replay the completion's ``move`` and
+        ``wait`` calls and match the final state against the optimal one; never raises."""
+        from covert.procgen.mapf_tools import score_tool_calls
+
+        try:
+            MapfMap.from_data(instance.data)
+            int(instance.data["optimal_makespan"])
+        except (KeyError, TypeError, ValueError):
+            return Score(0.0, ("bad_instance",), {"valid": False, "optimal": False})
+        return score_tool_calls(dict(instance.data), completion)
+
 
 def _solve_within_budget(grid: MapfMap) -> Solution | None:
     """The optimal plan, or ``None`` when there is none or the solver runs over budget.
