@@ -60,7 +60,13 @@ def _digest(root: Path) -> str:
 def section_benchmark(args: argparse.Namespace) -> None:
     """The 3,150-row benchmark, written twice, byte for byte; the report for two policies."""
     from covert.io.reader import iter_rows
-    from covert.procgen.mapf_benchmark import format_report, noisy_policy, reference_policy, report, write_benchmark
+    from covert.procgen.mapf_benchmark import (
+        format_report,
+        noisy_policy,
+        reference_policy,
+        report,
+        write_benchmark,
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         digests = []
