@@ -1,0 +1,218 @@
+"""MAPF-FrozenLake: multi-agent path planning on a frozen lake, scored on validity and optimal makespan.
+
+The testbed of "LLM-as-Environment-Engineer" (From Trainee to Trainer, arXiv 2606.17682): an ``N x N`` lake of
+frozen cells and holes with 2-5 agents that move synchronously to their goals. The reference is an optimal
+plan from an exact conflict-based search on the makespan (:mod:`covert.procgen.mapf_solver`); a response is
+valid when its moves are legal, conflict-free and bring every agent to its goal, and optimal when it is valid
+and its makespan equals the optimum.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+
+from covert.procgen.contract import ConfigError, Instance, JSONValue, Knob, ProceduralEnv, Score, instance_rng
+from covert.procgen.mapf_grid import MapfMap, canonical_path, crossing_pairs, distances_to, render_prompt
+from covert.procgen.mapf_moves import parse_plan
+from covert.procgen.mapf_sim import simulate
+from covert.procgen.mapf_solver import Solution, SolverBudgetExceeded, joint_solvable, solve
+
+#: Resampling attempts per instance before the configuration is declared unsatisfiable.
+MAX_ATTEMPTS = 400
+#: Constraint-tree nodes the exact solver may expand per attempt; an instance over budget is resampled.
+SOLVER_NODES = 4000
+#: The budget of the first, short search of each attempt.
+QUICK_NODES = 200
+
+
+class MapfFrozenLake(ProceduralEnv):
+    """Multi-agent path finding on a FrozenLake grid (optimal makespan by conflict-based search)."""
+
+    name = "mapf_frozenlake"
+    version = "1"
+    description = "Multi-agent path planning on a frozen lake: conflict-free moves to every goal in the fewest steps"
+    asymmetry = "verify"
+    knobs = (
+        Knob("grid_size", tuple(range(3, 11)), "side N of the N x N lake"),
+        Knob("agents", (2, 3, 4, 5), "number of agents (each with its own start and goal)"),
+        Knob("hole_percent", (0, 10, 20, 30, 40, 50), "share of the cells that are holes, in percent (ratio 0-0.5)"),
+        Knob("conflict_percent", (0, 25, 50, 75),
+             "conflict density: least share of agent pairs, in percent, whose independent shortest paths cross"),
+    )
+
+    def check_config(self, config: dict[str, JSONValue]) -> dict[str, JSONValue]:
+        """The base checks, plus room for every start and goal: ``2 * agents <= grid_size ** 2``."""
+        full = super().check_config(config)
+        if 2 * full["agents"] > full["grid_size"] ** 2:
+            raise ConfigError(f"{full['agents']} agents need {2 * full['agents']} start and goal cells; a "
+                              f"{full['grid_size']}x{full['grid_size']} lake has {full['grid_size'] ** 2}: "
+                              "use a larger grid_size or fewer agents")
+        return full
+
+    def sample(self, seed: int, config: dict[str, JSONValue], index: int) -> Instance:
+        """A solvable instance whose optimum the exact solver finds within its budget (bounded resampling)."""
+        config = self.check_config(config)
+        rng = instance_rng(self, seed, config, index)
+        n, k = int(config["grid_size"]), int(config["agents"])
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        hole_count = min((int(config["hole_percent"]) * n * n + 50) // 100, n * n - 2 * k)
+        pairs = k * (k - 1) // 2
+        need = -(-int(config["conflict_percent"]) * pairs // 100)  # ceiling
+        for attempt in range(MAX_ATTEMPTS):
+            holes = sorted(rng.sample(cells, hole_count))
+            free = largest_region(n, set(holes))
+            if len(free) < 2 * k:
+                continue
+            marks = rng.sample(free, 2 * k)  # starts and goals in one region: every goal is reachable
+            grid = MapfMap(n, tuple(holes), tuple(marks[:k]), tuple(marks[k:]))
+            paths = []
+            for i in range(k):
+                path = canonical_path(grid, i, distances_to(grid, grid.goals[i]))
+                if path is None:
+                    break
+                paths.append(path)
+            if len(paths) < k:
+                continue
+            crossing = crossing_pairs(paths)
+            if crossing < need:
+                continue
+            solution = _solve_within_budget(grid)
+            if solution is None:
+                continue
+            _remember(grid, solution)
+            data: dict[str, JSONValue] = {**grid.to_data(), "optimal_makespan": solution.makespan,
+                                          "crossing_pairs": crossing, "attempts": attempt + 1}
+            return Instance(prompt=render_prompt(grid), data=data)
+        raise RuntimeError(f"{self.name}: no solvable instance in {MAX_ATTEMPTS} attempts for {config}; "
+                           "lower hole_percent or conflict_percent")
+
+    def reference(self, instance: Instance) -> str:
+        """An optimal plan, one ``Agent i: ...`` line per agent inside ``<answer>`` tags."""
+        grid = MapfMap.from_data(instance.data)
+        solution = _reference_solution(grid)
+        if solution is None:
+            raise ValueError("this MAPF instance has no solution")
+        return format_plan(solution.moves())
+
+    def score(self, instance: Instance, response: str) -> Score:
+        """Simulate the response's moves: value ``optimum / makespan`` for a valid plan, else 0."""
+        try:
+            grid = MapfMap.from_data(instance.data)
+            optimum = int(instance.data["optimal_makespan"])
+        except (KeyError, TypeError, ValueError):
+            return Score(0.0, ("bad_instance",), {"valid": False, "optimal": False})
+        parsed = parse_plan(response, grid.agents)
+        if parsed.moves is None:
+            return Score(0.0, ("unparsable",), {
+                "parsed": False, "has_illegal_moves": False, "out_of_bounds": 0, "holes": 0, "vertex_conflicts": 0,
+                "swap_conflicts": 0, "unknown_moves": 0, "all_goals_reached": False, "valid": False,
+                "optimal": False, "makespan": None, "optimal_makespan": optimum})
+        outcome = simulate(grid, parsed.moves)
+        reasons = []
+        if parsed.missing:
+            reasons.append("missing_agents")
+        if parsed.too_long:
+            reasons.append("too_many_moves")
+        for count, reason in ((outcome.unknown_moves, "unknown_moves"), (outcome.out_of_bounds, "out_of_bounds"),
+                              (outcome.holes, "hole"), (outcome.vertex_conflicts, "vertex_conflict"),
+                              (outcome.swap_conflicts, "swap_conflict")):
+            if count:
+                reasons.append(reason)
+        if not outcome.all_goals_reached:
+            reasons.append("goals_not_reached")
+        valid = outcome.valid and not parsed.missing and not parsed.too_long
+        optimal = valid and outcome.makespan == optimum
+        if valid and not optimal:
+            reasons.append("not_optimal")
+        value = optimum / outcome.makespan if valid and outcome.makespan else 0.0
+        details: dict[str, JSONValue] = {
+            "parsed": True, "form": parsed.form, "has_illegal_moves": outcome.has_illegal_moves,
+            "out_of_bounds": outcome.out_of_bounds, "holes": outcome.holes,
+            "vertex_conflicts": outcome.vertex_conflicts, "swap_conflicts": outcome.swap_conflicts,
+            "unknown_moves": outcome.unknown_moves, "all_goals_reached": outcome.all_goals_reached,
+            "valid": valid, "optimal": optimal, "makespan": outcome.makespan, "optimal_makespan": optimum,
+        }
+        return Score(min(1.0, value), tuple(reasons), details)
+
+    def score_tools(self, instance: Instance, completion: object) -> Score:
+        """Score the tool-call form (:mod:`covert.procgen.mapf_tools`): replay the completion's ``move`` and
+        ``wait`` calls and match the final state against the optimal one; never raises."""
+        from covert.procgen.mapf_tools import score_tool_calls
+
+        try:
+            MapfMap.from_data(instance.data)
+            int(instance.data["optimal_makespan"])
+        except (KeyError, TypeError, ValueError):
+            return Score(0.0, ("bad_instance",), {"valid": False, "optimal": False})
+        return score_tool_calls(dict(instance.data), completion)
+
+
+def _solve_within_budget(grid: MapfMap) -> Solution | None:
+    """The optimal plan, or ``None`` when there is none or the solver runs over budget.
+
+    A short search first (most maps need a handful of nodes); a map it cannot settle is checked for any plan
+    at all over joint positions when that space is small (search cannot prove there is none), then searched
+    with the full budget.
+    """
+    try:
+        return solve(grid, max_nodes=QUICK_NODES)
+    except SolverBudgetExceeded:
+        pass
+    if joint_solvable(grid) is False:
+        return None
+    try:
+        return solve(grid, max_nodes=SOLVER_NODES)
+    except SolverBudgetExceeded:
+        return None
+
+
+_SOLVED: OrderedDict[str, Solution] = OrderedDict()  # recent solutions by map (a memo: solving is pure)
+
+
+def _map_key(grid: MapfMap) -> str:
+    return json.dumps(grid.to_data(), sort_keys=True)
+
+
+def _remember(grid: MapfMap, solution: Solution) -> None:
+    _SOLVED[_map_key(grid)] = solution
+    while len(_SOLVED) > 512:
+        _SOLVED.popitem(last=False)
+
+
+def _reference_solution(grid: MapfMap) -> Solution | None:
+    found = _SOLVED.get(_map_key(grid))
+    if found is None:
+        found = solve(grid, max_nodes=SOLVER_NODES)
+        if found is not None:
+            _remember(grid, found)
+    return found
+
+
+def largest_region(size: int, holes: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The largest 4-connected region of non-hole cells, sorted (the first such region in row order on ties)."""
+    seen: set[tuple[int, int]] = set(holes)
+    best: list[tuple[int, int]] = []
+    for r in range(size):
+        for c in range(size):
+            if (r, c) in seen:
+                continue
+            region = [(r, c)]
+            seen.add((r, c))
+            for cr, cc in region:
+                for nxt in ((cr - 1, cc), (cr + 1, cc), (cr, cc - 1), (cr, cc + 1)):
+                    if 0 <= nxt[0] < size and 0 <= nxt[1] < size and nxt not in seen:
+                        seen.add(nxt)
+                        region.append(nxt)
+            if len(region) > len(best):
+                best = region
+    return sorted(best)
+
+
+def format_plan(moves: list[list[str]]) -> str:
+    """A plan written in the answer format the prompt asks for."""
+    lines = [f"Agent {i}: {', '.join(m) if m else 'WAIT'}" for i, m in enumerate(moves)]
+    return "<answer>\n" + "\n".join(lines) + "\n</answer>"
+
+
+ENV = MapfFrozenLake()

@@ -1,0 +1,167 @@
+"""The MAPF-FrozenLake benchmark grid as a dataset, and the paper-shaped report of valid % and optimal %.
+
+The grid of the testbed's benchmark: 3 agents on 3x3 to 10x10, 4 agents on 4x4 to 10x10 and 5 agents on
+5x5 to 10x10, 150 instances per (agents, size) cell: 21 cells, 3,150 rows. The rows go through the procedural
+dataset writer (:func:`covert.procgen.dataset.build_procgen`, every row in the ``test`` split), so the same
+seed gives the same bytes. The report scores one response per row (from a completions file or a policy) and
+gives, per agent count and overall, the share of valid plans and of optimal plans.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from covert.procgen.contract import Instance
+from covert.procgen.envs.mapf_frozenlake import ENV, format_plan
+from covert.procgen.mapf_moves import parse_plan
+
+#: Agent count -> the grid sizes it is benchmarked on.
+BENCHMARK_GRID: dict[int, tuple[int, ...]] = {3: tuple(range(3, 11)), 4: tuple(range(4, 11)), 5: tuple(range(5, 11))}
+PER_CELL = 150
+#: Knob values every benchmark instance shares (the published grid fixes only agents and size).
+BENCHMARK_KNOBS: dict[str, int] = {"hole_percent": 20, "conflict_percent": 25}
+
+Policy = Callable[[Instance, str], str]
+
+
+def benchmark_items(per_cell: int = PER_CELL, grid: dict[int, tuple[int, ...]] | None = None,
+                    knobs: dict[str, int] | None = None) -> list[Any]:
+    """The benchmark's instances in order: each (agents, size) cell, instance indices ``0..per_cell-1``."""
+    from covert.procgen.dataset import PlanItem
+
+    grid = BENCHMARK_GRID if grid is None else grid
+    knobs = BENCHMARK_KNOBS if knobs is None else knobs
+    items = []
+    for agents, sizes in sorted(grid.items()):
+        for size in sizes:
+            config = ENV.check_config({**knobs, "grid_size": size, "agents": agents})
+            items += [PlanItem(ENV.name, config, index) for index in range(per_cell)]
+    return items
+
+
+def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, workers: int = 1,
+                    overwrite: bool = False, grid: dict[int, tuple[int, ...]] | None = None,
+                    command: str = "") -> dict[str, Any]:
+    """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest."""
+    from covert.procgen.dataset import ProcgenConfig, ProcgenError, build_procgen
+
+    if per_cell <= 0:
+        raise ProcgenError(f"--per-cell must be a positive integer, got {per_cell}")
+    items = benchmark_items(per_cell, grid)
+    config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0))
+    return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items)
+
+
+# -- policies -----------------------------------------------------------------------------------------------
+def reference_policy(instance: Instance, task_id: str) -> str:
+    """The exact solver's plan (valid and optimal on every instance)."""
+    return ENV.reference(instance)
+
+
+def noisy_policy(accuracy: float = 0.5, seed: int = 0) -> Policy:
+    """A scripted policy: the optimal plan with probability ``accuracy``; otherwise the plan with one fault,
+    drawn per task: a late start (valid, not optimal), a dropped last move, or two moves swapped."""
+
+    def policy(instance: Instance, task_id: str) -> str:
+        rng = random.Random(f"{seed}:{task_id}")
+        reference = ENV.reference(instance)
+        if rng.random() < accuracy:
+            return reference
+        moves = [list(m) for m in parse_plan(reference, len(instance.data["starts"])).moves or ()]
+        agent = rng.randrange(len(moves))
+        fault = rng.choice(("late_start", "drop_last", "swap_two"))
+        if fault == "late_start":
+            moves[agent].insert(0, "WAIT")
+        elif fault == "drop_last" and moves[agent]:
+            moves[agent].pop()
+        elif len(moves[agent]) > 1:
+            i = rng.randrange(len(moves[agent]) - 1)
+            moves[agent][i], moves[agent][i + 1] = moves[agent][i + 1], moves[agent][i]
+        return format_plan(moves)
+
+    return policy
+
+
+# -- the report ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReportLine:
+    """One line of the report: ``agents`` is ``"3"``, ``"4"``, ``"5"`` or ``"all"``."""
+
+    agents: str
+    count: int
+    valid: float
+    optimal: float
+
+
+def mapf_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The MAPF-FrozenLake rows among ``rows`` (RL or SFT rows of a procgen dataset)."""
+    from covert.procgen.rows import procgen_truth
+
+    out = []
+    for row in rows:
+        truth = procgen_truth(row)
+        if truth is not None and truth.get("env") == ENV.name:
+            out.append(row)
+    return out
+
+
+def report(rows: Iterable[dict[str, Any]], responses: dict[str, str] | Policy) -> list[ReportLine]:
+    """Valid % and optimal % per agent count and overall. ``responses`` maps task ids to response texts (a
+    row without one counts as a failure) or is a policy called on each row's instance."""
+    from covert.procgen.rows import procgen_truth
+
+    tally: dict[str, list[int]] = {}
+    for row in mapf_rows(rows):
+        data = procgen_truth(row)["data"]  # type: ignore[index]
+        instance = Instance("", data)
+        task_id = str(row.get("task_id"))
+        text = responses(instance, task_id) if callable(responses) else responses.get(task_id, "")
+        details = ENV.score(instance, text).details
+        for key in (str(len(data["starts"])), "all"):
+            counts = tally.setdefault(key, [0, 0, 0])
+            counts[0] += 1
+            counts[1] += bool(details.get("valid"))
+            counts[2] += bool(details.get("optimal"))
+    order = sorted((k for k in tally if k != "all"), key=int) + (["all"] if tally else [])
+    return [ReportLine(k, tally[k][0], 100 * tally[k][1] / tally[k][0], 100 * tally[k][2] / tally[k][0])
+            for k in order]
+
+
+def format_report(lines: list[ReportLine], title: str = "") -> str:
+    """The report as the paper's table: one line per agent count, valid % and optimal %."""
+    out = [title] if title else []
+    out.append(f"{'agents':<8}{'n':>6}{'valid %':>10}{'optimal %':>11}")
+    out += [f"{line.agents:<8}{line.count:>6}{line.valid:>10.2f}{line.optimal:>11.2f}" for line in lines]
+    return "\n".join(out)
+
+
+def read_completions(path: str | Path) -> dict[str, str]:
+    """A JSONL file of ``{"task_id", "completion"}`` lines (a completion is text, or messages whose last
+    assistant message is the answer); raises ``ValueError`` naming the bad line."""
+    out: dict[str, str] = {}
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ValueError(f"line {number} of {path} is not JSON") from None
+        if not isinstance(item, dict) or not isinstance(item.get("task_id"), str) or "completion" not in item:
+            raise ValueError(f'line {number} of {path}: each line is {{"task_id": ..., "completion": ...}}')
+        out[item["task_id"]] = _text_of(item["completion"])
+    return out
+
+
+def _text_of(completion: Any) -> str:
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list):
+        for message in reversed(completion):
+            if isinstance(message, dict) and message.get("role") == "assistant" and isinstance(message.get("content"), str):
+                return message["content"]
+    return ""

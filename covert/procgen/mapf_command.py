@@ -1,0 +1,85 @@
+"""``covert mapf-benchmark`` and ``covert mapf-report`` (registered by :mod:`covert.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+
+from covert.errors import UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``covert mapf-benchmark`` and ``covert mapf-report``."""
+    b = sub.add_parser("mapf-benchmark", help="write the MAPF-FrozenLake benchmark grid (3-5 agents, 3x3-10x10) "
+                                              "as a dataset")
+    b.add_argument("--out", required=True)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--per-cell", type=int, default=150, help="instances per (agents, grid size) cell (default 150: "
+                                                             "3,150 rows)")
+    b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--overwrite", action="store_true")
+    b.set_defaults(func=_cmd_benchmark)
+    r = sub.add_parser("mapf-report", help="valid %% and optimal %% per agent count on MAPF-FrozenLake rows")
+    r.add_argument("--dataset", required=True, help="a procgen dataset directory (e.g. from mapf-benchmark)")
+    r.add_argument("--config", default="rl-procgen", help="the config holding the rows (default rl-procgen)")
+    source = r.add_mutually_exclusive_group(required=True)
+    source.add_argument("--predictions", help='JSONL file, one {"task_id", "completion"} per line')
+    source.add_argument("--policy", help="reference, or noisy[:ACCURACY] (a scripted policy; default 0.5)")
+    r.add_argument("--seed", type=int, default=0, help="seed of the noisy policy")
+    r.set_defaults(func=_cmd_report)
+
+
+def _cmd_benchmark(args: argparse.Namespace) -> int:
+    from covert.procgen.mapf_benchmark import write_benchmark
+
+    command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["mapf-benchmark"] else ""
+    manifest = write_benchmark(args.out, seed=args.seed, per_cell=args.per_cell, workers=args.workers,
+                               overwrite=args.overwrite, command=command)
+    print(f"wrote {manifest['summary']['accepted']} MAPF-FrozenLake instances to {args.out}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from covert.io.checked import open_dataset
+    from covert.io.reader import DatasetError, iter_rows
+    from covert.procgen.mapf_benchmark import (
+        format_report,
+        noisy_policy,
+        read_completions,
+        reference_policy,
+        report,
+    )
+
+    if args.policy is not None:
+        name, _, accuracy = args.policy.partition(":")
+        if name == "reference" and not accuracy:
+            responses = reference_policy
+        elif name == "noisy":
+            try:
+                value = float(accuracy) if accuracy else 0.5
+            except ValueError:
+                raise UsageError(f"--policy noisy:ACCURACY takes a number in [0, 1], not {accuracy!r}") from None
+            if not 0.0 <= value <= 1.0:
+                raise UsageError(f"--policy noisy:ACCURACY takes a number in [0, 1], not {value}")
+            responses = noisy_policy(value, args.seed)
+        else:
+            raise UsageError(f"--policy is reference or noisy[:ACCURACY], not {args.policy!r}")
+    else:
+        try:
+            responses = read_completions(args.predictions)
+        except FileNotFoundError:
+            raise UsageError(f"predictions file {args.predictions} not found") from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        open_dataset(args.dataset)
+        rows = list(iter_rows(args.dataset, args.config))
+    except (DatasetError, OSError) as exc:
+        raise UsageError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+    lines = report(rows, responses)
+    if not lines:
+        raise UsageError(f"{args.dataset} ({args.config}) holds no mapf_frozenlake rows; write some with "
+                         "`covert mapf-benchmark --out DIR`")
+    print(format_report(lines, f"MAPF-FrozenLake: {args.dataset} ({args.policy or args.predictions})"))
+    return 0
