@@ -11,6 +11,7 @@ from covert.augment.verify import is_augmented, validate_augmented_row
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
 from covert.io.reader import iter_checked_rows
+from covert.procgen.validate import is_procgen_config, validate_procgen_row
 from covert.validation import Invalid, validate_row
 
 
@@ -54,12 +55,15 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
             if row.get("base_task_id"):
                 bases.setdefault(config, set()).add(row["base_task_id"])
             try:
-                (validate_augmented_row if is_augmented(row) else validate_row)(row, kind)
+                if is_procgen_config(config):
+                    validate_procgen_row(row, config)
+                else:
+                    (validate_augmented_row if is_augmented(row) else validate_row)(row, kind)
             except Invalid as exc:
                 if len(report.failures) < limit_failures:
                     report.failures.append((config, row.get("task_id", "?"), f"{exc.reason}: {exc.detail}"[:200]))
     for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"),
-                          ("sft-augmented", "rl-augmented")):
+                          ("sft-augmented", "rl-augmented"), ("sft-procgen", "rl-procgen")):
         if first in ids and second in ids and ids[first] != ids[second]:
             report.failures.append((f"{first}/{second}", "", "configs_hold_different_tasks"))
     for config, wanted in bases.items():

@@ -16,20 +16,28 @@ __all__ = ["UsageError", "main", "parser"]
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from covert.env import builder_names, get_builder
+    from covert.procgen.registry import env_names, get_env
 
-    rows = [get_builder(name).summary() for name in builder_names()]
+    rows = [{**get_builder(name).summary(), "kind": "builder"} for name in builder_names()]
+    procedural = [{**get_env(name).summary(), "knob_names": [k.name for k in get_env(name).knobs],
+                   "levels": max((len(k.levels) for k in get_env(name).knobs), default=0)} for name in env_names()]
     if args.json:
         total = sum(r["tools"] for r in rows)
         print(json.dumps({"builders": rows, "total_builders": len(rows), "total_tools": total,
                           "tools": {name: [
                               {**spec.openai(), "covert": spec.metadata()} for spec in get_builder(name).tools.values()
-                          ] for name in builder_names()}}, indent=2))
+                          ] for name in builder_names()},
+                          "procedural": procedural, "total_procedural": len(procedural)}, indent=2))
         return 0
-    width = max(len(r["name"]) for r in rows) if rows else 4
-    print(f"{'builder':<{width}}  version  tools  read  write  description")
+    width = max([len(r["name"]) for r in rows + procedural] + [7])
+    print(f"{'name':<{width}}  kind        version  tools  read  write  description")
     for r in rows:
-        print(f"{r['name']:<{width}}  {r['version']:<7}  {r['tools']:>5}  {r['read_tools']:>4}  {r['write_tools']:>5}  {r['description']}")
-    print(f"{len(rows)} builders, {sum(r['tools'] for r in rows)} tools")
+        print(f"{r['name']:<{width}}  builder     {r['version']:<7}  {r['tools']:>5}  {r['read_tools']:>4}  "
+              f"{r['write_tools']:>5}  {r['description']}")
+    for r in procedural:
+        print(f"{r['name']:<{width}}  procedural  {r['version']:<7}  {'-':>5}  {'-':>4}  {'-':>5}  {r['description']} "
+              f"[{r['asymmetry']}; knobs {', '.join(r['knob_names'])}; {r['levels']} levels]")
+    print(f"{len(procedural)} procedural environments; {len(rows)} builders, {sum(r['tools'] for r in rows)} tools")
     return 0
 
 
@@ -181,7 +189,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="covert", description="Verified tool-use training data for LLM agents.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("list", help="list builders")
+    s = sub.add_parser("list", help="list builders and procedural environments")
     s.add_argument("--json", action="store_true", help="print JSON, with every tool spec")
     s.set_defaults(func=_cmd_list)
 
@@ -243,7 +251,7 @@ def parser() -> argparse.ArgumentParser:
 
 # subcommands that live next to the library code they face; each module defines register(subparsers)
 _EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command",
-               "covert.rollouts.command", "covert.report.command", "covert.audit.command")
+               "covert.rollouts.command", "covert.report.command", "covert.audit.command", "covert.procgen.command")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,3 +37,19 @@ def test_list_text() -> None:
 def test_unknown_subcommand_fails() -> None:
     result = subprocess.run([sys.executable, "-m", "covert.cli", "frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
+
+
+def test_list_shows_procedural_environments_with_their_kind() -> None:
+    result = subprocess.run([sys.executable, "-m", "covert.cli", "list", "--json"], capture_output=True, text=True,
+                            check=True)
+    data = json.loads(result.stdout)
+    procedural = {env["name"]: env for env in data["procedural"]}
+    assert data["total_procedural"] == len(procedural) >= 3 and "knapsack" in procedural
+    assert all(env["kind"] == "procedural" and env["asymmetry"] in ("reason", "verify") for env in procedural.values())
+    assert all(builder["kind"] == "builder" for builder in data["builders"])
+    assert not set(procedural) & {b["name"] for b in data["builders"]}
+    text = subprocess.run([sys.executable, "-m", "covert.cli", "list"], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+    assert text[0].split()[:3] == ["name", "kind", "version"]
+    assert any(line.split()[:2] == ["knapsack", "procedural"] for line in text)
+    assert any(line.split()[:2] == ["retail", "builder"] for line in text)

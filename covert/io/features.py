@@ -31,6 +31,15 @@ FEATURES: dict[str, dict[str, Any]] = {
         "extra_info": {"index": _INT64, "split": _STR, "task_id": _STR, "initial_state": _JSON},
     },
 }
+# procedural environments (covert.procgen): the instance's identity instead of builder metadata, no tools
+_PROCGEN = {"task_id": _STR, "environment": _STR, "env_version": _STR, "env_config": _JSON, "env_seed": _INT64,
+            "env_index": _INT64, "level": _INT32, "asymmetry": _STR}
+FEATURES["sft-procgen"] = {**_PROCGEN, "messages": _JSON, "ground_truth": _JSON}
+FEATURES["rl-procgen"] = {
+    **_PROCGEN, "prompt": _JSON, "data_source": _STR, "ability": _STR,
+    "reward_model": {"style": _STR, "ground_truth": _JSON},
+    "extra_info": {"index": _INT64, "split": _STR, "task_id": _STR},
+}
 FEATURES["rl-multiturn"] = {
     **FEATURES["rl"],
     "extra_info": {**FEATURES["rl"]["extra_info"], "user_scenario": _JSON},

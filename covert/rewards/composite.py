@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 from covert.env import State, canonical_bytes
+from covert.procgen.rows import procgen_truth
 from covert.rewards.compare import LENIENT, StringNorm
 from covert.rewards.facts import facts_score
 from covert.rewards.judge import LLMJudge, RuleJudge
@@ -104,7 +105,13 @@ class Scorer:
         return prepared
 
     def score(self, row: Any, completion: Any) -> Score:
-        """Score one completion (OpenAI-style messages or raw assistant text); never raises."""
+        """Score one completion (OpenAI-style messages or raw assistant text); never raises. A row of a
+        procedural environment (``covert procgen``) is scored by that environment."""
+        truth = procgen_truth(row)
+        if truth is not None:
+            from covert.procgen.reward import score_procgen
+
+            return score_procgen(truth, completion)
         try:
             prepared = self.prepare(row)
         except BadRow as exc:

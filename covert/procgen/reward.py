@@ -1,0 +1,56 @@
+"""Scoring a completion against a procedural row: what ``covert.rewards.score`` does for procgen rows.
+
+The row's ground truth holds the instance's identity and hidden data, so nothing is re-sampled; the
+installed environment of that name and version scores the completion's final answer text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from covert.procgen.contract import Instance
+from covert.procgen.registry import UnknownEnvironmentError, get_env
+from covert.rewards.result import Score
+
+MAX_MESSAGES = 256
+
+
+def completion_text(completion: Any) -> str:
+    """The text of a completion's final assistant message (raw text is taken as it is)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        completion = [completion]
+    if not isinstance(completion, (list, tuple)):
+        return ""
+    for message in reversed(list(completion[-MAX_MESSAGES:])):
+        if isinstance(message, Mapping) and message.get("role", "assistant") == "assistant":
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            if isinstance(content, list):
+                return "".join(part.get("text", "") for part in content[:MAX_MESSAGES]
+                               if isinstance(part, Mapping) and isinstance(part.get("text"), str))
+            return ""
+    return ""
+
+
+def score_procgen(truth: Mapping[str, Any], completion: Any) -> Score:
+    """The reward of ``completion`` for the instance ``truth`` (a row's ``ground_truth["procgen"]``);
+    never raises: a row it cannot use scores 0 with a ``row:`` reason."""
+    name, version, data = truth.get("env"), truth.get("version"), truth.get("data")
+    if not isinstance(name, str) or not isinstance(data, Mapping):
+        return Score.zero("row:bad_row: the procgen ground truth needs env and data")
+    try:
+        env = get_env(name)
+    except UnknownEnvironmentError:
+        return Score.zero(f"row:unknown_environment: {name[:80]}")
+    if version != env.version:
+        return Score.zero(f"row:version_mismatch: {name} {str(version)[:20]} (row) vs {env.version} (installed)")
+    try:
+        result = env.score(Instance("", dict(data)), completion_text(completion))
+    except Exception as exc:  # noqa: BLE001 - a completion must never crash a training run
+        return Score.zero(f"internal_error: {type(exc).__name__}")
+    value = min(1.0, max(0.0, float(result.value)))
+    return Score(value, {"procgen": value}, [f"procgen:{reason}" for reason in result.reasons])

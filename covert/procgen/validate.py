@@ -1,0 +1,77 @@
+"""Re-checking procedural rows (``covert validate``): the row's shape against its JSON Schema, then the
+instance and reference re-derived from (environment, version, seed, config, index) and compared.
+
+A broken row raises :class:`covert.validation.Invalid` with a stable reason code and the environment's
+name as the detail, so ``covert validate`` counts failures per reason and environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from covert.procgen.contract import ConfigError, Instance
+from covert.procgen.registry import UnknownEnvironmentError, get_env
+from covert.procgen.rows import RL_CONFIG, SFT_CONFIG, make_rows
+from covert.validation import Invalid
+
+SCHEMAS = {SFT_CONFIG: "procgen_sft_row", RL_CONFIG: "procgen_rl_row"}
+
+
+def is_procgen_config(config: str) -> bool:
+    """Whether a dataset config holds procedural rows."""
+    return config in SCHEMAS
+
+
+def validate_procgen_row(row: dict[str, Any], config: str) -> None:
+    """Check one row of ``sft-procgen`` or ``rl-procgen``; raises :class:`Invalid`."""
+    from covert.schemas import SchemaViolation, validator
+
+    try:
+        validator(SCHEMAS[config])(row)
+    except SchemaViolation as exc:
+        raise Invalid("schema_violation", str(exc).splitlines()[0][:120]) from None
+    truth = row["ground_truth"] if config == SFT_CONFIG else row["reward_model"]["ground_truth"]
+    ident = truth["procgen"]
+    name = ident["env"]
+    try:
+        env = get_env(name)
+    except UnknownEnvironmentError:
+        raise Invalid("unknown_environment", name) from None
+    if ident["version"] != env.version:
+        raise Invalid("version_mismatch", f"{name} {ident['version']} (row) vs {env.version} (installed)")
+    identity = (row["environment"], row["env_version"], row["env_seed"], row["env_config"], row["env_index"])
+    if identity != (f"procgen/{name}", ident["version"], ident["seed"], ident["config"], ident["index"]):
+        raise Invalid("identity_mismatch", name)
+    try:
+        config_full = env.check_config(ident["config"])
+    except ConfigError:
+        raise Invalid("bad_config", name) from None
+    if config_full != ident["config"]:
+        raise Invalid("incomplete_config", name)
+    try:
+        sft, rl, instance = make_rows(env, ident["seed"], config_full, ident["index"], "train", 0)
+    except Exception as exc:  # noqa: BLE001 - an environment that fails to re-derive is a counted failure
+        raise Invalid("rederive_failed", f"{name}: {type(exc).__name__}") from None
+    if instance.data != ident["data"]:
+        raise Invalid("instance_mismatch", name)
+    if row["task_id"] != sft["task_id"] or row["level"] != sft["level"] or row["asymmetry"] != sft["asymmetry"]:
+        raise Invalid("metadata_mismatch", name)
+    if config == SFT_CONFIG:
+        if row["messages"][:-1] != sft["messages"][:-1]:
+            raise Invalid("prompt_mismatch", name)
+        answer = row["messages"][-1]
+        if answer["role"] != "assistant":
+            raise Invalid("no_answer", name)
+        if answer["content"] != sft["messages"][-1]["content"]:
+            raise Invalid("reference_mismatch", name)
+        response = answer["content"]
+    else:
+        if row["prompt"] != rl["prompt"]:
+            raise Invalid("prompt_mismatch", name)
+        if row["data_source"] != rl["data_source"] or row["ability"] != rl["ability"] \
+                or row["extra_info"]["task_id"] != row["task_id"]:
+            raise Invalid("metadata_mismatch", name)
+        response = env.reference(instance)
+    scored = env.score(Instance("", instance.data), response)
+    if scored.value != 1.0:
+        raise Invalid("reference_scores_below_1", f"{name}: {', '.join(scored.reasons)}")
