@@ -116,14 +116,28 @@ def _budget_cpu(cpu_s: float) -> None:
 # -- protocol ------------------------------------------------------------------------------------------
 
 
+def _read_exact(stream: Any, size: int) -> bytes:
+    chunks = []
+    while size > 0:
+        chunk = stream.read(size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
 def _read(stream: Any, limit: int) -> Any:
-    header = stream.read(_HEADER.size)
+    header = _read_exact(stream, _HEADER.size)
     if len(header) < _HEADER.size:
         return None
     (size,) = _HEADER.unpack(header)
     if size > limit:
         raise SystemExit(3)
-    return json.loads(stream.read(size).decode("utf-8"))
+    body = _read_exact(stream, size)
+    if len(body) < size:
+        return None
+    return json.loads(body.decode("utf-8"))
 
 
 def _write(stream: Any, message: dict[str, Any]) -> None:
