@@ -187,7 +187,7 @@ class AdmissionConfig:
     band: tuple[float, float] = (0.1, 0.9)
     solver_level: int = 1
     trivial_tolerance: float = 0.1
-    min_perturbation_sensitivity: float = 0.5
+    min_perturbation_sensitivity: float = 0.75
     max_ast_similarity: float = 0.97
     max_behaviour_similarity: float = 0.995
     review: bool = False
@@ -207,8 +207,9 @@ _INT = re.compile(r"-?\d+")
 
 
 def perturbations(reference: str) -> list[str]:
-    """Wrong variants of a reference: the last integer changed, every integer of the last line changed,
-    the last line dropped (each only where it changes the text)."""
+    """Wrong variants of a reference: the last integer changed, every integer of the last line changed
+    (each only where it changes the text). Dropping text is no perturbation: the answer may still be
+    written in the reasoning, and a scorer may rightly read it there."""
     out: list[str] = []
     matches = list(_INT.finditer(reference))
     if matches:
@@ -218,8 +219,6 @@ def perturbations(reference: str) -> list[str]:
     if lines and _INT.search(lines[-1]):
         bumped = _INT.sub(lambda m: str(int(m.group()) + 1), lines[-1])
         out.append("\n".join([*lines[:-1], bumped]))
-    if len(lines) > 1:
-        out.append("\n".join(lines[:-1]))
     return [p for p in dict.fromkeys(out) if p != reference]
 
 

@@ -105,11 +105,11 @@ class EnvPool:
             return cls()
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-            if data.get("format") != POOL_FORMAT:
-                raise ValueError(f"format {data.get('format')!r}")
+            if not isinstance(data, dict) or data.get("format") != POOL_FORMAT:
+                raise ValueError("no pool format marker")
             members = {m["name"]: Member(**m) for m in data["members"]}
             return cls(data["capacity"], data["max_age"], data["too_easy"], members, list(data.get("retired", [])))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path} is not a covert environment pool ({exc}); pass another --pool path") from None
 
     def candidates(self) -> Iterable[Candidate]:
