@@ -202,3 +202,41 @@ def test_the_cli_refuses_bad_input(capsys: pytest.CaptureFixture[str], tmp_path:
     assert main(["procgen-admit", "--generate", "2"]) == 2
     err = capsys.readouterr().err
     assert "nothing to admit" in err and "cannot read candidate" in err and "--llm" in err
+
+
+@pytest.fixture(scope="module")
+def random_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A randomly initialised tiny Llama (tests/llm/tiny_models.py): its outputs are garbage."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tests.llm.tiny_models import save, tiny_llama
+    from tests.tiny_tokenizer import tiny_tool_tokenizer
+
+    tokenizer = tiny_tool_tokenizer()
+    return save(tiny_llama(tokenizer, seed=1), tokenizer, tmp_path_factory.mktemp("random-lm"))
+
+
+def test_a_tiny_random_model_writes_nothing_admissible(sandbox: SandboxPool, random_model: Path,
+                                                       tmp_path: Path) -> None:
+    """Every generated candidate (or reply without one) is rejected with a counted reason; nothing crashes,
+    with L4 review on and the model as the L5 solver too."""
+    import torch
+
+    from covert.llm import open_backend
+    from covert.procgen.candidates import BackendSolver
+    from covert.procgen.generate import generate_candidates
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the tiny model on a busy 2-core machine
+    try:
+        backend = open_backend(f"hf:{random_model}", cache_dir=tmp_path / "cache")
+        candidates, failures = generate_candidates(backend, 3, seed=0, examples=1, max_tokens=40)
+        admission = Admission(AdmissionConfig(review=True, samples=1, instances=2), solver=BackendSolver(backend),
+                              reviewer=backend, sandbox=sandbox)
+        report = admit_all([*candidates, candidate("max_subarray")], admission)
+    finally:
+        torch.set_num_threads(threads)
+    assert len(candidates) + sum(failures.values()) == 3
+    assert all(not v.admitted and v.rejection for v in report.verdicts), [v.rejection for v in report.verdicts]
+    assert report.verdicts[-1].rejection.startswith("L4:")  # a good module fails a garbage review
+    assert sum(report.rejections().values()) == len(report.verdicts)
