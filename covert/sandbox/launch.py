@@ -46,14 +46,16 @@ def _root_binds() -> list[str]:
     return args
 
 
-def bwrap_argv(bwrap: str, tmp_mb: int, ro_binds: tuple[str, ...] = ()) -> list[str]:
+def bwrap_argv(bwrap: str, tmp_mb: int | None, ro_binds: tuple[str, ...] = ()) -> list[str]:
     """The bubblewrap command line that runs the worker: every namespace unshared (no network), the system
-    read-only, a private size-limited /tmp, no capabilities, killed with its parent, in its own session."""
+    read-only, a private /tmp (of ``tmp_mb`` MiB; ``None`` for a bubblewrap without ``--size``), no
+    capabilities, killed with its parent, in its own session."""
+    size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb is not None else []
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
             "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
             *_root_binds(),
             "--proc", "/proc", "--dev", "/dev",
-            "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
+            *size, "--tmpfs", "/tmp",
             "--dir", "/sandbox", "--ro-bind", str(WORKER_FILE), INSIDE_WORKER]
     for path in ro_binds:
         real = os.path.realpath(path)
@@ -64,7 +66,7 @@ def bwrap_argv(bwrap: str, tmp_mb: int, ro_binds: tuple[str, ...] = ()) -> list[
 
 
 @lru_cache(maxsize=8)
-def _probe(bwrap: str, tmp_mb: int) -> str:
+def _probe(bwrap: str, tmp_mb: int | None) -> str:
     """Empty when bubblewrap can start a Python in the sandbox here, else why not (one line)."""
     argv = bwrap_argv(bwrap, tmp_mb)
     probe = [*argv[:-1], "-c", "print('covert-sandbox-ok')"]
@@ -89,6 +91,10 @@ def make_launcher(*, tmp_mb: int, ro_binds: tuple[str, ...] = (), use_bwrap: boo
         why = _probe(bwrap, tmp_mb)
         if not why:
             return Launcher(tuple(bwrap_argv(bwrap, tmp_mb, ro_binds)), isolated=True)
+        if "--size" in why and not _probe(bwrap, None):  # bubblewrap < 0.7 has no --size
+            return Launcher(tuple(bwrap_argv(bwrap, None, ro_binds)), isolated=True,
+                            warning=f"{bwrap} has no --size: the private /tmp is not size-limited "
+                                    "(files are, by RLIMIT_FSIZE); install bubblewrap >= 0.7")
     return Launcher((_python(), "-I", "-S", "-B", str(WORKER_FILE)), isolated=False,
                     warning=FALLBACK_WARNING.format(why=why))
 

@@ -99,7 +99,7 @@ class _Worker:
         sig = -code if code is not None and code < 0 else 0
         if code is not None and code > 128 and self.isolated:  # bubblewrap exits 128 + the child's signal
             sig = code - 128
-        if sig == signal.SIGXCPU:
+        if sig in (signal.SIGXCPU, signal.SIGPROF):
             return "timeout", f"the worker exceeded its CPU limit of {self.limits.cpu_s:g} s"
         if sig:
             try:

@@ -105,6 +105,7 @@ def apply_limits(limits: dict[str, Any]) -> None:
     life = int(limits["lifetime_cpu_s"]) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (life, life))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails with EFBIG instead of killing
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
 
 
 def _budget_cpu(cpu_s: float) -> None:
@@ -203,7 +204,16 @@ class Worker:
         return module
 
     def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        # The CPU budget of one call: a profiling timer (SIGPROF ends the worker) at the exact budget,
+        # and RLIMIT_CPU (whole seconds, SIGXCPU) behind it should the timer be disarmed.
         _budget_cpu(float(self.limits["cpu_s"]))
+        signal.setitimer(signal.ITIMER_PROF, float(self.limits["cpu_s"]))
+        try:
+            return self._call(request)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+
+    def _call(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
             module = self.load(request["key"], request.get("source"))
             harness = request.get("harness")

@@ -31,3 +31,11 @@ def raw_pool(bwrap_ok: None) -> Iterator[SandboxPool]:
     """A one-worker pool with the AST prefilter OFF: only the OS-level barriers stand."""
     with SandboxPool(limits=TEST_LIMITS, size=1, use_prefilter=False) as p:
         yield p
+
+
+@pytest.fixture()
+def any_pool() -> Iterator[SandboxPool]:
+    """A one-worker pool, prefilter OFF, under bubblewrap where it runs and on the fallback elsewhere: for
+    the pool's mechanics (only well-behaved or self-harming code runs in it)."""
+    with SandboxPool(limits=TEST_LIMITS, size=1, use_prefilter=False) as p:
+        yield p
