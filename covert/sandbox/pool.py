@@ -10,6 +10,7 @@ import selectors
 import signal
 import struct
 import subprocess
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -129,7 +130,7 @@ class _Worker:
 class SandboxPool:
     """Warm sandbox workers that run untrusted module source. See :mod:`covert.sandbox` for the API.
 
-    Not thread-safe: one pool serves one thread (make one pool per thread).
+    Thread-safe: calls on different slots run in parallel, calls on one slot one after another.
     """
 
     def __init__(self, limits: Limits | None = None, size: int = 2, *, use_prefilter: bool = True,
@@ -147,6 +148,8 @@ class SandboxPool:
                       "modules": dict(trusted_modules or {})}
         self._workers: list[_Worker | None] = [None] * size
         self._next = 0
+        self._lock = threading.Lock()
+        self._slot_locks = [threading.Lock() for _ in range(size)]
         self.stats: Counter[str] = Counter()
         self.seccomp_status = "not started"
 
@@ -172,17 +175,22 @@ class SandboxPool:
         reasons = prefilter(source, allowed_modules=self.allowed_modules, max_bytes=self.limits.max_source_bytes) \
             if self.use_prefilter else _size_only(source, self.limits.max_source_bytes)
         if reasons:
-            self.stats["prefilter_rejected"] += 1
+            self._count("prefilter_rejected")
             return SandboxResult(False, None, "forbidden", "; ".join(reasons)[:500], self.warning, tuple(reasons))
         data = json.dumps(payload, ensure_ascii=False, allow_nan=False)
         if len(data.encode("utf-8")) > self.limits.max_input_bytes:
             raise ValueError(f"sandbox payload is over {self.limits.max_input_bytes} bytes; cut it first")
-        slot = self._slot(worker)
+        with self._lock:
+            slot = self._slot(worker)
+        with self._slot_locks[slot]:
+            return self._call_in(slot, source, entry, payload, harness)
+
+    def _call_in(self, slot: int, source: str, entry: str, payload: Any, harness: str | None) -> SandboxResult:
         proc = self._worker(slot)
         key = hashlib.sha256(source.encode("utf-8")).hexdigest()
         request = {"op": "call", "key": key, "entry": entry, "harness": harness, "payload": payload,
                    "source": None if key in proc.loaded else source}
-        self.stats["calls"] += 1
+        self._count("calls")
         try:
             proc.send(request)
             reply = proc.receive(self.limits.wall_s, self.limits.max_output_bytes + 65536)
@@ -190,10 +198,13 @@ class SandboxPool:
             self._retire(slot, "timeout")
             return SandboxResult(False, None, "timeout", f"the call ran past {self.limits.wall_s:g} s of wall "
                                  "clock", self.warning)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            self._retire(slot, "crash")
+            return SandboxResult(False, None, "crash", f"the worker broke the protocol: {exc}", self.warning)
         except ValueError as exc:
             self._retire(slot, "output_too_large")
             return SandboxResult(False, None, "output_too_large", str(exc), self.warning)
-        except (BrokenPipeError, OSError):
+        except OSError:
             reply = None
         if reply is None:
             kind, detail = proc.death()
@@ -212,6 +223,10 @@ class SandboxPool:
             self._retire(slot, "memory")
         detail = " ".join(f"{reply.get('detail', '')} [{reply.get('where', '')}]".split())[:500]
         return SandboxResult(False, None, kind, detail, self.warning)
+
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self.stats[key] += 1
 
     def close(self) -> None:
         """Stop every worker."""
@@ -247,7 +262,7 @@ class SandboxPool:
             if proc is not None:
                 proc.kill()
             proc = _Worker(self.launcher, self._init, self.limits)
-            self.stats["spawns"] += 1
+            self._count("spawns")
             self.seccomp_status = proc.seccomp
             self._workers[slot] = proc
         return proc
@@ -257,7 +272,7 @@ class SandboxPool:
         if proc is not None:
             proc.kill()
         self._workers[slot] = None
-        self.stats[f"replaced_{why}"] += 1
+        self._count(f"replaced_{why}")
 
 
 def _size_only(source: str, max_bytes: int) -> list[str]:

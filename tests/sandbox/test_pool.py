@@ -101,3 +101,13 @@ def test_same_inputs_same_result(pool: SandboxPool) -> None:
     first = pool.call(source, "f", 7, worker=0)
     second = pool.call(source, "f", 7, worker=1)
     assert first.ok and first == second
+
+
+def test_threads_share_a_pool() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with SandboxPool(limits=Limits(cpu_s=1, wall_s=10), size=2, use_prefilter=False) as shared, \
+            ThreadPoolExecutor(4) as executor:
+        results = list(executor.map(lambda i: shared.call(DOUBLE, "double", {"x": i, "items": []}), range(40)))
+        assert [r.value["value"] for r in results] == [2 * i for i in range(40)]
+        assert shared.stats["calls"] == 40 and shared.stats["spawns"] == 2
