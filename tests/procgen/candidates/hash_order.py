@@ -16,7 +16,7 @@ class MaxSubarray(ProceduralEnv):
     def sample(self, seed: int, config: dict, index: int) -> Instance:
         config = self.check_config(config)
         rng = instance_rng(self, seed, config, index)
-        tag = next(iter({'red', 'green', 'blue', 'amber', 'violet', 'cyan'}))
+        tag = f"run {hash('hash-order')}:"  # differs between processes (string hash randomisation)
         numbers = [rng.randint(-config["spread"], config["spread"]) for _ in range(config["length"])]
         numbers[rng.randrange(len(numbers))] = config["spread"] + rng.randint(5, 50)
         prompt = (tag + " numbers: " + ", ".join(str(x) for x in numbers) + "\nWhat is the largest sum of a contiguous "
