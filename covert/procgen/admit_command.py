@@ -29,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--band", default="0.1,0.9", help="admitted solver pass-rate band LO,HI")
     s.add_argument("--pool", default=None, help="environment pool JSON: novelty against it; admitted ones join")
     s.add_argument("--round", type=int, default=0, help="rotation round (with --pool)")
+    s.add_argument("--no-seed-novelty", action="store_true", help="do not reject copies of the seed environments")
     s.add_argument("--report", default=None, help="write the full report as JSON here")
     s.set_defaults(func=_cmd_admit)
 
@@ -69,7 +70,7 @@ def _solver(args: argparse.Namespace, backend: Any) -> Any:
 
 
 def _cmd_admit(args: argparse.Namespace) -> int:
-    from covert.procgen.candidates import Admission, AdmissionConfig, Candidate, admit_all
+    from covert.procgen.candidates import Admission, AdmissionConfig, Candidate, admit_all, seed_candidates
     from covert.procgen.pool import EnvPool
 
     if not args.files and not args.generate:
@@ -93,7 +94,8 @@ def _cmd_admit(args: argparse.Namespace) -> int:
     config = AdmissionConfig(instances=args.instances, samples=args.samples, band=_band(args.band),
                              review=args.review)
     with Admission(config, solver=_solver(args, backend), pool=pool, reviewer=backend) as admission:
-        report = admit_all(candidates, admission)
+        known = [] if args.no_seed_novelty else [admission.profile(seed) for seed in seed_candidates()]
+        report = admit_all(candidates, admission, known=known)
     if pool is not None:
         for candidate, verdict in zip(candidates, report.verdicts, strict=True):
             if verdict.admitted:

@@ -93,6 +93,8 @@ class Verdict:
     version: str = ""
     stages: list[StageResult] = field(default_factory=list)
     pass_rate: float | None = None
+    level: int | None = None
+    pass_rates: dict[str, float] = field(default_factory=dict)
     signature: list[float] = field(default_factory=list)
     nearest: str = ""
     similarity: float = 0.0
@@ -173,7 +175,8 @@ class AdmissionConfig:
         instances: Instances per seed and level (m).
         samples: Solver samples per instance (k).
         band: Admitted pass-rate interval of the solver, inclusive.
-        solver_level: Difficulty level (every knob) L5 is measured at.
+        max_levels: L5 calibration measures levels 0, 1, ... (every knob at that level), at most this many,
+            and stops at the first whose pass rate is at most the band's top.
         trivial_tolerance: Largest fraction of instances a trivial answer may score 1 on.
         min_perturbation_sensitivity: Smallest fraction of perturbed references that must score below 1.
         max_ast_similarity: A candidate at or above this AST similarity to a pool member is a duplicate...
@@ -185,7 +188,7 @@ class AdmissionConfig:
     instances: int = 6
     samples: int = 4
     band: tuple[float, float] = (0.1, 0.9)
-    solver_level: int = 1
+    max_levels: int = 4
     trivial_tolerance: float = 0.1
     min_perturbation_sensitivity: float = 0.75
     max_ast_similarity: float = 0.97
@@ -312,8 +315,31 @@ class Admission:
             raise _Rejected(stage, str(result.error_kind), result.detail)
         return result.value
 
+    def profile(self, candidate: Candidate) -> tuple[str, list[str], list[float]]:
+        """(name, AST shape, behaviour signature) of a trusted environment (a seed) for novelty checks,
+        from stages L1-L3 in the sandbox; ValueError naming the stage if it does not pass them."""
+        verdict = Verdict(candidate.label)
+        try:
+            self._early(candidate, verdict)
+        except _Rejected as rejected:
+            raise ValueError(f"{candidate.label} fails {rejected}: {rejected.result.detail}") from None
+        return verdict.name, ast_shape(candidate.source), verdict.signature
+
     def _stages(self, candidate: Candidate, verdict: Verdict,
                 accepted: Sequence[tuple[str, list[str], list[float]]]) -> None:
+        cfg = self.config
+        top, config_at, first = self._early(candidate, verdict)
+        if cfg.review:
+            self._l4(candidate, first)
+            verdict.stages.append(StageResult("L4", True))
+
+        levels = range(min(top, cfg.max_levels - 1) + 1)
+        self._l5(candidate, verdict, [config_at(lv) for lv in levels], ast_shape(candidate.source), accepted)
+        verdict.stages.append(StageResult("L5", True))
+
+    def _early(self, candidate: Candidate, verdict: Verdict) -> tuple[int, Callable[[int], dict[str, Any]],
+                                                                       list[dict[str, Any]]]:
+        """L1, exec, L2 and L3; returns the top level, the level -> config function and the first run."""
         cfg = self.config
         info = self._call("exec", candidate, "describe", None)
         if info["problems"]:
@@ -343,13 +369,7 @@ class Admission:
 
         verdict.signature = self._l3(candidate, runs, plan)
         verdict.stages.append(StageResult("L3", True))
-
-        if cfg.review:
-            self._l4(candidate, runs[plan[0]])
-            verdict.stages.append(StageResult("L4", True))
-
-        self._l5(candidate, verdict, config_at(cfg.solver_level), ast_shape(candidate.source), accepted)
-        verdict.stages.append(StageResult("L5", True))
+        return top, config_at, runs[plan[0]]
 
     def _l3(self, candidate: Candidate, runs: dict[tuple[int, int], list[dict[str, Any]]],
             plan: list[tuple[int, int]]) -> list[float]:
@@ -403,8 +423,32 @@ class Admission:
         if verdict["verdict"] != "accept":
             raise _Rejected("L4", "review_rejected", str(verdict.get("reason", "")))
 
-    def _l5(self, candidate: Candidate, verdict: Verdict, config: dict[str, Any], shape: list[str],
+    def _l5(self, candidate: Candidate, verdict: Verdict, configs: list[dict[str, Any]], shape: list[str],
             accepted: Sequence[tuple[str, list[str], list[float]]]) -> None:
+        cfg = self.config
+        members = list(self.pool.members_for_novelty()) if self.pool is not None else []
+        for name, other_shape, other_signature in [*members, *accepted]:  # novelty first: it costs no solver
+            a_sim = ast_similarity(shape, other_shape)
+            b_sim = behaviour_similarity(verdict.signature, other_signature)
+            if a_sim > verdict.similarity:
+                verdict.nearest, verdict.similarity = name, a_sim
+            if a_sim >= cfg.max_ast_similarity or (b_sim >= cfg.max_behaviour_similarity and a_sim >= 0.5):
+                raise _Rejected("L5", "duplicate", f"too close to {name} (AST {a_sim:.3f}, behaviour {b_sim:.3f})")
+        low, high = cfg.band
+        for level, config in enumerate(configs):  # calibration: the easiest level whose pass rate is in the band
+            rate = self._pass_rate(candidate, config)
+            verdict.pass_rates[str(level)] = rate
+            verdict.pass_rate, verdict.level = rate, level
+            if rate <= high:
+                break
+        if verdict.pass_rate is not None and verdict.pass_rate > high:
+            raise _Rejected("L5", "too_easy", f"the solver passed {verdict.pass_rate:.2f} > {high} at every level "
+                            f"up to {len(configs) - 1}")
+        if verdict.pass_rate is not None and verdict.pass_rate < low:
+            raise _Rejected("L5", "too_hard", f"the solver passed {verdict.pass_rate:.2f} < {low} at level "
+                            f"{verdict.level}")
+
+    def _pass_rate(self, candidate: Candidate, config: dict[str, Any]) -> float:
         cfg = self.config
         items = self._call("L5", candidate, "run", {"seed": 10_000 + cfg.seeds[0], "config": config,
                                                     "indices": list(range(cfg.instances))})
@@ -413,21 +457,7 @@ class Admission:
         scored = self._call("L5", candidate, "score", {"instances": instances,
                                                        "responses": [[a[:100_000] for a in row] for row in answers]})
         values = [e.get("value", 0.0) for row in scored for e in row]
-        rate = sum(v == 1.0 for v in values) / max(1, len(values))
-        verdict.pass_rate = rate
-        low, high = cfg.band
-        if rate > high:
-            raise _Rejected("L5", "too_easy", f"the solver passed {rate:.2f} > {high}")
-        if rate < low:
-            raise _Rejected("L5", "too_hard", f"the solver passed {rate:.2f} < {low}")
-        members = list(self.pool.members_for_novelty()) if self.pool is not None else []
-        for name, other_shape, other_signature in [*members, *accepted]:
-            a_sim = ast_similarity(shape, other_shape)
-            b_sim = behaviour_similarity(verdict.signature, other_signature)
-            if a_sim > verdict.similarity:
-                verdict.nearest, verdict.similarity = name, a_sim
-            if a_sim >= cfg.max_ast_similarity or (b_sim >= cfg.max_behaviour_similarity and a_sim >= 0.5):
-                raise _Rejected("L5", "duplicate", f"too close to {name} (AST {a_sim:.3f}, behaviour {b_sim:.3f})")
+        return sum(v == 1.0 for v in values) / max(1, len(values))
 
 
 def _shape_features(item: dict[str, Any]) -> list[float]:
@@ -467,11 +497,18 @@ class AdmissionReport:
                 "verdicts": [v.to_dict() for v in self.verdicts]}
 
 
+def seed_candidates() -> list[Candidate]:
+    """The registered seed environments' modules (``covert/procgen/envs``) as candidates, sorted."""
+    return [Candidate(p.name, p.read_text(encoding="utf-8"), "seed") for p in sorted((_PROCGEN_DIR / "envs").glob("[a-z]*.py"))]
+
+
 def admit_all(candidates: Iterable[Candidate], admission: Admission,
-              on_verdict: Callable[[Candidate, Verdict], None] | None = None) -> AdmissionReport:
-    """Admit candidates in order; later ones are checked for novelty against earlier admitted ones too."""
+              on_verdict: Callable[[Candidate, Verdict], None] | None = None,
+              known: Sequence[tuple[str, list[str], list[float]]] = ()) -> AdmissionReport:
+    """Admit candidates in order; novelty is checked against ``known`` profiles (see
+    :meth:`Admission.profile`), the pool and the candidates admitted earlier in the batch."""
     verdicts: list[Verdict] = []
-    accepted: list[tuple[str, list[str], list[float]]] = []
+    accepted: list[tuple[str, list[str], list[float]]] = list(known)
     for candidate in candidates:
         verdict = admission.admit(candidate, accepted=accepted)
         verdicts.append(verdict)

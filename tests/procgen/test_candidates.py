@@ -124,6 +124,28 @@ def test_the_solver_band_rejects_too_easy_and_too_hard(sandbox: SandboxPool) -> 
     assert (hard.rejection, hard.pass_rate) == ("L5:too_hard", 0.0)
 
 
+class LengthSolver:
+    """Right on 8 numbers, right half the time (seeded) on 16, wrong on more: a solver with a skill ceiling."""
+
+    def __call__(self, items: object, k: int) -> list[list[str]]:
+        import random
+
+        rng = random.Random(0)
+        out = []
+        for item in items:  # type: ignore[attr-defined]
+            count = item.prompt.split("\n")[0].count(",") + 1
+            right = [count <= 8 or (count <= 16 and rng.random() < 0.5) for _ in range(k)]
+            out.append([item.reference if r else "Answer: 0" for r in right])
+        return out
+
+
+def test_l5_calibrates_the_level_to_the_band(sandbox: SandboxPool) -> None:
+    admission = Admission(AdmissionConfig(instances=8), solver=LengthSolver(), sandbox=sandbox)
+    verdict = admission.admit(candidate("max_subarray"))
+    assert verdict.admitted, verdict.stages
+    assert verdict.level == 1 and verdict.pass_rates["0"] == 1.0 and 0.1 <= verdict.pass_rates["1"] <= 0.9
+
+
 def test_seeds_are_admitted_and_copies_are_duplicates(sandbox: SandboxPool) -> None:
     seeds = [Candidate.from_file(p) for p in sorted(SEEDS.glob("[a-z]*.py"))]
     assert seeds, "no seed environments"
@@ -189,13 +211,15 @@ def test_the_cli_admits_files_and_writes_a_report(sandbox: SandboxPool, tmp_path
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from covert.cli import main
 
-    files = [str(HERE / "max_subarray.py"), str(HERE / "net_probe.py"), str(HERE / "yes_man.py")]
+    seed = sorted(SEEDS.glob("[a-z]*.py"))[0]
+    files = [str(HERE / "max_subarray.py"), str(HERE / "net_probe.py"), str(HERE / "yes_man.py"), str(seed)]
     code = main(["procgen-admit", *files, "--pool", str(tmp_path / "pool.json"), "--report", str(tmp_path / "r.json")])
     out = capsys.readouterr().out
     assert code == 0, out
     report = json.loads((tmp_path / "r.json").read_text())
-    assert (report["admitted"], report["rejected"]) == (1, 2)
-    assert report["rejections"] == {"L1:forbidden_import": 1, "L3:trivial_accepted": 1}
+    assert (report["admitted"], report["rejected"]) == (1, 3)
+    assert report["rejections"] == {"L1:forbidden_import": 1, "L3:trivial_accepted": 1, "L5:duplicate": 1}
+    assert f"{seed.name}: rejected L5:duplicate" in out  # a copy of a seed is no new environment
     assert "max_subarray.py: admitted" in out and "net_probe.py: rejected L1:forbidden_import" in out
     assert [m["name"] for m in json.loads((tmp_path / "pool.json").read_text())["members"]] == ["max_subarray"]
 
