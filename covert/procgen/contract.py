@@ -11,6 +11,12 @@ A procedural environment (EvoEnv's "environment as an executable object") is one
 
 Everything is deterministic per (name, version, seed, config, index) in any process: sampling draws only
 from :func:`instance_rng`, never from global state, hash randomisation or the clock.
+
+``reference`` and ``score`` read only ``instance.data``: a dataset row stores the data as ground truth,
+and rewards (``covert.rewards.score``, verl's ``compute_score``) rebuild the instance from it with an
+empty prompt. Instance data holds JSON values only (no floats: loaders read them back imprecisely).
+Registration, datasets, validation and admission: :mod:`covert.procgen.registry`,
+:mod:`covert.procgen.dataset`, :mod:`covert.procgen.validate`, :mod:`covert.procgen.admission`.
 """
 
 from __future__ import annotations

@@ -68,7 +68,9 @@ def _score(args: argparse.Namespace) -> int:
     for task_id, _, completion in predictions:
         row = rows[task_id]
         result = scorer.score(row, completion)
-        results.append({"task_id": task_id, "category": row.get("category", ""), "builder": row.get("builder", ""),
+        # procedural rows (covert procgen) group by level and environment
+        category = row.get("category") or (f"level {row['level']}" if "level" in row else "")
+        results.append({"task_id": task_id, "category": category, "builder": row.get("builder") or row.get("environment", ""),
                         **result.to_dict()})
     summary = _summary(results)
     if args.json:

@@ -88,6 +88,15 @@ def test_cli_writes_and_validates(tmp_path: Path, capsys: pytest.CaptureFixture[
     capsys.readouterr()
     assert main(["validate", str(out)]) == 0
     assert "all rows valid" in capsys.readouterr().out
+    sft = list(iter_rows(out, "sft-procgen"))
+    predictions = tmp_path / "predictions.jsonl"
+    predictions.write_text("".join(json.dumps({"task_id": r["task_id"], "completion": r["messages"][-1]["content"]
+                                               if i % 2 else "Answer: nonsense"}) + "\n" for i, r in enumerate(sft)))
+    assert main(["score", "--dataset", str(out), "--config", "rl-procgen", "--predictions", str(predictions),
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["mean"] == 0.5
+    assert set(report["summary"]["per_builder"]) == {"procgen/knapsack", "procgen/subset_sum"}
 
 
 @pytest.mark.parametrize("argv, message", [
