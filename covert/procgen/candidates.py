@@ -10,9 +10,10 @@ with counted rejection reasons (``"stage:reason"``):
   level (``timeout``, ``memory``, ``crash``, ``forbidden``, ``exception``, ``output_too_large``);
 - ``L2`` determinism: the same instances and references from a second worker process (another hash
   seed): ``nondeterministic``; and a different seed must change something: ``seed_ignored``;
-- ``L3`` reference self-consistency: the reference scores 1 (``reference_rejected``), trivial and garbage
-  answers score below 1 (``trivial_accepted``) without raising (``score_raises``, ``bad_score``),
-  perturbed references score below 1 (``perturbation_insensitive``);
+- ``L3`` reference self-consistency: the reference scores 1 (``reference_rejected``), also with the
+  prompt blanked (``prompt_dependent``); trivial and garbage answers score below 1 (``trivial_accepted``)
+  without raising (``score_raises``, ``bad_score``); perturbed references (those of
+  :func:`covert.procgen.admission.perturbations`) score below 1 (``perturbation_insensitive``);
 - ``L4`` (optional) the LLM reviews its own environment: ``review_rejected``, ``review_unparsable``;
 - ``L5`` solver-relative difficulty, the solver's pass rate over k samples on m instances inside the
   band (``too_easy``, ``too_hard``), and novelty against the pool (``duplicate``) from a behaviour
@@ -26,13 +27,13 @@ import difflib
 import hashlib
 import json
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from covert.procgen.admission import TRIVIAL, perturbations
 from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult
 
 HARNESS = "covert_procgen_harness"
@@ -177,8 +178,10 @@ class AdmissionConfig:
         band: Admitted pass-rate interval of the solver, inclusive.
         max_levels: L5 calibration measures levels 0, 1, ... (every knob at that level), at most this many,
             and stops at the first whose pass rate is at most the band's top.
-        trivial_tolerance: Largest fraction of instances a trivial answer may score 1 on.
-        min_perturbation_sensitivity: Smallest fraction of perturbed references that must score below 1.
+        trivial_tolerance: Largest fraction of all L3 instances a trivial answer may score 1 on (a path
+            ``[0, 1]`` is right when the two ends are neighbours).
+        min_perturbation_sensitivity: Smallest fraction of perturbed references that must score below 1
+            (not all: a perturbed colouring of an easy graph is often still a colouring).
         max_ast_similarity: A candidate at or above this AST similarity to a pool member is a duplicate...
         max_behaviour_similarity: ...and so is one at or above this behaviour similarity.
         review: Run L4 (needs a reviewer backend).
@@ -190,39 +193,21 @@ class AdmissionConfig:
     band: tuple[float, float] = (0.1, 0.9)
     max_levels: int = 4
     trivial_tolerance: float = 0.1
-    min_perturbation_sensitivity: float = 0.75
+    min_perturbation_sensitivity: float = 0.6
     max_ast_similarity: float = 0.97
     max_behaviour_similarity: float = 0.995
     review: bool = False
 
 
-TRIVIAL_ANSWERS = ("", "Answer: 0", "Answer: 1", "Answer: []", "Answer: [1]", "Answer: yes", "I don't know.",
-                   "Answer: " + "9 " * 50_000)
+TRIVIAL_ANSWERS = (*TRIVIAL, "Answer: " + "9 " * 50_000)
+"""The trivial answers of the seeds' admission, plus a long one (the sandbox bounds payloads to 1 MiB, so
+the seeds' megabyte garbage is replaced by :func:`garbage`)."""
 
 
 def garbage(seed: int, size: int = 4000) -> str:
     """Seeded printable garbage."""
     rng = random.Random(seed)
     return "".join(rng.choice("abc XYZ 0123456789 []{}(),.:;\n\t\\$#") for _ in range(size))
-
-
-_INT = re.compile(r"-?\d+")
-
-
-def perturbations(reference: str) -> list[str]:
-    """Wrong variants of a reference: the last integer changed, every integer of the last line changed
-    (each only where it changes the text). Dropping text is no perturbation: the answer may still be
-    written in the reasoning, and a scorer may rightly read it there."""
-    out: list[str] = []
-    matches = list(_INT.finditer(reference))
-    if matches:
-        last = matches[-1]
-        out.append(reference[:last.start()] + str(int(last.group()) + 1) + reference[last.end():])
-    lines = reference.rstrip().split("\n")
-    if lines and _INT.search(lines[-1]):
-        bumped = _INT.sub(lambda m: str(int(m.group()) + 1), lines[-1])
-        out.append("\n".join([*lines[:-1], bumped]))
-    return [p for p in dict.fromkeys(out) if p != reference]
 
 
 def ast_shape(source: str) -> list[str]:
@@ -375,26 +360,35 @@ class Admission:
             plan: list[tuple[int, int]]) -> list[float]:
         cfg = self.config
         signature: list[float] = []
+        probes = [*TRIVIAL_ANSWERS, garbage(0)]
+        trivial_hits = [0] * len(probes)
+        perturbed = sensitive = total = 0
         for position, key in enumerate(plan):
             items = runs[key]
             instances = [{"prompt": i["prompt"], "data": i["data"]} for i in items]
-            probes = [*TRIVIAL_ANSWERS, garbage(key[0] * 1000 + key[1])]
             responses = []
             for n, item in enumerate(items):
                 other = items[(n + 1) % len(items)]["reference"]
                 responses.append([item["reference"], *probes, other, *perturbations(item["reference"])])
-            scored = self._call("L3", candidate, "score", {"instances": instances, "responses": responses})
-            trivial_hits = [0] * len(probes)
-            perturbed = sensitive = 0
+            blank = [{"prompt": "", "data": i["data"]} for i in items]  # scoring may read only the data
+            scored = self._call("L3", candidate, "score", {"instances": instances + blank,
+                                                           "responses": responses + [[i["reference"]] for i in items]})
             for row in scored:
                 for entry in row:
                     if "raised" in entry:
                         raise _Rejected("L3", "score_raises", entry["raised"])
                     if "invalid" in entry:
                         raise _Rejected("L3", "bad_score", entry["invalid"])
+            for row in scored[:len(items)]:
                 if row[0]["value"] != 1.0:
                     raise _Rejected("L3", "reference_rejected", f"the reference scored {row[0]['value']} "
                                     f"({', '.join(row[0]['reasons'])}) at seed {key[0]} level {key[1]}")
+            for row in scored[len(items):]:
+                if row[0]["value"] != 1.0:
+                    raise _Rejected("L3", "prompt_dependent", "the reference scores below 1 once the prompt is "
+                                    "blanked: score must read only the instance data")
+            for row in scored[:len(items)]:
+                total += 1
                 for j in range(len(probes)):
                     trivial_hits[j] += row[1 + j]["value"] == 1.0
                 for entry in row[2 + len(probes):]:
@@ -404,13 +398,13 @@ class Admission:
                     signature += [entry["value"] for entry in row[1:2 + len(probes)]]
             if position == 0:
                 signature += [feature for item in items for feature in _shape_features(item)]
-            worst = max(range(len(probes)), key=lambda j: trivial_hits[j])
-            if trivial_hits[worst] > cfg.trivial_tolerance * len(items):
-                raise _Rejected("L3", "trivial_accepted", f"the trivial answer {probes[worst][:30]!r} scored 1 on "
-                                f"{trivial_hits[worst]} of {len(items)} instances")
-            if perturbed == 0 or sensitive < cfg.min_perturbation_sensitivity * perturbed:
-                raise _Rejected("L3", "perturbation_insensitive", f"{sensitive} of {perturbed} perturbed references "
-                                "scored below 1")
+        worst = max(range(len(probes)), key=lambda j: trivial_hits[j])
+        if trivial_hits[worst] > cfg.trivial_tolerance * total:
+            raise _Rejected("L3", "trivial_accepted", f"the trivial answer {probes[worst][:30]!r} scored 1 on "
+                            f"{trivial_hits[worst]} of {total} instances")
+        if perturbed == 0 or sensitive < cfg.min_perturbation_sensitivity * perturbed:
+            raise _Rejected("L3", "perturbation_insensitive", f"{sensitive} of {perturbed} perturbed references "
+                            "scored below 1")
         return signature
 
     def _l4(self, candidate: Candidate, items: list[dict[str, Any]]) -> None:

@@ -194,6 +194,10 @@ class SandboxPool:
         try:
             proc.send(request)
             reply = proc.receive(self.limits.wall_s, self.limits.max_output_bytes + 65536)
+            if reply is not None and reply.get("kind") == "missing_module":  # evicted from the worker's cache
+                proc.loaded.discard(key)
+                proc.send({**request, "source": source})
+                reply = proc.receive(self.limits.wall_s, self.limits.max_output_bytes + 65536)
         except _Timeout:
             self._retire(slot, "timeout")
             return SandboxResult(False, None, "timeout", f"the call ran past {self.limits.wall_s:g} s of wall "

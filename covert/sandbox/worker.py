@@ -177,6 +177,10 @@ def _failure(exc: BaseException) -> dict[str, Any]:
             "detail": detail[:2000], "where": where[:1000]}
 
 
+class _Missing(Exception):
+    """The parent sent no source for a module this worker no longer holds (evicted): it resends."""
+
+
 class Worker:
     """The worker's state: limits, the trusted modules and the cache of loaded untrusted modules."""
 
@@ -190,7 +194,7 @@ class Worker:
         if key in self.modules:
             return self.modules[key]
         if source is None:
-            raise LookupError(f"module {key} is not loaded in this worker and no source was sent")
+            raise _Missing(key)
         if hashlib.sha256(source.encode("utf-8")).hexdigest() != key:
             raise ValueError("module key does not match its source")
         module = types.ModuleType(f"candidate_{key[:12]}")
@@ -215,7 +219,10 @@ class Worker:
 
     def _call(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
-            module = self.load(request["key"], request.get("source"))
+            try:
+                module = self.load(request["key"], request.get("source"))
+            except _Missing:
+                return {"ok": False, "kind": "missing_module", "loaded": False, "cpu_used": _cpu_used()}
             harness = request.get("harness")
             if harness:
                 fn = getattr(sys.modules[harness], request["entry"])

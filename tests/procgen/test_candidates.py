@@ -20,7 +20,6 @@ from covert.procgen.candidates import (
     NoisyReferenceSolver,
     admit_all,
     candidate_sandbox,
-    perturbations,
 )
 from covert.procgen.pool import EnvPool
 from covert.sandbox import Limits, SandboxPool, bwrap_unavailable_reason
@@ -117,6 +116,13 @@ def test_a_scorer_that_accepts_near_misses_is_caught(sandbox: SandboxPool) -> No
     assert admission.admit(Candidate("lenient", source)).rejection == "L3:perturbation_insensitive"
 
 
+def test_a_scorer_that_reads_the_prompt_is_caught(sandbox: SandboxPool) -> None:
+    source = candidate("max_subarray").source.replace(
+        "        value = int_answer(response)\n", "        if not instance.prompt:\n            return Score(0.0)\n"
+        "        value = int_answer(response)\n", 1)
+    assert Admission(sandbox=sandbox).admit(Candidate("reads_prompt", source)).rejection == "L3:prompt_dependent"
+
+
 def test_the_solver_band_rejects_too_easy_and_too_hard(sandbox: SandboxPool) -> None:
     easy = Admission(solver=NoisyReferenceSolver(1.0), sandbox=sandbox).admit(candidate("max_subarray"))
     hard = Admission(solver=NoisyReferenceSolver(0.0), sandbox=sandbox).admit(candidate("max_subarray"))
@@ -165,11 +171,6 @@ def test_admission_is_deterministic(sandbox: SandboxPool) -> None:
             report = admit_all([candidate("max_subarray"), candidate("yes_man")], admission)
         runs.append(json.dumps(report.to_dict(), sort_keys=True))
     assert runs[0] == runs[1]
-
-
-def test_perturbations_change_the_answer() -> None:
-    assert perturbations("a + b = 7.\nAnswer: [1, 3]") == ["a + b = 7.\nAnswer: [1, 4]", "a + b = 7.\nAnswer: [2, 4]"]
-    assert perturbations("no digits") == []
 
 
 def test_the_pool_rotates_out_stale_too_easy_and_surplus_members(sandbox: SandboxPool, tmp_path: Path) -> None:

@@ -111,3 +111,10 @@ def test_threads_share_a_pool() -> None:
         results = list(executor.map(lambda i: shared.call(DOUBLE, "double", {"x": i, "items": []}), range(40)))
         assert [r.value["value"] for r in results] == [2 * i for i in range(40)]
         assert shared.stats["calls"] == 40 and shared.stats["spawns"] == 2
+
+
+def test_a_module_evicted_from_the_worker_is_sent_again(any_pool: SandboxPool) -> None:
+    sources = [f"def f(p):\n    return {i}\n" for i in range(20)]  # more than the worker's module cache holds
+    for _ in range(2):
+        assert [any_pool.call(src, "f", None).value for src in sources] == list(range(20))
+    assert any_pool.stats["spawns"] == 1
