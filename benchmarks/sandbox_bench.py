@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/sandbox_bench.py [--spawns N] [--calls N]``. Prints the median and p90 wall
 time of a cold worker (start to first answer), the bare ``bwrap ... true`` spawn for comparison, and
-warm calls/s of one worker on a small function (JSON in and out) and on a procgen-sized payload. Wall
+warm calls/s of one worker on a small function (JSON in and out) and on a procgen-sized payload, and
+the time to run the seed environments through candidate admission (every stage in the sandbox). Wall
 times on a shared machine: read them as an order of magnitude.
 """
 
@@ -68,6 +69,16 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             print(f"warm calls/s, {name:13s}        {args.calls / elapsed:,.0f} ({elapsed / args.calls * 1e6:.0f} us/call)")
         print(f"spawns for {2 * args.calls + 1} warm calls: {pool.stats['spawns']}")
+    from covert.procgen.candidates import Admission, admit_all, seed_candidates
+
+    seeds = seed_candidates()
+    start = time.perf_counter()
+    with Admission() as admission:
+        report = admit_all(seeds, admission)
+        calls = admission.sandbox.stats["calls"]
+    elapsed = time.perf_counter() - start
+    print(f"candidate admission (L1-L5, noisy solver) of the {len(seeds)} seeds: {len(report.admitted)} admitted "
+          f"in {elapsed:.2f} s ({elapsed / max(1, len(seeds)):.2f} s per candidate, {calls} sandbox calls)")
 
 
 if __name__ == "__main__":
