@@ -20,6 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "reviews them (--review) and, with --solver llm, solves them")
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
     s.add_argument("--generate", type=int, default=0, metavar="N", help="with --llm: N candidates written by it")
+    s.add_argument("--max-tokens", type=int, default=3000, help="most tokens per written module (--generate) and per solver answer (--solver llm)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--review", action="store_true", help="with --llm: L4, the LLM reviews each environment")
     s.add_argument("--solver", default="noisy:0.5", help="L5 solver: 'llm' (the --llm backend) or 'noisy:P', a "
@@ -59,7 +60,7 @@ def _solver(args: argparse.Namespace, backend: Any) -> Any:
     if args.solver == "llm":
         if backend is None:
             raise UsageError("--solver llm needs --llm SPEC")
-        return BackendSolver(backend, seed=args.seed)
+        return BackendSolver(backend, seed=args.seed, max_tokens=args.max_tokens)
     kind, _, p = args.solver.partition(":")
     try:
         if kind == "noisy":
@@ -77,8 +78,8 @@ def _cmd_admit(args: argparse.Namespace) -> int:
         raise UsageError("nothing to admit: pass candidate module files or --generate N --llm SPEC")
     if (args.generate or args.review) and not args.llm:
         raise UsageError("--generate and --review need --llm SPEC")
-    if args.instances < 1 or args.samples < 1:
-        raise UsageError("--instances and --samples must be at least 1")
+    if args.instances < 1 or args.samples < 1 or args.max_tokens < 1:
+        raise UsageError("--instances, --samples and --max-tokens must be at least 1")
     try:
         candidates = [Candidate.from_file(f) for f in args.files]
         pool = EnvPool.load(args.pool) if args.pool else None
@@ -89,7 +90,7 @@ def _cmd_admit(args: argparse.Namespace) -> int:
     if args.generate:
         from covert.procgen.generate import generate_candidates
 
-        generated, failures = generate_candidates(backend, args.generate, seed=args.seed)
+        generated, failures = generate_candidates(backend, args.generate, seed=args.seed, max_tokens=args.max_tokens)
         candidates += generated
     config = AdmissionConfig(instances=args.instances, samples=args.samples, band=_band(args.band),
                              review=args.review)

@@ -272,3 +272,25 @@ def test_a_tiny_random_model_writes_nothing_admissible(sandbox: SandboxPool, ran
     assert all(not v.admitted and v.rejection for v in report.verdicts), [v.rejection for v in report.verdicts]
     assert report.verdicts[-1].rejection.startswith("L4:")  # a good module fails a garbage review
     assert sum(report.rejections().values()) == len(report.verdicts)
+
+
+def test_the_cli_generates_with_a_tiny_random_model_and_rejects_everything(
+        sandbox: SandboxPool, random_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import torch
+
+    from covert.cli import main
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        argv = ["procgen-admit", "--generate", "2", "--llm", f"hf:{random_model}", "--llm-cache",
+                str(tmp_path / "cache"), "--review", "--solver", "llm", "--instances", "2", "--samples", "1", "--max-tokens", "40"]
+        assert main([*argv, "--report", str(tmp_path / "a.json")]) == 0
+        assert main([*argv, "--report", str(tmp_path / "b.json")]) == 0  # from the cache: same bytes
+    finally:
+        torch.set_num_threads(threads)
+    report = json.loads((tmp_path / "a.json").read_text())
+    assert report["admitted"] == 0
+    assert sum(report["rejections"].values()) + sum(report["generation_failures"].values()) == 2
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    assert "admitted 0" in capsys.readouterr().out
