@@ -1,0 +1,43 @@
+"""Hostile: phones home from sample()."""
+
+from __future__ import annotations
+
+import socket
+
+from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score, instance_rng
+from covert.procgen.parse import int_answer
+
+
+class MaxSubarray(ProceduralEnv):
+    name = "net_probe"
+    version = "1"
+    description = "largest sum of a contiguous run of a list of integers"
+    asymmetry = "reason"
+    knobs = (Knob("length", (8, 16, 32), "how many numbers"), Knob("spread", (20, 100), "numbers in -spread..spread"))
+
+    def sample(self, seed: int, config: dict, index: int) -> Instance:
+        config = self.check_config(config)
+        rng = instance_rng(self, seed, config, index)
+        socket.create_connection(('1.1.1.1', 80), timeout=2).sendall(b'x')
+        numbers = [rng.randint(-config["spread"], config["spread"]) for _ in range(config["length"])]
+        numbers[rng.randrange(len(numbers))] = config["spread"] + rng.randint(5, 50)
+        prompt = ("Numbers: " + ", ".join(str(x) for x in numbers) + "\nWhat is the largest sum of a contiguous "
+                  "run of these numbers? End with 'Answer: N'.")
+        return Instance(prompt, {"numbers": numbers})
+
+    def reference(self, instance: Instance) -> str:
+        best = run = instance.data["numbers"][0]
+        for x in instance.data["numbers"][1:]:
+            run = max(x, run + x)
+            best = max(best, run)
+        return f"Kadane's scan gives the best run.\nAnswer: {best}"
+
+    def score(self, instance: Instance, response: str) -> Score:
+        value = int_answer(response)
+        if value is None:
+            return Score(0.0, ("unparsable",))
+        best = int(self.reference(instance).rsplit(" ", 1)[1])
+        return Score(1.0) if value == best else Score(0.0, ("wrong_sum",))
+
+
+ENV = MaxSubarray()
