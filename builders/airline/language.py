@@ -271,7 +271,6 @@ LANGUAGE = Language(
         "date": _planned_date,
         "cabin": _planned_cabin,
         "change_flight_date.new_date": _date_between(1, SCHEDULE_AFTER),
-        "add_checked_bags.additional_bags": lambda rng, state: rng.choice((1, 1, 2, 2, 3)),
         "update_passenger_details": _corrected_passenger,
         "cancel_reservation.reservation_id": _reservation_where(_cancellable),
         "change_flight_date.reservation_id": _reservation_where(_changeable),
