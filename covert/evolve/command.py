@@ -85,8 +85,51 @@ def _evolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_arg(text: str | None, what: str, default: Any) -> Any:
+    from covert.errors import UsageError
+
+    if text is None:
+        return default
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise UsageError(f"{what} must be JSON, e.g. '{{\"grid_size\": 3}}'; got {text[:60]!r}") from None
+
+
+def _evolve_procgen(args: argparse.Namespace) -> int:
+    from covert.errors import UsageError
+    from covert.evolve.procedural_dataset import lineage_of, write_procgen_generations
+    from covert.procgen.contract import ConfigError
+    from covert.procgen.registry import UnknownEnvironmentError, get_env
+
+    if args.generations < 1 or args.per_config < 1 or args.k < 1 or args.instances < 1:
+        raise UsageError("--generations, --per-config, --instances and --k must be at least 1")
+    try:
+        env = get_env(args.env)
+    except UnknownEnvironmentError as exc:
+        raise UsageError(str(exc)) from None
+    start = _json_arg(args.start, "--start", env.default_config())
+    starts = start if isinstance(start, list) else [start]
+    weights = _json_arg(args.weights, "--weights", {})
+    if not isinstance(weights, dict) or not all(isinstance(v, (int, float)) for v in weights.values()):
+        raise UsageError("--weights must be a JSON object of knob name -> number")
+    try:
+        starts = [env.check_config(c) for c in starts]
+    except (ConfigError, TypeError, AttributeError) as exc:
+        raise UsageError(f"--start: {exc}") from None
+    lineage = lineage_of(env, starts, args.generations, args.skill, weights, args.seed, args.instances, args.k)
+    command = (f"covert evolve-procgen {args.env} --out {args.out} --generations {args.generations} --seed {args.seed} "
+               f"--per-config {args.per_config} --instances {args.instances} --k {args.k} --skill {args.skill}"
+               + (f" --start '{args.start}'" if args.start else "") + (f" --weights '{args.weights}'" if args.weights else ""))
+    write_procgen_generations(env, lineage, args.out, args.seed, args.per_config, command, overwrite=args.overwrite)
+    for g, (members, rate) in enumerate(zip(lineage.generations, lineage.pass_rates())):
+        print(f"generation {g}: {len(members)} configuration(s), reference pass rate {rate}")
+    print(f"kept {dict(lineage.kept)}, rejected {dict(lineage.rejected)}; wrote {args.out}")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``covert engineer`` and ``covert evolve``."""
+    """Add ``covert engineer``, ``covert evolve`` and ``covert evolve-procgen``."""
     s = sub.add_parser("engineer", help="propose the next stage's environment configurations from a stage summary")
     s.add_argument("summary", help="a stage summary JSON file (schemas/stage_summary.schema.json)")
     s.add_argument("--out", required=True, help="where to write the proposed configurations (JSON)")
@@ -109,3 +152,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--overwrite", action="store_true")
     s.set_defaults(func=_evolve)
+
+    s = sub.add_parser("evolve-procgen", help="evolve a procedural environment's configurations into harder generations",
+                       description="Raise one knob at a time along the environment's directions; keep a configuration "
+                                   "when the reference solver solves its instances and a fixed scripted reference policy "
+                                   "passes it less often than its parent. Writes sft-procgen-gN / rl-procgen-gN.")
+    s.add_argument("env", help="a procedural environment (covert list)")
+    s.add_argument("--out", required=True, help="the new dataset directory")
+    s.add_argument("--generations", type=int, default=4)
+    s.add_argument("--start", default=None, help="start configuration(s) as JSON (an object or a list; default: easiest)")
+    s.add_argument("--per-config", type=int, default=50, help="instances written per configuration (default 50)")
+    s.add_argument("--instances", type=int, default=12, help="instances per configuration to test mutants on")
+    s.add_argument("--k", type=int, default=2, help="reference-policy attempts per instance")
+    s.add_argument("--skill", type=float, default=2.0, help="the scripted reference policy's skill")
+    s.add_argument("--weights", default=None, help="JSON knob -> difficulty weight per level for the reference policy")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--overwrite", action="store_true")
+    s.set_defaults(func=_evolve_procgen)

@@ -52,8 +52,9 @@ def kind_of(config: str) -> str:
     return "rl" if config.startswith("rl") else "sft"
 
 
-GENERATION_CONFIG = re.compile(r"^(sft|rl)-g\d+$")
-"""Configs of an evolved dataset (``sft-g0``, ``rl-g3``): their rows carry a ``generation`` column."""
+GENERATION_CONFIG = re.compile(r"^(sft|rl)(-procgen)?-g\d+$")
+"""Configs of an evolved dataset (``sft-g0``, ``rl-g3``, ``rl-procgen-g2``): their rows carry a ``generation``
+column."""
 
 
 def features_for(config: str) -> dict[str, Any]:
@@ -61,8 +62,9 @@ def features_for(config: str) -> dict[str, Any]:
     user scenario; the generation configs of an evolved dataset add ``generation``)."""
     if config in FEATURES:
         return FEATURES[config]
-    if GENERATION_CONFIG.match(config):
-        return {**FEATURES[kind_of(config)], "generation": _INT32}
+    generation = GENERATION_CONFIG.match(config)
+    if generation:
+        return {**FEATURES[kind_of(config) + (generation.group(2) or "")], "generation": _INT32}
     if kind_of(config) == "rl":
         return FEATURES["rl-multiturn"] if "multiturn" in config else FEATURES["rl"]
     return FEATURES["sft"]

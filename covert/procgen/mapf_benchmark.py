@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from covert.procgen.contract import Instance
-from covert.procgen.envs.mapf_frozenlake import ENV, format_plan
-from covert.procgen.mapf_moves import parse_plan
+from covert.procgen.envs.mapf_frozenlake import ENV
 
 #: Agent count -> the grid sizes it is benchmarked on.
 BENCHMARK_GRID: dict[int, tuple[int, ...]] = {3: tuple(range(3, 11)), 4: tuple(range(4, 11)), 5: tuple(range(5, 11))}
@@ -72,17 +71,7 @@ def noisy_policy(accuracy: float = 0.5, seed: int = 0) -> Policy:
         reference = ENV.reference(instance)
         if rng.random() < accuracy:
             return reference
-        moves = [list(m) for m in parse_plan(reference, len(instance.data["starts"])).moves or ()]
-        agent = rng.randrange(len(moves))
-        fault = rng.choice(("late_start", "drop_last", "swap_two"))
-        if fault == "late_start":
-            moves[agent].insert(0, "WAIT")
-        elif fault == "drop_last" and moves[agent]:
-            moves[agent].pop()
-        elif len(moves[agent]) > 1:
-            i = rng.randrange(len(moves[agent]) - 1)
-            moves[agent][i], moves[agent][i + 1] = moves[agent][i + 1], moves[agent][i]
-        return format_plan(moves)
+        return ENV.perturb(instance, reference, rng)
 
     return policy
 

@@ -7,6 +7,7 @@ name as the detail, so ``covert validate`` counts failures per reason and enviro
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from covert.procgen.contract import ConfigError, Instance
@@ -17,15 +18,21 @@ from covert.validation import Invalid
 SCHEMAS = {SFT_CONFIG: "procgen_sft_row", RL_CONFIG: "procgen_rl_row"}
 
 
+def base_config(config: str) -> str:
+    """``sft-procgen`` for ``sft-procgen-g2`` (a generation of an evolved dataset), else ``config``."""
+    return re.sub(r"-g\d+$", "", config)
+
+
 def is_procgen_config(config: str) -> bool:
-    """Whether a dataset config holds procedural rows."""
-    return config in SCHEMAS
+    """Whether a dataset config holds procedural rows (an evolved dataset's generations too)."""
+    return base_config(config) in SCHEMAS
 
 
 def validate_procgen_row(row: dict[str, Any], config: str) -> None:
-    """Check one row of ``sft-procgen`` or ``rl-procgen``; raises :class:`Invalid`."""
+    """Check one row of ``sft-procgen`` or ``rl-procgen`` (or a generation of either); raises :class:`Invalid`."""
     from covert.schemas import SchemaViolation, validator
 
+    config = base_config(config)
     try:
         validator(SCHEMAS[config])(row)
     except SchemaViolation as exc:

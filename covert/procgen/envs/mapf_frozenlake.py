@@ -10,6 +10,7 @@ and its makespan equals the optimum.
 from __future__ import annotations
 
 import json
+import random
 from collections import OrderedDict
 
 from covert.procgen.contract import ConfigError, Instance, JSONValue, Knob, ProceduralEnv, Score, instance_rng
@@ -40,6 +41,15 @@ class MapfFrozenLake(ProceduralEnv):
         Knob("conflict_percent", (0, 25, 50, 75),
              "conflict density: least share of agent pairs, in percent, whose independent shortest paths cross"),
     )
+
+    #: Which knob makes which failure more likely (the environment engineer's evidence map).
+    failure_knobs = {
+        "vertex_conflict": ("agents", "conflict_percent"), "swap_conflict": ("agents", "conflict_percent"),
+        "hole": ("hole_percent",), "out_of_bounds": ("grid_size",), "goals_not_reached": ("grid_size", "agents"),
+        "not_optimal": ("conflict_percent", "grid_size"), "unparsable": ("agents",),
+    }
+    #: Evolution directions: longer horizons (bigger lakes, more agents), tighter constraints.
+    directions = {"horizon": ("grid_size", "agents"), "constraints": ("conflict_percent", "hole_percent")}
 
     def check_config(self, config: dict[str, JSONValue]) -> dict[str, JSONValue]:
         """The base checks, plus room for every start and goal: ``2 * agents <= grid_size ** 2``."""
@@ -134,6 +144,30 @@ class MapfFrozenLake(ProceduralEnv):
             "valid": valid, "optimal": optimal, "makespan": outcome.makespan, "optimal_makespan": optimum,
         }
         return Score(min(1.0, value), tuple(reasons), details)
+
+    def perturb(self, instance: Instance, reference: str, rng: random.Random) -> str:
+        """A plan with one fault, as a weaker planner makes it: a late start (valid, not optimal), a dropped
+        last move (a goal not reached) or two moves swapped (a hole, a conflict or a wrong turn)."""
+        moves = [list(m) for m in parse_plan(reference, len(instance.data["starts"])).moves or ()]
+        if not moves:
+            return reference
+        agent = rng.randrange(len(moves))
+        fault = rng.choice(("late_start", "drop_last", "swap_two"))
+        plan = moves[agent]
+        turns = [i for i in range(len(plan) - 1) if plan[i] != plan[i + 1]]
+        if fault == "late_start":
+            plan.insert(0, "WAIT")
+        elif fault == "swap_two" and turns:  # swapping two equal moves would change nothing
+            i = rng.choice(turns)
+            plan[i], plan[i + 1] = plan[i + 1], plan[i]
+        elif plan:
+            plan.pop()
+        return format_plan(moves)
+
+    def statistics(self, instance: Instance) -> dict[str, float]:
+        """Instance facts for stage summaries: the optimal makespan and how many agent pairs' paths cross."""
+        return {"optimal_makespan": float(instance.data["optimal_makespan"]),
+                "crossing_pairs": float(instance.data["crossing_pairs"])}
 
     def score_tools(self, instance: Instance, completion: object) -> Score:
         """Score the tool-call form (:mod:`covert.procgen.mapf_tools`): replay the completion's ``move`` and

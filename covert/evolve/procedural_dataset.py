@@ -1,0 +1,115 @@
+"""Evolved generations of procedural environments, written as one dataset (``covert evolve --procgen``).
+
+Generation ``g`` of each environment is a set of configurations (see
+:func:`covert.evolve.procedural.evolve_configs`); each configuration contributes ``per_config``
+instances to configs ``sft-procgen-g<g>`` / ``rl-procgen-g<g>`` (rows with a ``generation`` column, in
+the layout of ``covert procgen``), so ``covert validate`` re-derives every instance and reference and the
+rewards score the rows as any procedural row. ``schedule.json`` says which generation trains when.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import covert
+from covert.evolve.procedural import ConfigLineage, ProceduralTrainee, evolve_configs
+from covert.procgen.contract import ProceduralEnv, config_key
+
+SPLITS = ("train", "validation", "test")
+
+
+def lineage_of(env: ProceduralEnv, start: Sequence[dict[str, Any]], generations: int, skill: float,
+               weights: dict[str, float], seed: int, instances: int, k: int) -> ConfigLineage:
+    """The configuration lineage of one environment under a fixed scripted reference policy."""
+    reference = ProceduralTrainee(env, skill=skill, weights=weights, seed=seed)
+    return evolve_configs(env, start, generations, reference.answer, seed=seed, instances=instances, k=k)
+
+
+def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: str | Path, seed: int,
+                              per_config: int, command: str = "", overwrite: bool = False) -> dict[str, Any]:
+    """Write every generation of ``lineage`` to ``out`` (atomically); returns the manifest."""
+    from covert.build import split_of
+    from covert.io.background import Background
+    from covert.io.parquet import ShardWriter, encode_row, sha256_file
+    from covert.io.staging import discard, prepare_output, publish
+    from covert.procgen.card import write_procgen_card
+    from covert.procgen.rows import RL_CONFIG, SFT_CONFIG, make_rows
+
+    if per_config < 1:
+        raise ValueError("per_config must be at least 1")
+    assign = split_of(seed, (0.8, 0.1, 0.1))
+    out = Path(out)
+    staging = prepare_output(out, overwrite)
+    try:
+        rows: dict[str, int] = {}
+        files: dict[str, str] = {}
+        examples: dict[str, dict[str, Any]] = {}
+        with Background() as background:
+            names = [(f"{view}-g{g}", g) for g in range(len(lineage.generations)) for view in (SFT_CONFIG, RL_CONFIG)]
+            writers = {(name, s): ShardWriter(staging, name, s, 5000, background) for name, _ in names for s in SPLITS}
+            number = 0
+            for g, members in enumerate(lineage.generations):
+                for member in members:
+                    for index in range(per_config):
+                        sft, rl, instance = make_rows(env, seed, member.config, index, "train", number)
+                        split = assign(f"procgen:{env.name}:{instance.prompt}")
+                        rl["extra_info"]["split"] = split
+                        for view, row in ((SFT_CONFIG, sft), (RL_CONFIG, rl)):
+                            name = f"{view}-g{g}"
+                            encoded = encode_row({**row, "generation": g}, name)
+                            writers[(name, split)].add(encoded)
+                            examples.setdefault(name, encoded)
+                        number += 1
+            for (name, split), writer in writers.items():
+                for path in writer.close():
+                    files[str(path.relative_to(staging))] = sha256_file(path)
+                rows[f"{name}/{split}"] = writer.rows
+        schedule = {
+            "generations": [{"generation": g, "configs": [f"{SFT_CONFIG}-g{g}", f"{RL_CONFIG}-g{g}"],
+                             "environment_configs": [m.config for m in members],
+                             "reference_pass_rate": rate}
+                            for g, (members, rate) in enumerate(zip(lineage.generations, lineage.pass_rates()))],
+            "stages": [{"stage": g, "train": f"{RL_CONFIG}-g{g}",
+                        "replay": [{"config": f"{RL_CONFIG}-g{g - 1}", "share": 0.25}] if g else []}
+                       for g in range(len(lineage.generations))],
+        }
+        total = sum(len(m) for m in lineage.generations) * per_config
+        manifest = {
+            "covert_version": covert.__version__, "kind": "procgen", "command": command,
+            "config": {"envs": [env.name], "num_tasks": total, "seed": seed, "license": "apache-2.0", "plan": "custom",
+                       "configs": {}},
+            "environments": {env.name: {"version": env.version, "license": env.license, "asymmetry": env.asymmetry,
+                                        "description": env.description}},
+            "summary": {"accepted": total, "candidates": total, "per_environment": {env.name: total}},
+            "evolution": {"schedule": schedule, "tried": dict(sorted(lineage.tried.items())),
+                          "kept": dict(sorted(lineage.kept.items())), "rejected": dict(sorted(lineage.rejected.items())),
+                          "lineage": [[{"config": m.config, "parent": m.parent, "direction": m.direction,
+                                        "reference_pass_rate": m.pass_rate} for m in members]
+                                      for members in lineage.generations]},
+            "rows": dict(sorted(rows.items())),
+            "files": dict(sorted(files.items())),
+        }
+        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        (staging / "schedule.json").write_text(json.dumps(schedule, indent=2, sort_keys=True) + "\n")
+        write_procgen_card(staging, manifest, examples)
+        _append_evolution(staging / "README.md", schedule)
+        publish(staging, out)
+    except BaseException:
+        discard(staging)
+        raise
+    return manifest
+
+
+def _append_evolution(card: Path, schedule: dict[str, Any]) -> None:
+    lines = ["", "## Evolution", "",
+             "Each generation's configurations were made harder along one direction and kept only when the reference "
+             "solver still solves every sampled instance and a fixed scripted reference policy passes them less "
+             "often than their parent. `schedule.json`: stage N trains generation N and replays a quarter of N-1.", "",
+             "| generation | configurations | reference pass rate |", "|---|---|---|"]
+    for g in schedule["generations"]:
+        configs = "; ".join(f"`{config_key(c)}`" for c in g["environment_configs"])
+        lines.append(f"| {g['generation']} | {configs} | {g['reference_pass_rate']} |")
+    card.write_text(card.read_text() + "\n".join(lines) + "\n")
