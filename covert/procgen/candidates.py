@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from covert.procgen.admission import TRIVIAL, perturbations
-from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult
+from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult, prefilter
 
 HARNESS = "covert_procgen_harness"
 CANDIDATE_MODULES = ALLOWED_MODULES | {"covert.procgen.parse"}
@@ -492,8 +492,15 @@ class AdmissionReport:
 
 
 def seed_candidates() -> list[Candidate]:
-    """The registered seed environments' modules (``covert/procgen/envs``) as candidates, sorted."""
-    return [Candidate(p.name, p.read_text(encoding="utf-8"), "seed") for p in sorted((_PROCGEN_DIR / "envs").glob("[a-z]*.py"))]
+    """The registered seed environments that are single files a candidate could be (their imports pass the
+    pre-filter), as candidates, sorted. Multi-module seeds (MAPF-FrozenLake and its solver modules) are
+    trusted code, not examples of what a candidate may write."""
+    found = []
+    for path in sorted((_PROCGEN_DIR / "envs").glob("[a-z]*.py")):
+        source = path.read_text(encoding="utf-8")
+        if not prefilter(source, allowed_modules=CANDIDATE_MODULES):
+            found.append(Candidate(path.name, source, "seed"))
+    return found
 
 
 def admit_all(candidates: Iterable[Candidate], admission: Admission,

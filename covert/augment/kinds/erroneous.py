@@ -328,6 +328,7 @@ def check(ctx: Any) -> None:
     if any(normalize_text(t) in answer for t in (error["code"], failure["name"], error["message"])):
         raise Invalid("failure_report_internals", "the report names the error code or the tool")
     shown = [ctx.outputs[i] for i in executed]
+    shown_text = normalize_text(" ".join(tool_content(o) for o in shown))  # "Product" inside "Weekly Product sync"
     own_words = normalize_text(" ".join(failure_report(failure, w, ctx.builder, shown, query_of(ctx.row))
                                         for w in (True, False)))
     known = normalize_text(query_of(ctx.row))
@@ -342,7 +343,7 @@ def check(ctx: Any) -> None:
         if text.isdigit() and len(text) <= 2:  # a bare small number proves no claim ("8" is in every "8:30 am")
             continue
         if (_states(answer, fact) and not _states(own_words, fact) and not _states(known, fact)
-                and not contains_value(shown, value)):
+                and not contains_value(shown, value) and not _states(shown_text, fact)):
             raise Invalid("failure_claims_result", fact_text(fact)[:40])
 
 
