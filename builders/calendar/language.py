@@ -271,9 +271,9 @@ LANGUAGE = Language(
                         "We're {min_capacity} people",
                         "I need a room for {min_capacity} on {date} from {start_time}, {duration_minutes} minutes "
                         "— what's available?"),
-                   answer=("On {date:date} from {start_time:time} to {end_time:time} these rooms are free: {rooms:list:name|capacity}.",
-                           "{available_count:n:room} are free on {date:date} at {start_time:time}: {rooms:list:name|floor}.",
-                           "Free at {start_time:time} on {date:date}: {rooms:list:name|capacity}.",
+                   answer=("On {date:date} from {start_time:time} to {end_time:time} these rooms are free: {rooms:list:name|capacity#seats}.",
+                           "{available_count:n:room} are free on {date:date} at {start_time:time}: {rooms:list:name|floor#floor}.",
+                           "Free at {start_time:time} on {date:date}: {rooms:list:name|capacity#seats}.",
                            "{?rooms=}{available_count:n:room} fit on {date:date} at {start_time:time}."),
                    context=("we're meeting on {date} at {start_time}",
                             "we meet on {date} at {start_time} for {duration_minutes} minutes",

@@ -147,7 +147,7 @@ LANGUAGE = Language(
                         "I'm on a budget: {city}, {check_in} to {check_out}, party of {guests}, at most "
                         "{max_price_per_night} a night"),
                    answer=("In {city} from {check_in:date} to {check_out:date} I found {hotels:list:hotel_name|lowest_price_per_night@money}.",
-                           "{total_results:n:hotel} in {city} have a room for you: {hotels:list:hotel_name|guest_rating}; the cheapest is {cheapest_hotel} from {from_price_per_night:money} a night.",
+                           "In {city}, {total_results:n:hotel} can take you: {hotels:list:hotel_name|guest_rating#rated}; the cheapest is {cheapest_hotel} from {from_price_per_night:money} a night.",
                            "Options in {city}: {hotels:list:hotel_name|star_rating|lowest_price_per_night@money}.",
                            "{?hotels=}I found {total_results:n:hotel} in {city} with a room for those dates."),
                    context=("I'm going to {city} from {check_in} to {check_out}, party of {guests}",

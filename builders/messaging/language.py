@@ -175,7 +175,8 @@ LANGUAGE = Language(
         "list_inbox": (
             Intent(ask=("what's in my inbox?", "anything new in my email?", "how many unread emails do I have?",
                         "can you show me my latest emails?"),
-                   answer=("You have {unread_count} unread of {total:n:email} in your inbox; the latest are {messages:list:subject|from_name}.",
+                   answer=("{?unread_count~0}You have {total:n:email} in your inbox, {unread_count} of them unread; the latest are {messages:list:subject|from_name}.",
+                           "{?unread_count=0}You have {total:n:email} in your inbox, all read; the latest are {messages:list:subject|from_name}.",
                            "In your inbox: {messages:list:subject|from_name}.",
                            "Your inbox holds {total:n:email} ({unread_count} unread), including {messages:list:subject}.",
                            "{?messages=}Your inbox is empty: {total:n:email}.")),

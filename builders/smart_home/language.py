@@ -78,7 +78,7 @@ LANGUAGE = Language(
         "get_home": (
             Intent(ask=("how many rooms and devices do I have set up at {home_id}?", "give me an overview of {home_id}"),
                    answer=("{name} has {room_count:n:room} and {device_count:n:device}.",
-                           "At {name} you have {device_count:n:device} across {rooms:list:name|device_count}.",
+                           "At {name} you have {device_count:n:device} across {rooms:list:name|device_count#~device}.",
                            "{name}: {room_count:n:room} ({rooms:list:name}) with {device_count:n:device} in all.")),
             Intent(ask=("is anything offline at {home_id}?", "are all my devices at {home_id} connected?",
                         "how many devices have dropped off the network at {home_id}?"),

@@ -36,9 +36,9 @@ LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer o
 AGGREGATE_ANSWERS = {
     "sum": ("The {field} across your {plural} comes to {value}.",
             "Added up, your {plural} come to {value} in {field}.",
-            "Together your {plural} total {value} ({field})."),
-    "count": ("You have {count}.", "I count {count} in all.", "There are {count} on your account.",
-              "All told, that's {count}."),
+            "Across your {plural}, the {field} adds up to {value}."),
+    "count": ("You have {count}.", "I count {count} in all.", "All told, that's {count}.",
+              "That comes to {count}."),
     "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",
             "That would be {label}, with a {field} of {value}."),
     "min": ("{label} has the lowest {field}, at {value}.", "The lowest {field} belongs to {label}: {value}.",
@@ -120,13 +120,25 @@ def _scalar_fact(output: Any, index: int, path: str, form: str, arg: str) -> dic
     return fact
 
 
-def _item_spec(arg: str) -> tuple[tuple[str, str], ...]:
-    """``title|start_time@time`` -> ``(("title", ""), ("start_time", "time"))``."""
+def _item_spec(arg: str) -> tuple[tuple[str, str, str], ...]:
+    """``title|start_time@time|capacity#seats`` -> ``(("title", "", ""), ("start_time", "time", ""),
+    ("capacity", "", "seats"))``: each extra's key, form and label (``#seats`` says "seats 8", ``#~device``
+    says "1 device" or "3 devices"), so a bare number in parentheses never leaves the reader guessing what it counts."""
     out = []
     for part in arg.split("|"):
+        part, _, label = part.partition("#")
         key, _, form = part.partition("@")
-        out.append((key, form))
+        out.append((key, form, label))
     return tuple(out)
+
+
+def _labelled(said: str, label: str) -> str:
+    """An extra with its label: ``seats 8``; ``~device`` is a counted noun ("1 device", "3 devices")."""
+    if not label:
+        return said
+    if label.startswith("~"):
+        return say_count(int(said), label[1:]) if said.isdigit() and int(said) > 0 else f"{said} {plural(label[1:])}"
+    return f"{label} {said}"
 
 
 def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str, Any]]]:
@@ -139,9 +151,9 @@ def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str,
     facts: list[dict[str, Any]] = []
     for k, _ in enumerate(shown):
         parts = []
-        for key, form in spec:
+        for key, form, label in spec:
             fact = _scalar_fact(output, index, f"{slot.path}.{k}.{key}", form, "")
-            parts.append(fact.get("said") or fact["value"])
+            parts.append(_labelled(fact.get("said") or fact["value"], label))
             facts.append(fact)
         label, extras = parts[0], parts[1:]
         names.append(f"{label} ({', '.join(extras)})" if extras else label)
