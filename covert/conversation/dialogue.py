@@ -30,7 +30,6 @@ CONFIRM_TEMPLATES = ("Just to confirm before I make the change: I'll {action}. S
                      "I'm about to {action}. Do you want me to proceed?",
                      "To confirm, I'll {action}. Shall I go ahead?",
                      "Here's what I'll do: {action}. Should I proceed?")
-GREETINGS = ("", "Hi,", "Hello,", "Hi there,")
 _REVEALS = {"ask": ASK_TEMPLATES, "which": WHICH_TEMPLATES}
 
 
@@ -42,7 +41,9 @@ def opening_of(task: Any, rng: random.Random) -> str:
     """The user's first message: the goal without the details the assistant will ask for."""
     asks = task.dialogue.get("asks") or [task.query]
     text = " ".join(finish_sentence(a) for a in asks)
-    greeting = rng.choice(GREETINGS)
+    from covert.synth.realize import REGISTERS, pleasantries
+
+    greeting, _ = pleasantries(rng, REGISTERS.get(getattr(task, "builder", ""), "customer"))  # as often as queries
     return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not text.startswith("I") else \
         (f"{greeting} {text}" if greeting else text)
 
