@@ -26,6 +26,7 @@ from covert.io.loader_safe import LoaderUnsafe
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.io.staging import discard, prepare_output, publish
 from covert.parallel import WorkerPool
+from covert.synth.blueprint import can_make
 from covert.synth.generate import ItemSpec, Outcome, make_item
 from covert.synth.records import CATEGORIES
 from covert.synth.stats import BuildStats
@@ -127,6 +128,9 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
         # items of one builder share a seeded initial state in runs of ``tasks_per_state``
         world = (index // len(builders)) // config.tasks_per_state
         category = rng.choices(categories, weights)[0]
+        if not can_make(builder, category):  # e.g. a domain whose only repeatable tools identify people
+            possible = [(c, w) for c, w in zip(categories, weights) if can_make(builder, c)]
+            category = rng.choices([c for c, _ in possible], [w for _, w in possible])[0]
         target = sampler.pick(rng, builder.name) if category != "irrelevance" else None
         specs.append(ItemSpec(index, builder.name, category, target, world))
     return specs

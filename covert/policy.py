@@ -10,6 +10,7 @@ obeys its own system prompt (:func:`violation`).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,34 +110,63 @@ def owned_by(owner: Any, person: Any) -> bool:
     return owner == person
 
 
+_CACHE_SIZE = 256
+_OWNERSHIP: OrderedDict[tuple[int, str], dict[tuple[str, str], Any]] = OrderedDict()
+_VIEWS: OrderedDict[tuple[int, str, str], State] = OrderedDict()
+
+
+def _remember(cache: OrderedDict, key: Any, value: Any) -> Any:
+    cache[key] = value
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+    return value
+
+
+def ownership(identity: Identity, state: State) -> dict[tuple[str, str], Any]:
+    """:func:`owner_of` of every record of the tables ``identity`` rules, by ``(table, key)``; cached by the
+    state's content hash (tasks drawn on one shared state, and reads that change nothing, reuse it)."""
+    key = (id(identity), state.hash())
+    found = _OWNERSHIP.get(key)
+    if found is not None:
+        _OWNERSHIP.move_to_end(key)
+        return found
+    owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
+    return _remember(_OWNERSHIP, key, {(table, k): owner_of(identity, state, table, k)
+                                       for table in owned for k, _ in _records(state, table)})
+
+
 def principal_view(state: State, identity: Identity, principal: str) -> State:
     """A fork of ``state`` that holds only ``principal``'s records (and nobody else's), for the value
     samplers: whatever they pick then belongs to the person the task is about."""
-    view = state.fork()
-    owned = [t for t in (identity.table, *identity.owners) if t]
-    doomed = [(table, key) for table in owned for key, _ in _records(state, table)
-              if not owned_by(owner_of(identity, state, table, key), principal)]
-    for table, key in doomed:
-        view.delete(table, key)
-    return view
+    key = (id(identity), state.hash(), principal)
+    cached = _VIEWS.get(key)
+    if cached is None:
+        view = state.fork()
+        for (table, k), owner in ownership(identity, state).items():
+            if not owned_by(owner, principal):
+                view.delete(table, k)
+        cached = _remember(_VIEWS, key, view)
+    else:
+        _VIEWS.move_to_end(key)
+    return cached.fork()
 
 
-def choose_principal(identity: Identity, state: State, rng: Any) -> str | None:
-    """The person a task is about, drawn with weight 1 + the number of records they own (a task about
-    someone with nothing on file has little to do)."""
+def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1) -> str | None:
+    """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
+    task about someone with nothing on file has little to do; a parallel task needs several records)."""
     if identity.table is None:
         return None
     people = state.ids(identity.table)
     if not people:
         return None
     weight = dict.fromkeys(people, 1)
-    for table in identity.owners:
-        for key, _ in _records(state, table):
-            owner = owner_of(identity, state, table, key)
-            for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
-                if person in weight:
-                    weight[person] += 1
-    return rng.choices(people, weights=[weight[p] for p in people])[0]
+    for (table, _), owner in ownership(identity, state).items():
+        if table not in identity.owners:
+            continue
+        for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
+            if person in weight:
+                weight[person] += 1
+    return rng.choices(people, weights=[weight[p] ** power for p in people])[0]
 
 
 def identified(identity: Identity, tables: Tables, output: Any) -> Any:

@@ -214,6 +214,18 @@ def identify_first(builder: Builder, blueprint: Blueprint, rng: random.Random) -
                      notes={**blueprint.notes, "identified": "prepended"})
 
 
+def parallel_tools(builder: Builder) -> list[str]:
+    """The tools a parallel task may call several times: repeatable ones, except the identification
+    lookups (the same identification for several people at once is two identities in one conversation)."""
+    identity = identity_of(builder)
+    return [t for t in _catalog(builder).repeatable if identity is None or t not in identity.tools]
+
+
+def can_make(builder: Builder, category: str) -> bool:
+    """Whether ``builder`` has tasks of ``category`` at all (the planner draws another category if not)."""
+    return category != "parallel" or bool(parallel_tools(builder))
+
+
 def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
     """A blueprint of ``category``; ``target`` (a tool) steers which tool the task is about."""
     blueprint = _sample_blueprint(builder, category, rng, target)
@@ -232,11 +244,10 @@ def _sample_blueprint(builder: Builder, category: str, rng: random.Random, targe
         tool = target if target in simple_ok else rng.choice(simple_ok)
         return Blueprint(category, "single", [tool], [0])
     if category == "parallel":
-        tool = target if target in repeatable else rng.choice(repeatable)
-        identity = identity_of(builder)
-        if identity is not None and tool in identity.tools:
-            # the same identification for several people at once is two identities in one conversation
-            raise Rejected("no_parallel_tool", tool)
+        allowed = parallel_tools(builder)
+        if not allowed:
+            raise Rejected("no_parallel_tool", builder.name)
+        tool = target if target in allowed else rng.choice(allowed)
         n = rng.randint(2, 4)
         return Blueprint(category, "parallel", [tool] * n, list(range(n)))
     if category == "parallel_multiple":

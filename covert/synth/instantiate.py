@@ -67,7 +67,7 @@ class Instantiator:
         # the person the task is about: value samplers only see their records (see covert.policy)
         self.identity = identity_of(builder)
         table = self.identity.table if self.identity is not None else None
-        self.principal: str | None = choose_principal(self.identity, state, rng) if table else None
+        self.principal: str | None = choose_principal(self.identity, state, rng, 2 if blueprint.method == "parallel" else 1) if table else None
         self._view: tuple[int, State] | None = None
         self.self_values: dict[str, Any] = {}
 
