@@ -168,6 +168,8 @@ def _operation(name: str, op: dict[str, Any], shapes: _Shapes, norm: Normalizer,
     hints: dict[str, Any] = {}
     if op.get("deprecated") is True:
         hints["deprecated"] = True
+    if norm.exhausted:
+        hints["schema_truncated"] = True
     schema = params.schema()
     return Operation(op_id=name, name=tool_name(name, taken), description=doc_text(op.get("documentation")),
                      parameters=schema, response=response, effect=effect_of(name, method), http_method=method,

@@ -143,6 +143,8 @@ def _operation(key: str, op_id: str, method: dict[str, Any], norm: Normalizer, t
         hints["deprecated"] = True
     if method.get("supportsMediaUpload"):
         hints["media_upload"] = True
+    if norm.exhausted:
+        hints["schema_truncated"] = True
     schema = params.schema()
     return Operation(
         op_id=op_id, name=tool_name(op_id.replace(".", "_"), taken), description=clean_text(method.get("description")),
