@@ -45,7 +45,7 @@ def main() -> None:
                 skipped.update(reason for _, reason in item.skipped)
                 licenses[item.license or "none"] += 1
                 if "format" in item.provenance:
-                    formats[item.provenance["format"].split(".")[0]] += 1
+                    formats[".".join(item.provenance["format"].split(".")[:2])] += 1
                 if args.store:
                     save_spec(args.store, item)
             else:

@@ -15,7 +15,9 @@ plain JSON Schema with no ``$ref`` left:
 - Nesting deeper than ``max_depth``, and every node past an operation's budget of ``max_nodes``,
   becomes ``{"type": ..., "x-truncated": true}``; a ``$ref`` that points nowhere raises
   ``dangling_ref``; a schema that is not an object raises ``invalid_schema``.
-- Keywords outside :data:`KEEP` (examples, xml, vendor ``x-`` keys, ...) are dropped.
+- Keywords outside :data:`KEEP` (examples, xml, vendor ``x-`` keys, ...) are dropped; a ``pattern``
+  Python cannot compile (ECMA-only syntax) is kept as ``x-pattern``; OpenAPI 3.0's boolean
+  ``exclusiveMinimum``/``exclusiveMaximum`` become the numeric form.
 
 Descriptions are kept to :data:`MAX_DESCRIPTION` characters at the top two levels and to
 :data:`MAX_NESTED_DESCRIPTION` below. A resolved reference is cached (per depth when it was truncated
@@ -25,6 +27,9 @@ operations sharing schemas is resolved in time linear in what is written.
 
 from __future__ import annotations
 
+import functools
+import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -42,8 +47,27 @@ MAX_DESCRIPTION = 1024
 MAX_DEPTH = 5
 MAX_NODES = 1_000
 MAX_NESTED_DESCRIPTION = 300
+MAX_PATTERN = 500
 
 Resolver = Callable[[str], Any]
+
+
+@functools.lru_cache(maxsize=4096)
+def usable_pattern(pattern: Any) -> bool:
+    """Whether ``pattern`` is a regular expression Python compiles, of at most :data:`MAX_PATTERN` characters.
+
+    Others (ECMA-only syntax such as ``\\p{L}``, or very long ones) are kept as ``x-pattern`` instead,
+    so a validator downstream never fails on them.
+    """
+    if not isinstance(pattern, str) or len(pattern) > MAX_PATTERN:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
 
 
 def _cost(schema: dict[str, Any]) -> int:
@@ -189,6 +213,11 @@ class Normalizer:
                 elif key == "enum":
                     if isinstance(value, list) and value:
                         out[key] = value
+                elif key == "pattern":
+                    if usable_pattern(value):
+                        out[key] = value
+                    elif isinstance(value, str):
+                        out["x-pattern"] = value[:MAX_PATTERN]
                 elif key == "required":
                     pass
                 else:
@@ -210,6 +239,10 @@ class Normalizer:
                 names = [r for r in names if r in out["properties"]]
             if names:
                 out["required"] = names
+        for bound, limit in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            # OpenAPI 3.0 / draft 4 write a flag beside minimum/maximum (popped whatever its value)
+            if isinstance(out.get(bound), bool) and out.pop(bound) and limit in out:
+                out[bound] = out.pop(limit)
         if node.get("nullable") is True and "type" in out:
             kinds = out["type"] if isinstance(out["type"], list) else [out["type"]]
             out["type"] = kinds if "null" in kinds else [*kinds, "null"]

@@ -10,7 +10,7 @@ import pytest
 from covert.cli import main
 from covert.imports.corpora import CORPORA, CorpusUnavailable, cache_dir, fetch, import_corpus
 from covert.imports.openapi import spec_files
-from covert.imports.store import load_specs
+from covert.imports.store import dump_spec, load_specs
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +55,8 @@ def test_google_and_botocore_subsets(corpora: Path) -> None:
     assert s3["GetObject"].parameters["properties"]["Bucket"]["x-in"] == "path"
     assert s3["ListObjectsV2"].pagination["token_param"] == "ContinuationToken"
     assert "NoSuchKey" in s3["GetObject"].errors
+    again, _ = import_corpus("botocore", corpora, names=["s3", "dynamodb"], fetch=False)
+    assert [dump_spec(s) for s in again] == [dump_spec(s) for s in specs]  # same inputs, same bytes
 
 
 def test_cli_imports_a_service_into_the_store(corpora: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -73,3 +73,13 @@ def test_deeply_nested_documents_are_rejected_not_raised() -> None:
     deep = ("[" * 100_000) + ("]" * 100_000)
     with pytest.raises(SpecRejected, match="invalid_json"):
         parse_document(json.dumps({"a": 1}).replace("1", deep).encode(), "deep.json")
+
+
+def test_patterns_python_cannot_compile_and_draft4_bounds_are_rewritten() -> None:
+    out = _norm({}).normalize({"type": "object", "properties": {
+        "tag": {"type": "string", "pattern": "^[\\p{L}]+$"},
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        "n": {"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 9, "exclusiveMaximum": False}}})
+    assert out["properties"]["tag"] == {"type": "string", "x-pattern": "^[\\p{L}]+$"}
+    assert out["properties"]["code"]["pattern"] == "^[A-Z]{3}$"
+    assert out["properties"]["n"] == {"type": "number", "exclusiveMinimum": 0, "maximum": 9}
