@@ -22,6 +22,7 @@ DISCOVERY = {
     "schemas": {
         "Note": {"id": "Note", "type": "object", "properties": {
             "name": {"type": "string", "readOnly": True}, "title": {"type": "string"},
+            "createTime": {"type": "string", "format": "google-datetime", "description": "Output only. When made."},
             "labels": {"type": "array", "items": {"$ref": "Label"}}, "parent": {"$ref": "Note"}}},
         "Label": {"type": "object", "properties": {"color": {"type": "string", "enum": ["RED", "BLUE"]}}},
         "ListNotesResponse": {"type": "object", "properties": {
@@ -114,7 +115,8 @@ def test_discovery_document() -> None:
     assert note["properties"]["labels"]["items"]["properties"]["color"]["enum"] == ["RED", "BLUE"]
     insert = ops["notes.notes.insert"]
     assert insert.effect == "write" and insert.hints["standard_method"] == "create"
-    assert set(insert.parameters["properties"]) == {"title", "labels", "parent"}  # readOnly name dropped
+    assert set(insert.parameters["properties"]) == {"title", "labels", "parent"}  # readOnly, output-only dropped
+    assert insert.response["properties"]["createTime"]["format"] == "google-datetime"
     delete = ops["notes.notes.attachments.delete"]
     assert delete.effect == "write" and delete.http_method == "DELETE" and delete.response is None
     assert delete.parameters["required"] == ["name"] and delete.hints["standard_method"] == "delete"
