@@ -52,6 +52,27 @@ MAX_PATTERN = 500
 Resolver = Callable[[str], Any]
 
 
+_NUMERIC = frozenset({"minimum", "maximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+                      "minProperties", "maxProperties"})
+
+
+def _as_number(value: Any) -> Any:
+    """A bound as a number (Discovery writes some as strings, "0"); None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            try:
+                return float(value)
+            except ValueError:
+                return None
+    return None
+
+
 @functools.lru_cache(maxsize=4096)
 def usable_pattern(pattern: Any) -> bool:
     """Whether ``pattern`` is a regular expression Python compiles, of at most :data:`MAX_PATTERN` characters.
@@ -213,6 +234,10 @@ class Normalizer:
                 elif key == "enum":
                     if isinstance(value, list) and value:
                         out[key] = value
+                elif key in _NUMERIC:
+                    number = _as_number(value)
+                    if number is not None:
+                        out[key] = number
                 elif key == "pattern":
                     if usable_pattern(value):
                         out[key] = value

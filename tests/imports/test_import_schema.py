@@ -78,8 +78,8 @@ def test_deeply_nested_documents_are_rejected_not_raised() -> None:
 def test_patterns_python_cannot_compile_and_draft4_bounds_are_rewritten() -> None:
     out = _norm({}).normalize({"type": "object", "properties": {
         "tag": {"type": "string", "pattern": "^[\\p{L}]+$"},
-        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$", "minLength": "3", "maxLength": "x"},
         "n": {"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 9, "exclusiveMaximum": False}}})
     assert out["properties"]["tag"] == {"type": "string", "x-pattern": "^[\\p{L}]+$"}
-    assert out["properties"]["code"]["pattern"] == "^[A-Z]{3}$"
+    assert out["properties"]["code"] == {"type": "string", "pattern": "^[A-Z]{3}$", "minLength": 3}
     assert out["properties"]["n"] == {"type": "number", "exclusiveMinimum": 0, "maximum": 9}
