@@ -203,21 +203,24 @@ class Composer:
     def goal(self, templates: tuple[str, ...], output: Any, index: int, tool: str,
              facts: list[dict[str, Any]]) -> str:
         """The answer to one goal call: a template that its output fills, a fresh one where possible."""
-        filled = []
-        for template in templates:
+        fits = False
+        # in a seeded order, the first frame not spoken yet that the output fills (no need to fill them all)
+        for template in self.rng.sample(templates, len(templates)):
+            if template in self.used and fits:
+                continue
             try:
-                filled.append((template, *fill_answer(template, output, index)))
+                text, found = fill_answer(template, output, index)
             except Unspeakable:
                 continue
-        if not filled:
+            fits = True
+            if template in self.used:
+                continue
+            self.used.add(template)
+            _add(facts, found)
+            return text
+        if not fits:
             raise Rejected("answer_path_missing", tool)
-        fresh = [f for f in filled if f[0] not in self.used]
-        if not fresh:  # every frame that fits is spoken already: a second use would repeat a sentence
-            raise Rejected("repeated_answer_frame", tool)
-        template, text, found = self.rng.choice(fresh)
-        self.used.add(template)
-        _add(facts, found)
-        return text
+        raise Rejected("repeated_answer_frame", tool)  # every frame that fits is spoken: it would repeat
 
     def aggregate(self, op: str, words: dict[str, str], count: int | None = None,
                   nouns: tuple[str, str] = ("", "")) -> tuple[str, dict[str, str]]:
