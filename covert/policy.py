@@ -151,14 +151,17 @@ def principal_view(state: State, identity: Identity, principal: str) -> State:
     return cached.fork()
 
 
-def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1) -> str | None:
-    """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
-    task about someone with nothing on file has little to do; a parallel task needs several records)."""
-    if identity.table is None:
-        return None
+_WEIGHTS: OrderedDict[tuple[int, str], tuple[list[str], list[int]]] = OrderedDict()
+
+
+def _owner_weights(identity: Identity, state: State) -> tuple[list[str], list[int]]:
+    """The people of ``identity.table`` and 1 + the number of records each owns (cached by content)."""
+    key = (id(identity), state.hash())
+    found = _WEIGHTS.get(key)
+    if found is not None:
+        _WEIGHTS.move_to_end(key)
+        return found
     people = state.ids(identity.table)
-    if not people:
-        return None
     weight = dict.fromkeys(people, 1)
     for (table, _), owner in ownership(identity, state).items():
         if table not in identity.owners:
@@ -166,7 +169,18 @@ def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1)
         for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
             if person in weight:
                 weight[person] += 1
-    return rng.choices(people, weights=[weight[p] ** power for p in people])[0]
+    return _remember(_WEIGHTS, key, (people, [weight[p] for p in people]))
+
+
+def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1) -> str | None:
+    """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
+    task about someone with nothing on file has little to do; a parallel task needs several records)."""
+    if identity.table is None:
+        return None
+    people, weights = _owner_weights(identity, state)
+    if not people:
+        return None
+    return rng.choices(people, weights=[w ** power for w in weights] if power != 1 else weights)[0]
 
 
 def identified(identity: Identity, tables: Tables, output: Any) -> Any:
