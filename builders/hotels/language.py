@@ -299,7 +299,7 @@ LANGUAGE = Language(
                                                          and len(b["special_requests"]) < 4),
         "get_booking_details.booking_id": _booking_where(lambda b: True),
     },
-    field_nouns={
+    field_nouns={"recent_activity": "points movements", "points": "points change",
         "total": "booking total", "price_per_night": "nightly rate", "lowest_price_per_night": "lowest nightly rate",
         "nonrefundable_price_per_night": "nonrefundable nightly rate", "total_price": "total price",
         "guest_rating": "guest rating", "star_rating": "star rating", "points_balance": "points balance",

@@ -503,7 +503,8 @@ class Instantiator:
             if out.path.startswith(list_path + "[]") and out.entity in self.language.references:
                 ref = self.language.references[out.entity]
                 return ref.plural, ref
-        return list_path.rsplit(".", 1)[-1].replace("_", " "), None
+        name = list_path.rsplit(".", 1)[-1]
+        return self.language.field_nouns.get(name) or name.replace("_", " "), None
 
     def _label(self, element: dict[str, Any], ref: Any) -> str:
         if ref is not None:
