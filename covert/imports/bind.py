@@ -286,16 +286,16 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
             continue
         if role.kind == "list":
             lowered = param.lower().replace("-", "_")
-            if param == pagination.get("limit_param") or lowered in LIMIT_NAMES:
-                if schema.get("type") == "integer":
-                    limit_param = param
-                    exposed[param] = _param_schema(schema, param, None, "How many results to return at most.")
-                    continue
-            if param in (pagination.get("token_param"), pagination.get("offset_param")) or lowered in TOKEN_NAMES:
-                if schema.get("type") in ("string", "integer"):
-                    token_param = param
-                    exposed[param] = _param_schema(schema, param, None, "Where the next page starts.")
-                    continue
+            is_limit = param == pagination.get("limit_param") or lowered in LIMIT_NAMES
+            is_token = param in (pagination.get("token_param"), pagination.get("offset_param")) or lowered in TOKEN_NAMES
+            if is_limit and schema.get("type") == "integer":
+                limit_param = param
+                exposed[param] = _param_schema(schema, param, None, "How many results to return at most.")
+                continue
+            if is_token and schema.get("type") in ("string", "integer"):
+                token_param = param
+                exposed[param] = _param_schema(schema, param, None, "Where the next page starts.")
+                continue
             if target is not None and _scalar(schema) and _scalar(record_props[target]):
                 fields[param] = target
                 exposed[param] = _param_schema(schema, param, None, f"Only {resource.plural} with this value.")

@@ -48,6 +48,11 @@ def field_words(name: str) -> str:
     return " ".join(parts) or name
 
 
+def article(noun: str) -> str:
+    """``noun`` with "a" or "an" in front."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def phrasable(schema: Any) -> bool:
     """Whether a person can say a value of ``schema`` in a sentence."""
     if not isinstance(schema, dict):
@@ -148,7 +153,7 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
                 context=(f"it's about {{{id_slot}}}", f"I mean {{{id_slot}}}")))
         return tuple(out) or (Intent(ask=(), answer=()),)
     if role.kind == "delete":
-        if id_slot is None or plain and plain != [id_slot]:
+        if id_slot is None or (plain and plain != [id_slot]):
             return (Intent(ask=(), answer=()),)
         return (Intent(ask=(f"please delete {{{id_slot}}}", f"I no longer need {{{id_slot}}}; please remove it",
                             f"can you get rid of {{{id_slot}}}?"),
@@ -179,7 +184,7 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
         chosen = must + combo
         if chosen:
             details = " and ".join(f"{field_words(labels[p])} {{{p}}}" for p in chosen)
-            asks += [f"please create a new {noun} with {details}", f"I'd like to add a {noun}: {details}"]
+            asks += [f"please create a new {noun} with {details}", f"I'd like to add {article(noun)}: {details}"]
         else:
             asks += [f"please set up a new {noun} for me", f"can you create a new {noun}?"]
     id_path = _path(prefix, resource.id_field)

@@ -118,9 +118,9 @@ class Role:
 
 def obj(schema: Any) -> dict[str, Any] | None:
     """``schema`` when it describes an object with properties (``type`` may be implied), else ``None``."""
-    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and schema["properties"]:
-        if schema.get("type", "object") == "object":
-            return schema
+    if (isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and schema["properties"]
+            and schema.get("type", "object") == "object"):
+        return schema
     return None
 
 
@@ -360,9 +360,9 @@ def _id_param(op: Operation, resource: Resource, required: bool = False) -> str 
         if required and name not in need:
             continue
         flat = "".join(words(name))
-        if words(name) == target or flat in (joined + "id", joined + "name", joined + "arn", "id"):
-            if props[name].get("type") in ("string", "integer"):
-                return name
+        named = words(name) == target or flat in (joined + "id", joined + "name", joined + "arn", "id")
+        if named and props[name].get("type") in ("string", "integer"):
+            return name
     return None
 
 
