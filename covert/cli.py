@@ -244,7 +244,7 @@ def parser() -> argparse.ArgumentParser:
 # subcommands that live next to the library code they face; each module defines register(subparsers)
 _EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command",
                "covert.rollouts.command", "covert.report.command", "covert.audit.command",
-               "covert.imports.envs_command")
+               "covert.imports.command", "covert.imports.envs_command")
 
 
 def main(argv: list[str] | None = None) -> int:

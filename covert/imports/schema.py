@@ -1,0 +1,262 @@
+"""JSON Schema work shared by the importers: resolve ``$ref``, merge allOf, bound the size of what comes out.
+
+Every importer hands :class:`Normalizer` its source's own schemas and a ``resolve`` function for its
+reference syntax (a JSON pointer for OpenAPI, a schema name for Google Discovery). What comes out is
+plain JSON Schema with no ``$ref`` left:
+
+- ``allOf`` is merged into one schema (properties and ``required`` united, first value wins on a clash);
+  ``oneOf``/``anyOf`` are kept, each variant resolved.
+- OpenAPI 3.0's ``nullable: true`` becomes a type list with ``"null"``; ``readOnly``/``writeOnly`` are
+  kept so request and response sides can drop what does not travel their way (:func:`drop_marked`).
+- A recursive schema (a ``$ref`` that reaches itself through ``properties``/``items``) is cut where it
+  re-enters: that node becomes ``{"type": ..., "x-recursive": "<ref>"}``. A ``$ref`` cycle that passes
+  through no property or item (``A -> B -> A`` by reference or allOf alone) has no finite meaning and
+  raises :class:`SpecRejected` ``cyclic_schema``.
+- Nesting deeper than ``max_depth`` becomes ``{"type": ..., "x-truncated": true}``; an operation whose
+  schemas together exceed ``max_nodes`` nodes raises ``schema_too_large``; a ``$ref`` that points
+  nowhere raises ``dangling_ref``; a schema that is not an object raises ``invalid_schema``.
+- Keywords outside :data:`KEEP` (examples, xml, vendor ``x-`` keys, ...) are dropped.
+
+Resolved references are cached when their result does not depend on where they were reached from, so
+a spec with thousands of operations sharing schemas is resolved in time linear in what is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from covert.imports.model import SpecRejected
+
+KEEP = frozenset({
+    "type", "properties", "required", "items", "enum", "format", "description", "title", "default",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern",
+    "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "additionalProperties",
+    "anyOf", "oneOf", "const", "multipleOf", "readOnly", "writeOnly", "deprecated",
+})
+_SCALAR_KEYS = KEEP - {"properties", "items", "additionalProperties", "anyOf", "oneOf", "required"}
+_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
+MAX_DESCRIPTION = 1024
+
+Resolver = Callable[[str], Any]
+
+
+def _sized(schema: dict[str, Any]) -> int:
+    return 1 + sum(_sized(v) for v in _children(schema))
+
+
+def _children(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    out = list(schema.get("properties", {}).values())
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            out.append(schema[key])
+    for key in ("anyOf", "oneOf"):
+        out.extend(schema.get(key, ()))
+    return out
+
+
+def _type_of(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        kind = schema.get("type")
+        if isinstance(kind, str) and kind in _TYPES:
+            return kind
+        if "properties" in schema:
+            return "object"
+    return "object"
+
+
+def merge_all_of(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One schema from allOf ``parts`` (already resolved): properties and required united, first wins."""
+    out: dict[str, Any] = {}
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for part in parts:
+        for key, value in part.items():
+            if key == "properties":
+                for name, sub in value.items():
+                    props.setdefault(name, sub)
+            elif key == "required":
+                required.extend(r for r in value if r not in required)
+            else:
+                out.setdefault(key, value)
+    if props:
+        out["properties"] = props
+        out.setdefault("type", "object")
+    if required:
+        out["required"] = required
+    return out
+
+
+class Normalizer:
+    """Resolves and normalises the schemas of one spec (see the module docstring).
+
+    Args:
+        resolve: Maps a reference string to the schema it names; raises ``KeyError``/``LookupError``
+            when it names nothing.
+        max_depth: Nesting kept before a node is truncated.
+        max_nodes: Nodes one :meth:`budget` may produce before ``schema_too_large``.
+    """
+
+    def __init__(self, resolve: Resolver, max_depth: int = 10, max_nodes: int = 20_000) -> None:
+        self._resolve = resolve
+        self.max_depth = max_depth
+        self.max_nodes = max_nodes
+        self._cache: dict[str, tuple[dict[str, Any], int]] = {}
+        self._left = max_nodes
+
+    def budget(self) -> None:
+        """Start a fresh node budget (call once per operation)."""
+        self._left = self.max_nodes
+
+    def _spend(self, count: int) -> None:
+        self._left -= count
+        if self._left < 0:
+            raise SpecRejected("schema_too_large", f"resolved schemas exceed {self.max_nodes} nodes")
+
+    def normalize(self, schema: Any) -> dict[str, Any]:
+        """``schema`` with every reference resolved, allOf merged and sizes bounded."""
+        out, _, _ = self._norm(schema, (), 0)
+        return out
+
+    def _norm(self, node: Any, stack: tuple[tuple[str, bool], ...], depth: int
+              ) -> tuple[dict[str, Any], frozenset[str], bool]:
+        """(schema, refs cut below it, whether depth truncation happened below it)."""
+        if node is True or node == {}:
+            self._spend(1)
+            return {}, frozenset(), False
+        if node is False:
+            self._spend(1)
+            return {"not": {}}, frozenset(), False
+        if not isinstance(node, dict):
+            raise SpecRejected("invalid_schema", f"a schema is a {type(node).__name__}, not an object")
+        if "$ref" in node:
+            return self._ref(node, stack, depth)
+        if depth > self.max_depth:
+            self._spend(1)
+            return {"type": _type_of(node), "x-truncated": True}, frozenset(), True
+        cuts: set[str] = set()
+        truncated = False
+
+        def sub(child: Any, step: bool) -> dict[str, Any]:
+            nonlocal truncated
+            result, cut, trunc = self._norm(child, (*stack, ("", step)), depth + (1 if step else 0))
+            cuts.update(cut)
+            truncated = truncated or trunc
+            return result
+
+        if isinstance(node.get("allOf"), list) and node["allOf"]:
+            parts = [sub(p, False) for p in node["allOf"]]
+            rest = {k: v for k, v in node.items() if k != "allOf"}
+            if rest:
+                parts.insert(0, sub(rest, False))
+            return merge_all_of(parts), frozenset(cuts), truncated
+        self._spend(1)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in _SCALAR_KEYS:
+                if key == "description":
+                    if isinstance(value, str) and value.strip():
+                        out[key] = value.strip()[:MAX_DESCRIPTION]
+                elif key == "type":
+                    kinds = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+                    kinds = [k for k in kinds if k in _TYPES]
+                    if kinds:
+                        out[key] = kinds[0] if len(kinds) == 1 else kinds
+                elif key == "enum":
+                    if isinstance(value, list) and value:
+                        out[key] = value
+                elif key == "required":
+                    pass
+                else:
+                    out[key] = value
+            elif key == "properties" and isinstance(value, dict):
+                out["properties"] = {str(name): sub(prop, True) for name, prop in value.items()}
+            elif key == "items":
+                if isinstance(value, list):  # tuple form: keep the first item schema
+                    value = value[0] if value else {}
+                out["items"] = sub(value, True)
+            elif key == "additionalProperties":
+                out[key] = sub(value, True) if isinstance(value, dict) else bool(value)
+            elif key in ("anyOf", "oneOf") and isinstance(value, list) and value:
+                out[key] = [sub(v, False) for v in value]
+        required = node.get("required")
+        if isinstance(required, list):
+            names = [r for r in required if isinstance(r, str)]
+            if "properties" in out:
+                names = [r for r in names if r in out["properties"]]
+            if names:
+                out["required"] = names
+        if node.get("nullable") is True and "type" in out:
+            kinds = out["type"] if isinstance(out["type"], list) else [out["type"]]
+            out["type"] = kinds if "null" in kinds else [*kinds, "null"]
+        if "properties" in out and "type" not in out:
+            out["type"] = "object"
+        return out, frozenset(cuts), truncated
+
+    def _ref(self, node: dict[str, Any], stack: tuple[tuple[str, bool], ...], depth: int
+             ) -> tuple[dict[str, Any], frozenset[str], bool]:
+        ref = node["$ref"]
+        if not isinstance(ref, str):
+            raise SpecRejected("invalid_schema", "a $ref is not a string")
+        for index in range(len(stack) - 1, -1, -1):
+            if stack[index][0] == ref:
+                if not any(step for _, step in stack[index + 1:]):
+                    raise SpecRejected("cyclic_schema", f"{ref} refers to itself through no property or item")
+                try:
+                    target = self._resolve(ref)
+                except LookupError:
+                    target = {}
+                self._spend(1)
+                return {"type": _type_of(target), "x-recursive": ref}, frozenset({ref}), False
+        cached = self._cache.get(ref)
+        if cached is not None and depth <= self.max_depth:
+            self._spend(cached[1])
+            return cached[0], frozenset(), False
+        try:
+            target = self._resolve(ref)
+        except LookupError:
+            raise SpecRejected("dangling_ref", f"$ref {ref} points to nothing in the spec") from None
+        result, cuts, truncated = self._norm(target, (*stack, (ref, False)), depth)
+        cuts = cuts - {ref}
+        if not cuts and not truncated:
+            self._cache[ref] = (result, _sized(result))
+        description = node.get("description")
+        if isinstance(description, str) and description.strip() and "description" not in result:
+            result = {**result, "description": description.strip()[:MAX_DESCRIPTION]}
+        return result, frozenset(cuts), truncated
+
+
+def drop_marked(schema: dict[str, Any], marker: str) -> dict[str, Any]:
+    """``schema`` without the properties marked ``marker`` (``readOnly`` for requests, ``writeOnly`` for responses)."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return schema
+    kept = {k: v for k, v in props.items() if not (isinstance(v, dict) and v.get(marker) is True)}
+    if len(kept) == len(props):
+        return schema
+    out = {**schema, "properties": kept}
+    if "required" in out:
+        out["required"] = [r for r in out["required"] if r in kept]
+        if not out["required"]:
+            del out["required"]
+    return out
+
+
+def json_pointer(document: Any, ref: str) -> Any:
+    """The node ``ref`` (``#/a/b~1c``) names in ``document``; raises ``LookupError`` when none."""
+    if not ref.startswith("#"):
+        raise LookupError(ref)
+    node = document
+    for raw in ref[1:].split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if "%" in part:
+            from urllib.parse import unquote
+
+            part = unquote(part)
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise LookupError(ref)
+    return node
