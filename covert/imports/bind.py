@@ -146,8 +146,8 @@ def error_style(spec: ApiSpec) -> ErrorStyle:
         def pick(default: str, *needles: str) -> str:
             return next((e for e in declared if any(n in e for n in needles)), default)
 
-        return ErrorStyle(pick("ResourceNotFoundException", "NotFound", "NoSuch"),
-                          pick("ResourceAlreadyExistsException", "AlreadyExists", "Conflict", "InUse"),
+        return ErrorStyle(pick("ResourceNotFoundException", "NotFound", "NoSuch", "DoesNotExist", "NotExist"),
+                          pick("ResourceAlreadyExistsException", "AlreadyExists", "Exists", "Conflict", "InUse"),
                           pick("ValidationException", "Validation", "InvalidParameter", "InvalidRequest"))
     if spec.source == "openapi":
         return ErrorStyle("not_found", "conflict", "bad_request")

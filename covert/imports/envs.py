@@ -35,17 +35,10 @@ PREFIX = "api."
 
 
 def store_dir(arg: str | Path | None = None) -> Path:
-    """The environment store: ``arg``, else ``$COVERT_STORE``, else ``~/.cache/covert/envs``."""
-    try:
-        from covert.imports.store import store_dir as importers_store_dir
-    except ImportError:
-        importers_store_dir = None
-    if importers_store_dir is not None:
-        return Path(importers_store_dir(arg))
-    if arg:
-        return Path(arg)
-    env = os.environ.get("COVERT_STORE")
-    return Path(env) if env else Path.home() / ".cache" / "covert" / "envs"
+    """The environment store: ``arg``, else ``$COVERT_ENVS``, else ``~/.cache/covert/envs``."""
+    from covert.imports.store import store_dir as specs_store_dir
+
+    return Path(specs_store_dir(arg))
 
 
 def system_prompt(spec: ApiSpec, api: BoundApi) -> str:

@@ -14,16 +14,13 @@ from covert.errors import UsageError
 
 def iter_specs(store: Path) -> Iterator[tuple[str, Any]]:
     """``(spec file relative to the store, ApiSpec or the error that kept it from loading)``, sorted."""
-    from covert.imports.model import ApiSpec
+    from covert.imports.store import StoreError, read_spec, spec_files
 
-    folder = store / "specs"
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.glob("*.json")):
+    for path in spec_files(store):
         rel = str(path.relative_to(store))
         try:
-            yield rel, ApiSpec.from_dict(json.loads(path.read_text()))
-        except (OSError, ValueError, TypeError, KeyError) as exc:
+            yield rel, read_spec(path)
+        except (StoreError, OSError, ValueError, TypeError, KeyError) as exc:
             yield rel, exc
 
 

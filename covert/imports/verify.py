@@ -263,7 +263,8 @@ def admit(spec: ApiSpec, allow_unlicensed: bool = False, rounds: int = 3) -> Ver
                 verdict.reasons.extend(reasons)
                 return verdict
             bound: BoundApi = builder.bound  # type: ignore[attr-defined]
-            verdict.tool_failures.update({n: r for n, r in _excluded(bound).items()})
+            for tool, reason in _excluded(bound).items():
+                verdict.tool_failures.setdefault(tool, reason.removeprefix("failed_"))
             verdict.admitted = True
             verdict.tools = len(builder.tools)
             verdict.builder = builder

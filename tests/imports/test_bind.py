@@ -1,0 +1,132 @@
+"""Binding without an LLM: resources and CRUD roles per convention, and the generic implementations."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from covert.env import is_error
+from covert.imports.bind import BindError, bind, env_name, spec_version
+from covert.imports.model import ApiSpec
+from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
+
+
+def _roles(spec: ApiSpec) -> dict[str, tuple[str, str | None]]:
+    api = bind(spec)
+    return {name: (b.role.kind, b.role.table) for name, b in api.tools.items()}
+
+
+def test_openapi_verbs_and_path_shapes() -> None:
+    api = bind(shop_openapi())
+    assert _roles(shop_openapi()) == {
+        "listCustomers": ("list", "customers"), "createCustomer": ("create", "customers"),
+        "getCustomer": ("get", "customers"), "updateCustomer": ("update", "customers"),
+        "deleteCustomer": ("delete", "customers"), "listOrders": ("list", "orders"),
+        "getOrder": ("get", "orders"), "createOrder": ("create", "orders"),
+    }
+    orders = api.resources["orders"]
+    assert (orders.parent, orders.parent_field, orders.entity) == ("customers", "customer_id", "order_id")
+    assert ("cancelOrder", "custom_action_no_llm") in api.left_out
+    # ids carry entities, so the tool graph links list -> get and customer -> orders
+    assert api.tools["getOrder"].spec.parameters["properties"]["customer"]["x-entity"] == "customer_id"
+    assert api.tools["listCustomers"].spec.returns["properties"]["data"]["items"]["properties"]["id"]["x-entity"] == "customer_id"
+
+
+def test_google_standard_methods_botocore_prefixes_mcp_hints() -> None:
+    assert _roles(notes_google()) == {
+        "notes_notes_list": ("list", "notes"), "notes_notes_get": ("get", "notes"),
+        "notes_notes_insert": ("create", "notes"), "notes_notes_patch": ("update", "notes"),
+        "notes_notes_delete": ("delete", "notes"),
+    }
+    assert _roles(queues_botocore()) == {
+        "ListQueues": ("list", "queues"), "DescribeQueue": ("get", "queues"), "CreateQueue": ("create", "queues"),
+        "UpdateQueue": ("update", "queues"), "DeleteQueue": ("delete", "queues"),
+    }
+    mcp = bind(memory_mcp())
+    assert {n: b.role.kind for n, b in mcp.tools.items()} == {"list_entities": "list", "create_entity": "create",
+                                                             "delete_entity": "delete"}
+    assert ("search_nodes", "custom_action_no_llm") in mcp.left_out
+    # botocore errors in the API's own style: the declared exception names
+    assert bind(queues_botocore()).style.not_found == "QueueDoesNotExist"
+    assert bind(notes_google()).style.not_found == "NOT_FOUND"
+
+
+def test_mcp_hint_contradicting_the_verb_is_a_custom_action() -> None:
+    spec = memory_mcp()
+    ops = list(spec.operations)
+    ops[0] = type(ops[0])(**{**ops[0].__dict__, "hints": {"read_only_hint": False}})
+    api = bind(ApiSpec(**{**spec.__dict__, "operations": tuple(ops)}))
+    assert "list_entities" not in api.tools
+    assert ("list_entities", "custom_action_no_llm") in api.left_out
+
+
+def test_generic_crud_filters_pagination_ids_partial_updates_errors() -> None:
+    api = bind(shop_openapi())
+    env = api.environment(api.make_state(random.Random(7)))
+    listed = env.call("listCustomers", {})
+    assert listed["has_more"] is False and listed["total_count"] == len(listed["data"]) >= 3
+    page = env.call("listCustomers", {"limit": 2})
+    assert len(page["data"]) == 2 and page["has_more"] is True
+    rest = env.call("listCustomers", {"limit": 2, "starting_after": "2"})
+    assert [c["id"] for c in page["data"] + rest["data"]][:3] == [c["id"] for c in listed["data"]][:3]
+    bad = env.call("listCustomers", {"starting_after": "nope"})
+    assert bad["error"]["code"] == "bad_request"
+    status = listed["data"][0].get("status")
+    if status is not None:
+        filtered = env.call("listCustomers", {"status": status})["data"]
+        assert filtered and all(c.get("status") == status for c in filtered)
+    created = env.call("createCustomer", {"name": "Ana Silva", "email": "ana@example.com"})
+    assert created["id"] == f"cus_{len(listed['data']) + 1:05d}" and created["name"] == "Ana Silva"
+    assert env.call("getCustomer", {"customer": created["id"]}) == created
+    before = env.call("getCustomer", {"customer": created["id"]})
+    updated = env.call("updateCustomer", {"customer": created["id"], "city": "Graz"})
+    assert updated == {**before, "city": "Graz"}  # partial: only the given field changed
+    missing = env.call("getCustomer", {"customer": "cus_99999"})
+    assert missing["error"]["code"] == "not_found" and missing["error"]["message"].startswith("404 Not Found")
+    cid = listed["data"][0]["id"]
+    orders = env.call("listOrders", {"customer": cid})
+    assert all(o["customer_id"] == cid for o in orders)
+    order = env.call("createOrder", {"customer": cid, "total": 19.5, "title": "Lamp"})
+    assert isinstance(order["id"], int) and order["customer_id"] == cid
+    assert env.call("getOrder", {"customer": cid, "order_id": order["id"]})["title"] == "Lamp"
+    assert is_error(env.call("createOrder", {"customer": "cus_99999", "total": 3}))
+    assert env.call("deleteCustomer", {"customer": created["id"]}) == {"id": created["id"], "deleted": True}
+    assert env.call("getCustomer", {"customer": created["id"]})["error"]["code"] == "not_found"
+
+
+def test_user_named_ids_conflict_in_the_api_style() -> None:
+    api = bind(queues_botocore())
+    env = api.environment(api.make_state(random.Random(1)))
+    first = env.call("CreateQueue", {"QueueName": "orders-eu"})
+    assert first["Queue"]["QueueName"] == "orders-eu"
+    again = env.call("CreateQueue", {"QueueName": "orders-eu"})
+    assert again["error"]["code"] == "QueueNameExists"
+    assert env.call("DescribeQueue", {"QueueName": "orders-eu"}) == first
+
+
+def test_state_factory_is_seeded_realistic_and_canonical() -> None:
+    api = bind(shop_openapi())
+    one, two = api.make_state(random.Random(3)), api.make_state(random.Random(3))
+    assert one == two
+    customers = list(one["tables"]["customers"].values())
+    assert all("@" in c["email"] and c["created"].endswith("Z") for c in customers)
+    for order in one["tables"]["orders"].values():
+        assert order["customer_id"] in one["tables"]["customers"]
+        assert 1 <= order["total"] <= 900 and order["total"] == round(order["total"], 2)
+
+
+def test_version_is_a_hash_of_the_spec_and_binder() -> None:
+    spec = shop_openapi()
+    assert spec_version(spec) == spec_version(shop_openapi())
+    changed = ApiSpec(**{**spec.__dict__, "version": "2.0"})
+    assert spec_version(changed) != spec_version(spec)
+    assert env_name(spec) == "api.openapi.shop.example.1.0"
+
+
+def test_an_api_with_nothing_crud_does_not_bind() -> None:
+    spec = memory_mcp()
+    only_custom = ApiSpec(**{**spec.__dict__, "operations": spec.operations[3:]})
+    with pytest.raises(BindError) as info:
+        bind(only_custom)
+    assert info.value.reason == "no_bindable_operations"
