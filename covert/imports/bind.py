@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
@@ -127,12 +129,21 @@ def env_name(spec: ApiSpec) -> str:
     return f"api.{safe}"[:120]
 
 
+_VERSIONS: dict[int, tuple[ApiSpec, str]] = {}
+
+
 def spec_version(spec: ApiSpec) -> str:
     """Hash of the source spec plus the binder version: rows built on it name this version."""
-    from covert.env import canonical_bytes
-
-    digest = hashlib.sha256(canonical_bytes(spec.to_dict()) + f":binder{BINDER_VERSION}".encode()).hexdigest()
-    return f"{BINDER_VERSION}.{digest[:12]}"
+    found = _VERSIONS.get(id(spec))
+    if found is not None and found[0] is spec:
+        return found[1]
+    text = orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)  # dataclasses serialise natively, fields in order
+    digest = hashlib.sha256(text + f":binder{BINDER_VERSION}".encode()).hexdigest()
+    version = f"{BINDER_VERSION}.{digest[:12]}"
+    if len(_VERSIONS) > 256:
+        _VERSIONS.clear()
+    _VERSIONS[id(spec)] = (spec, version)
+    return version
 
 
 def error_style(spec: ApiSpec) -> ErrorStyle:
@@ -204,6 +215,10 @@ def generate_record(resource: Resource, rng: random.Random, api: str, n: int) ->
 def new_id(resource: Resource, api: str, n: int) -> Any:
     """The ``n``-th id of a table, deterministic, in the style its schema suggests."""
     schema = resource.schema["properties"][resource.id_field]
+    if resource.id_pattern and schema.get("type") != "integer":
+        made = _from_path_pattern(resource.id_pattern, resource.noun.replace(" ", "-"), n)
+        if made is not None:
+            return made
     if schema.get("type") == "integer":
         return 1000 + n
     if schema.get("format") == "uuid":
@@ -228,6 +243,21 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
         except (re.error, Unsatisfiable):
             pass
     return candidate
+
+
+_SEGMENT = re.compile(r"\[\^/\]\+|\[\^/\]\*|\.\+|\.\*")
+
+
+def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
+    """An id that matches a resource-path pattern (``^projects/[^/]+/locations/[^/]+$``), or ``None``."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    if len(body) > 200 or "(" in body or "|" in body:
+        return None
+    made = _SEGMENT.sub(f"{slug}-{n}", body).replace("\\", "")
+    try:
+        return made if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), made) else None
+    except re.error:
+        return None
 
 
 def set_parent(resource: Resource, rec: dict[str, Any], parent: dict[str, Any], resources: dict[str, Resource]) -> None:

@@ -82,6 +82,7 @@ class Resource:
         parent: Table of the parent resource, when records nest under one.
         parent_field: The record field holding the parent's id (a foreign key), when there is a parent.
         record_path: Where the record sits in a get/create/update response ("" for the response itself).
+        id_pattern: The pattern the API's id parameters declare (Google's ``^projects/[^/]+$``), if any.
     """
 
     table: str
@@ -93,6 +94,7 @@ class Resource:
     parent: str | None = None
     parent_field: str | None = None
     record_path: str = ""
+    id_pattern: str | None = None
 
 
 @dataclass
@@ -265,6 +267,22 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
         roles.append(Role(op, kind, resource.table, id_param, {p: w for p, w in parents}))
     by_word = {w: r.table for w, r in resources.items()}
     by_table = {r.table: r for r in resources.values()}
+    # a required parameter named like another resource's id parameter carries that resource's id (a parent)
+    id_params: dict[str, str] = {}
+    for role in roles:
+        if role.kind in ("get", "update", "delete") and role.id_param and role.table:
+            id_params.setdefault(role.id_param, role.table)
+            resource = by_table[role.table]
+            pattern = role.op.parameters["properties"].get(role.id_param, {}).get("pattern")
+            if isinstance(pattern, str) and resource.id_pattern is None:
+                resource.id_pattern = pattern
+    for role in roles:
+        if role.table is None:
+            continue
+        for param in role.op.parameters.get("required") or ():
+            table = id_params.get(param)
+            if param != role.id_param and table and table != role.table and param not in role.parent_params:
+                role.parent_params[param] = next(w for w, r in resources.items() if r.table == table)
     for role in roles:
         role.parent_params = {p: by_word[w] for p, w in role.parent_params.items() if w in by_word}
         if role.table is None:
