@@ -178,7 +178,9 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
     tools: dict[str, BoundTool] = {}
     for role in roles:
         if role.kind == "custom":
-            left_out.append((role.op.name, "custom_action_no_llm"))
+            # CRUD by name but without what a generic implementation needs keeps its own reason
+            crud_gap = role.reason in ("no_record_schema", "no_id_field", "no_id_parameter")
+            left_out.append((role.op.name, role.reason if crud_gap else "custom_action_no_llm"))
             continue
         try:
             bound = _bind_tool(role, resources[role.table], resources, style, spec.api)

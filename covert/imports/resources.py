@@ -163,7 +163,9 @@ def _segments(path: str) -> list[tuple[str, bool]]:
             continue
         is_param = part.startswith("{") and part.endswith("}")
         name = part[1:-1] if is_param else part
-        if not is_param and (_VERSION.match(name) or ":" in name or "." in name):
+        if not is_param and "." in name and not _VERSION.match(name):
+            name = name.split(".")[0]  # /categories.json
+        if not is_param and (not name or _VERSION.match(name) or ":" in name or name.startswith("#")):
             continue
         out.append((name, is_param))
     return out
@@ -243,6 +245,10 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
         if found is not None and (word not in schemas or rank < schemas[word][0]):
             path = found[0] if kind != "list" else ""
             schemas[word] = (rank, found[1], path)
+    id_names: dict[str, str] = {}
+    for _op, kind, word, id_param, _parents, _reason in drafts:
+        if id_param and word:
+            id_names.setdefault(word, id_param)
     resources: dict[str, Resource] = {}
     roles: list[Role] = []
     for op, kind, word, id_param, parents, reason in drafts:
@@ -252,7 +258,7 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
         if word not in schemas:
             roles.append(Role(op, "custom", reason="no_record_schema"))
             continue
-        resource = resources.get(word) or _resource(word, schemas[word], id_param, op)
+        resource = resources.get(word) or _resource(word, schemas[word], id_param or id_names.get(word), op)
         if resource is None:
             roles.append(Role(op, "custom", reason="no_id_field"))
             continue
@@ -316,8 +322,20 @@ def _classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list
         if raw_id and id_param is None:
             return "custom", "", None, [], "no_id_parameter"
         parents = [(p, w) for raw, w in parents if (p := _param_named(op, raw)) is not None]
-        return kind, word, id_param, parents, reason
+        if kind != "custom" or reason not in ("no_resource_in_path", "not_crud"):
+            return kind, word, id_param, parents, reason
+        # RPC-style paths (/#X-Amz-Target=Service.CreateThing, POST /v1/connections/create): the name says
+        named = _by_name(op)
+        return named if named[0] != "custom" else (kind, word, id_param, parents, reason)
+    return _by_name(op)
+
+
+def _by_name(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]], str]:
     kind, noun = _named_role(op.name)
+    if kind == "custom" and op.path:  # POST /v1/connections/create: the path's last words name it
+        tail = [seg for seg, is_param in _segments(op.path) if not is_param][-2:]
+        if len(tail) == 2 and tail[1].lower() in _VERBS:
+            kind, noun = _VERBS[tail[1].lower()], words(tail[0])
     if kind == "custom" or not noun:
         return "custom", "", None, [], "not_crud"
     mcp_read = op.hints.get("read_only_hint", op.hints.get("readOnlyHint"))
@@ -343,7 +361,13 @@ def _resource(word: str, found: tuple[int, dict[str, Any], str], id_param: str |
     props = schema["properties"]
     id_field = _id_field(props, head, id_param)
     if id_field is None:
-        return None
+        if not id_param or id_param in props or schema.get("additionalProperties") is False:
+            return None
+        # the record has no id of its own: it is stored (and returned) under the path's id parameter
+        id_schema = (op.parameters.get("properties") or {}).get(id_param) or {}
+        kind = id_schema.get("type") if id_schema.get("type") in ("string", "integer") else "string"
+        schema = {**schema, "properties": {**props, id_param: {"type": kind}}}
+        id_field = id_param
     table = "_".join([*head[:-1], plural(head[-1])])
     entity = "_".join(head) + "_id"
     return Resource(table, noun, " ".join([*head[:-1], plural(head[-1])]), entity, id_field, schema,

@@ -106,10 +106,95 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> dict[s
     for name, sub in props.items():
         if name not in required and (depth > 1 or rng.random() < 0.15):
             continue
-        if isinstance(sub, dict) and sub.get("readOnly") is False and name not in required:
-            continue
-        out[name] = value_for(sub, name, rng, depth)
+        try:
+            out[name] = value_for(sub, name, rng, depth)
+        except Unsatisfiable:
+            if name in required:
+                raise
     return out
+
+
+_WORD_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+_MAX_REPEAT_EXTRA = 3
+_MAX_OUTPUT = 256
+
+
+def sample_regex(pattern: str, rng: random.Random) -> str:
+    """A string the regular expression ``pattern`` matches, drawn from ``rng`` (bounded: each
+    unbounded repeat adds at most three, output at most 256 characters)."""
+    try:
+        from re import _parser as sre_parse  # Python 3.11+
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    from re import _constants as c
+
+    out: list[str] = []
+
+    def emit(items: Any, depth: int) -> None:
+        if depth > 20 or len(out) > _MAX_OUTPUT:
+            raise Unsatisfiable("pattern too deep")
+        for op, arg in items:
+            if op is c.LITERAL:
+                out.append(chr(arg))
+            elif op is c.NOT_LITERAL:
+                out.append(next(ch for ch in "ax0" if ord(ch) != arg))
+            elif op is c.ANY:
+                out.append(rng.choice("abcxyz"))
+            elif op is c.IN:
+                out.append(_pick_in(arg, rng, c))
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+                low, high, sub = arg
+                high = low + _MAX_REPEAT_EXTRA if high is c.MAXREPEAT else min(high, low + _MAX_REPEAT_EXTRA)
+                for _ in range(rng.randint(low, max(low, high))):
+                    emit(sub, depth + 1)
+            elif op is c.SUBPATTERN:
+                emit(arg[-1], depth + 1)
+            elif op is getattr(c, "ATOMIC_GROUP", None):
+                emit(arg, depth + 1)
+            elif op is c.BRANCH:
+                emit(rng.choice(arg[1]), depth + 1)
+            elif op is c.CATEGORY:
+                out.append(_category(arg, c))
+            elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+                continue
+            else:
+                raise Unsatisfiable(f"pattern construct {op} not supported")
+
+    emit(sre_parse.parse(pattern), 0)
+    return "".join(out)[:_MAX_OUTPUT]
+
+
+def _category(arg: Any, c: Any) -> str:
+    if arg is c.CATEGORY_DIGIT:
+        return "7"
+    if arg is c.CATEGORY_SPACE:
+        return " "
+    if arg is c.CATEGORY_WORD:
+        return "k"
+    if arg is c.CATEGORY_NOT_DIGIT:
+        return "q"
+    if arg is c.CATEGORY_NOT_SPACE:
+        return "m"
+    return "-"
+
+
+def _pick_in(items: Any, rng: random.Random, c: Any) -> str:
+    negate = any(op is c.NEGATE for op, _ in items)
+    choices: list[str] = []
+    for op, arg in items:
+        if op is c.LITERAL:
+            choices.append(chr(arg))
+        elif op is c.RANGE:
+            low, high = arg
+            choices.extend(chr(rng.randint(low, high)) for _ in range(3))
+        elif op is c.CATEGORY:
+            choices.append(_category(arg, c))
+    if negate:
+        allowed = [ch for ch in _WORD_CHARS if ch not in choices]
+        return rng.choice(allowed) if allowed else "~"
+    if not choices:
+        raise Unsatisfiable("empty character class")
+    return rng.choice(choices)
 
 
 def _integer(schema: dict[str, Any], name: str, rng: random.Random) -> int:
@@ -197,6 +282,13 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
         return text
     for make in _SIMPLE_PATTERNS:
         candidate = make(rng)
+        if compiled.search(candidate):
+            return candidate
+    for _ in range(3):
+        try:
+            candidate = sample_regex(pattern, rng)
+        except (Unsatisfiable, re.error, TypeError, ValueError, IndexError):
+            break
         if compiled.search(candidate):
             return candidate
     raise Unsatisfiable(f"{name}: no value found for pattern {pattern[:60]!r}")

@@ -81,7 +81,10 @@ def check_builder(builder: Builder) -> dict[str, str]:
         for name, bound in api.tools.items():
             if name in failures:
                 continue
-            problem = _check_tool(builder, api, bound, state, random.Random(f"{name}:{seed}"))
+            try:
+                problem = _check_tool(builder, api, bound, state, random.Random(f"{name}:{seed}"))
+            except Unsatisfiable:
+                problem = "unsatisfiable_schema"
             if problem:
                 failures[name] = problem
     return failures
