@@ -246,7 +246,7 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
             path = found[0] if kind != "list" else ""
             schemas[word] = (rank, found[1], path)
     id_names: dict[str, str] = {}
-    for _op, kind, word, id_param, _parents, _reason in drafts:
+    for _op, _kind, word, id_param, _parents, _reason in drafts:
         if id_param and word:
             id_names.setdefault(word, id_param)
     resources: dict[str, Resource] = {}
