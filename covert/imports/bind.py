@@ -38,6 +38,8 @@ from covert.imports.statefactory import Unsatisfiable, record, seeded_uuid, valu
 
 BINDER_VERSION = "1"
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
+SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
+SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
@@ -109,6 +111,16 @@ class BoundApi:
         spread over their parents."""
         tables: dict[str, dict[str, Any]] = {}
         counters: dict[str, int] = {}
+        scopes: dict[str, str] = {}
+        scoped: dict[str, set[str]] = {}
+        for bound in self.tools.values():
+            for param in bound.role.scope_params:
+                key = scope_key(param)
+                if key not in scopes:
+                    scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng)
+                scoped.setdefault(bound.role.table, set()).add(key)
+        if scopes:
+            tables[SCOPES] = {"scope": dict(sorted(scopes.items()))}
         for resource in _parents_first(self.resources):
             count = rng.randint(3, 5) * max(1, scale)
             parent_ids = list(tables.get(resource.parent, {})) if resource.parent else []
@@ -117,6 +129,8 @@ class BoundApi:
                 rec = generate_record(resource, rng, self.spec.api, n)
                 if parent_ids:
                     set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
+                for key in sorted(scoped.get(resource.table, ())):
+                    rec[key] = scopes[key]
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
@@ -269,8 +283,27 @@ def set_parent(resource: Resource, rec: dict[str, Any], parent: dict[str, Any], 
 
 
 def public(rec: dict[str, Any]) -> dict[str, Any]:
-    """A record as tools return it (without covert's private parent link)."""
-    return {k: v for k, v in rec.items() if k != PARENT_KEY} if PARENT_KEY in rec else rec
+    """A record as tools return it (without covert's private parent and scope links)."""
+    if any(k.startswith("x-") for k in rec):
+        return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith(SCOPE_PREFIX)}
+    return rec
+
+
+def scope_key(param: str) -> str:
+    """The record key of a scope parameter (``projectsId`` -> ``x-scope-projectsid``)."""
+    return SCOPE_PREFIX + "".join(words(param))
+
+
+def scope_value(schema: dict[str, Any], param: str, rng: random.Random) -> str:
+    """A scope a user would name (``harbor-42``), in the parameter's pattern when it declares one."""
+    value = f"{rng.choice(('harbor', 'summit', 'cedar', 'atlas', 'juniper', 'falcon'))}-{rng.randint(10, 99)}"
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        made = _from_path_pattern(pattern, value, rng.randint(1, 9))
+        if made is None:
+            made = value_for(schema, param, rng)
+        return made
+    return value
 
 
 def _parents_first(resources: dict[str, Resource]) -> list[Resource]:
@@ -307,6 +340,9 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
         if param == role.id_param:
             entity = resource.entity if role.kind != "create" else None
             exposed[param] = _param_schema(schema, param, entity, f"The {resource.noun}'s id.")
+            continue
+        if param in role.scope_params:
+            exposed[param] = _param_schema(schema, param, None, f"The {' '.join(words(param))} it lives in.")
             continue
         if param in role.parent_params:
             parent = resources.get(role.parent_params[param])
@@ -519,6 +555,9 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 fail(style.not_found, f"There is no {parent.noun} with id {str(args[param])[:80]}.")
             if parent_table == resource.parent:
                 links[resource.parent_field or PARENT_KEY] = args[param]
+        for param in role.scope_params:
+            if param in args:
+                links[scope_key(param)] = args[param]
         return links
 
     def under_parent(rec: dict[str, Any], links: dict[str, Any]) -> bool:

@@ -118,6 +118,36 @@ def _record_prefix(bound: BoundTool) -> str:
 
 
 def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:
+    intents = _plain_intents(api, bound, refs)
+    scopes = [p for p in bound.role.scope_params if _SLOT.match(p)]
+    if len(scopes) != len(bound.role.scope_params):
+        return (Intent(ask=(), answer=()),)
+    if not scopes:
+        return intents
+    # every request names the scope the records live in ("... in project harbor-42")
+    where = " ".join(f"in the {scope_noun(p)} {{{p}}}" for p in scopes)
+    return tuple(Intent(ask=tuple(f"{t} {where}" for t in i.ask), answer=i.answer,
+                        context=tuple(f"{t} {where}" for t in i.context)) for i in intents)
+
+
+def scope_noun(param: str) -> str:
+    """The noun of a scope parameter (``projectsId`` -> "project")."""
+    from covert.imports.resources import singular
+
+    parts = [w for w in words(param) if w not in ("id", "name", "key")] or words(param)
+    return " ".join([*parts[:-1], singular(parts[-1])]) if parts else param
+
+
+def _scope_sampler(param: str):
+    from covert.imports.bind import SCOPES, scope_key
+
+    def sample(rng: random.Random, state: State) -> Any:
+        scopes = state.get(SCOPES, "scope") or {}
+        return scopes.get(scope_key(param))
+    return sample
+
+
+def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:
     role = bound.role
     resource = api.resources[role.table]
     noun, plural = resource.noun, resource.plural
@@ -128,7 +158,7 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
     if any(not _SLOT.match(p) for p in required):
         return (Intent(ask=(), answer=()),)
     linked = [p for p in required if bound.spec.param_entity(p) in refs]
-    plain = [p for p in required if p not in linked]
+    plain = [p for p in required if p not in linked and p not in role.scope_params]
     if role.kind == "list":
         parent = next((p for p in linked if p != role.id_param), None)
         owner = f" for {{{parent}}}" if parent else ""
@@ -229,6 +259,8 @@ def build_language(api: BoundApi) -> Language:
             if bound.role.kind in ("create", "update") and phrasable(schema):
                 values[f"{name}.{param}"] = _sampler(schema, target)
         role = bound.role
+        for param in role.scope_params:
+            values[f"{name}.{param}"] = _scope_sampler(param)
         if role.kind == "create" and role.id_param and role.id_param in bound.spec.parameters["properties"]:
             schema = bound.spec.parameters["properties"][role.id_param]
             values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param)

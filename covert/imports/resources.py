@@ -108,6 +108,8 @@ class Role:
         id_param: The parameter carrying the record's id (get/update/delete; create when the caller names it).
         parent_params: Parameters carrying ancestor ids: parameter -> ancestor table.
         reason: Why the operation is custom (a counted snake_case code), else "".
+        scope_params: Required path parameters that name no resource of the API (a project, a region,
+            an account): every record lives in one scope the user names (``projectsId``).
     """
 
     op: Operation
@@ -116,6 +118,7 @@ class Role:
     id_param: str | None = None
     parent_params: dict[str, str] = field(default_factory=dict)
     reason: str = ""
+    scope_params: list[str] = field(default_factory=list)
 
 
 def obj(schema: Any) -> dict[str, Any] | None:
@@ -298,6 +301,14 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
             if resource.parent is None and parent_table != resource.table:
                 resource.parent = parent_table
                 resource.parent_field = _foreign_field(resource, param, by_table[parent_table])
+    for role in roles:
+        if role.table is None:
+            continue
+        props = role.op.parameters.get("properties") or {}
+        role.scope_params = [p for p in role.op.parameters.get("required") or ()
+                             if p != role.id_param and p not in role.parent_params
+                             and (props.get(p) or {}).get("x-in") == "path"
+                             and (props.get(p) or {}).get("type", "string") == "string"]
     return {r.table: r for r in resources.values()}, roles
 
 

@@ -208,6 +208,12 @@ def _parent_args(api: BoundApi, bound: BoundTool, rec: dict[str, Any], state: St
                 args[param] = parent[api.resources[table].id_field]
         if args.get(param) is None:
             args.pop(param, None)
+    from covert.imports.bind import SCOPES, scope_key
+
+    scopes = state.get(SCOPES, "scope") or {}
+    for param in bound.role.scope_params:
+        if scope_key(param) in scopes:
+            args[param] = scopes[scope_key(param)]
     return args
 
 

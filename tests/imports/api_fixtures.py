@@ -167,3 +167,26 @@ def memory_mcp() -> ApiSpec:
                   hints={"read_only_hint": True}),
     )
     return ApiSpec("mcp", "mcp:memory", "Memory", "1", "A knowledge graph.", "MIT", None, {"command": "test"}, ops)
+
+
+WIDGET = {"type": "object", "properties": {"id": {"type": "string"}, "displayName": {"type": "string"},
+                                           "sizeGb": {"type": "integer", "minimum": 1, "maximum": 64}}}
+
+
+def widgets_google() -> ApiSpec:
+    """A cloud API whose records live in a project the user names (a scope, not a resource)."""
+    project = {"projectsId": {"type": "string", "x-in": "path"}}
+    ops = (
+        Operation("widgets.projects.widgets.list", "widgets_projects_widgets_list", "Lists widgets.",
+                  _p(project, ["projectsId"]),
+                  {"type": "object", "properties": {"widgets": {"type": "array", "items": WIDGET}}},
+                  "read", "GET", "v1/projects/{projectsId}/widgets"),
+        Operation("widgets.projects.widgets.get", "widgets_projects_widgets_get", "Gets a widget.",
+                  _p({**project, "widgetsId": {"type": "string", "x-in": "path"}}, ["projectsId", "widgetsId"]),
+                  WIDGET, "read", "GET", "v1/projects/{projectsId}/widgets/{widgetsId}"),
+        Operation("widgets.projects.widgets.create", "widgets_projects_widgets_create", "Creates a widget.",
+                  _p({**project, "displayName": {"type": "string", "x-in": "body"}}, ["projectsId", "displayName"]),
+                  WIDGET, "write", "POST", "v1/projects/{projectsId}/widgets"),
+    )
+    return ApiSpec("google", "google:widgets:v1", "Widgets API", "v1", "Widgets.", "Apache-2.0", None,
+                   {"package": "test"}, ops)

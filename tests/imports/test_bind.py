@@ -130,3 +130,26 @@ def test_an_api_with_nothing_crud_does_not_bind() -> None:
     with pytest.raises(BindError) as info:
         bind(only_custom)
     assert info.value.reason == "no_bindable_operations"
+
+
+def test_scope_parameters_keep_records_in_the_named_project() -> None:
+    from covert.imports.envs import make_builder
+    from tests.imports.api_fixtures import widgets_google
+
+    builder = make_builder(widgets_google())
+    api = builder.bound
+    assert api.tools["widgets_projects_widgets_get"].role.scope_params == ["projectsId"]
+    state = builder.state(0, 0)
+    env = builder.env(state)
+    project = state.get("_scopes", "scope")["x-scope-projectsid"]
+    listed = env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
+    assert listed and all("x-scope-projectsid" not in w for w in listed)  # the scope link stays private
+    assert env.call("widgets_projects_widgets_list", {"projectsId": "elsewhere-1"}) == {"widgets": []}
+    wid = listed[0]["id"]
+    assert env.call("widgets_projects_widgets_get", {"projectsId": project, "widgetsId": wid}) == listed[0]
+    other = env.call("widgets_projects_widgets_get", {"projectsId": "elsewhere-1", "widgetsId": wid})
+    assert other["error"]["code"] == "NOT_FOUND"
+    made = env.call("widgets_projects_widgets_create", {"projectsId": project, "displayName": "Lumen"})
+    assert made in env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
+    asks = [t for i in builder.language.intents["widgets_projects_widgets_get"] for t in i.ask]
+    assert asks and all(t.endswith("in the project {projectsId}") for t in asks)
