@@ -115,7 +115,7 @@ class BoundApi:
         scoped: dict[str, set[str]] = {}
         for bound in self.tools.values():
             for param in bound.role.scope_params:
-                key = scope_key(param)
+                key = scope_key(param, bound.spec.parameters["properties"][param])
                 if key not in scopes:
                     scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng)
                 scoped.setdefault(bound.role.table, set()).add(key)
@@ -289,9 +289,12 @@ def public(rec: dict[str, Any]) -> dict[str, Any]:
     return rec
 
 
-def scope_key(param: str) -> str:
-    """The record key of a scope parameter (``projectsId`` -> ``x-scope-projectsid``)."""
-    return SCOPE_PREFIX + "".join(words(param))
+def scope_key(param: str, schema: dict[str, Any] | None = None) -> str:
+    """The record key of a scope parameter (``projectsId`` -> ``x-scope-projectsid``); a parameter with a
+    pattern (Google's ``parent``: ``^projects/[^/]+$``) is keyed by its pattern too."""
+    pattern = (schema or {}).get("pattern")
+    tail = "-" + hashlib.sha256(pattern.encode()).hexdigest()[:8] if isinstance(pattern, str) else ""
+    return SCOPE_PREFIX + "".join(words(param)) + tail
 
 
 def scope_value(schema: dict[str, Any], param: str, rng: random.Random) -> str:
@@ -557,7 +560,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 links[resource.parent_field or PARENT_KEY] = args[param]
         for param in role.scope_params:
             if param in args:
-                links[scope_key(param)] = args[param]
+                links[scope_key(param, bound.spec.parameters["properties"][param])] = args[param]
         return links
 
     def under_parent(rec: dict[str, Any], links: dict[str, Any]) -> bool:

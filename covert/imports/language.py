@@ -138,12 +138,14 @@ def scope_noun(param: str) -> str:
     return " ".join([*parts[:-1], singular(parts[-1])]) if parts else param
 
 
-def _scope_sampler(param: str):
+def _scope_sampler(param: str, schema: dict[str, Any]):
     from covert.imports.bind import SCOPES, scope_key
+
+    key = scope_key(param, schema)
 
     def sample(rng: random.Random, state: State) -> Any:
         scopes = state.get(SCOPES, "scope") or {}
-        return scopes.get(scope_key(param))
+        return scopes.get(key)
     return sample
 
 
@@ -260,7 +262,7 @@ def build_language(api: BoundApi) -> Language:
                 values[f"{name}.{param}"] = _sampler(schema, target)
         role = bound.role
         for param in role.scope_params:
-            values[f"{name}.{param}"] = _scope_sampler(param)
+            values[f"{name}.{param}"] = _scope_sampler(param, bound.spec.parameters["properties"][param])
         if role.kind == "create" and role.id_param and role.id_param in bound.spec.parameters["properties"]:
             schema = bound.spec.parameters["properties"][role.id_param]
             values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param)

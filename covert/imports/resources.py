@@ -326,7 +326,9 @@ def _classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list
             if not path_params:
                 return "custom", "", None, [], "no_id_parameter"
             id_param = path_params[-1]
-        return kind, parts[-2], id_param, parents, ""
+        # the resource path (``organizations.approvalRequests``) keeps same-named resources of different
+        # parents apart; the noun comes from its last part
+        return kind, ".".join(parts[1:-1]), id_param, parents, ""
     if spec.source == "openapi" and op.path and op.http_method:
         kind, word, raw_id, parents, reason = _http_role(op)
         id_param = _param_named(op, raw_id) if raw_id else None
@@ -364,11 +366,13 @@ def _by_name(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]
 
 def _resource(word: str, found: tuple[int, dict[str, Any], str], id_param: str | None, op: Operation) -> Resource | None:
     _rank, schema, record_path = found
-    parts = words(word)
+    scope, _, base = word.rpartition(".")
+    parts = words(base)
     if not parts:
         return None
     head = [*parts[:-1], singular(parts[-1])]
     noun = " ".join(head)
+    key = [*words(scope), *head]
     props = schema["properties"]
     id_field = _id_field(props, head, id_param)
     if id_field is None:
@@ -379,8 +383,8 @@ def _resource(word: str, found: tuple[int, dict[str, Any], str], id_param: str |
         kind = id_schema.get("type") if id_schema.get("type") in ("string", "integer") else "string"
         schema = {**schema, "properties": {**props, id_param: {"type": kind}}}
         id_field = id_param
-    table = "_".join([*head[:-1], plural(head[-1])])
-    entity = "_".join(head) + "_id"
+    table = "_".join([*key[:-1], plural(key[-1])])
+    entity = "_".join(key) + "_id"
     return Resource(table, noun, " ".join([*head[:-1], plural(head[-1])]), entity, id_field, schema,
                     record_path=record_path)
 

@@ -212,8 +212,9 @@ def _parent_args(api: BoundApi, bound: BoundTool, rec: dict[str, Any], state: St
 
     scopes = state.get(SCOPES, "scope") or {}
     for param in bound.role.scope_params:
-        if scope_key(param) in scopes:
-            args[param] = scopes[scope_key(param)]
+        key = scope_key(param, bound.spec.parameters["properties"][param])
+        if key in scopes:
+            args[param] = scopes[key]
     return args
 
 
