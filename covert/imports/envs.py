@@ -149,8 +149,7 @@ def write_admitted(store: str | Path | None, environments: dict[str, Any]) -> Pa
     payload = {"binder_version": BINDER_VERSION, "environments": dict(sorted(environments.items()))}
     tmp.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
     os.replace(tmp, path)
-    admitted_names.cache_clear()
-    admitted_builder.cache_clear()
+    clear_caches()
     return path
 
 
