@@ -58,7 +58,7 @@ def import_and_verify(sources: list[str], limit: int | None) -> tuple[list[Any],
         if limit is not None:
             imported = imported[:limit]
         start = time.perf_counter()
-        batch = [admit(spec) for spec in imported]
+        batch = [_bounded(admit, spec) for spec in imported]
         verify_s = time.perf_counter() - start
         specs.extend(imported)
         verdicts.extend(batch)
@@ -72,6 +72,30 @@ def import_and_verify(sources: list[str], limit: int | None) -> tuple[list[Any],
               f"({timings[source]['imports_per_s']} imports/s); {sum(v.admitted for v in batch)} of {len(batch)} "
               f"admitted ({timings[source]['verified_per_s']} verified environments/s)", flush=True)
     return specs, verdicts, timings
+
+
+class _Slow(BaseException):  # not an Exception: admit() must not swallow it
+    pass
+
+
+def _bounded(admit: Any, spec: Any, seconds: int = 30) -> Any:
+    """``admit(spec)``, or a rejection ``verify_timeout`` after ``seconds`` (a pathological spec)."""
+    import signal
+
+    from covert.imports.verify import Verdict
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _Slow()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        return admit(spec)
+    except _Slow:
+        return Verdict(spec.api, spec.source, reasons=["verify_timeout"])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def write_store(store: Path, specs: list[Any], verdicts: list[Any]) -> list[str]:

@@ -269,7 +269,10 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
     body = pattern.removeprefix("^").removesuffix("$")
     if len(body) > 200 or "(" in body or "|" in body:
         return None
-    made = _SEGMENT.sub(f"{slug}-{n}", body).replace("\\", "")
+    made, count = _SEGMENT.subn(f"{slug}-{n}", body)
+    if not count:  # a fixed name (``^operations$``) cannot give distinct ids
+        return None
+    made = made.replace("\\", "")
     try:
         return made if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), made) else None
     except re.error:
@@ -625,9 +628,13 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
             else:
                 n = state.next_id(table)
                 key = new_id(resource, api_id, n)
-                while state.get(table, str(key)) is not None:
+                for _ in range(64):
+                    if state.get(table, str(key)) is None:
+                        break
                     n = state.next_id(table)
                     key = new_id(resource, api_id, n)
+                else:
+                    fail(style.conflict, f"No new {resource.noun} id is free.")
             rec = record(resource.schema, random.Random(f"{api}:{n}"))
             for param, target in bound.fields.items():
                 if param in args:

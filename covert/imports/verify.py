@@ -259,7 +259,17 @@ def feasibility(builder: Builder) -> list[str]:
 
 
 def admit(spec: ApiSpec, allow_unlicensed: bool = False, rounds: int = 3) -> Verdict:
-    """Bind, verify and (when everything holds) admit one API."""
+    """Bind, verify and (when everything holds) admit one API; a spec the binder trips on is rejected
+    with ``binder_error_<Exception>``, never raised, so one spec cannot stop a run."""
+    try:
+        return _admit(spec, allow_unlicensed, rounds)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # an unforeseen shape of spec: counted, reported, not admitted
+        return Verdict(spec.api, spec.source, reasons=[f"binder_error_{type(exc).__name__}"])
+
+
+def _admit(spec: ApiSpec, allow_unlicensed: bool, rounds: int) -> Verdict:
     verdict = Verdict(spec.api, spec.source)
     if not spec.license and not allow_unlicensed:
         verdict.reasons.append("no_license")
