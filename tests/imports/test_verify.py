@@ -106,3 +106,14 @@ def test_unreachable_tools_are_left_out() -> None:
     builder = make_builder(spec)
     assert "getOrder" not in builder.tools
     assert ("getOrder", "unreachable_tool") in builder.bound.left_out
+
+
+def test_odd_spec_shapes_are_rejected_with_a_reason_never_raised() -> None:
+    spec = shop_openapi()
+    odd = _replace(spec, "getCustomer", response={"type": "object", "properties": {"id": "not a schema"}},
+                   parameters={"type": "object"})
+    verdict = admit(odd)
+    assert verdict.admitted or verdict.reasons
+    loop = _replace(spec, "listCustomers", response={"type": "object", "properties": {
+        "data": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "pattern": "^x$"}}}}}})
+    assert admit(loop).api == spec.api  # a fixed-value id pattern does not hang id assignment
