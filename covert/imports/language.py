@@ -126,8 +126,12 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
         return intents
     # every request names the scope the records live in ("... in project harbor-42")
     where = " ".join(f"in the {scope_noun(p)} {{{p}}}" for p in scopes)
-    return tuple(Intent(ask=tuple(f"{t} {where}" for t in i.ask), answer=i.answer,
-                        context=tuple(f"{t} {where}" for t in i.context)) for i in intents)
+
+    def placed(template: str) -> str:  # before a closing question mark: "can you ... in the project X?"
+        return f"{template[:-1]} {where}?" if template.endswith("?") else f"{template} {where}"
+
+    return tuple(Intent(ask=tuple(placed(t) for t in i.ask), answer=i.answer,
+                        context=tuple(placed(t) for t in i.context)) for i in intents)
 
 
 def scope_noun(param: str) -> str:
