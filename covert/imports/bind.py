@@ -36,7 +36,7 @@ from covert.imports.resources import (
 )
 from covert.imports.statefactory import Unsatisfiable, record, seeded_uuid, value_for
 
-BINDER_VERSION = "1"
+BINDER_VERSION = "2"
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
 SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
@@ -318,9 +318,8 @@ def _parents_first(resources: dict[str, Resource]) -> list[Resource]:
     pending = sorted(resources.values(), key=lambda r: r.table)
     while pending:
         ready = [r for r in pending if r.parent is None or r.parent in names or r.parent not in resources]
-        if not ready:  # a cycle of parents: break it
+        if not ready:  # cannot happen (infer breaks cycles); never change a resource here
             ready = pending[:1]
-            ready[0].parent = None
         for r in ready:
             done.append(r)
             names.add(r.table)

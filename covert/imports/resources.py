@@ -279,7 +279,8 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
     # a required parameter named like another resource's id parameter carries that resource's id (a parent)
     id_params: dict[str, str] = {}
     for role in roles:
-        if role.kind in ("get", "update", "delete") and role.id_param and role.table:
+        specific = role.id_param and len(words(role.id_param)) >= 2  # "Name" or "id" alone says nothing
+        if role.kind in ("get", "update", "delete") and specific and role.table:
             id_params.setdefault(role.id_param, role.table)
             resource = by_table[role.table]
             pattern = role.op.parameters["properties"].get(role.id_param, {}).get("pattern")
@@ -301,6 +302,7 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
             if resource.parent is None and parent_table != resource.table:
                 resource.parent = parent_table
                 resource.parent_field = _foreign_field(resource, param, by_table[parent_table])
+    _break_cycles(by_table)
     for role in roles:
         if role.table is None:
             continue
@@ -421,6 +423,20 @@ def _id_param(op: Operation, resource: Resource, required: bool = False) -> str 
         if named and props[name].get("type") in ("string", "integer"):
             return name
     return None
+
+
+def _break_cycles(by_table: dict[str, Resource]) -> None:
+    """Parents form a forest: in a cycle, the table first in name order loses its parent."""
+    for table in sorted(by_table):
+        seen: list[str] = []
+        current: str | None = table
+        while current is not None and current in by_table and current not in seen:
+            seen.append(current)
+            current = by_table[current].parent
+        if current is not None and current in seen:
+            cycle = seen[seen.index(current):]
+            first = by_table[min(cycle)]
+            first.parent, first.parent_field = None, None
 
 
 def _foreign_field(resource: Resource, param: str, parent: Resource) -> str | None:

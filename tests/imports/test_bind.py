@@ -153,3 +153,17 @@ def test_scope_parameters_keep_records_in_the_named_project() -> None:
     assert made in env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
     asks = [t for i in builder.language.intents["widgets_projects_widgets_get"] for t in i.ask]
     assert asks and all(t.rstrip("?").endswith("in the project {projectsId}") for t in asks)
+
+
+def test_parent_cycles_are_broken_once_at_binding_so_states_never_change_the_tools() -> None:
+    from covert.imports.resources import Resource, _break_cycles
+
+    schema = {"type": "object", "properties": {"id": {"type": "string"}}}
+    a = Resource("alphas", "alpha", "alphas", "alpha_id", "id", schema, parent="betas")
+    b = Resource("betas", "beta", "betas", "beta_id", "id", schema, parent="alphas")
+    _break_cycles({"alphas": a, "betas": b})
+    assert (a.parent, b.parent) == (None, "alphas")
+    api = bind(shop_openapi())
+    before = {t: (r.parent, r.parent_field) for t, r in api.resources.items()}
+    api.make_state(random.Random(0))
+    assert {t: (r.parent, r.parent_field) for t, r in api.resources.items()} == before
