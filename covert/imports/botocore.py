@@ -25,6 +25,7 @@ PACKAGE_LICENSE = "Apache-2.0"
 READ_PREFIXES = ("List", "Get", "Describe", "Head", "Search", "Query", "Scan", "Lookup", "BatchGet", "Select",
                  "Check", "Estimate", "Preview", "Simulate", "Download", "Detect", "Retrieve", "View", "Read")
 _WHERE = {"uri": "path", "querystring": "query", "header": "header", "headers": "header"}
+_BLOCK = re.compile(r"</?(?:p|li|ul|ol|br|div|dl|dt|dd|note|important|h\d|table|tr|td)\b[^>]*>", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
 _SCALAR = {"string": {"type": "string"}, "integer": {"type": "integer"}, "long": {"type": "integer"},
            "boolean": {"type": "boolean"}, "float": {"type": "number"}, "double": {"type": "number"},
@@ -35,7 +36,7 @@ def doc_text(doc: Any, limit: int = 2000) -> str:
     """botocore's HTML documentation as plain text."""
     if not isinstance(doc, str):
         return ""
-    return clean_text(html.unescape(_TAG.sub(" ", doc)), limit)
+    return clean_text(html.unescape(_TAG.sub("", _BLOCK.sub(" ", doc))), limit)
 
 
 def effect_of(name: str, http_method: str | None) -> str:
@@ -167,6 +168,8 @@ def _operation(name: str, op: dict[str, Any], shapes: _Shapes, norm: Normalizer,
     hints: dict[str, Any] = {}
     if op.get("deprecated") is True:
         hints["deprecated"] = True
+    if norm.exhausted:
+        hints["schema_truncated"] = True
     schema = params.schema()
     return Operation(op_id=name, name=tool_name(name, taken), description=doc_text(op.get("documentation")),
                      parameters=schema, response=response, effect=effect_of(name, method), http_method=method,

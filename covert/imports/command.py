@@ -73,12 +73,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=_run_fetch)
 
 
-def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportReport, imported lazily
+def _report(args: argparse.Namespace):  # noqa: ANN202 - ImportReport, imported lazily
+    """A streaming report that writes each imported spec into the store as it comes."""
+    from covert.imports.common import ImportReport
     from covert.imports.store import save_spec, store_dir
 
     store = store_dir(args.store)
-    for spec in report.specs:
-        save_spec(store, spec)
+    return ImportReport(keep=False, sink=lambda spec: save_spec(store, spec))
+
+
+def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportReport, imported lazily
+    from covert.imports.store import store_dir
+
+    store = store_dir(args.store)
     counts = {**report.counts(), "store": str(store)}
     if args.json:
         print(json.dumps(counts, sort_keys=True))
@@ -95,41 +102,46 @@ def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportRe
         print(f"covert: rejected {where}: {reason}: {detail}", file=sys.stderr)
     if len(report.rejected) > SHOWN_REJECTIONS:
         print(f"covert: ... and {len(report.rejected) - SHOWN_REJECTIONS} more rejections", file=sys.stderr)
-    if not report.specs:
+    if not report.imported:
         print("covert: error: nothing was imported (see the rejections above)", file=sys.stderr)
         return 1
     return 0
 
 
 def _run_openapi(args: argparse.Namespace) -> int:
-    from covert.imports.openapi import import_paths
+    from covert.imports.model import ApiSpec
+    from covert.imports.openapi import iter_import
 
     for path in args.paths:
         if not Path(path).exists():
             raise UsageError(f"{path} does not exist; give an OpenAPI file or a folder of them")
-    return _finish(import_paths(args.paths, allow_unlicensed=args.allow_unlicensed), args)
+    report = _report(args)
+    for item in iter_import(args.paths, allow_unlicensed=args.allow_unlicensed):
+        if isinstance(item, ApiSpec):
+            report.add(item)
+        else:
+            report.reject(*item)
+    return _finish(report, args)
 
 
 def _run_corpus(args: argparse.Namespace) -> int:
-    from covert.imports.corpora import CorpusUnavailable, import_corpus
+    from covert.imports.corpora import CorpusUnavailable, iter_corpus
+    from covert.imports.model import ApiSpec
 
+    report = _report(args)
     try:
-        specs, rejections = import_corpus(args.corpus, args.cache, names=args.apis or None,
-                                          allow_unlicensed=args.allow_unlicensed, fetch=not args.no_fetch)
+        for item in iter_corpus(args.corpus, args.cache, names=args.apis or None,
+                                allow_unlicensed=args.allow_unlicensed, fetch_missing=not args.no_fetch):
+            if isinstance(item, ApiSpec):
+                report.add(item)
+            else:
+                report.reject(*item)
     except CorpusUnavailable as exc:
         raise UsageError(str(exc)) from None
-    from covert.imports.common import ImportReport
-
-    report = ImportReport()
-    for spec in specs:
-        report.add(spec)
-    for where, exc in rejections:
-        report.reject(where, exc)
     return _finish(report, args)
 
 
 def _run_mcp(args: argparse.Namespace) -> int:
-    from covert.imports.common import ImportReport
     from covert.imports.mcp import import_server
     from covert.imports.model import SpecRejected
 
@@ -138,7 +150,7 @@ def _run_mcp(args: argparse.Namespace) -> int:
         command = command[1:]
     if not command:
         raise UsageError("give the server's command after --: covert import mcp -- COMMAND ARGS...")
-    report = ImportReport()
+    report = _report(args)
     try:
         report.add(import_server(command, name=args.name, license=args.license, timeout=args.timeout,
                                  allow_unlicensed=args.allow_unlicensed))
@@ -149,7 +161,6 @@ def _run_mcp(args: argparse.Namespace) -> int:
 
 def _run_bfcl(args: argparse.Namespace) -> int:
     from covert.imports.bfcl import import_bfcl_file
-    from covert.imports.common import ImportReport
     from covert.imports.model import SpecRejected
 
     if not args.allow_eval_sources:
@@ -157,7 +168,7 @@ def _run_bfcl(args: argparse.Namespace) -> int:
                          "(builds on them refuse to train unless allowed too)")
     if not args.file.startswith("bfcl-eval:") and not Path(args.file).is_file():
         raise UsageError(f"{args.file} does not exist; give a BFCL-format JSONL file or bfcl-eval:CATEGORY")
-    report = ImportReport()
+    report = _report(args)
     try:
         report.add(import_bfcl_file(args.file, name=args.name, license=args.license,
                                     allow_unlicensed=args.allow_unlicensed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,29 +161,42 @@ def pagination(param_names: list[str], response: dict[str, Any] | None) -> dict[
 
 @dataclass
 class ImportReport:
-    """What an import saw: specs imported, specs rejected by reason, operations by effect and skip reason."""
+    """What an import saw: specs imported, specs rejected by reason, operations by effect and skip reason.
+
+    With ``sink`` each imported spec is handed to it as it comes (the CLI writes it to the store); with
+    ``keep=False`` specs are counted but not held, so a whole corpus streams through in bounded memory.
+    """
 
     specs: list[ApiSpec] = field(default_factory=list)
     rejected: list[tuple[str, str, str]] = field(default_factory=list)  # (where, reason, detail)
     seen: int = 0
+    keep: bool = True
+    sink: Callable[[ApiSpec], object] | None = None
+    imported: int = 0
+    effects: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
 
     def add(self, spec: ApiSpec) -> None:
-        """Count one imported spec."""
+        """Count one imported spec (and hand it to the sink)."""
         self.seen += 1
-        self.specs.append(spec)
+        self.imported += 1
+        self.effects.update(op.effect for op in spec.operations)
+        self.skipped.update(reason for _, reason in spec.skipped)
+        if self.sink is not None:
+            self.sink(spec)
+        if self.keep:
+            self.specs.append(spec)
 
     def reject(self, where: str, exc: SpecRejected) -> None:
         """Count one rejected spec."""
         self.seen += 1
-        self.rejected.append((where, exc.reason, exc.detail))
+        self.rejected.append((where, exc.reason, exc.detail[:300]))
 
     def counts(self) -> dict[str, Any]:
         """Figures for printing: specs seen/imported/rejected by reason, operations by effect, skips by reason."""
-        effects: Counter[str] = Counter(op.effect for s in self.specs for op in s.operations)
-        skipped: Counter[str] = Counter(reason for s in self.specs for _, reason in s.skipped)
         return {
-            "seen": self.seen, "imported": len(self.specs), "rejected": len(self.rejected),
+            "seen": self.seen, "imported": self.imported, "rejected": len(self.rejected),
             "rejected_by_reason": dict(sorted(Counter(r for _, r, _ in self.rejected).items())),
-            "operations": sum(effects.values()), "operations_by_effect": dict(sorted(effects.items())),
-            "operations_skipped_by_reason": dict(sorted(skipped.items())),
+            "operations": sum(self.effects.values()), "operations_by_effect": dict(sorted(self.effects.items())),
+            "operations_skipped_by_reason": dict(sorted(self.skipped.items())),
         }

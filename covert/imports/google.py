@@ -3,7 +3,7 @@
 One operation per method, resources walked depth-first in document order. Parameters: the method's
 path and query parameters (``repeated`` ones become arrays; the API-wide ``alt``/``fields``/``key``/...
 parameters stay with the transport), then the request schema's properties as body parameters (its
-read-only fields dropped), or one ``body`` parameter when the request is not an object. The response
+read-only fields, and those documented as "Output only.", dropped), or one ``body`` parameter when the request is not an object. The response
 is the ``response`` schema, every ``$ref`` (a bare schema name) resolved. Effect: ``httpMethod`` GET is
 read, every other method writes. ``hints["standard_method"]`` names Google's standard method
 (list/get/create/update/delete) when the method's name is one of them or a known alias (insert, patch).
@@ -15,6 +15,7 @@ recorded as ``license`` with ``provenance["license_basis"]`` saying so.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from covert.imports.common import (
@@ -33,6 +34,7 @@ STANDARD = {"list": "list", "get": "get", "create": "create", "insert": "create"
             "patch": "update", "delete": "delete"}
 _PARAM_KEYS = ("type", "format", "enum", "description", "default", "minimum", "maximum", "pattern")
 MAX_RESOURCE_DEPTH = 12
+_OUTPUT_ONLY = re.compile(r"\s*\[?output[ -]only\b", re.IGNORECASE)
 
 
 def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
@@ -61,6 +63,16 @@ def _number(value: Any) -> Any:
             except ValueError:
                 return None
     return value
+
+
+def _mark_output_only(schema: dict[str, Any]) -> dict[str, Any]:
+    """Mark as readOnly the top-level fields Google documents as "Output only." (request bodies drop them)."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return schema
+    marked = {k: ({**v, "readOnly": True} if isinstance(v, dict) and _OUTPUT_ONLY.match(v.get("description", ""))
+                  else v) for k, v in props.items()}
+    return {**schema, "properties": marked}
 
 
 def _methods(node: dict[str, Any], depth: int = 0) -> list[tuple[str, dict[str, Any]]]:
@@ -126,7 +138,7 @@ def _operation(key: str, op_id: str, method: dict[str, Any], norm: Normalizer, t
         params.add(pname, norm.normalize(_param_schema(param)), where, required=bool(param.get("required")))
     request = method.get("request")
     if isinstance(request, dict) and request:
-        body = drop_marked(norm.normalize(request), "readOnly")
+        body = drop_marked(_mark_output_only(norm.normalize(request)), "readOnly")
         props = body.get("properties")
         if isinstance(props, dict) and props:
             for pname, prop in props.items():
@@ -143,6 +155,8 @@ def _operation(key: str, op_id: str, method: dict[str, Any], norm: Normalizer, t
         hints["deprecated"] = True
     if method.get("supportsMediaUpload"):
         hints["media_upload"] = True
+    if norm.exhausted:
+        hints["schema_truncated"] = True
     schema = params.schema()
     return Operation(
         op_id=op_id, name=tool_name(op_id.replace(".", "_"), taken), description=clean_text(method.get("description")),

