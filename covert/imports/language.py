@@ -17,7 +17,7 @@ from typing import Any
 from covert.env import Intent, Language, Reference, State
 from covert.imports.bind import BoundApi, BoundTool
 from covert.imports.resources import Resource, record_of, words
-from covert.imports.statefactory import value_for
+from covert.imports.statefactory import Unsatisfiable, value_for
 
 _WORDY_ENUM = re.compile(r"^[a-z][a-z ]{1,30}$")
 _SLOT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -249,7 +249,12 @@ def _facts(resource: Resource) -> list[str]:
 
 def _sampler(schema: dict[str, Any], field: str):
     def sample(rng: random.Random, state: State) -> Any:
-        return value_for(schema, field, rng)
+        try:
+            return value_for(schema, field, rng)
+        except Unsatisfiable as exc:  # the task is not made; synthesis goes on
+            from covert.synth.records import Rejected
+
+            raise Rejected("unsatisfiable_value", str(exc)[:120]) from None
     return sample
 
 

@@ -280,8 +280,9 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
     id_params: dict[str, str] = {}
     for role in roles:
         specific = role.id_param and len(words(role.id_param)) >= 2  # "Name" or "id" alone says nothing
-        if role.kind in ("get", "update", "delete") and specific and role.table:
-            id_params.setdefault(role.id_param, role.table)
+        if role.kind in ("get", "update", "delete") and role.id_param and role.table:
+            if specific:
+                id_params.setdefault(role.id_param, role.table)
             resource = by_table[role.table]
             pattern = role.op.parameters["properties"].get(role.id_param, {}).get("pattern")
             if isinstance(pattern, str) and resource.id_pattern is None:

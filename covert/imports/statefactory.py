@@ -238,8 +238,11 @@ def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, fl
         low = (schema["exclusiveMinimum"] if not isinstance(schema["exclusiveMinimum"], bool) else low) + (1 if integer else 0.01)
     if schema.get("exclusiveMaximum") is True or isinstance(schema.get("exclusiveMaximum"), (int, float)):
         high = (schema["exclusiveMaximum"] if not isinstance(schema["exclusiveMaximum"], bool) else high) - (1 if integer else 0.01)
-    if low > high:
-        high = low if schema.get("maximum") is None else high
+    if low > high:  # a declared range above the plausible one: draw near its bottom
+        maximum = schema.get("maximum")
+        high = maximum if isinstance(maximum, (int, float)) and not isinstance(maximum, bool) and maximum >= low \
+            else low + 250
+        high = min(high, low + 250)
     return low, high
 
 

@@ -167,3 +167,12 @@ def test_parent_cycles_are_broken_once_at_binding_so_states_never_change_the_too
     before = {t: (r.parent, r.parent_field) for t, r in api.resources.items()}
     api.make_state(random.Random(0))
     assert {t: (r.parent, r.parent_field) for t, r in api.resources.items()} == before
+
+
+def test_declared_ranges_above_the_plausible_one_are_honoured() -> None:
+    from covert.imports.statefactory import value_for
+
+    rng = random.Random(0)
+    values = [value_for({"type": "integer", "minimum": 3600, "maximum": 43200}, "MaxSessionDuration", rng)
+              for _ in range(20)]
+    assert all(3600 <= v <= 43200 for v in values)
