@@ -239,10 +239,19 @@ def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildSt
 ENGINES = ("local", "ray")
 
 
+def _evaluation_source(builder: Any) -> bool:
+    """Whether a builder is an environment imported from evaluation data (covert.imports)."""
+    spec = getattr(builder, "spec", None)
+    return bool(getattr(spec, "evaluation_source", False))
+
+
 def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: bool = False,
           progress: bool = True, command: str = "", engine: str = "local",
-          ray_address: str | None = None, llm: Any = None) -> dict[str, Any]:
+          ray_address: str | None = None, llm: Any = None, allow_eval_sources: bool = False) -> dict[str, Any]:
     """Build the dataset described by ``config`` into ``out``; returns the manifest.
+
+    Environments imported from evaluation data (BFCL) are refused unless ``allow_eval_sources``; the
+    manifest and the dataset card then say which ones the dataset was built on.
 
     ``engine="local"`` runs ``workers`` processes on this machine; ``engine="ray"`` runs the items as
     Ray Data tasks (local Ray, or the cluster at ``ray_address``). Output bytes are the same either way.
@@ -255,6 +264,10 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
         raise BuildError("--llm runs with --engine local (the LLM stage batches requests in this process)")
     out = Path(out)
     builders = resolve_builders(config.builders)
+    evaluation = [b.name for b in builders if _evaluation_source(b)]
+    if evaluation and not allow_eval_sources:
+        raise BuildError(f"{', '.join(evaluation[:5])} derive from an evaluation source (BFCL); training on them "
+                         "contaminates that benchmark. Pass --allow-eval-sources to build anyway")
     config.builders = [b.name for b in builders]
     staging = prepare_output(out, overwrite)
     try:
@@ -328,7 +341,8 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
         "covert_version": covert.__version__,
         "command": command,
         "config": asdict(config),
-        "builders": {b.name: {"version": b.version, "license": b.license, "sources": list(b.sources)} for b in builders},
+        "builders": {b.name: {"version": b.version, "license": b.license, "sources": list(b.sources),
+                              **({"evaluation_source": True} if _evaluation_source(b) else {})} for b in builders},
         "summary": summary,
         "rows": {f"{c}/{s}": w.rows for (c, s), w in writers.items()},
         **({"llm": llm.summary()} if llm is not None else {}),

@@ -75,7 +75,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
     realizer = _realizer(args) if args.llm else None
     manifest = build(config, args.out, workers=args.workers, overwrite=args.overwrite,
                      progress=not args.quiet, command=command, engine=args.engine, ray_address=args.ray_address,
-                     llm=realizer)
+                     llm=realizer, allow_eval_sources=args.allow_eval_sources)
     _print_summary(manifest["summary"], manifest["rows"])
     if "llm" in manifest:
         llm = manifest["llm"]
@@ -227,6 +227,8 @@ def parser() -> argparse.ArgumentParser:
                    help="local worker processes, or Ray Data tasks (same output)")
     s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
     s.add_argument("--report", action="store_true", help="also write OUT/report (figures, HTML; see covert report)")
+    s.add_argument("--allow-eval-sources", action="store_true",
+                   help="build on environments imported from evaluation data (BFCL); the card says so")
     s.set_defaults(func=_cmd_build)
 
     s = sub.add_parser("validate", help="check a dataset's files (exit 2 on the first that fails) and re-check "
@@ -253,7 +255,7 @@ def parser() -> argparse.ArgumentParser:
 _EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command",
                "covert.rollouts.command", "covert.report.command", "covert.audit.command", "covert.evolve.command",
                "covert.procgen.command", "covert.procgen.mapf_command", "covert.procgen.admit_command",
-               "covert.imports.command")
+               "covert.imports.command", "covert.imports.envs_command")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from typing import Any
 
 from covert.env.builder import Builder
 
@@ -34,14 +35,29 @@ def _discover() -> dict[str, Builder]:
     return found
 
 
+IMPORTED_PREFIX = "api."  # environments imported from API specs and admitted to the store (covert.imports.envs)
+
+
+def _imported() -> Any:
+    from covert.imports import envs  # imported only when an imported environment is asked for
+
+    return envs
+
+
 def builder_names() -> list[str]:
-    """Names of all registered builders, sorted."""
-    return list(_discover())
+    """Names of all registered builders, sorted, then the admitted imported environments."""
+    return list(_discover()) + list(_imported().admitted_names())
 
 
 def get_builder(name: str) -> Builder:
     """The builder called ``name``; raises :class:`UnknownBuilderError` naming the known ones."""
     found = _discover()
+    if isinstance(name, str) and name.startswith(IMPORTED_PREFIX):
+        imported = _imported().admitted_builder(name)
+        if imported is None:
+            raise UnknownBuilderError(f"unknown environment {name!r}: the store does not admit it "
+                                      "(see `covert envs list`; run `covert envs verify`)")
+        return imported
     if name not in found:
         raise UnknownBuilderError(f"unknown builder {name!r}; known builders: {', '.join(found)} (see `covert list`)")
     return found[name]
@@ -55,4 +71,10 @@ def resolve_builders(spec: str | list[str]) -> list[Builder]:
         raise UnknownBuilderError("no builder named; pass --builders all or a comma-separated list")
     if names == ["all"]:
         return list(_discover().values())
-    return [get_builder(n) for n in names]
+    out: list[Builder] = []
+    for n in names:
+        if n == IMPORTED_PREFIX + "*":  # every admitted imported environment
+            out.extend(get_builder(m) for m in _imported().admitted_names())
+        else:
+            out.append(get_builder(n))
+    return out

@@ -355,9 +355,13 @@ def _license_text(manifest: dict[str, Any]) -> str:
     table = _table(["builder", "version", "license", "sources"], [
         [name, info.get("version", "?"), info.get("license", "?"), " ".join(info.get("sources", [])) or "-"]
         for name, info in manifest.get("builders", {}).items()])
+    evaluation = [name for name, info in manifest.get("builders", {}).items() if info.get("evaluation_source")]
+    warning = (f"\n\n**Evaluation sources.** The environments {', '.join(f'`{n}`' for n in evaluation)} derive from "
+               "evaluation data (BFCL); this build was allowed to use them (`--allow-eval-sources`). Do not train "
+               "on this dataset and then report results on that benchmark.") if evaluation else ""
     return (f"The dataset is released under `{license_id}` (the build config's `license`; covert's default is "
             f"`{DEFAULT_LICENSE}`). It was generated from these covert builders, whose licenses and sources "
-            f"are:\n\n{table}")
+            f"are:\n\n{table}{warning}")
 
 
 def _table(header: list[str], rows: list[Any]) -> str:

@@ -1,0 +1,743 @@
+"""Binding an imported API to generic implementations on the covert state, without an LLM.
+
+:func:`bind` turns an :class:`~covert.imports.model.ApiSpec` into a :class:`BoundApi`: one table per
+inferred resource (:mod:`covert.imports.resources`), one tool per CRUD operation with a generic
+implementation (filters, pagination, id assignment, partial updates, errors in the API's own style), an
+:class:`~covert.env.Environment` subclass built at run time, and a seeded state factory. Operations
+that are not CRUD are left out and counted (``custom_action_no_llm``), as are CRUD operations whose
+parameters the generic implementation cannot honour.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from covert.env import Environment, State, ToolError, ToolSpec
+from covert.env.jsonsafe import canonical_json
+from covert.env.schema import ENTITY_KEY
+from covert.imports.model import ApiSpec
+from covert.imports.resources import (
+    LIMIT_NAMES,
+    TOKEN_NAMES,
+    Resource,
+    Role,
+    infer,
+    items_path,
+    obj,
+    record_of,
+    words,
+)
+from covert.imports.statefactory import Unsatisfiable, record, seeded_uuid, value_for
+
+BINDER_VERSION = "2"
+PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
+SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
+SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
+MAX_PAGE = 100
+MAX_UPDATE_FIELDS = 4
+_TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+_TYPES = {"string", "integer", "number", "boolean", "array", "object", "null"}
+# formats fastjsonschema checks; others are documentation only and are dropped from argument schemas
+_CHECKED_FORMATS = {"date-time", "date", "email", "hostname", "ipv4", "ipv6", "uri", "uuid", "time", "regex"}
+
+
+class BindError(ValueError):
+    """An API that cannot be bound at all; ``reason`` is a counted snake_case code."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class ErrorStyle:
+    """The error codes an API uses for a missing record, a clash and a bad argument."""
+
+    not_found: str
+    conflict: str
+    invalid: str
+
+    def message(self, code: str, text: str) -> str:
+        """The message in the API's manner (HTTP APIs prefix the status line)."""
+        status = {"not_found": "404 Not Found", "conflict": "409 Conflict", "bad_request": "400 Bad Request"}.get(code)
+        return f"{status}: {text}" if status else text
+
+
+@dataclass
+class BoundTool:
+    """One tool of a bound API: its spec, its role and the generic implementation."""
+
+    spec: ToolSpec
+    role: Role
+    impl: Callable[[State, dict[str, Any]], Any]
+    fields: dict[str, str] = field(default_factory=dict)  # parameter -> record field it sets or filters
+    limit_param: str | None = None
+    token_param: str | None = None
+
+
+@dataclass
+class BoundApi:
+    """An API bound to generic implementations.
+
+    Attributes:
+        spec: The imported spec.
+        name: The environment's name (``api.<safe id>``).
+        version: Hash of the source spec and :data:`BINDER_VERSION`.
+        resources: Tables by name.
+        tools: Bound tools by name, in source order.
+        left_out: ``(operation name, reason)`` for every operation left out.
+        environment: The Environment subclass holding the tools.
+    """
+
+    spec: ApiSpec
+    name: str
+    version: str
+    resources: dict[str, Resource]
+    tools: dict[str, BoundTool]
+    left_out: list[tuple[str, str]]
+    environment: type[Environment]
+    style: ErrorStyle
+
+    def make_state(self, rng: random.Random, scale: int = 1) -> dict[str, Any]:
+        """A seeded state: a few realistic records per table (``scale`` times as many), children
+        spread over their parents."""
+        tables: dict[str, dict[str, Any]] = {}
+        counters: dict[str, int] = {}
+        scopes: dict[str, str] = {}
+        scoped: dict[str, set[str]] = {}
+        for bound in self.tools.values():
+            for param in bound.role.scope_params:
+                key = scope_key(param, bound.spec.parameters["properties"][param])
+                if key not in scopes:
+                    scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng)
+                scoped.setdefault(bound.role.table, set()).add(key)
+        if scopes:
+            tables[SCOPES] = {"scope": dict(sorted(scopes.items()))}
+        for resource in _parents_first(self.resources):
+            count = rng.randint(3, 5) * max(1, scale)
+            parent_ids = list(tables.get(resource.parent, {})) if resource.parent else []
+            rows: dict[str, Any] = {}
+            for n in range(1, count + 1):
+                rec = generate_record(resource, rng, self.spec.api, n)
+                if parent_ids:
+                    set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
+                for key in sorted(scoped.get(resource.table, ())):
+                    rec[key] = scopes[key]
+                rows[str(rec[resource.id_field])] = rec
+            tables[resource.table] = rows
+            counters[resource.table] = count
+        return {"tables": tables, "counters": counters}
+
+
+def env_name(spec: ApiSpec) -> str:
+    """The environment name of an API: ``api.`` plus its id made safe for names and folders."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.api.replace(":", ".")).strip("._")
+    return f"api.{safe}"[:120]
+
+
+_VERSIONS: dict[int, tuple[ApiSpec, str]] = {}
+
+
+def spec_version(spec: ApiSpec) -> str:
+    """Hash of the source spec plus the binder version: rows built on it name this version."""
+    found = _VERSIONS.get(id(spec))
+    if found is not None and found[0] is spec:
+        return found[1]
+    text = orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)  # dataclasses serialise natively, fields in order
+    digest = hashlib.sha256(text + f":binder{BINDER_VERSION}".encode()).hexdigest()
+    version = f"{BINDER_VERSION}.{digest[:12]}"
+    if len(_VERSIONS) > 256:
+        _VERSIONS.clear()
+    _VERSIONS[id(spec)] = (spec, version)
+    return version
+
+
+def error_style(spec: ApiSpec) -> ErrorStyle:
+    """The API's own error codes: HTTP statuses for OpenAPI, canonical codes for Google, declared
+    exception names for botocore, plain codes for MCP and BFCL."""
+    if spec.source == "google":
+        return ErrorStyle("NOT_FOUND", "ALREADY_EXISTS", "INVALID_ARGUMENT")
+    if spec.source == "botocore":
+        declared = sorted({e for op in spec.operations for e in op.errors})
+
+        def pick(default: str, *needles: str) -> str:
+            return next((e for e in declared if any(n in e for n in needles)), default)
+
+        return ErrorStyle(pick("ResourceNotFoundException", "NotFound", "NoSuch", "DoesNotExist", "NotExist"),
+                          pick("ResourceAlreadyExistsException", "AlreadyExists", "Exists", "Conflict", "InUse"),
+                          pick("ValidationException", "Validation", "InvalidParameter", "InvalidRequest"))
+    if spec.source == "openapi":
+        return ErrorStyle("not_found", "conflict", "bad_request")
+    return ErrorStyle("not_found", "already_exists", "invalid_argument")
+
+
+def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
+    """Bind ``spec``; raises :class:`BindError` when no operation can be bound.
+
+    ``exclude`` maps tool names to the reason they are left out (tools that failed verification, or
+    that no task could reach).
+    """
+    exclude = exclude or {}
+    resources, roles = infer(spec)
+    style = error_style(spec)
+    left_out: list[tuple[str, str]] = [(op_id, reason) for op_id, reason in spec.skipped]
+    tools: dict[str, BoundTool] = {}
+    for role in roles:
+        if role.kind == "custom":
+            # CRUD by name but without what a generic implementation needs keeps its own reason
+            crud_gap = role.reason in ("no_record_schema", "no_id_field", "no_id_parameter")
+            left_out.append((role.op.name, role.reason if crud_gap else "custom_action_no_llm"))
+            continue
+        try:
+            bound = _bind_tool(role, resources[role.table], resources, style, spec.api)
+        except BindError as exc:
+            left_out.append((role.op.name, exc.reason))
+            continue
+        if bound.spec.name in exclude:
+            left_out.append((role.op.name, exclude[bound.spec.name]))
+            continue
+        if bound.spec.name in tools:
+            left_out.append((role.op.name, "duplicate_tool_name"))
+            continue
+        tools[bound.spec.name] = bound
+    used = {b.role.table for b in tools.values()}
+    resources = {t: r for t, r in resources.items() if t in used}
+    for resource in resources.values():
+        if resource.parent not in resources:
+            resource.parent, resource.parent_field = None, None
+    if not tools:
+        raise BindError("no_bindable_operations", f"{spec.api}: none of {len(spec.operations)} operations is CRUD")
+    name = env_name(spec)
+    api = BoundApi(spec, name, spec_version(spec), resources, tools, left_out, _environment(name, tools), style)
+    return api
+
+
+# -- records ----------------------------------------------------------------------------------------
+def generate_record(resource: Resource, rng: random.Random, api: str, n: int) -> dict[str, Any]:
+    """One realistic record of ``resource``, with the ``n``-th id in the API's id style."""
+    rec = record(resource.schema, rng)
+    rec[resource.id_field] = new_id(resource, api, n)
+    return canonical_json(rec)
+
+
+def new_id(resource: Resource, api: str, n: int) -> Any:
+    """The ``n``-th id of a table, deterministic, in the style its schema suggests."""
+    schema = resource.schema["properties"][resource.id_field]
+    if resource.id_pattern and schema.get("type") != "integer":
+        made = _from_path_pattern(resource.id_pattern, resource.noun.replace(" ", "-"), n)
+        if made is not None:
+            return made
+    if schema.get("type") == "integer":
+        return 1000 + n
+    if schema.get("format") == "uuid":
+        return seeded_uuid(random.Random(f"{api}:{resource.table}:{n}"))
+    lowered = resource.id_field.lower()
+    if lowered.endswith("arn"):
+        return f"arn:aws:{resource.table.replace('_', '-')}:us-east-1:123456789012:{resource.noun.replace(' ', '-')}/{n:04d}"
+    if lowered == "name" and api.startswith("google:"):
+        return f"{resource.table.replace('_', '')}/{n:04d}"
+    if lowered.endswith("name"):
+        from covert.imports.statefactory import THINGS
+
+        slug = resource.noun.replace(" ", "-")
+        return f"{THINGS[(n - 1) % len(THINGS)].lower()}-{slug}-{n}"
+    prefix = "".join(w[:3] for w in resource.noun.split())[:6] or "rec"
+    candidate = f"{prefix}_{n:05d}"
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        try:
+            if not re.search(pattern, candidate):
+                candidate = value_for(schema, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"))
+        except (re.error, Unsatisfiable):
+            pass
+    return candidate
+
+
+_SEGMENT = re.compile(r"\[\^/\]\+|\[\^/\]\*|\.\+|\.\*")
+
+
+def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
+    """An id that matches a resource-path pattern (``^projects/[^/]+/locations/[^/]+$``), or ``None``."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    if len(body) > 200 or "(" in body or "|" in body:
+        return None
+    made, count = _SEGMENT.subn(f"{slug}-{n}", body)
+    if not count:  # a fixed name (``^operations$``) cannot give distinct ids
+        return None
+    made = made.replace("\\", "")
+    try:
+        return made if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), made) else None
+    except re.error:
+        return None
+
+
+def set_parent(resource: Resource, rec: dict[str, Any], parent: dict[str, Any], resources: dict[str, Resource]) -> None:
+    """Point ``rec`` at its parent record (its foreign-key field, or :data:`PARENT_KEY`)."""
+    parent_id = parent[resources[resource.parent].id_field]
+    rec[resource.parent_field or PARENT_KEY] = parent_id
+
+
+def public(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record as tools return it (without covert's private parent and scope links)."""
+    if any(k.startswith("x-") for k in rec):
+        return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith(SCOPE_PREFIX)}
+    return rec
+
+
+def scope_key(param: str, schema: dict[str, Any] | None = None) -> str:
+    """The record key of a scope parameter (``projectsId`` -> ``x-scope-projectsid``); a parameter with a
+    pattern (Google's ``parent``: ``^projects/[^/]+$``) is keyed by its pattern too."""
+    pattern = (schema or {}).get("pattern")
+    tail = "-" + hashlib.sha256(pattern.encode()).hexdigest()[:8] if isinstance(pattern, str) else ""
+    return SCOPE_PREFIX + "".join(words(param)) + tail
+
+
+def scope_value(schema: dict[str, Any], param: str, rng: random.Random) -> str:
+    """A scope a user would name (``harbor-42``), in the parameter's pattern when it declares one."""
+    value = f"{rng.choice(('harbor', 'summit', 'cedar', 'atlas', 'juniper', 'falcon'))}-{rng.randint(10, 99)}"
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        made = _from_path_pattern(pattern, value, rng.randint(1, 9))
+        if made is None:
+            made = value_for(schema, param, rng)
+        return made
+    return value
+
+
+def _parents_first(resources: dict[str, Resource]) -> list[Resource]:
+    done: list[Resource] = []
+    names: set[str] = set()
+    pending = sorted(resources.values(), key=lambda r: r.table)
+    while pending:
+        ready = [r for r in pending if r.parent is None or r.parent in names or r.parent not in resources]
+        if not ready:  # cannot happen (infer breaks cycles); never change a resource here
+            ready = pending[:1]
+        for r in ready:
+            done.append(r)
+            names.add(r.table)
+        pending = [r for r in pending if r.table not in names]
+    return done
+
+
+# -- tools ------------------------------------------------------------------------------------------
+def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], style: ErrorStyle,
+               api_id: str) -> BoundTool:
+    op = role.op
+    props = op.parameters.get("properties") or {}
+    required = list(op.parameters.get("required") or [])
+    record_props = resource.schema["properties"]
+    exposed: dict[str, dict[str, Any]] = {}
+    fields: dict[str, str] = {}
+    limit_param = token_param = None
+    pagination = op.pagination or {}
+    for param, schema in props.items():
+        if not isinstance(schema, dict) or schema.get("x-in") == "header":
+            continue
+        target = _matching_field(param, record_props)
+        if param == role.id_param:
+            entity = resource.entity if role.kind != "create" else None
+            exposed[param] = _param_schema(schema, param, entity, f"The {resource.noun}'s id.")
+            continue
+        if param in role.scope_params:
+            exposed[param] = _param_schema(schema, param, None, f"The {' '.join(words(param))} it lives in.")
+            continue
+        if param in role.parent_params:
+            parent = resources.get(role.parent_params[param])
+            if parent is None or parent.table == resource.table:
+                if param in required:
+                    raise BindError("unresolved_parent")
+                continue
+            exposed[param] = _param_schema(schema, param, parent.entity, f"The {parent.noun}'s id.")
+            continue
+        if role.kind == "list":
+            lowered = param.lower().replace("-", "_")
+            is_limit = param == pagination.get("limit_param") or lowered in LIMIT_NAMES
+            is_token = param in (pagination.get("token_param"), pagination.get("offset_param")) or lowered in TOKEN_NAMES
+            if is_limit and schema.get("type") == "integer":
+                limit_param = param
+                exposed[param] = _param_schema(schema, param, None, "How many results to return at most.")
+                continue
+            if is_token and schema.get("type") in ("string", "integer"):
+                token_param = param
+                exposed[param] = _param_schema(schema, param, None, "Where the next page starts.")
+                continue
+            if target is not None and _scalar(schema) and _scalar(record_props[target]):
+                fields[param] = target
+                exposed[param] = _param_schema(schema, param, None, f"Only {resource.plural} with this value.")
+                continue
+        elif role.kind in ("create", "update") and target is not None and target != resource.id_field:
+            if role.kind == "update" and param not in required and len(fields) >= MAX_UPDATE_FIELDS:
+                continue
+            if role.kind == "update" and not _scalar(schema):
+                if param in required:
+                    raise BindError("unsupported_required_parameter", param)
+                continue
+            fields[param] = target
+            exposed[param] = _param_schema(schema, param, None, f"The {resource.noun}'s {' '.join(words(target))}.")
+            continue
+        if param in required:
+            raise BindError("unsupported_required_parameter", param)
+    if role.kind in ("get", "update", "delete") and role.id_param not in exposed:
+        raise BindError("no_id_parameter")
+    if role.kind == "update" and not fields:
+        raise BindError("nothing_to_update")
+    name = op.name if _TOOL_NAME.match(op.name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op.name))[:64]
+    parameters = {"type": "object", "properties": exposed,
+                  "required": [p for p in required if p in exposed]}
+    returns = _returns(role, resource, resources)
+    description = " ".join((op.description or "").split())[:600] or _default_description(role, resource)
+    writes = role.kind in ("create", "update", "delete")
+    errors = _errors(role, style)
+    spec = ToolSpec(name=name, description=description, parameters=parameters, returns=returns, writes=writes,
+                    errors=errors, method=f"_tool_{re.sub(r'[^A-Za-z0-9_]', '_', name)}")
+    bound = BoundTool(spec, role, lambda state, args: None, fields, limit_param, token_param)
+    bound.impl = _implementation(bound, resource, resources, style, api_id)
+    return bound
+
+
+def _errors(role: Role, style: ErrorStyle) -> tuple[str, ...]:
+    out = []
+    if role.kind in ("get", "update", "delete") or role.parent_params:
+        out.append(style.not_found)
+    if role.kind == "create" and role.id_param:
+        out.append(style.conflict)
+    if role.kind == "list":
+        out.append(style.invalid)
+    return tuple(dict.fromkeys(out))
+
+
+def _default_description(role: Role, resource: Resource) -> str:
+    return {"list": f"List {resource.plural}.", "get": f"Get one {resource.noun}.",
+            "create": f"Create a {resource.noun}.", "update": f"Update a {resource.noun}.",
+            "delete": f"Delete a {resource.noun}."}[role.kind]
+
+
+def _matching_field(param: str, record_props: dict[str, Any]) -> str | None:
+    if param in record_props:
+        return param
+    target = words(param)
+    for key in record_props:
+        if words(key) == target:
+            return key
+    return None
+
+
+def _scalar(schema: Any) -> bool:
+    return isinstance(schema, dict) and (schema.get("type") in ("string", "integer", "number", "boolean"))
+
+
+def _param_schema(schema: dict[str, Any], param: str, entity: str | None, fallback: str) -> dict[str, Any]:
+    out = _clean(schema, 0)
+    description = " ".join(str(schema.get("description") or "").split())[:300]
+    out["description"] = description or fallback
+    if entity:
+        out[ENTITY_KEY] = entity
+    return out
+
+
+def _clean(schema: Any, depth: int) -> dict[str, Any]:
+    """An argument schema fit for OpenAI specs and fastjsonschema: known types only, bounded depth,
+    no documentation-only formats, no defaults the validator would have to apply."""
+    if not isinstance(schema, dict):
+        return {"type": "string"}
+    out: dict[str, Any] = {}
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k in _TYPES]
+        kind = kinds if kinds else "string"
+    elif kind not in _TYPES:
+        kind = "object" if "properties" in schema else ("array" if "items" in schema else "string")
+    out["type"] = kind
+    for key in ("enum", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"):
+        if key in schema:
+            out[key] = schema[key]
+    if schema.get("format") in _CHECKED_FORMATS:
+        out["format"] = schema["format"]
+    if isinstance(schema.get("description"), str) and depth > 0:
+        out["description"] = " ".join(schema["description"].split())[:200]
+    if kind == "array":
+        out["items"] = _clean(schema.get("items", {}), depth + 1) if depth < 4 else {}
+    if kind == "object" and isinstance(schema.get("properties"), dict) and depth < 4:
+        out["properties"] = {k: _clean(v, depth + 1) for k, v in schema["properties"].items()}
+        req = [r for r in schema.get("required") or [] if r in out["properties"]]
+        if req:
+            out["required"] = req
+    return out
+
+
+def _tagged(schema: dict[str, Any], resource: Resource, resources: dict[str, Resource]) -> dict[str, Any]:
+    rec = dict(_typed(schema, 0))
+    props = dict(rec.get("properties") or {})
+    if resource.id_field in props:
+        props[resource.id_field] = {**props[resource.id_field], ENTITY_KEY: resource.entity}
+    if resource.parent and resource.parent_field in props and resource.parent in resources:
+        props[resource.parent_field] = {**props[resource.parent_field], ENTITY_KEY: resources[resource.parent].entity}
+    rec["properties"] = props
+    return rec
+
+
+def _typed(schema: Any, depth: int) -> dict[str, Any]:
+    """A copy of an output schema where every object and array says its type (the tool graph walks types)."""
+    if not isinstance(schema, dict):
+        return {}
+    out = dict(schema)
+    if "type" not in out:
+        if "properties" in out:
+            out["type"] = "object"
+        elif "items" in out:
+            out["type"] = "array"
+    if isinstance(out.get("type"), list):
+        out["type"] = next((k for k in out["type"] if k != "null"), "string")
+    if depth < 6:
+        if isinstance(out.get("properties"), dict):
+            out["properties"] = {k: _typed(v, depth + 1) for k, v in out["properties"].items()}
+        if isinstance(out.get("items"), dict):
+            out["items"] = _typed(out["items"], depth + 1)
+    else:
+        out.pop("properties", None)
+        out.pop("items", None)
+    return out
+
+
+def _returns(role: Role, resource: Resource, resources: dict[str, Resource]) -> dict[str, Any]:
+    response = role.op.response
+    if role.kind == "list":
+        found = items_path(response)
+        if found is None:
+            return {"type": "array", "items": _tagged(resource.schema, resource, resources)}
+        path, items = found
+        tagged = _tagged(items, resource, resources)
+        if not path:
+            return {**_typed(response, 0), "items": tagged}
+        wrapper = _typed(response, 0)
+        wrapper["properties"] = {**wrapper["properties"], path: {**wrapper["properties"][path], "items": tagged}}
+        return wrapper
+    if role.kind == "delete" and obj(response) is None:
+        return {"type": "object", "properties": {"deleted": {"type": "boolean"}}}
+    found = record_of(response)
+    if found is None:
+        return _tagged(resource.schema, resource, resources)
+    path, rec = found
+    if not path:
+        return _tagged(rec, resource, resources)
+    wrapper = _typed(response, 0)
+    wrapper["properties"] = {**wrapper["properties"], path: _tagged(rec, resource, resources)}
+    return wrapper
+
+
+# -- implementations --------------------------------------------------------------------------------
+def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, Resource],
+                    style: ErrorStyle, api_id: str) -> Callable[[State, dict[str, Any]], Any]:
+    role = bound.role
+    response = role.op.response
+    table, id_field = resource.table, resource.id_field
+    api = role.op.op_id
+
+    def fail(code: str, text: str) -> None:
+        raise ToolError(code, style.message(code, text))
+
+    def lookup(state: State, key: Any) -> dict[str, Any]:
+        rec = state.get(table, str(key))
+        if rec is None:
+            fail(style.not_found, f"There is no {resource.noun} with id {str(key)[:80]}.")
+        return rec
+
+    def check_parents(state: State, args: dict[str, Any]) -> dict[str, Any]:
+        links: dict[str, Any] = {}
+        for param, parent_table in role.parent_params.items():
+            if param not in args or parent_table not in resources:
+                continue
+            parent = resources[parent_table]
+            if state.get(parent_table, str(args[param])) is None:
+                fail(style.not_found, f"There is no {parent.noun} with id {str(args[param])[:80]}.")
+            if parent_table == resource.parent:
+                links[resource.parent_field or PARENT_KEY] = args[param]
+        for param in role.scope_params:
+            if param in args:
+                links[scope_key(param, bound.spec.parameters["properties"][param])] = args[param]
+        return links
+
+    def under_parent(rec: dict[str, Any], links: dict[str, Any]) -> bool:
+        return all(rec.get(k) == v for k, v in links.items())
+
+    if role.kind == "list":
+        found = items_path(response)
+        items_at = found[0] if found else None
+        wrapper_rng_seed = f"{api}:wrapper"
+
+        def run_list(state: State, args: dict[str, Any]) -> Any:
+            links = check_parents(state, args)
+            hits = [public(r) for _, r in state.records(table) if under_parent(r, links)
+                    and all(r.get(f) == args[p] for p, f in bound.fields.items() if p in args)]
+            start = 0
+            if bound.token_param and bound.token_param in args:
+                token = str(args[bound.token_param])
+                if not token.isdigit() or int(token) > len(hits):
+                    fail(style.invalid, f"{bound.token_param} is not a page token this API issued.")
+                start = int(token)
+            size = MAX_PAGE
+            if bound.limit_param and bound.limit_param in args:
+                size = args[bound.limit_param]
+                if not isinstance(size, int) or size < 1:
+                    fail(style.invalid, f"{bound.limit_param} must be a positive number.")
+                size = min(size, MAX_PAGE)
+            page = hits[start:start + size]
+            more = start + size < len(hits)
+            if items_at is None:
+                return page
+            if items_at == "":
+                return page
+            return _list_wrapper(response, items_at, page, more, start + size, len(hits), role.op.pagination or {},
+                                 wrapper_rng_seed)
+
+        return run_list
+
+    def shaped(rec: dict[str, Any]) -> Any:
+        found = record_of(response)
+        if found is None or not found[0]:
+            return public(rec)
+        return _fill_wrapper(response, found[0], public(rec), f"{api}:wrapper")
+
+    if role.kind == "get":
+        def run_get(state: State, args: dict[str, Any]) -> Any:
+            links = check_parents(state, args)
+            rec = lookup(state, args[role.id_param])
+            if not under_parent(rec, links):
+                fail(style.not_found, f"There is no such {resource.noun} there.")
+            return shaped(rec)
+
+        return run_get
+
+    if role.kind == "create":
+        def run_create(state: State, args: dict[str, Any]) -> Any:
+            links = check_parents(state, args)
+            if role.id_param and role.id_param in args:
+                key = args[role.id_param]
+                if state.get(table, str(key)) is not None:
+                    fail(style.conflict, f"A {resource.noun} with id {str(key)[:80]} already exists.")
+                n = state.next_id(table)
+            else:
+                n = state.next_id(table)
+                key = new_id(resource, api_id, n)
+                for _ in range(64):
+                    if state.get(table, str(key)) is None:
+                        break
+                    n = state.next_id(table)
+                    key = new_id(resource, api_id, n)
+                else:
+                    fail(style.conflict, f"No new {resource.noun} id is free.")
+            rec = record(resource.schema, random.Random(f"{api}:{n}"))
+            for param, target in bound.fields.items():
+                if param in args:
+                    rec[target] = args[param]
+            rec.update(links)
+            rec[id_field] = key
+            rec = canonical_json(rec)
+            state.insert(table, str(key), rec)
+            return shaped(rec)
+
+        return run_create
+
+    if role.kind == "update":
+        def run_update(state: State, args: dict[str, Any]) -> Any:
+            links = check_parents(state, args)
+            key = args[role.id_param]
+            if not under_parent(lookup(state, key), links):
+                fail(style.not_found, f"There is no such {resource.noun} there.")
+            rec = state.edit(table, str(key))
+            for param, target in bound.fields.items():
+                if param in args:
+                    rec[target] = args[param]
+            return shaped(rec)
+
+        return run_update
+
+    def run_delete(state: State, args: dict[str, Any]) -> Any:
+        links = check_parents(state, args)
+        key = args[role.id_param]
+        rec = lookup(state, key)
+        if not under_parent(rec, links):
+            fail(style.not_found, f"There is no such {resource.noun} there.")
+        state.delete(table, str(key))
+        if obj(response) is None:
+            return {"deleted": True}
+        return _deleted_body(response, id_field, key, f"{api}:wrapper")
+
+    return run_delete
+
+
+def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> dict[str, Any]:
+    out = {}
+    props = response.get("properties", {})
+    rng = random.Random(seed)
+    for name in response.get("required") or ():
+        if name != key and name in props:
+            out[name] = value_for(props[name], name, rng)
+    out[key] = value
+    return canonical_json(out)
+
+
+def _list_wrapper(response: dict[str, Any], items_at: str, page: list[Any], more: bool, next_start: int,
+                  total: int, pagination: dict[str, str], seed: str) -> dict[str, Any]:
+    out = _fill_wrapper(response, items_at, page, seed)
+    props = response.get("properties", {})
+    next_field = pagination.get("next_token_field")
+    for name, schema in props.items():
+        lowered = name.lower().replace("_", "")
+        if not isinstance(schema, dict):
+            continue
+        if name == next_field or lowered in ("nextpagetoken", "nexttoken", "nextmarker", "nextcursor", "next"):
+            if more and schema.get("type", "string") in ("string", "integer"):
+                out[name] = str(next_start) if schema.get("type", "string") == "string" else next_start
+            else:
+                out.pop(name, None)
+        elif lowered in ("hasmore", "istruncated", "truncated") and schema.get("type") == "boolean":
+            out[name] = more
+        elif lowered in ("totalcount", "total", "totalsize", "count", "totalitems", "totalresults") and schema.get("type") == "integer":
+            out[name] = total
+    return out
+
+
+def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str) -> dict[str, Any]:
+    props = response.get("properties", {})
+    out = _fill_wrapper(response, "", None, seed)
+    out.pop("", None)
+    if id_field in props:
+        out[id_field] = key
+    for name, schema in props.items():
+        if name.lower() == "deleted" and isinstance(schema, dict) and schema.get("type") == "boolean":
+            out[name] = True
+    return out
+
+
+def _environment(name: str, tools: dict[str, BoundTool]) -> type[Environment]:
+    """An Environment subclass whose tools call the bound implementations on ``self.state``."""
+    namespace: dict[str, Any] = {"__doc__": f"Generic implementations of {name}.", "name": name}
+    cls = type("ImportedEnv_" + re.sub(r"[^A-Za-z0-9_]", "_", name), (Environment,), namespace)
+    for bound in tools.values():
+        impl = bound.impl
+
+        def method(self: Environment, _impl: Callable[[State, dict[str, Any]], Any] = impl, **kwargs: Any) -> Any:
+            return _impl(self.state, kwargs)
+
+        setattr(cls, bound.spec.method, method)
+    cls.tool_specs = {name: b.spec for name, b in tools.items()}
+    cls._validators = {}
+    return cls
+
+
+def operations_by_kind(spec: ApiSpec) -> dict[str, int]:
+    """How many operations of ``spec`` the binder reads as each kind (for reports)."""
+    _resources, roles = infer(spec)
+    out: dict[str, int] = {}
+    for role in roles:
+        out[role.kind] = out.get(role.kind, 0) + 1
+    return out

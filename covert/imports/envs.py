@@ -1,0 +1,186 @@
+"""Imported environments as covert builders, and the admitted list in the environment store.
+
+An API becomes a :class:`~covert.env.Builder` named ``api.<safe id>`` (:func:`make_builder`): its bound
+environment, its seeded state factory and its generic language, versioned by a hash of the source spec
+plus the binder version, carrying the spec's license and provenance. ``covert envs verify`` writes the
+admitted ones to ``<store>/admitted.json``; the builder registry reads that file, so admitted
+environments are listed by ``covert list`` and built by ``covert build`` in any process.
+
+Store layout (the importers write ``specs/``)::
+
+    <store>/specs/<safe api id>.json   one ApiSpec per file (covert.imports.store)
+    <store>/admitted.json              {"binder_version", "environments": {name: entry}}
+
+An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
+``evaluation_source``, ``tools`` and ``exclude`` (tools left out by verification, with reasons).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from covert.env import Builder
+from covert.env.schema import ENTITY_KEY
+from covert.imports.bind import BINDER_VERSION, BoundApi, bind
+from covert.imports.language import build_language
+from covert.imports.model import ApiSpec
+
+ADMITTED = "admitted.json"
+PREFIX = "api."
+
+
+def store_dir(arg: str | Path | None = None) -> Path:
+    """The environment store: ``arg``, else ``$COVERT_ENVS``, else ``~/.cache/covert/envs``."""
+    from covert.imports.store import store_dir as specs_store_dir
+
+    return Path(specs_store_dir(arg))
+
+
+def system_prompt(spec: ApiSpec, api: BoundApi) -> str:
+    """The short policy an assistant follows on an imported API."""
+    plurals = ", ".join(sorted(r.plural for r in api.resources.values())[:5])
+    return (f"You are the assistant for {spec.title}. You look up and manage {plurals} through its API tools. "
+            "Look records up before acting on them, never invent ids, and confirm what changed.")
+
+
+def reachable(api: BoundApi, references: dict[str, Any]) -> set[str]:
+    """Tools a task can reach: every id a user cannot know comes from a reachable read that returns it."""
+    producers: dict[str, set[str]] = {}
+    for name, bound in api.tools.items():
+        if not bound.spec.writes:
+            for entity in _entities(bound.spec.returns):
+                producers.setdefault(entity, set()).add(name)
+    done: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, bound in api.tools.items():
+            if name in done:
+                continue
+            needs = []
+            for param in bound.spec.parameters["required"]:
+                entity = bound.spec.param_entity(param)
+                ref = references.get(entity)
+                if ref is not None and not ref.user_knows_id:
+                    needs.append(entity)
+            if all(producers.get(e, set()) & (done - {name}) for e in needs):
+                done.add(name)
+                changed = True
+    return done
+
+
+def _entities(schema: Any, depth: int = 0) -> set[str]:
+    out: set[str] = set()
+    if not isinstance(schema, dict) or depth > 8:
+        return out
+    if ENTITY_KEY in schema:
+        out.add(schema[ENTITY_KEY])
+    for sub in (schema.get("properties") or {}).values():
+        out |= _entities(sub, depth + 1)
+    if isinstance(schema.get("items"), dict):
+        out |= _entities(schema["items"], depth + 1)
+    return out
+
+
+def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
+    """Bind ``spec`` leaving out ``exclude`` and then every tool no task can reach (``unreachable_tool``)."""
+    exclude = dict(exclude or {})
+    api = bind(spec, exclude)
+    for _ in range(4):
+        language = build_language(api)
+        unreachable = set(api.tools) - reachable(api, language.references)
+        if not unreachable:
+            return api
+        exclude.update({name: "unreachable_tool" for name in unreachable})
+        api = bind(spec, exclude)
+    return api
+
+
+def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None) -> Builder:
+    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`)."""
+    api = bind_reachable(spec, exclude)
+    language = build_language(api)
+    sources = [f"{spec.source} spec: {spec.title} {spec.version} ({spec.api})"]
+    if spec.provenance:
+        sources.append("provenance: " + ", ".join(f"{k}={v}" for k, v in sorted(spec.provenance.items())))
+    if spec.license_url:
+        sources.append(f"license: {spec.license_url}")
+    if spec.evaluation_source:
+        sources.append("evaluation source: derived from evaluation data")
+    description = (spec.description.split("\n")[0][:160] if spec.description else "") or f"{spec.title} API"
+
+    def make_state(rng: random.Random, scale: int) -> dict[str, Any]:
+        return api.make_state(rng, scale)
+
+    builder = Builder(
+        name=api.name, version=api.version, description=description, environment=api.environment,
+        make_state=make_state, language=language, system_prompt=system_prompt(spec, api),
+        license=spec.license or "unknown", sources=tuple(sources), confirm_writes=True,
+    )
+    object.__setattr__(builder, "bound", api)  # the binding, for verification and reports
+    object.__setattr__(builder, "spec", spec)
+    return builder
+
+
+# -- the admitted list ------------------------------------------------------------------------------
+def read_admitted(store: str | Path | None = None) -> dict[str, Any]:
+    """The admitted list of a store (empty when none was written)."""
+    path = store_dir(store) / ADMITTED
+    if not path.is_file():
+        return {"binder_version": BINDER_VERSION, "environments": {}}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path} is not a readable admitted list ({exc}); run `covert envs verify` again") from None
+    return data
+
+
+def write_admitted(store: str | Path | None, environments: dict[str, Any]) -> Path:
+    """Write the admitted list atomically (temp file, then rename)."""
+    root = store_dir(store)
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / ADMITTED
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    payload = {"binder_version": BINDER_VERSION, "environments": dict(sorted(environments.items()))}
+    tmp.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+    clear_caches()
+    return path
+
+
+@cache
+def _entries(root: str) -> dict[str, Any]:
+    return read_admitted(root).get("environments", {})
+
+
+@cache
+def admitted_names(store: str | None = None) -> tuple[str, ...]:
+    """Names of the admitted environments of the store, sorted."""
+    return tuple(sorted(_entries(str(store_dir(store)))))
+
+
+@cache
+def admitted_builder(name: str, store: str | None = None) -> Builder | None:
+    """The builder of one admitted environment, or ``None`` when the store does not admit ``name``."""
+    root = store_dir(store)
+    entry = _entries(str(root)).get(name)
+    if entry is None:
+        return None
+    spec = ApiSpec.from_dict(json.loads((root / entry["spec"]).read_text()))
+    builder = make_builder(spec, entry.get("exclude") or {})
+    if builder.version != entry.get("version"):
+        raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
+                         f"{builder.version}; run `covert envs verify` again")
+    return builder
+
+
+def clear_caches() -> None:
+    """Forget what was read from stores (after a store changed in this process)."""
+    _entries.cache_clear()
+    admitted_names.cache_clear()
+    admitted_builder.cache_clear()

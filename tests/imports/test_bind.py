@@ -1,0 +1,178 @@
+"""Binding without an LLM: resources and CRUD roles per convention, and the generic implementations."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from covert.env import is_error
+from covert.imports.bind import BindError, bind, env_name, spec_version
+from covert.imports.model import ApiSpec
+from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
+
+
+def _roles(spec: ApiSpec) -> dict[str, tuple[str, str | None]]:
+    api = bind(spec)
+    return {name: (b.role.kind, b.role.table) for name, b in api.tools.items()}
+
+
+def test_openapi_verbs_and_path_shapes() -> None:
+    api = bind(shop_openapi())
+    assert _roles(shop_openapi()) == {
+        "listCustomers": ("list", "customers"), "createCustomer": ("create", "customers"),
+        "getCustomer": ("get", "customers"), "updateCustomer": ("update", "customers"),
+        "deleteCustomer": ("delete", "customers"), "listOrders": ("list", "orders"),
+        "getOrder": ("get", "orders"), "createOrder": ("create", "orders"),
+    }
+    orders = api.resources["orders"]
+    assert (orders.parent, orders.parent_field, orders.entity) == ("customers", "customer_id", "order_id")
+    assert ("cancelOrder", "custom_action_no_llm") in api.left_out
+    # ids carry entities, so the tool graph links list -> get and customer -> orders
+    assert api.tools["getOrder"].spec.parameters["properties"]["customer"]["x-entity"] == "customer_id"
+    assert api.tools["listCustomers"].spec.returns["properties"]["data"]["items"]["properties"]["id"]["x-entity"] == "customer_id"
+
+
+def test_google_standard_methods_botocore_prefixes_mcp_hints() -> None:
+    assert _roles(notes_google()) == {
+        "notes_notes_list": ("list", "notes"), "notes_notes_get": ("get", "notes"),
+        "notes_notes_insert": ("create", "notes"), "notes_notes_patch": ("update", "notes"),
+        "notes_notes_delete": ("delete", "notes"),
+    }
+    assert _roles(queues_botocore()) == {
+        "ListQueues": ("list", "queues"), "DescribeQueue": ("get", "queues"), "CreateQueue": ("create", "queues"),
+        "UpdateQueue": ("update", "queues"), "DeleteQueue": ("delete", "queues"),
+    }
+    mcp = bind(memory_mcp())
+    assert {n: b.role.kind for n, b in mcp.tools.items()} == {"list_entities": "list", "create_entity": "create",
+                                                             "delete_entity": "delete"}
+    assert ("search_nodes", "custom_action_no_llm") in mcp.left_out
+    # botocore errors in the API's own style: the declared exception names
+    assert bind(queues_botocore()).style.not_found == "QueueDoesNotExist"
+    assert bind(notes_google()).style.not_found == "NOT_FOUND"
+
+
+def test_mcp_hint_contradicting_the_verb_is_a_custom_action() -> None:
+    spec = memory_mcp()
+    ops = list(spec.operations)
+    ops[0] = type(ops[0])(**{**ops[0].__dict__, "hints": {"read_only_hint": False}})
+    api = bind(ApiSpec(**{**spec.__dict__, "operations": tuple(ops)}))
+    assert "list_entities" not in api.tools
+    assert ("list_entities", "custom_action_no_llm") in api.left_out
+
+
+def test_generic_crud_filters_pagination_ids_partial_updates_errors() -> None:
+    api = bind(shop_openapi())
+    env = api.environment(api.make_state(random.Random(7)))
+    listed = env.call("listCustomers", {})
+    assert listed["has_more"] is False and listed["total_count"] == len(listed["data"]) >= 3
+    page = env.call("listCustomers", {"limit": 2})
+    assert len(page["data"]) == 2 and page["has_more"] is True
+    rest = env.call("listCustomers", {"limit": 2, "starting_after": "2"})
+    assert [c["id"] for c in page["data"] + rest["data"]][:3] == [c["id"] for c in listed["data"]][:3]
+    bad = env.call("listCustomers", {"starting_after": "nope"})
+    assert bad["error"]["code"] == "bad_request"
+    status = listed["data"][0].get("status")
+    if status is not None:
+        filtered = env.call("listCustomers", {"status": status})["data"]
+        assert filtered and all(c.get("status") == status for c in filtered)
+    created = env.call("createCustomer", {"name": "Ana Silva", "email": "ana@example.com"})
+    assert created["id"] == f"cus_{len(listed['data']) + 1:05d}" and created["name"] == "Ana Silva"
+    assert env.call("getCustomer", {"customer": created["id"]}) == created
+    before = env.call("getCustomer", {"customer": created["id"]})
+    updated = env.call("updateCustomer", {"customer": created["id"], "city": "Graz"})
+    assert updated == {**before, "city": "Graz"}  # partial: only the given field changed
+    missing = env.call("getCustomer", {"customer": "cus_99999"})
+    assert missing["error"]["code"] == "not_found" and missing["error"]["message"].startswith("404 Not Found")
+    cid = listed["data"][0]["id"]
+    orders = env.call("listOrders", {"customer": cid})
+    assert all(o["customer_id"] == cid for o in orders)
+    order = env.call("createOrder", {"customer": cid, "total": 19.5, "title": "Lamp"})
+    assert isinstance(order["id"], int) and order["customer_id"] == cid
+    assert env.call("getOrder", {"customer": cid, "order_id": order["id"]})["title"] == "Lamp"
+    assert is_error(env.call("createOrder", {"customer": "cus_99999", "total": 3}))
+    assert env.call("deleteCustomer", {"customer": created["id"]}) == {"id": created["id"], "deleted": True}
+    assert env.call("getCustomer", {"customer": created["id"]})["error"]["code"] == "not_found"
+
+
+def test_user_named_ids_conflict_in_the_api_style() -> None:
+    api = bind(queues_botocore())
+    env = api.environment(api.make_state(random.Random(1)))
+    first = env.call("CreateQueue", {"QueueName": "orders-eu"})
+    assert first["Queue"]["QueueName"] == "orders-eu"
+    again = env.call("CreateQueue", {"QueueName": "orders-eu"})
+    assert again["error"]["code"] == "QueueNameExists"
+    assert env.call("DescribeQueue", {"QueueName": "orders-eu"}) == first
+
+
+def test_state_factory_is_seeded_realistic_and_canonical() -> None:
+    api = bind(shop_openapi())
+    one, two = api.make_state(random.Random(3)), api.make_state(random.Random(3))
+    assert one == two
+    customers = list(one["tables"]["customers"].values())
+    assert all("@" in c["email"] and c["created"].endswith("Z") for c in customers)
+    for order in one["tables"]["orders"].values():
+        assert order["customer_id"] in one["tables"]["customers"]
+        assert 1 <= order["total"] <= 900 and order["total"] == round(order["total"], 2)
+
+
+def test_version_is_a_hash_of_the_spec_and_binder() -> None:
+    spec = shop_openapi()
+    assert spec_version(spec) == spec_version(shop_openapi())
+    changed = ApiSpec(**{**spec.__dict__, "version": "2.0"})
+    assert spec_version(changed) != spec_version(spec)
+    assert env_name(spec) == "api.openapi.shop.example.1.0"
+
+
+def test_an_api_with_nothing_crud_does_not_bind() -> None:
+    spec = memory_mcp()
+    only_custom = ApiSpec(**{**spec.__dict__, "operations": spec.operations[3:]})
+    with pytest.raises(BindError) as info:
+        bind(only_custom)
+    assert info.value.reason == "no_bindable_operations"
+
+
+def test_scope_parameters_keep_records_in_the_named_project() -> None:
+    from covert.imports.envs import make_builder
+    from tests.imports.api_fixtures import widgets_google
+
+    builder = make_builder(widgets_google())
+    api = builder.bound
+    assert api.tools["widgets_projects_widgets_get"].role.scope_params == ["projectsId"]
+    state = builder.state(0, 0)
+    env = builder.env(state)
+    project = state.get("_scopes", "scope")["x-scope-projectsid"]
+    listed = env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
+    assert listed and all("x-scope-projectsid" not in w for w in listed)  # the scope link stays private
+    assert env.call("widgets_projects_widgets_list", {"projectsId": "elsewhere-1"}) == {"widgets": []}
+    wid = listed[0]["id"]
+    assert env.call("widgets_projects_widgets_get", {"projectsId": project, "widgetsId": wid}) == listed[0]
+    other = env.call("widgets_projects_widgets_get", {"projectsId": "elsewhere-1", "widgetsId": wid})
+    assert other["error"]["code"] == "NOT_FOUND"
+    made = env.call("widgets_projects_widgets_create", {"projectsId": project, "displayName": "Lumen"})
+    assert made in env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
+    asks = [t for i in builder.language.intents["widgets_projects_widgets_get"] for t in i.ask]
+    assert asks and all(t.rstrip("?").endswith("in the project {projectsId}") for t in asks)
+
+
+def test_parent_cycles_are_broken_once_at_binding_so_states_never_change_the_tools() -> None:
+    from covert.imports.resources import Resource, _break_cycles
+
+    schema = {"type": "object", "properties": {"id": {"type": "string"}}}
+    a = Resource("alphas", "alpha", "alphas", "alpha_id", "id", schema, parent="betas")
+    b = Resource("betas", "beta", "betas", "beta_id", "id", schema, parent="alphas")
+    _break_cycles({"alphas": a, "betas": b})
+    assert (a.parent, b.parent) == (None, "alphas")
+    api = bind(shop_openapi())
+    before = {t: (r.parent, r.parent_field) for t, r in api.resources.items()}
+    api.make_state(random.Random(0))
+    assert {t: (r.parent, r.parent_field) for t, r in api.resources.items()} == before
+
+
+def test_declared_ranges_above_the_plausible_one_are_honoured() -> None:
+    from covert.imports.statefactory import value_for
+
+    rng = random.Random(0)
+    values = [value_for({"type": "integer", "minimum": 3600, "maximum": 43200}, "MaxSessionDuration", rng)
+              for _ in range(20)]
+    assert all(3600 <= v <= 43200 for v in values)
