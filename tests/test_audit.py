@@ -375,6 +375,17 @@ def test_plan_that_copies_the_query_or_a_tool_description() -> None:
     assert not verdict("plan_copies", _confirmed_redeem("Shall I go ahead?")).flagged
 
 
+def test_a_plan_that_restates_a_date_range_is_no_copy() -> None:
+    row = make_row("Which rooms are free from 2026-07-21 to 2026-07-25 at 10:00 in Lisbon?",
+                   [[("redeem_points", {"booking_id": "WSWK8W9T", "points": 2500}, REDEEM)]], "Done.", "simple")
+    messages = row["messages"]
+    turn = next(i for i, m in enumerate(messages) if m.get("tool_calls"))
+    messages[turn]["reasoning_content"] = "I'll search the stay 2026-07-21 to 2026-07-25 at 10:00 for them."
+    assert not verdict("plan_copies", row).flagged
+    messages[turn]["reasoning_content"] = "Which rooms are free from 2026-07-21 to 2026-07-25 at 10:00 in Lisbon"
+    assert verdict("plan_copies", row).kind == "query_copy"  # the whole sentence, words and all, is a copy
+
+
 @pytest.mark.parametrize(("answer", "kind"), [
     ("I'm sorry: the request to redeem points failed (permission_denied: 403 Forbidden).", "names_tool"),
     ("Sorry, that failed with 403 Forbidden: not allowed.", "raw_code"),

@@ -473,7 +473,10 @@ def _copies_query(text: str, query: str) -> str | None:
     words = re.findall(r"[a-z0-9']+", query.lower())
     body = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
     for k in range(len(words) - _QUERY_RUN + 1):
-        run = " ".join(words[k:k + _QUERY_RUN])
+        window = words[k:k + _QUERY_RUN]
+        if sum(w.isdigit() for w in window) * 2 > len(window):
+            continue  # restating a date range or a time ("2026 07 21 to 2026 07 25") copies a value, not a plan
+        run = " ".join(window)
         if f" {run} " in f" {body} ":
             return run
     return None
