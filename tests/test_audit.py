@@ -401,3 +401,7 @@ def test_error_report_language(answer: str, kind: str) -> None:
                                       "account isn't permitted to do that. Our support team can help.")
     assert not verdict("error_report_language", row).flagged
     assert "error_report_language" in audit_rows([row], "sft-augmented").results
+    # plain English that happens to spell the tool, and a street number, are neither a tool name nor a code
+    row["messages"][-1]["content"] = ("I'm sorry, I couldn't redeem points on booking WSWK8W9T for 564 Lakeview "
+                                      "Terrace: this account isn't permitted to do that.")
+    assert not verdict("error_report_language", row).flagged

@@ -553,7 +553,9 @@ def confirmation_internals(view: RowView) -> Verdict | None:
 
 _RETRY_LATER = re.compile(r"\b(try (?:it |that |this )?again|retry|try back|in a (?:few|little) (?:minutes|while))\b",
                           re.IGNORECASE)
-_HTTP_STATUS = re.compile(r"\b[45]\d\d\b(?= [A-Z]|:)")
+_HTTP_STATUS = re.compile(r"\b[45]\d\d:? (?:Bad Request|Unauthorized|Payment Required|Forbidden|Not Found|Method Not|"
+                          r"Conflict|Gone|Precondition|Unprocessable|Locked|Too Many|Internal|Not Implemented|"
+                          r"Bad Gateway|Service Unavailable|Gateway Timeout)")  # not "564 Lakeview Terrace"
 _DUMP = re.compile(r"(?:[^;.!?]{1,40}; ){2,}[^;.!?]{1,40}")
 
 
@@ -572,7 +574,11 @@ def error_report_language(view: RowView) -> Verdict | None:
     code = str(error.get("code") or "")
     for text in view.assistant_texts:
         low = text.lower()
-        if name and (name.lower() in low or name.replace("_", " ").lower() in low):
+        spaced = name.replace("_", " ").lower()
+        # the name as written, or spaced out where it stands for the tool ("the request to cancel pending
+        # order failed"); "I couldn't add checked bags" is plain English, not the tool's name
+        if name and (name.lower() in low or re.search(rf"(?:request to|call to|calling) {re.escape(spaced)}\b|"
+                                                      rf"\b{re.escape(spaced)} (?:request|call|failed)\b", low)):
             return _flag("names_tool", name)
         if (code and code.lower() in low) or _HTTP_STATUS.search(text):
             return _flag("raw_code", text)
