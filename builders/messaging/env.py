@@ -636,7 +636,7 @@ class MessagingEnv(Environment):
         })
         return self._sent(record)
 
-    @tool(writes=True, errors=("message_not_found", "label_not_found", "no_label_changes"))
+    @tool(writes=True, errors=("message_not_found", "label_not_found", "no_label_changes", "conflicting_labels"))
     def update_labels(
         self, message_id: str, add_labels: Optional[list[str]] = None, remove_labels: Optional[list[str]] = None
     ) -> LabelResult:
@@ -651,6 +651,9 @@ class MessagingEnv(Environment):
         if not add_labels and not remove_labels:
             raise ToolError("no_label_changes", "Name at least one label to add or remove.")
         adding, removing = self._label_names(add_labels or []), self._label_names(remove_labels or [])
+        both = sorted(set(adding) & set(removing))
+        if both:
+            raise ToolError("conflicting_labels", f"{', '.join(both)} cannot be added and removed at once; name it once.")
         message = self.state.edit("messages", message_id)
         added = [n for n in adding if n not in message["labels"] and n not in removing]
         removed = [n for n in removing if n in message["labels"]]

@@ -634,15 +634,19 @@ _RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_
 def _repeated_value(view: RowView) -> str:
     """A value the user hands over twice in one query (a name, an email, an id), if any."""
     query = view.query.lower()
-    for call in view.calls:
-        for value in sorted(scalars_of(call.arguments), key=len, reverse=True):
-            if len(value) < 5 or value.replace(".", "").replace("-", "").isdigit():
-                continue
-            needle = value.lower()
-            if query.count(needle) >= 2 and re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", query):
-                first = query.find(needle)
-                if query.find(needle, first + len(needle)) != -1:
-                    return value
+    values = sorted({v for call in view.calls for v in scalars_of(call.arguments)}, key=len, reverse=True)
+    for value in values:
+        if len(value) < 5 or value.replace(".", "").replace("-", "").isdigit():
+            continue
+        needle = value.lower()
+        # a part of a longer value or of an email ("Rossi" in yuki.rossi42@..., "Sydney" in "Meridian
+        # Sydney Darling Harbour") is not the value said again
+        text = query if "@" in needle else re.sub(r"\S+@\S+", " ", query)
+        for longer in values:
+            if len(longer) > len(value) and needle in longer.lower():
+                text = text.replace(longer.lower(), " ")
+        if len(re.findall(rf"(?<!\w){re.escape(needle)}(?!\w)", text)) >= 2:
+            return value
     return ""
 
 

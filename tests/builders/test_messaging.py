@@ -42,7 +42,7 @@ MAIL = {"subject": "Lunch next week?", "body": "Are you free for lunch on Thursd
 
 class TestMessaging(BuilderContract):
     builder_name = "messaging"
-    fingerprint = "1.1.0:f01e22eca21307c0"
+    fingerprint = "1.1.0:8edda4f1a92ca88e"
     cases = [
         Case("search_contacts", lambda s: {"name": f"{_contact(s)['first_name']} {_contact(s)['last_name']}"}),
         Case("search_contacts", lambda s: {"name": _contact(s)["last_name"].lower()}),
@@ -89,6 +89,7 @@ class TestMessaging(BuilderContract):
         Case("update_labels", lambda s: {**MISSING, "add_labels": ["Travel"]}, "message_not_found"),
         Case("update_labels", _msg(add_labels=["Taxes 2019"]), "label_not_found"),
         Case("update_labels", _msg(add_labels=[], remove_labels=[]), "no_label_changes"),
+        Case("update_labels", _msg(add_labels=["Work"], remove_labels=["Work"]), "conflicting_labels"),
         Case("archive_message", _msg(), setup=_force("inbox")),
         Case("archive_message", lambda s: MISSING, "message_not_found"),
         Case("archive_message", _msg(), "not_in_inbox", setup=_force("archive")),
