@@ -59,8 +59,18 @@ def _die_with(owner: int) -> None:
     threading.Thread(target=watch, name="covert-owner-watch", daemon=True).start()
 
 
-def _start_worker(owner: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+def _covert_environment() -> dict[str, str]:
+    """The caller's ``COVERT_*`` variables (the environment store, the corpora cache, ...)."""
+    return {k: v for k, v in os.environ.items() if k.startswith("COVERT_")}
+
+
+def _start_worker(owner: int, environment: dict[str, str], initializer: Callable[..., None],
+                  initargs: tuple[Any, ...]) -> None:
     _die_with(owner)
+    # a fork server keeps the environment of the moment it started: workers see the caller's settings now
+    for key in [k for k in os.environ if k.startswith("COVERT_") and k not in environment]:
+        del os.environ[key]
+    os.environ.update(environment)
     initializer(*initargs)
 
 
@@ -69,7 +79,8 @@ class WorkerPool:
 
     Workers are started by a fork server (Linux) or spawned, never forked from the caller: a caller
     that already runs threads (torch, Ray, an HTTP client: a notebook or a trainer) can deadlock or
-    crash forked children. Everything a worker needs arrives through ``initargs``.
+    crash forked children. Everything a worker needs arrives through ``initargs``, and the caller's
+    ``COVERT_*`` environment variables are set in each worker as they are when the pool starts.
 
     Built on :class:`concurrent.futures.ProcessPoolExecutor` rather than ``multiprocessing.Pool``:
     ``Pool.terminate()`` can hang for good when it races its result-handler thread (seen here about once
@@ -86,7 +97,7 @@ class WorkerPool:
         self.workers = workers
         self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                              initializer=_start_worker,
-                                             initargs=(os.getpid(), initializer, initargs))
+                                             initargs=(os.getpid(), _covert_environment(), initializer, initargs))
 
     def imap(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 16) -> Iterator[Any]:
         """``fn`` over ``items`` in order, ``chunksize`` items per task, a bounded number of tasks in flight

@@ -77,3 +77,19 @@ def test_leaving_early_stops_the_workers_every_time() -> None:
 def test_a_dead_worker_raises_instead_of_hanging() -> None:
     with WorkerPool(2, _set_offset, (0,)) as pool, pytest.raises(BrokenProcessPool):
         list(pool.imap(_die, range(20), chunksize=2))
+
+
+def _covert_setting(_: int) -> str | None:
+    return os.environ.get("COVERT_TEST_SETTING")
+
+
+def test_workers_see_the_callers_covert_settings_of_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fork server starts once; a later pool's workers still get the caller's current COVERT_* values."""
+    with WorkerPool(1, _set_offset, (0,)) as first:
+        assert list(first.imap(_covert_setting, [0])) == [None]
+    monkeypatch.setenv("COVERT_TEST_SETTING", "store-a")
+    with WorkerPool(1, _set_offset, (0,)) as pool:
+        assert list(pool.imap(_covert_setting, [0, 1])) == ["store-a", "store-a"]
+    monkeypatch.delenv("COVERT_TEST_SETTING")
+    with WorkerPool(1, _set_offset, (0,)) as pool:
+        assert list(pool.imap(_covert_setting, [0])) == [None]
