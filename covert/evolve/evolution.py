@@ -53,7 +53,7 @@ class Member:
 class Lineage:
     """Every generation, and what happened to the mutants."""
 
-    generations: list[list[Member]] = field(default_factory=list)
+    generations: list[list[Any]] = field(default_factory=list)  # Member (tasks) or ConfigMember (configurations)
     tried: Counter[str] = field(default_factory=Counter)
     kept: Counter[str] = field(default_factory=Counter)
     rejected: Counter[str] = field(default_factory=Counter)

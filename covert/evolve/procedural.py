@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from covert.evolve.evolution import Lineage
 from covert.evolve.summary import Episode
 from covert.procgen.contract import Instance, ProceduralEnv, config_key
 
@@ -121,18 +121,8 @@ class ConfigMember:
     direction: str | None = None
 
 
-@dataclass
-class ConfigLineage:
-    """Generations of configurations with counts of what was tried, kept and rejected."""
-
-    generations: list[list[ConfigMember]] = field(default_factory=list)
-    tried: Counter[str] = field(default_factory=Counter)
-    kept: Counter[str] = field(default_factory=Counter)
-    rejected: Counter[str] = field(default_factory=Counter)
-
-    def pass_rates(self) -> list[float | None]:
-        """The reference policy's mean pass rate per generation."""
-        return [round(sum(m.pass_rate for m in g) / len(g), 4) if g else None for g in self.generations]
+ConfigLineage = Lineage
+"""Generations of configurations with counts of what was tried, kept and rejected (the tool lineage's type)."""
 
 
 def evolve_configs(env: ProceduralEnv, start: Sequence[dict[str, Any]], generations: int,
