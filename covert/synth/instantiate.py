@@ -27,6 +27,7 @@ from covert.synth.realize import (
     SELECTION_CONTEXTS,
     compose_query,
     fill,
+    plural_subject,
     sentence,
     slots,
 )
@@ -357,7 +358,8 @@ class Instantiator:
                 intent = self.rng.choice(self.language.intents[tool])
                 phrases = self._merged_phrases(members)
                 needed = set().union(*(self.steps[i].user_params for i in members))
-                asks.append(fill(self._template(intent.ask, needed, phrases, tool), phrases))
+                ask = fill(self._template(intent.ask, needed, phrases, tool), phrases)
+                asks.append(plural_subject(ask, list(phrases.values())) if len(members) > 1 else ask)
                 for i in members:
                     answers.append(self._answer(intent.answer, i, facts))
         else:

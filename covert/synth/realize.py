@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from functools import cache
 
@@ -133,6 +134,27 @@ def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -
         said.update(p for p in repeats if p in part)
         out.append(part)
     return out
+
+
+_PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were"}
+
+
+def plural_subject(ask: str, subjects: list[str]) -> str:
+    """An ask whose subject is several records at once takes a plural verb: "has #A and #B gone through"
+    -> "have #A and #B ...", "when does Kwame and Grace work" -> "when do ..."; only where the auxiliary
+    stands right before one of ``subjects`` (the joined phrases), so "what was the total on #A and #B"
+    keeps its singular."""
+    for subject in subjects:
+        if " and " not in subject:
+            continue
+        pattern = re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE)
+        match = pattern.search(ask)
+        if match:
+            verb = match.group(1)
+            plural = _PLURAL_AUX[verb.lower()]
+            plural = plural.capitalize() if verb[0].isupper() else plural
+            return ask[:match.start()] + plural + " " + ask[match.end():]
+    return ask
 
 
 def compose_query(rng: random.Random, contexts: list[str], asks: list[str], register: str = "customer",

@@ -142,3 +142,15 @@ def test_audit_flags_two_identities_and_another_customers_records() -> None:
     v = verdict("other_customer_records", row)
     assert v.flagged and other in v.detail
     assert not verdict("two_identities", row).flagged
+
+
+def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
+    from covert.synth.realize import plural_subject
+
+    assert plural_subject("has order #W1 and order #W2 gone through yet?", ["order #W1 and order #W2"]) == \
+        "have order #W1 and order #W2 gone through yet?"
+    assert plural_subject("When does Kwame and Grace usually work?", ["Kwame and Grace"]) == \
+        "When do Kwame and Grace usually work?"
+    # the subject is "the total", not the records: the verb stays singular
+    assert plural_subject("what was the total on #W1 and #W2?", ["#W1 and #W2"]) == "what was the total on #W1 and #W2?"
+    assert plural_subject("is Felix in my contacts?", ["Felix"]) == "is Felix in my contacts?"
