@@ -16,9 +16,11 @@ __all__ = ["UsageError", "main", "parser"]
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from covert.env import builder_names, get_builder
+    from covert.env.registry import admitted_names
     from covert.procgen.registry import env_names, get_env
 
-    rows = [{**get_builder(name).summary(), "kind": "builder"} for name in builder_names()]
+    names = builder_names() + admitted_names()
+    rows = [{**get_builder(name).summary(), "kind": "builder"} for name in names]
     procedural = [{**get_env(name).summary(), "knob_names": [k.name for k in get_env(name).knobs],
                    "levels": max((len(k.levels) for k in get_env(name).knobs), default=0)} for name in env_names()]
     if args.json:
@@ -26,7 +28,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps({"builders": rows, "total_builders": len(rows), "total_tools": total,
                           "tools": {name: [
                               {**spec.openai(), "covert": spec.metadata()} for spec in get_builder(name).tools.values()
-                          ] for name in builder_names()},
+                          ] for name in names},
                           "procedural": procedural, "total_procedural": len(procedural)}, indent=2))
         return 0
     width = max([len(r["name"]) for r in rows + procedural] + [7])

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from covert.env import State
@@ -195,8 +196,17 @@ def identified(identity: Identity, tables: Tables, output: Any) -> Any:
     return next((k for k, r in _records(tables, identity.table) if r.get(identity.match_field) == value), None)
 
 
+@cache
+def _owned_entities_of(builder: Any) -> dict[str, str]:
+    identity = identity_of(builder)
+    owned = {t for t in (identity.table, *identity.owners) if t} if identity is not None else set()
+    return {e: t for e, t in builder.language.entity_tables.items() if t in owned}
+
+
 def _owned_entities(builder: Any, identity: Identity) -> dict[str, str]:
-    """Entity (parameter) -> owned table."""
+    """Entity (parameter) -> owned table (of the builder's own identity; computed once per builder)."""
+    if identity is identity_of(builder):
+        return _owned_entities_of(builder)
     owned = {t for t in (identity.table, *identity.owners) if t}
     return {e: t for e, t in builder.language.entity_tables.items() if t in owned}
 

@@ -36,6 +36,20 @@ class Unspeakable(ValueError):
     """A value that the requested form cannot say (``date`` of something that is not a date)."""
 
 
+def singular(many: str) -> str:
+    """The inverse of :func:`plural` for the last word of ``many`` ("addresses" -> "address")."""
+    last = many.rsplit(" ", 1)[-1]
+    head = many[: len(many) - len(last)]
+    for one, more in _IRREGULAR.items():
+        if last == more:
+            return head + one
+    if last.endswith("ies") and len(last) > 3:
+        return head + last[:-3] + "y"
+    if last.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return head + last[:-2]
+    return head + last.removesuffix("s")
+
+
 def plural(noun: str) -> str:
     """The plural of an English noun (the common rules; a ``noun|plural`` spec overrides them)."""
     last = noun.rsplit(" ", 1)[-1]
@@ -183,8 +197,9 @@ def _time_variants(value: str) -> list[str]:
         return []
     shown = hour % 12 or 12
     suffix = "am" if hour < 12 else "pm"
+    said = say_time(value)
     return [value, f"{hour:02d}:{minute:02d}", f"{shown}:{minute:02d} {suffix}", f"{shown}:{minute:02d}{suffix}",
-            say_time(value), say_time(value).replace(" ", "")]
+            said, said.replace(" ", "")]
 
 
 def _money_variants(fact: dict[str, Any]) -> list[str]:
@@ -241,7 +256,6 @@ def spoken_variants(value: Any) -> tuple[str, ...]:
     out = [value]
     if _DATE.match(value):
         out += _date_variants(value)
-        out.append(say_when(value))
     elif _TIME.match(value):
         out += _time_variants(value)
     elif "_" in value and value.replace("_", "").isalpha():

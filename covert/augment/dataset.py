@@ -208,7 +208,8 @@ def _validate_source(source: Path, src: str, configs: list[str], pool: WorkerPoo
             raise AugmentError(failure + fix)
 
 
-def _pairs(root: Path, split: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+def pairs_of(root: Path, split: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """The (sft, rl) rows of one split, checked to hold the same tasks in the same order."""
     from covert.io.reader import iter_rows
 
     sft_rows, rl_rows = iter_rows(root, "sft", split), iter_rows(root, "rl", split)
@@ -312,7 +313,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
                    for name in AUGMENTED.values() for split in SPLITS}
         bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)
         for split in SPLITS:
-            pairs = _pairs(source, split)
+            pairs = pairs_of(source, split)
             results = pool.imap(_augment_one, pairs, chunksize=8) if pool else map(_augment_one, pairs)
             if llm is not None:
                 results = _with_llm(results, llm)

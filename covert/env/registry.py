@@ -45,8 +45,14 @@ def _imported() -> Any:
 
 
 def builder_names() -> list[str]:
-    """Names of all registered builders, sorted, then the admitted imported environments."""
-    return list(_discover()) + list(_imported().admitted_names())
+    """Names of all registered (hand-written) builders, sorted. Imported environments are named apart
+    (:func:`admitted_names`): nothing draws from them (distractors, trainer tool lists) unless asked."""
+    return list(_discover())
+
+
+def admitted_names() -> list[str]:
+    """Names of the imported environments the store admits (``api.<id>``), sorted."""
+    return list(_imported().admitted_names())
 
 
 def get_builder(name: str) -> Builder:
@@ -74,7 +80,7 @@ def resolve_builders(spec: str | list[str]) -> list[Builder]:
     out: list[Builder] = []
     for n in names:
         if n == IMPORTED_PREFIX + "*":  # every admitted imported environment
-            out.extend(get_builder(m) for m in _imported().admitted_names())
+            out.extend(get_builder(m) for m in admitted_names())
         else:
             out.append(get_builder(n))
     return out

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +25,10 @@ def failure_knobs_for(summary: dict[str, Any]) -> dict[str, tuple[str, ...]]:
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write JSON to ``path`` through a temporary file and a rename (never half-written)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
+    """Write JSON to ``path`` whole or not at all."""
+    from covert.io.staging import write_atomically
+
+    write_atomically(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _band(text: str) -> tuple[float, float]:

@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from covert.build import SPLITS
 from covert.errors import UsageError
 from covert.evolve.evolution import Lineage, evolve_tool_tasks
 from covert.evolve.tools import ToolTrainee
 
-SPLITS = ("train", "validation", "test")
 REPLAY_SHARE = 0.25
 
 
@@ -58,26 +58,29 @@ def reference_pass_rate(trainee: ToolTrainee, k: int) -> Any:
 
 
 def row_pairs(root: Path, split: str) -> Iterator[Any]:
-    """The (sft, rl) :class:`~covert.augment.registry.RowPair` s of one split of a built dataset."""
+    """The (sft, rl) :class:`~covert.augment.registry.RowPair` s of one split of a built dataset (the sft and
+    rl configs must hold the same tasks in the same order, as augmentation checks)."""
+    from covert.augment.dataset import pairs_of
     from covert.augment.registry import RowPair
-    from covert.io.reader import iter_rows
 
-    rl = {r["task_id"]: r for r in iter_rows(root, "rl", split)}
-    for sft in iter_rows(root, "sft", split):
-        if sft["task_id"] in rl:
-            yield RowPair(sft, rl[sft["task_id"]])
+    for sft, rl in pairs_of(Path(root), split):
+        yield RowPair(sft, rl)
+
+
+def training_stages(train_configs: list[str]) -> list[dict[str, Any]]:
+    """Stage ``g`` trains generation ``g``'s config and replays :data:`REPLAY_SHARE` of generation ``g - 1``."""
+    return [{"stage": g, "train": name, "replay": [{"config": train_configs[g - 1], "share": REPLAY_SHARE}] if g else []}
+            for g, name in enumerate(train_configs)]
 
 
 def schedule(lineages: list[Lineage], generations: int) -> dict[str, Any]:
-    """Stage ``s`` trains generation ``s`` and replays a share of generation ``s - 1``."""
+    """The generations of an evolved dataset of tool tasks and when each trains."""
     rates = []
     for g in range(generations):
         members = [m for lin in lineages for m in lin.generations[g]]
         rates.append({"generation": g, "configs": [f"sft-g{g}", f"rl-g{g}"], "tasks": len(members),
                       "reference_pass_rate": round(sum(m.pass_rate for m in members) / len(members), 4) if members else None})
-    stages = [{"stage": g, "train": f"rl-g{g}", "replay": ([{"config": f"rl-g{g - 1}", "share": REPLAY_SHARE}] if g else [])}
-              for g in range(generations)]
-    return {"generations": rates, "stages": stages}
+    return {"generations": rates, "stages": training_stages([f"rl-g{g}" for g in range(generations)])}
 
 
 def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overwrite: bool = False) -> dict[str, Any]:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import covert
+from covert.build import SPLITS
+from covert.evolve.dataset import training_stages
 from covert.evolve.procedural import ConfigLineage, ProceduralTrainee, evolve_configs
 from covert.procgen.contract import ProceduralEnv, config_key
-
-SPLITS = ("train", "validation", "test")
 
 
 def lineage_of(env: ProceduralEnv, start: Sequence[dict[str, Any]], generations: int, skill: float,
@@ -72,9 +72,7 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
                              "environment_configs": [m.config for m in members],
                              "reference_pass_rate": rate}
                             for g, (members, rate) in enumerate(zip(lineage.generations, lineage.pass_rates()))],
-            "stages": [{"stage": g, "train": f"{RL_CONFIG}-g{g}",
-                        "replay": [{"config": f"{RL_CONFIG}-g{g - 1}", "share": 0.25}] if g else []}
-                       for g in range(len(lineage.generations))],
+            "stages": training_stages([f"{RL_CONFIG}-g{g}" for g in range(len(lineage.generations))]),
         }
         total = sum(len(m) for m in lineage.generations) * per_config
         manifest = {

@@ -18,7 +18,6 @@ An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``s
 from __future__ import annotations
 
 import json
-import os
 import random
 from functools import cache
 from pathlib import Path
@@ -29,16 +28,11 @@ from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
+from covert.imports.store import read_spec, store_dir
+from covert.io.staging import write_atomically
 
 ADMITTED = "admitted.json"
 PREFIX = "api."
-
-
-def store_dir(arg: str | Path | None = None) -> Path:
-    """The environment store: ``arg``, else ``$COVERT_ENVS``, else ``~/.cache/covert/envs``."""
-    from covert.imports.store import store_dir as specs_store_dir
-
-    return Path(specs_store_dir(arg))
 
 
 def system_prompt(spec: ApiSpec, api: BoundApi) -> str:
@@ -142,13 +136,9 @@ def read_admitted(store: str | Path | None = None) -> dict[str, Any]:
 
 def write_admitted(store: str | Path | None, environments: dict[str, Any]) -> Path:
     """Write the admitted list atomically (temp file, then rename)."""
-    root = store_dir(store)
-    root.mkdir(parents=True, exist_ok=True)
-    path = root / ADMITTED
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    path = store_dir(store) / ADMITTED
     payload = {"binder_version": BINDER_VERSION, "environments": dict(sorted(environments.items()))}
-    tmp.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps(payload, indent=1, sort_keys=True) + "\n")
     clear_caches()
     return path
 
@@ -171,7 +161,7 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
     entry = _entries(str(root)).get(name)
     if entry is None:
         return None
-    spec = ApiSpec.from_dict(json.loads((root / entry["spec"]).read_text()))
+    spec = read_spec(root / entry["spec"])
     builder = make_builder(spec, entry.get("exclude") or {})
     if builder.version != entry.get("version"):
         raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "

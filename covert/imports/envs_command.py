@@ -65,10 +65,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError(f"{root} holds no imported specs; run `covert import ...` first or pass --store DIR")
     report = verify_store(root, allow_unlicensed=args.allow_unlicensed)
     if args.report:
-        out = Path(args.report)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-        tmp.replace(out)
+        from covert.io.staging import write_atomically
+
+        write_atomically(Path(args.report), json.dumps(report, indent=2, sort_keys=True) + "\n")
     print(f"{report['admitted']} of {report['environments']} environments admitted "
           f"({report['admission_rate']:.1%}), {report['tools_admitted']} tools")
     for source, row in report["by_source"].items():

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from covert.errors import UsageError
 from covert.imports.model import ApiSpec
+from covert.io.staging import write_atomically
 
 DEFAULT_STORE = Path.home() / ".cache" / "covert" / "envs"
 SPECS = "specs"
@@ -62,17 +63,7 @@ def dump_spec(spec: ApiSpec) -> bytes:
 
 def save_spec(store: str | os.PathLike[str], spec: ApiSpec) -> Path:
     """Write ``spec`` into ``store`` atomically (temp file, then rename); returns its path."""
-    path = spec_path(store, spec.api)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(dump_spec(spec))
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
+    return write_atomically(spec_path(store, spec.api), dump_spec(spec))
 
 
 def read_spec(path: str | os.PathLike[str]) -> ApiSpec:

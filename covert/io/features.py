@@ -52,9 +52,15 @@ def kind_of(config: str) -> str:
     return "rl" if config.startswith("rl") else "sft"
 
 
-GENERATION_CONFIG = re.compile(r"^(sft|rl)(-procgen)?-g\d+$")
+GENERATION_CONFIG = re.compile(r"^(sft|rl)(-procgen)?(-g\d+)$")
 """Configs of an evolved dataset (``sft-g0``, ``rl-g3``, ``rl-procgen-g2``): their rows carry a ``generation``
 column."""
+
+
+def base_config(config: str) -> str:
+    """The config a generation config holds the rows of (``rl-procgen`` for ``rl-procgen-g2``), else ``config``."""
+    match = GENERATION_CONFIG.match(config)
+    return config[:match.start(3)] if match else config
 
 
 def features_for(config: str) -> dict[str, Any]:
@@ -64,7 +70,7 @@ def features_for(config: str) -> dict[str, Any]:
         return FEATURES[config]
     generation = GENERATION_CONFIG.match(config)
     if generation:
-        return {**FEATURES[kind_of(config) + (generation.group(2) or "")], "generation": _INT32}
+        return {**FEATURES[base_config(config)], "generation": _INT32}
     if kind_of(config) == "rl":
         return FEATURES["rl-multiturn"] if "multiturn" in config else FEATURES["rl"]
     return FEATURES["sft"]

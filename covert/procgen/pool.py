@@ -9,12 +9,12 @@ than ``max_age`` rounds (``stale``) and, over ``capacity``, the easiest ones (``
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from covert.io.staging import write_atomically
 from covert.procgen.candidates import Candidate, Verdict, ast_shape, source_sha
 
 POOL_FORMAT = 1
@@ -90,12 +90,7 @@ class EnvPool:
 
     def save(self, path: str | Path) -> None:
         """Write the pool as JSON, atomically (same pool, same bytes)."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.to_dict(), sort_keys=True, indent=1, ensure_ascii=False) + "\n",
-                       encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomically(path, json.dumps(self.to_dict(), sort_keys=True, indent=1, ensure_ascii=False) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> EnvPool:

@@ -7,9 +7,9 @@ name as the detail, so ``covert validate`` counts failures per reason and enviro
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from covert.io.features import base_config
 from covert.procgen.contract import ConfigError, Instance
 from covert.procgen.registry import UnknownEnvironmentError, get_env
 from covert.procgen.rows import RL_CONFIG, SFT_CONFIG, make_rows
@@ -18,9 +18,6 @@ from covert.validation import Invalid
 SCHEMAS = {SFT_CONFIG: "procgen_sft_row", RL_CONFIG: "procgen_rl_row"}
 
 
-def base_config(config: str) -> str:
-    """``sft-procgen`` for ``sft-procgen-g2`` (a generation of an evolved dataset), else ``config``."""
-    return re.sub(r"-g\d+$", "", config)
 
 
 def is_procgen_config(config: str) -> bool:
@@ -78,7 +75,7 @@ def validate_procgen_row(row: dict[str, Any], config: str) -> None:
         if row["data_source"] != rl["data_source"] or row["ability"] != rl["ability"] \
                 or row["extra_info"]["task_id"] != row["task_id"]:
             raise Invalid("metadata_mismatch", name)
-        response = env.reference(instance)
+        response = sft["messages"][-1]["content"]  # the reference make_rows derived just now
     scored = env.score(Instance("", instance.data), response)
     if scored.value != 1.0:
         raise Invalid("reference_scores_below_1", f"{name}: {', '.join(scored.reasons)}")

@@ -17,6 +17,7 @@ from typing import Any
 
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, row_prompt
+from covert.spoken import singular
 from covert.synth.answers import Composer
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
@@ -492,8 +493,8 @@ class Instantiator:
         reasoning["result"] = result
         ask = self.rng.choice(AGGREGATE_ASKS[op]).format(**words)
         if op == "count":
-            singular = noun_ref.noun if noun_ref is not None else plural.removesuffix("s")
-            answer, extra = self.composer.aggregate(op, words, result, (singular, plural))
+            one = noun_ref.noun if noun_ref is not None else singular(plural)
+            answer, extra = self.composer.aggregate(op, words, result, (one, plural))
         else:
             answer, extra = self.composer.aggregate(op, words)
         facts.append({"value": render(result), "reasoning": len(self.reasoning), **extra})

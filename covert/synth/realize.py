@@ -170,6 +170,6 @@ def compose_query(rng: random.Random, contexts: list[str], asks: list[str], regi
         parts = _refer_back(parts, repeats, rng)
     greeting, closing = pleasantries(rng, register)
     # after "Hi," or "ok so" the sentence runs on; after "Good morning." or "Hey!" a new one starts
-    if greeting and not greeting.endswith((".", "!", "?")) and parts and not _keeps_capital(parts[0]):
+    if greeting and not ends_sentence(greeting) and parts and not _keeps_capital(parts[0]):
         parts[0] = parts[0][0].lower() + parts[0][1:]
     return " ".join(p for p in (greeting, *parts, closing) if p)

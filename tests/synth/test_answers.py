@@ -119,3 +119,18 @@ def test_validation_rejects_each_broken_answer(tmp_path: Path, capsys) -> None:
     out = capsys.readouterr().out
     for reason in broken:
         assert reason in out
+
+
+def test_spoken_variants_of_text_that_only_looks_like_a_date() -> None:
+    from covert.spoken import spoken_variants
+
+    assert spoken_variants("2026-13-12") == ("2026-13-12",)  # no month 13: the text itself, no crash
+    assert "March 12, 2026" in spoken_variants("2026-03-12")
+
+
+@pytest.mark.parametrize(("many", "one"), [("addresses", "address"), ("replies", "reply"), ("boxes", "box"),
+                                           ("people", "person"), ("points movements", "points movement")])
+def test_singular_inverts_plural(many: str, one: str) -> None:
+    from covert.spoken import plural, singular
+
+    assert singular(many) == one and plural(one) == many
