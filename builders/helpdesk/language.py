@@ -221,7 +221,7 @@ LANGUAGE = Language(
             Intent(ask=("how big is the backlog in {team} right now?",
                         "how many tickets are waiting for someone in {team} to pick them up?"),
                    answer=("{team} has {unassigned_tickets:n:unassigned ticket} waiting in its queue.",
-                           "Nobody has picked up {unassigned_tickets:n:ticket} in the {team} queue yet.",
+                           "{?unassigned_tickets~0}Nobody has picked up {unassigned_tickets:n:ticket} in the {team} queue yet.",
                            "The {team} backlog is {unassigned_tickets:n:unassigned ticket}.")),
         ),
         "create_ticket": (

@@ -40,7 +40,9 @@ class ConversationError(ValueError):
 def opening_of(task: Any, rng: random.Random) -> str:
     """The user's first message: the goal without the details the assistant will ask for."""
     asks = task.dialogue.get("asks") or [task.query]
-    text = " ".join(finish_sentence(a) for a in asks)
+    text = " ".join(finish_sentence(a) for a in asks if a.strip())
+    if not text:  # everything was held back: a greeting alone is no request to answer
+        raise ConversationError("empty_opening")
     from covert.synth.realize import REGISTERS, pleasantries
 
     greeting, _ = pleasantries(rng, REGISTERS.get(getattr(task, "builder", ""), "customer"))  # as often as queries
