@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from covert.answer_checks import answer_problem, fact_problem
@@ -29,7 +30,7 @@ from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
 from covert.policy import required_call, violation
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
-from covert.values import get_path, in_scalars, mentions, normalize_text, scalar_set
+from covert.values import enum_codes, get_path, in_scalars, mentions, normalize_text, said_twice, scalar_set
 from covert.views import outputs_hash, tool_content
 
 _ID_LIKE = re.compile(r"[\d_#@-]")
@@ -255,6 +256,10 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
         for key in call["arguments"]:
             if "_" in key and key in raw_query:
                 raise Invalid("query_leaks_argument_key", key)
+    repeated = said_twice(oracle.query, [v for c in calls for v in scalar_set(c["arguments"]) if isinstance(v, str)],
+                          _enum_codes(builder))
+    if repeated:
+        raise Invalid("value_said_twice", repeated)
     # what later calls may take from an output: the last output feeds nothing, so it is never walked
     scalars = [scalar_set(o) for o in outputs[:-1]] + [set()]
     seen: set[Any] = set()
@@ -286,6 +291,12 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
     _check_selections(truth, outputs, query)
     _check_minimal(builder, oracle, calls, replay, initial, scalars)
     _check_turns(builder, oracle, outputs, query, scalars)
+
+
+@lru_cache(maxsize=64)
+def _enum_codes(builder: Any) -> frozenset[str]:
+    """The enum codes of a builder's tool parameters (said in plain speech, they are no repeated value)."""
+    return enum_codes({"parameters": spec.parameters} for spec in builder.tools.values())
 
 
 def _argument_items(call: dict[str, Any], params: dict[str, Any]) -> list[tuple[str, Any, bool]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -147,3 +148,51 @@ def in_scalars(scalars: set[Any], value: Any) -> bool:
         return value in scalars
     except TypeError:
         return False
+
+
+def said_twice(text: str, values: Any, codes: Any = ()) -> str:
+    """A value that ``text`` hands over twice ("... of Ingrid Kim? The person is Ingrid Kim."), or ``""``.
+
+    ``values`` are the strings a task's calls take. Not counted: values under five characters, bare
+    numbers and dates, ``codes`` (enum codes, whose word may come up in plain speech: "fixed"), a value
+    inside a longer value or an email ("Rossi" in yuki.rossi42@...), and a value that starts a name
+    made with another value ("Priya" in "Priya Dubois", a first name kept while the last name changes).
+    """
+    query = text.lower()
+    skip = {str(c).lower() for c in codes}
+    strings = sorted({v for v in values if isinstance(v, str)}, key=len, reverse=True)
+    for value in strings:
+        needle = value.lower()
+        if len(value) < 5 or needle in skip or value.replace(".", "").replace("-", "").isdigit():
+            continue
+        rest = query if "@" in needle else re.sub(r"\S+@\S+", " ", query)
+        for other in strings:
+            low = other.lower()
+            if len(other) > len(value) and needle in low:
+                rest = rest.replace(low, " ")
+            elif low != needle:
+                rest = rest.replace(f"{needle} {low}", " ")
+        if len(re.findall(rf"(?<!\w){re.escape(needle)}(?!\w)", rest)) >= 2:
+            return value
+    return ""
+
+
+def enum_codes(functions: Any) -> frozenset[str]:
+    """The enum codes the parameters of tool ``functions`` take (dicts with an OpenAI-style
+    ``parameters`` object; list items' enums too)."""
+    out: set[str] = set()
+    for function in functions:
+        props = ((function or {}).get("parameters") or {}).get("properties") or {}
+        for schema in props.values():
+            for part in (schema, (schema or {}).get("items") or {}):
+                out.update(str(c) for c in (part or {}).get("enum") or ())
+    return frozenset(out)
+
+
+def overlaps(value: Any, given: Any) -> bool:
+    """Whether the string ``value`` says again one of the lower-case ``given`` strings, or is part of one
+    ("Interview feedback: Chloe Whitfield" and "chloe"): describing a record by it says the value twice."""
+    if not isinstance(value, str):
+        return False
+    text = value.lower()
+    return any(g in text or text in g for g in given)

@@ -405,3 +405,14 @@ def test_error_report_language(answer: str, kind: str) -> None:
     row["messages"][-1]["content"] = ("I'm sorry, I couldn't redeem points on booking WSWK8W9T for 564 Lakeview "
                                       "Terrace: this account isn't permitted to do that.")
     assert not verdict("error_report_language", row).flagged
+
+
+def test_a_one_digit_count_handed_over_is_something_held_back() -> None:
+    """'We're 2 people.' answers the agent's question: the row holds something back."""
+    search = ("search_rooms", {"date": "2026-10-06", "start_time": "12:00", "min_capacity": 2}, {"rooms": []})
+    held = make_row(["Which rooms are free on 2026-10-06 at 12:00?", "We're 2 people."], [[search]], "None.",
+                    "simple", builder="calendar")
+    assert not verdict("single_user_turn", held).flagged
+    said = make_row(["Which rooms are free on 2026-10-06 at 12:00 for 2 people?", "Yes."], [[search]], "None.",
+                    "simple", builder="calendar")
+    assert verdict("single_user_turn", said).kind == "nothing_held_back"

@@ -387,7 +387,7 @@ LANGUAGE = Language(
         "note": lambda rng, state: rng.choice(NOTES),
         "comment": lambda rng, state: rng.choice(COMMENTS),
     },
-    field_nouns={
+    field_nouns={"min_capacity": "number of people",
         "duration_minutes": "meeting length in minutes", "attendee_count": "number of people invited",
         "accepted_count": "number of acceptances", "capacity": "seating capacity", "floor": "floor",
         "event_count": "number of events", "available_count": "number of free rooms",

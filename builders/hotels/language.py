@@ -151,6 +151,7 @@ LANGUAGE = Language(
                            "Options in {city}: {hotels:list:hotel_name|star_rating|lowest_price_per_night@money}.",
                            "{?hotels=}I found {total_results:n:hotel} in {city} with a room for those dates."),
                    context=("I'm going to {city} from {check_in} to {check_out}, party of {guests}",
+                            "I'm going to {city}", "we'll be in {city}", "it's for a trip to {city}",
                             "we'll be in {city} {check_in} to {check_out}, party of {guests}",
                             "I want a room for {guests} in {city} from {check_in} to {check_out}, under "
                             "{max_price_per_night} a night",

@@ -25,6 +25,7 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
+from covert.values import enum_codes, said_twice
 
 
 @dataclass(frozen=True)
@@ -436,7 +437,8 @@ def _supplies(view: RowView, reply: str, turn: int, earlier: str) -> bool:
     """Whether a user reply hands over a value that a call from ``turn`` on uses, or that picks a record."""
     norm = normalized(reply)
     values = [v for t in view.turns[turn:] for c in t for v in scalars_of(c.arguments)] + view.extras.get("selections", [])
-    return any(len(v) >= 2 and says(norm, v) and not says(earlier, v) for v in values)
+    # a one-digit count ("We're 2 people.") is handed over as much as a name is
+    return any((len(v) >= 2 or v.isdigit()) and says(norm, v) and not says(earlier, v) for v in values)
 
 
 @check("single_user_turn", "multi-turn rows with a single user turn, or whose later user turns hand over "
@@ -632,22 +634,10 @@ _RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_
 
 
 def _repeated_value(view: RowView) -> str:
-    """A value the user hands over twice in one query (a name, an email, an id), if any."""
-    query = view.query.lower()
-    values = sorted({v for call in view.calls for v in scalars_of(call.arguments)}, key=len, reverse=True)
-    for value in values:
-        if len(value) < 5 or value.replace(".", "").replace("-", "").isdigit():
-            continue
-        needle = value.lower()
-        # a part of a longer value or of an email ("Rossi" in yuki.rossi42@..., "Sydney" in "Meridian
-        # Sydney Darling Harbour") is not the value said again
-        text = query if "@" in needle else re.sub(r"\S+@\S+", " ", query)
-        for longer in values:
-            if len(longer) > len(value) and needle in longer.lower():
-                text = text.replace(longer.lower(), " ")
-        if len(re.findall(rf"(?<!\w){re.escape(needle)}(?!\w)", text)) >= 2:
-            return value
-    return ""
+    """A value the user hands over twice in one query (a name, an email, an id), if any
+    (:func:`covert.values.said_twice`; the enum codes of the offered tools are not counted)."""
+    values = {v for call in view.calls for v in scalars_of(call.arguments)}
+    return said_twice(view.query, values, enum_codes(view.tools.values()))
 
 
 @check("stilted_handover", "queries with stilted hand-over phrasing: a value said twice ('... of Ingrid Kim? The "

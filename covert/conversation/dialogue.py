@@ -39,11 +39,13 @@ class ConversationError(ValueError):
 
 def opening_of(task: Any, rng: random.Random) -> str:
     """The user's first message: the goal without the details the assistant will ask for."""
-    asks = task.dialogue.get("asks") or [task.query]
-    text = " ".join(finish_sentence(a) for a in asks if a.strip())
+    from covert.synth.realize import REGISTERS, pleasantries, refer_back
+
+    asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
+    # a record said in an earlier request is referred back to ("... and ship that order to ...")
+    text = " ".join(finish_sentence(a) for a in refer_back(asks, task.dialogue.get("repeats") or {}, rng))
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
-    from covert.synth.realize import REGISTERS, pleasantries
 
     greeting, _ = pleasantries(rng, REGISTERS.get(getattr(task, "builder", ""), "customer"))  # as often as queries
     return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not text.startswith("I") else \

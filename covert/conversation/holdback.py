@@ -56,6 +56,9 @@ def _candidates(task: Any, builder: Builder) -> list[tuple[int, int, str, Any]]:
         schema = builder.tools[name].parameters.get("properties", {}).get(param, {})
         if "enum" in schema or schema.get("default") == value:
             continue
+        # what the system prompt already says (the signed-in user's email) is not asked for
+        if isinstance(value, str) and value in (getattr(task, "system_prompt", "") or ""):
+            continue
         siblings = [c for c in task.calls if c.name == name and param in c.arguments]
         if any(c.arguments[param] != value for c in siblings):
             continue

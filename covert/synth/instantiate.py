@@ -24,6 +24,7 @@ from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
 from covert.synth.realize import (
     AGGREGATE_ASKS,
+    OWN_COUNT_ASKS,
     REGISTERS,
     SELECTION_CONTEXTS,
     compose_query,
@@ -33,7 +34,15 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.values import get_path, join_phrases, mentions, normalize_text, render, scalar_set
+from covert.values import (
+    get_path,
+    join_phrases,
+    mentions,
+    normalize_text,
+    overlaps,
+    render,
+    scalar_set,
+)
 
 OPTIONAL_PROBABILITY = 0.35
 STEP_TRIES = 4
@@ -65,6 +74,7 @@ class Instantiator:
         self.reasoning: list[dict[str, Any]] = []
         self.origins: dict[str, str] = {}
         self.context_parts: list[dict[str, Any]] = []
+        self.repeats: dict[str, str] = {}
         self.composer = Composer(rng)
         # the person the task is about: value samplers only see their records (see covert.policy)
         self.identity = identity_of(builder)
@@ -142,7 +152,10 @@ class Instantiator:
                         step.phrases[param] = first.phrases[param]
                         if param not in step.user_params:
                             step.user_params.append(param)
-                if any(step.args.get(varying) == s.args.get(varying) for s in self.steps if s.tool == tool):
+                # every call of the tool says the one thing that varies (an optional one left out would
+                # make a third call the request never asked for)
+                if varying not in step.args or any(step.args.get(varying) == s.args.get(varying)
+                                                   for s in self.steps if s.tool == tool):
                     continue
             if self._writes_same_id(step):
                 reason = "parallel_write_conflict"
@@ -282,6 +295,13 @@ class Instantiator:
             return True
         return False
 
+    def _given_values(self, source: int) -> list[str]:
+        """What the user said for the call at ``source`` (its user-given arguments), in lower case."""
+        step = self.steps[source] if source < len(self.steps) else None
+        args = self.calls[source].arguments
+        names = step.user_params if step is not None else list(args)
+        return [v.lower() for name in names for v in _strings(args.get(name)) if len(v) >= 3]
+
     def _possessive(self, entity: str) -> str:
         return f"my {self.language.references[entity].noun}"
 
@@ -320,6 +340,7 @@ class Instantiator:
         order = list(range(len(candidates)))
         self.rng.shuffle(order)
         fields = sorted(ref.by_field)
+        given = self._given_values(source)
         for position in order:
             chosen = candidates[position]
             unique = [
@@ -327,6 +348,14 @@ class Instantiator:
                 if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != ""
                 and sum(1 for e in elements if e.get(f) == chosen[f]) == 1
             ]
+            # a record the user already described (the sender they searched for, the keyword in its
+            # subject) is singled out by something else, not by what they said again
+            fresh = [f for f in unique if not overlaps(chosen[f], given)]
+            if unique and not fresh and len(elements) == 1:
+                record.update(mode="only", by="", value=None, chosen=chosen[key])
+                self.selections.append(record)
+                return chosen[key], f"that {ref.noun}"
+            unique = fresh or unique
             if unique:
                 by = self.rng.choice(unique)
                 phrase = self.rng.choice(ref.by_field[by]).format(value=render(chosen[by]))
@@ -360,23 +389,25 @@ class Instantiator:
                 phrases = self._merged_phrases(members)
                 needed = set().union(*(self.steps[i].user_params for i in members))
                 ask = fill(self._template(intent.ask, needed, phrases, tool), phrases)
-                asks.append(plural_subject(ask, list(phrases.values())) if len(members) > 1 else ask)
+                asks.append(plural_subject(ask, list(phrases.values())))
                 for i in members:
                     answers.append(self._answer(intent.answer, i, facts))
         else:
+            # what the requests will say: a context sentence need not say it first
+            asked = [step.args[p] for i, step in enumerate(self.steps) if i in goals and i != aggregate_step
+                     for p in step.user_params]
             for i, step in enumerate(self.steps):
                 needed = set(step.user_params)
                 intent = self.rng.choice(self.language.intents[step.tool])
                 if i in goals and i != aggregate_step:
-                    asks.append(fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases))
+                    ask = fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases)
+                    asks.append(plural_subject(ask, list(step.phrases.values())))
                     answers.append(self._answer(intent.answer, i, facts))
                 elif needed and not self._said_by_goals(step, goals, aggregate_step):
-                    templates = [t for it in self.language.intents[step.tool] for t in it.context]
-                    if not templates:
-                        raise Rejected("no_context_phrasing", step.tool)
-                    text = fill(self._template(tuple(templates), needed, step.phrases, step.tool), step.phrases)
-                    contexts.append(text)
-                    self.context_parts.append({"call": i, "text": text, "params": sorted(needed)})
+                    part = self._context(i, step, needed, normalize_text(" ".join(contexts)), asked)
+                    if part is not None:
+                        contexts.append(part["text"])
+                        self.context_parts.append(part)
             if aggregate_step is not None:
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
                 asks.append(ask)
@@ -394,9 +425,34 @@ class Instantiator:
             self.context_parts.append({"call": sel["call"], "text": text, "params": [sel["param"]], "selection": True})
             said += " " + normalize_text(phrase)
         self.asks = asks
-        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"),
-                              self._record_phrases())
+        self.repeats = self._record_phrases()
+        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"), self.repeats)
         return query, " ".join(sentence(a) for a in answers), facts
+
+    def _context(self, index: int, step: _Step, needed: set[str], said: str, asked: list[Any]) -> dict[str, Any] | None:
+        """The context sentence that hands over what step ``index`` needs from the user, leaving out what
+        an earlier context sentence already said or a request will say (the dates of a stay, once): a
+        template for just the new values, else a plain "I mean ..." for new records, else the full
+        template. ``None`` when everything is said elsewhere."""
+        templates = tuple(t for it in self.language.intents[step.tool] for t in it.context)
+        if not templates:
+            raise Rejected("no_context_phrasing", step.tool)
+        fresh = {p for p in needed if not _said(said, step.args.get(p)) and step.args.get(p) not in asked}
+        if not fresh:
+            return None
+        if fresh != needed:
+            repeated = needed - fresh
+            fitting = [t for t in templates if fresh <= slots(t) <= set(step.phrases) and not slots(t) & repeated]
+            if fitting:
+                template = self.rng.choice(fitting)
+                return {"call": index, "text": fill(template, step.phrases), "params": sorted(slots(template) & needed)}
+            refs = self.language.references
+            if all(self.builder.tools[step.tool].param_entity(p) in refs for p in fresh):
+                phrase = join_phrases([step.phrases[p] for p in sorted(fresh)])
+                return {"call": index, "text": self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase),
+                        "params": sorted(fresh)}
+        text = fill(self._template(templates, needed, step.phrases, step.tool), step.phrases)
+        return {"call": index, "text": text, "params": sorted(needed)}
 
     def _drop_repeated_contexts(self, contexts: list[str], asks: list[str]) -> list[str]:
         """The context sentences less those whose every value the requests already say ("Their name is
@@ -472,7 +528,8 @@ class Instantiator:
         list_path, key, elements = self.rng.choice(sorted(options, key=lambda o: (o[0], o[1])))
         plural, noun_ref = self._list_nouns(call.name, list_path)
         field_noun = self.language.noun_of_field(key)
-        words = {"field": field_noun, "items": f"my {plural}", "plural": plural}
+        own = self._own_list(index)
+        words = {"field": field_noun, "items": f"{'my' if own else 'the'} {plural}", "plural": plural}
         reasoning: dict[str, Any] = {"op": op, "call": index, "list_path": list_path, "field": key}
         if op == "count":
             result: Any = len(elements)
@@ -491,7 +548,8 @@ class Instantiator:
             words.update(value=render(best), label=label)
             facts.append({"value": label, "reasoning": len(self.reasoning)})
         reasoning["result"] = result
-        ask = self.rng.choice(AGGREGATE_ASKS[op]).format(**words)
+        asks = AGGREGATE_ASKS[op] + (OWN_COUNT_ASKS if op == "count" and own else ())
+        ask = self.rng.choice(asks).format(**words)
         if op == "count":
             one = noun_ref.noun if noun_ref is not None else singular(plural)
             answer, extra = self.composer.aggregate(op, words, result, (one, plural))
@@ -500,6 +558,16 @@ class Instantiator:
         facts.append({"value": render(result), "reasoning": len(self.reasoning), **extra})
         self.reasoning.append(reasoning)
         return ask, answer
+
+    def _own_list(self, index: int) -> bool:
+        """Whether the list call ``index`` returned is the user's own records: it takes nothing but who
+        the user is (their inbox, the bookings on their customer id), not a search or another record."""
+        identity = self.identity
+        own = set(identity.self_params) if identity is not None else set()
+        if identity is not None:
+            own.update(rule for rule in identity.owners.values() if isinstance(rule, str))
+            own.add(identity.output_field)
+        return all(key in own or key.endswith(("customer_id", "user_id")) for key in self.calls[index].arguments)
 
     def _list_nouns(self, tool: str, list_path: str) -> tuple[str, Any]:
         for out in self.graph.outputs[tool]:
@@ -630,7 +698,20 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         reasoning=inst.reasoning, final_state_hash=final.hash(),
         state_diff=[c.to_dict() for c in state.diff(final)], behaviour="tool_use", difficulty=difficulty,
         system_prompt=row_prompt(builder, [[inst.calls[i].name for i in g] for g in groups], inst.principal, state),
-        dialogue={"asks": inst.asks, "contexts": inst.context_parts},
+        dialogue={"asks": inst.asks, "contexts": inst.context_parts, "repeats": inst.repeats},
         user_inputs=[{"call": i, "param": p, "value": step.args[p]} for i, step in enumerate(inst.steps)
                      for p in step.user_params],
     )
+
+
+def _said(text: str, value: Any) -> bool:
+    """Whether ``value`` (a scalar, or every item of a list) is already in the normalized ``text``."""
+    items = value if isinstance(value, list) else [value]
+    return bool(items) and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and mentions(text, v)
+                               for v in items)
+
+
+def _strings(value: Any) -> list[str]:
+    """The string values in ``value`` (a scalar or a list)."""
+    items = value if isinstance(value, list) else [value]
+    return [v for v in items if isinstance(v, str)]

@@ -49,13 +49,14 @@ SELECTION_CONTEXTS = ("I'm asking about {phrase}", "it's {phrase} I mean", "I'm 
                       "this is for {phrase}", "the one I mean is {phrase}", "I mean {phrase}",
                       "I'm thinking of {phrase}", "it's {phrase}", "to be clear, {phrase}",
                       "I'm after {phrase}", "specifically {phrase}")
+# a count of the user's own records (their bookings, their inbox) may say so
+OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?")
 AGGREGATE_ASKS = {
     "sum": ("what's the total {field} across {items}?", "what's the combined {field} of {items}?",
             "can you add up the {field} of {items} for me?", "what do {items} come to in {field}, all together?",
             "if you add up {items}, what's the total {field}?", "what's the {field} of {items} in total?"),
-    "count": ("how many {plural} do I have?", "can you tell me how many {plural} there are?",
-              "how many {plural} are there?", "what's the number of {plural}?", "do you know how many {plural} I have?",
-              "count my {plural} for me?"),
+    "count": ("can you tell me how many {plural} there are?", "how many {plural} are there?",
+              "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?"),
     "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?",
             "out of {items}, which has the highest {field}?", "which of {items} is top for {field}?",
             "what's the one with the highest {field} among {items}?"),
@@ -117,7 +118,7 @@ def pleasantries(rng: random.Random, register: str = "customer") -> tuple[str, s
 ANAPHORS = ("that {noun}", "the same {noun}", "that {noun}", "it")
 
 
-def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -> list[str]:
+def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -> list[str]:
     """Parts in which a phrase said in an earlier part ("booking WS3MHA9K") becomes a back-reference
     ("that booking"): people do not hand the same thing over twice."""
     said: set[str] = set()
@@ -136,24 +137,41 @@ def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -
     return out
 
 
-_PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were"}
+_PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were", "needs": "need"}
+
+
+_PLURAL_HEAD = re.compile(r"^(?:the|my|our) (?:[a-z]+ )?([a-z]{3,}s)$")
+_SINGULAR_S = ("ss", "us", "is", "os", "ics", "news", "series", "status", "gas", "lens")
+
+
+def plural_phrase(phrase: str) -> bool:
+    """Whether a noun phrase takes a plural verb: several joined records ("#A and #B") or a short
+    phrase whose head is a plural noun ("the blinds", "my smart plugs")."""
+    if " and " in phrase:
+        return True
+    match = _PLURAL_HEAD.match(phrase)
+    return bool(match) and not match.group(1).endswith(_SINGULAR_S)
 
 
 def plural_subject(ask: str, subjects: list[str]) -> str:
-    """An ask whose subject is several records at once takes a plural verb: "has #A and #B gone through"
-    -> "have #A and #B ...", "when does Kwame and Grace work" -> "when do ..."; only where the auxiliary
+    """An ask whose subject is plural takes a plural verb: "has #A and #B gone through" -> "have #A and
+    #B ...", "when does Kwame and Grace work" -> "when do ...", "what firmware is the blinds running"
+    -> "... are the blinds ..."; only where the auxiliary
     stands right before one of ``subjects`` (the joined phrases), so "what was the total on #A and #B"
     keeps its singular."""
     for subject in subjects:
-        if " and " not in subject:
+        if not plural_phrase(subject):
             continue
-        pattern = re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE)
-        match = pattern.search(ask)
-        if match:
-            verb = match.group(1)
-            plural = _PLURAL_AUX[verb.lower()]
-            plural = plural.capitalize() if verb[0].isupper() else plural
-            return ask[:match.start()] + plural + " " + ask[match.end():]
+        before = re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE)
+        after = re.compile(rf"(?<={re.escape(subject)}) (needs|has|is|was|does)\b")
+        for pattern in (before, after):
+            match = pattern.search(ask)
+            if match:
+                verb = match.group(1)
+                plural = _PLURAL_AUX[verb.lower()]
+                plural = plural.capitalize() if verb[0].isupper() else plural
+                start, end = match.span(1)
+                ask = ask[:start] + plural + ask[end:]
     return ask
 
 
@@ -167,7 +185,7 @@ def compose_query(rng: random.Random, contexts: list[str], asks: list[str], regi
     context_sentences = [sentence(c) for c in contexts]
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
     if repeats:
-        parts = _refer_back(parts, repeats, rng)
+        parts = refer_back(parts, repeats, rng)
     greeting, closing = pleasantries(rng, register)
     # after "Hi," or "ok so" the sentence runs on; after "Good morning." or "Hey!" a new one starts
     if greeting and not ends_sentence(greeting) and parts and not _keeps_capital(parts[0]):

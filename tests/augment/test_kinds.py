@@ -269,3 +269,16 @@ def test_rl_presenter_reproduces_the_sft_outputs(pairs: list[RowPair], kind: str
         outputs = recorded_outputs(base.sft)
         assert [present(c["name"], c["arguments"], o) for c, o in zip(calls, outputs, strict=True)] == tool_contents(out.sft)
         assert present("not_an_oracle_call", {}, {"a": 1}) == '{"a":1}'
+
+
+def test_a_vague_reference_does_not_double_the_determiner() -> None:
+    import random
+
+    from covert.augment.kinds.ambiguous import _by_reference
+    from covert.env import get_builder
+
+    builder = get_builder("banking")
+    found = _by_reference("Any update on my dispute DSP-2026-316199?", builder, "get_dispute_status", "dispute_id",
+                          "DSP-2026-316199", random.Random(0))
+    assert found is not None
+    assert "my my" not in found[0].lower() and "DSP-2026-316199" not in found[0], found

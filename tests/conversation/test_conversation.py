@@ -128,3 +128,63 @@ def test_an_answer_quoting_a_question_ends_the_conversation() -> None:
     answer = {"role": "assistant", "content": 'Dana wrote on 2026-10-13: "Could I borrow your tent?"'}
     assert user.reply(answer).stop == STOP_DONE
     assert user.reply({"role": "assistant", "content": "Which account should I use?"}).stop is None
+
+
+def _many(builder: str, category: str, count: int, seed: int = 11):
+    for i in range(count):
+        outcome = make_item(ItemSpec(i, builder, category, None, i // 20), seed, lambda s: "train")
+        if outcome.task is not None:
+            yield outcome.task
+
+
+def test_opening_refers_back_to_a_record_it_already_named() -> None:
+    """Retail: 'What's the status of #W1? ... ship #W1 to ...' -> the second mention is 'that order'."""
+    repeated = checked = 0
+    tasks = [t for b in ("retail", "helpdesk") for c in ("state_changing", "parallel_multiple") for t in _many(b, c, 50)]
+    for task in tasks:
+        ids = {c.arguments.get(k) for c in task.calls for k in ("order_id", "ticket_id")} - {None}
+        if len(task.dialogue.get("asks") or ()) < 2 or not ids:
+            continue
+        try:
+            messages, _ = conversation(task, get_builder(task.builder))
+        except ConversationError:
+            continue
+        opening = next(m["content"] for m in messages if m["role"] == "user")
+        checked += 1
+        repeated += any(opening.count(str(i)) > 1 for i in ids)
+    assert checked >= 15 and repeated == 0
+
+
+def test_a_value_the_system_prompt_holds_is_never_asked_for() -> None:
+    """A signed-in user's email is in the system prompt: the agent does not ask for it, so no later user
+    turn hands it over."""
+    asked = checked = 0
+    for builder in ("helpdesk", "retail", "hotels", "airline", "smart_home"):
+        for category in ("parallel_multiple", "multiple", "state_changing"):
+            for task in _many(builder, category, 40):
+                try:
+                    messages, _ = conversation(task, get_builder(builder))
+                except ConversationError:
+                    continue
+                system = messages[0]["content"]
+                replies = [m["content"] for m in messages if m["role"] == "user"][1:]
+                checked += 1
+                asked += any(w.strip(".,!?;") in system for r in replies for w in r.split() if "@" in w)
+    assert checked >= 200 and asked == 0
+
+
+def test_parallel_calls_of_a_tool_all_say_what_varies() -> None:
+    """'Which rooms are free for 30 and 60 minutes?' makes two searches, each with its duration, never a
+    third with the duration left out."""
+    checked = 0
+    for task in _many("calendar", "parallel", 120):
+        searches = [c for c in task.calls if c.name == "search_rooms"]
+        if len(searches) < 2:
+            continue
+        checked += 1
+        durations = [c.arguments.get("duration_minutes") for c in searches]
+        keys = {frozenset(c.arguments) for c in searches}
+        assert len(keys) == 1, [c.arguments for c in searches]
+        if None not in durations:
+            assert len(set(durations)) == len(durations), durations
+    assert checked >= 5

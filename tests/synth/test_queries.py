@@ -153,3 +153,76 @@ def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
     # the subject is "the total", not the records: the verb stays singular
     assert plural_subject("what was the total on #W1 and #W2?", ["#W1 and #W2"]) == "what was the total on #W1 and #W2?"
     assert plural_subject("is Felix in my contacts?", ["Felix"]) == "is Felix in my contacts?"
+    # a short phrase whose head is a plural noun takes a plural verb too; a singular in -s does not
+    assert plural_subject("what firmware is the blinds running?", ["the blinds"]) == "what firmware are the blinds running?"
+    assert plural_subject("is the status final?", ["the status"]) == "is the status final?"
+    assert plural_subject("is the home with the most devices online?", ["the home with the most devices"]) == \
+        "is the home with the most devices online?"
+
+
+def test_said_twice_counts_a_value_handed_over_again_but_not_a_name_built_from_it() -> None:
+    from covert.values import said_twice
+
+    assert said_twice("Open the email from JobScout. It's from JobScout, about jobs.", ["JobScout", "jobs"]) == "JobScout"
+    # a first name kept while the last name changes, an enum code in plain speech, a part of an email
+    assert said_twice("The passenger Priya is wrong: it should be Priya Dubois.", ["Priya", "Dubois"]) == ""
+    assert said_twice("When will it be fixed? Resolve the other as fixed.", ["fixed"], codes=["fixed"]) == ""
+    assert said_twice("I'm yuki.rossi42@example.com, find Rossi.", ["Rossi", "yuki.rossi42@example.com"]) == ""
+
+
+def _messaging_rows(count: int) -> list:
+    tasks = []
+    for index in range(count):
+        outcome = make_item(ItemSpec(index, "messaging", "sequential", None, index // 20), 11, lambda s: "train")
+        if outcome.task is not None:
+            tasks.append(outcome.task)
+    return tasks
+
+
+def test_a_record_found_by_what_the_user_said_is_not_described_by_it_again() -> None:
+    """A search by sender, then a read of the email found: the email is singled out by something the user
+    did not already say ("the email about ..."), or as "that email" when it is the only one."""
+    from covert.values import said_twice
+
+    tasks = _messaging_rows(80)
+    assert len(tasks) >= 40
+    chained = 0
+    for task in tasks:
+        values = [v for c in task.calls for v in c.arguments.values() if isinstance(v, str)]
+        assert said_twice(task.query, values) == "", task.query
+        chained += len(task.calls) > 1
+    assert chained >= 20
+
+
+def test_a_context_sentence_does_not_repeat_what_an_earlier_one_said() -> None:
+    """Hotels: a search for a stay, then the availability of a hotel found: the dates and the party are
+    said once."""
+    repeated = made = 0
+    for index in range(80):
+        outcome = make_item(ItemSpec(index, "hotels", "sequential", None, index // 20), 11, lambda s: "train")
+        if outcome.task is None:
+            continue
+        made += 1
+        dates = {c.arguments.get("check_in") for c in outcome.task.calls} - {None}
+        repeated += any(outcome.task.query.count(d) > 1 for d in dates)
+    assert made >= 40 and repeated == 0
+
+
+def test_a_count_of_search_results_is_not_asked_as_the_users_own() -> None:
+    """'how many rooms do I have' for a hotel's availability is wrong: counts of records the user does not
+    own are asked neutrally; a count of their own records may say 'my'."""
+    own_phrases = ("do I have", "I have?", "count my")
+    checked = 0
+    for builder in ("hotels", "retail", "airline"):
+        for index in range(120):
+            outcome = make_item(ItemSpec(index, builder, "sequential", None, index // 30), 3, lambda s: "train")
+            task = outcome.task
+            if task is None or not any(r.get("op") == "count" for r in task.reasoning or []):
+                continue
+            step = next(r for r in task.reasoning if r.get("op") == "count")
+            args = task.calls[step["call"]].arguments
+            searched = any(k in args for k in ("city", "hotel_id", "query", "origin", "product_id"))
+            if searched:
+                checked += 1
+                assert not any(p in task.query for p in own_phrases), task.query
+    assert checked >= 3

@@ -106,7 +106,12 @@ def _by_reference(text: str, builder: Any, tool: str, key: str, item: Any, rng: 
         phrase = template.format(value=render(item))
         if template != "{value}" and spans(text, [phrase]):
             vague = rng.choice((f"my {ref.noun}", f"one of my {ref.plural}"))
-            return replace_ci(text, phrase, vague), f"it's {phrase}", ref.noun
+            new = replace_ci(text, phrase, vague)
+            # "my dispute DSP-1" -> "my dispute", not "my my dispute"
+            new = re.sub(rf"\b(my|your|the|a|an)\s+({re.escape(vague)})\b",
+                         lambda m: m.group(2).capitalize() if m.group(1)[0].isupper() else m.group(2), new,
+                         flags=re.IGNORECASE)
+            return new, f"it's {phrase}", ref.noun
     return None
 
 

@@ -29,7 +29,7 @@ from covert.augment.text import Query, capitalise, is_context, replace_ci, spans
 from covert.env import get_builder
 from covert.synth.realize import CONNECTORS, _keeps_capital
 from covert.validation import Invalid
-from covert.values import get_path, mentions, normalize_text, render
+from covert.values import get_path, mentions, normalize_text, overlaps, render
 
 OPS = ("describe", "implicit", "reorder")
 
@@ -101,11 +101,12 @@ def _describe(query: Query, truth: dict[str, Any], outputs: list[Any], builder: 
         chosen = next((e for e in elements if isinstance(e, dict) and e.get(sel["key"]) == sel["chosen"]), None)
         if chosen is None:
             continue
+        given = [v.lower() for v in map(render, _argument_values(truth)) if len(v) >= 3]
         options = [
             f for f in sorted(ref.by_field)
             if f != sel["by"] and isinstance(chosen.get(f), (str, int, float)) and not isinstance(chosen.get(f), bool)
             and chosen.get(f) != "" and sum(1 for e in elements if isinstance(e, dict) and e.get(f) == chosen[f]) == 1
-            and not mentions(normalize_text(text), chosen[f])
+            and not mentions(normalize_text(text), chosen[f]) and not overlaps(chosen[f], given)
         ]
         if not options:
             continue
