@@ -102,8 +102,15 @@ def _broken_rows() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     unnamed = copy.deepcopy(listing)
     unnamed["messages"][-1]["content"] = "You have a few things on your calendar then."
     unnamed["ground_truth"]["answer_facts"] = []
+    twice = copy.deepcopy(spoken)
+    user = next(m for m in twice["messages"] if m["role"] == "user")
+    booking = next(v for group in twice["ground_truth"]["calls"] for call in group
+                   for v in call["arguments"].values() if isinstance(v, str) and len(v) >= 5)
+    assert booking in user["content"]
+    user["content"] += f" I mean booking {booking}."
     return spoken, {"fact_said_mismatch": said_wrong, "answer_missing_fact": unsaid,
-                    "answer_contradicts_outputs": free_claim, "answer_names_no_item": unnamed}
+                    "answer_contradicts_outputs": free_claim, "answer_names_no_item": unnamed,
+                    "value_said_twice": twice}
 
 
 def test_validation_rejects_each_broken_answer(tmp_path: Path, capsys) -> None:
