@@ -156,7 +156,7 @@ LANGUAGE = Language(
                         "what {cabin} fares do you have from {origin} to {destination} on {date}?"),
                    answer=("From {origin_city} to {destination_city} on {date:date} I found {flights:n:direct flight}: {flights:list:flight_number|departure_time@time|price@money}.",
                            "Flights on {date:date}, {origin_city} to {destination_city}: {flights:list:flight_number|departure_time@time|price@money}.",
-                           "These fly {origin_city} to {destination_city} on {date:date}: {flights:list:flight_number|departure_time@time|seats_available}.",
+                           "These fly {origin_city} to {destination_city} on {date:date}: {flights:list:flight_number|departure_time@time|seats_available#~open seat}.",
                            "{?flights=}There are {flights:n:direct flight} from {origin_city} to {destination_city} on {date:date}."),
                    context=("I want to fly from {origin} to {destination} on {date}",
                             "I'm travelling from {origin} to {destination} on {date}",

@@ -212,7 +212,7 @@ LANGUAGE = Language(
                         "I'm {email}. What do I have between {start_date} and {end_date}?",
                         "can you list my meetings from {start_date} through {end_date}? My email is {email}"),
                    answer=("You have {events:n:event}: {events:list:title|start_time@time}.",
-                           "On your calendar: {events:list:title|start_time@time|end_time@time}.",
+                           "On your calendar: {events:list:title|start_time@time|end_time@time#+to}.",
                            "You're down for {events:list:title|start_time@time}.",
                            "{?events=}{name}, your calendar shows {events:n:event} then."),
                    context=("I'm {email} and it's on {start_date}",
@@ -224,7 +224,7 @@ LANGUAGE = Language(
                         "I'm {email}. How packed is my calendar from {start_date} to {end_date}?"),
                    answer=("You have {events:n:event}: {events:list:title|start_time@time}.",
                            "It's {events:n:meeting}: {events:list:title|start_time@time}.",
-                           "Not too bad: {events:list:title|start_time@time|end_time@time}.",
+                           "Not too bad: {events:list:title|start_time@time|end_time@time#+to}.",
                            "{?events=}Your calendar has {events:n:event} then, so you're free.")),
         ),
         "get_event": (
@@ -253,8 +253,8 @@ LANGUAGE = Language(
                         "when are we all free?",
                         "can you find a {duration_minutes}-minute slot on {date} for me and {person_ids}? "
                         "I'm {email}"),
-                   answer=("The earliest time you're all free on {date:date} is {first_start_time:time}; the open windows are {slots:list:start_time@time|end_time@time}.",
-                           "You're all free on {date:date} from {slots:list:start_time@time|end_time@time}.",
+                   answer=("The earliest time you're all free on {date:date} is {first_start_time:time}; the open windows are {slots:list:start_time@time|end_time@time#+to}.",
+                           "Everyone is free on {date:date} at these times: {slots:list:start_time@time|end_time@time#+to}.",
                            "On {date:date} everyone is free starting {first_start_time:time} ({slots:n:open window}).",
                            "{?slots=}There's {slots:n:common free window} on {date:date}."),
                    context=("I'm {email} and I want to meet {person_ids} on {date}",

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from functools import cache
 
 from covert.env import get_builder
-from covert.synth.realize import CLOSINGS, CONNECTORS, GREETINGS, SELECTION_CONTEXTS, _keeps_capital, slots
+from covert.synth.realize import (
+    CLARIFICATIONS,
+    CLOSINGS,
+    CONNECTORS,
+    GREETINGS,
+    SELECTION_CONTEXTS,
+    _keeps_capital,
+    slots,
+)
 
 _BREAK = re.compile(r"(?<=[.?!])\s+")
 _GREETINGS = sorted((g for g in GREETINGS if g), key=len, reverse=True)
@@ -95,7 +103,7 @@ def context_patterns(builder: str) -> tuple[tuple[frozenset[str], re.Pattern[str
     """Regexes of every context sentence a builder's queries may hold, with each template's slots."""
     language = get_builder(builder).language
     templates = {t for intents in language.intents.values() for it in intents for t in it.context}
-    templates |= set(SELECTION_CONTEXTS)
+    templates |= set(SELECTION_CONTEXTS) | set(CLARIFICATIONS)
     return tuple((slots(t), _pattern(t)) for t in sorted(templates))
 
 

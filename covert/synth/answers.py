@@ -123,7 +123,7 @@ def _scalar_fact(output: Any, index: int, path: str, form: str, arg: str) -> dic
 def _item_spec(arg: str) -> tuple[tuple[str, str, str], ...]:
     """``title|start_time@time|capacity#seats`` -> ``(("title", "", ""), ("start_time", "time", ""),
     ("capacity", "", "seats"))``: each extra's key, form and label (``#seats`` says "seats 8", ``#~device``
-    says "1 device" or "3 devices"), so a bare number in parentheses never leaves the reader guessing what it counts."""
+    says "1 device" or "3 devices", ``#+to`` joins the extra to the one before: "12 pm to 12:30 pm"), so a bare number in parentheses never leaves the reader guessing what it counts."""
     out = []
     for part in arg.split("|"):
         part, _, label = part.partition("#")
@@ -153,7 +153,11 @@ def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str,
         parts = []
         for key, form, label in spec:
             fact = _scalar_fact(output, index, f"{slot.path}.{k}.{key}", form, "")
-            parts.append(_labelled(fact.get("said") or fact["value"], label))
+            said = fact.get("said") or fact["value"]
+            if label.startswith("+") and parts:  # ``end_time@time#+to``: "12 pm to 12:30 pm"
+                parts[-1] = f"{parts[-1]} {label[1:]} {said}"
+            else:
+                parts.append(_labelled(said, label))
             facts.append(fact)
         label, extras = parts[0], parts[1:]
         names.append(f"{label} ({', '.join(extras)})" if extras else label)

@@ -24,6 +24,7 @@ from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
 from covert.synth.realize import (
     AGGREGATE_ASKS,
+    CLARIFICATIONS,
     OWN_COUNT_ASKS,
     REGISTERS,
     SELECTION_CONTEXTS,
@@ -414,19 +415,22 @@ class Instantiator:
                 answers.append(answer)
         contexts = self._drop_repeated_contexts(contexts, asks)
         said = normalize_text(" ".join(contexts + asks))
+        trailing: list[str] = []
         for sel in self.selections:
             phrase = self.origins.get(str(sel["chosen"]))
             if not phrase or normalize_text(phrase) in said:
                 continue
             if sel["mode"] == "field" and mentions(said, sel["value"]):
                 continue
-            text = self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase)
-            contexts.append(text)
+            template = self.rng.choice(SELECTION_CONTEXTS + CLARIFICATIONS)
+            text = template.format(phrase=phrase)
+            (trailing if template in CLARIFICATIONS else contexts).append(text)
             self.context_parts.append({"call": sel["call"], "text": text, "params": [sel["param"]], "selection": True})
             said += " " + normalize_text(phrase)
         self.asks = asks
         self.repeats = self._record_phrases()
-        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"), self.repeats)
+        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"), self.repeats,
+                              trailing)
         return query, " ".join(sentence(a) for a in answers), facts
 
     def _context(self, index: int, step: _Step, needed: set[str], said: str, asked: list[Any]) -> dict[str, Any] | None:

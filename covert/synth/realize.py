@@ -45,10 +45,11 @@ CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "
 QUESTION_STARTS = ("what", "which", "when", "where", "who", "how", "can", "could", "would", "will", "is", "are",
                    "do", "does", "did", "has", "have", "should")
 # how a user says which record they mean, when the request itself does not
-SELECTION_CONTEXTS = ("I'm asking about {phrase}", "it's {phrase} I mean", "I'm talking about {phrase}",
-                      "this is for {phrase}", "the one I mean is {phrase}", "I mean {phrase}",
-                      "I'm thinking of {phrase}", "it's {phrase}", "to be clear, {phrase}",
-                      "I'm after {phrase}", "specifically {phrase}")
+SELECTION_CONTEXTS = ("I'm asking about {phrase}", "I'm talking about {phrase}", "this is for {phrase}",
+                      "I'm thinking of {phrase}", "it's {phrase}", "I'm after {phrase}")
+# the same said as a clarification: only after the request it clarifies
+CLARIFICATIONS = ("it's {phrase} I mean", "the one I mean is {phrase}", "I mean {phrase}", "to be clear, {phrase}",
+                  "specifically {phrase}")
 # a count of the user's own records (their bookings, their inbox) may say so
 OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?")
 AGGREGATE_ASKS = {
@@ -176,14 +177,16 @@ def plural_subject(ask: str, subjects: list[str]) -> str:
 
 
 def compose_query(rng: random.Random, contexts: list[str], asks: list[str], register: str = "customer",
-                  repeats: dict[str, str] | None = None) -> str:
+                  repeats: dict[str, str] | None = None, trailing: list[str] | None = None) -> str:
     """A user message: optional greeting, the context the user hands over, the requests, optional thanks.
     ``register`` (customer, work or casual) sets which openings and closings fit and how often;
-    ``repeats`` maps phrases that name a record to its noun, so a second mention refers back."""
+    ``repeats`` maps phrases that name a record to its noun, so a second mention refers back;
+    ``trailing`` are clarifications ("I mean ..."), said after the requests."""
     connectors = rng.sample(CONNECTORS, min(len(CONNECTORS), max(0, len(asks) - 1)))
     ask_sentences = [sentence(asks[0])] + [sentence(c + a) for c, a in zip(connectors, asks[1:], strict=False)]
     context_sentences = [sentence(c) for c in contexts]
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
+    parts += [sentence(t) for t in trailing or ()]
     if repeats:
         parts = refer_back(parts, repeats, rng)
     greeting, closing = pleasantries(rng, register)

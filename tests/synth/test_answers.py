@@ -141,3 +141,30 @@ def test_singular_inverts_plural(many: str, one: str) -> None:
     from covert.spoken import plural, singular
 
     assert singular(many) == one and plural(one) == many
+
+
+def test_a_list_extra_joined_with_to_says_a_range() -> None:
+    from covert.synth.answers import fill_answer
+
+    output = {"events": [{"title": "Focus time", "start_time": "12:00", "end_time": "12:30"},
+                         {"title": "All-hands prep", "start_time": "13:00", "end_time": "14:30"}]}
+    text, facts = fill_answer("On your calendar: {events:list:title|start_time@time|end_time@time#+to}.", output, 0)
+    assert text == "On your calendar: Focus time (12 pm to 12:30 pm) and All-hands prep (1 pm to 2:30 pm)."
+    assert len(facts) == 6
+    slots = {"slots": [{"start_time": "10:00", "end_time": "11:00"}]}
+    assert fill_answer("Free: {slots:list:start_time@time|end_time@time#+to}.", slots, 0)[0] == "Free: 10 am to 11 am."
+
+
+def test_an_unassigned_ticket_is_said_as_such() -> None:
+    from covert.synth.generate import ItemSpec, make_item
+
+    seen = 0
+    for index in range(200):
+        task = make_item(ItemSpec(index, "helpdesk", "parallel", None, index // 40), 5, lambda s: "train").task
+        if task is None:
+            continue
+        for call in task.calls:
+            if isinstance(call.output, dict) and call.output.get("assigned_to") == "unassigned":
+                seen += 1
+                assert "Unassigned on" not in task.answer and "unassigned has" not in task.answer.lower()
+    assert seen >= 1

@@ -226,3 +226,11 @@ def test_a_count_of_search_results_is_not_asked_as_the_users_own() -> None:
                 checked += 1
                 assert not any(p in task.query for p in own_phrases), task.query
     assert checked >= 3
+
+
+def test_a_clarification_comes_after_the_request() -> None:
+    for seed in range(20):
+        query = compose_query(random.Random(seed), ["I'm going to Lisbon"], ["turn on the Dinner Time scene"], "casual",
+                              None, ["it's my place in Munich I mean"])
+        assert query.rstrip(" .!?").lower().endswith("munich i mean") or query.lower().index("munich") > \
+            query.lower().index("dinner time"), query
