@@ -45,14 +45,15 @@ def benchmark_items(per_cell: int = PER_CELL, grid: dict[int, tuple[int, ...]] |
 
 def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, workers: int = 1,
                     overwrite: bool = False, grid: dict[int, tuple[int, ...]] | None = None,
-                    command: str = "") -> dict[str, Any]:
-    """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest."""
+                    command: str = "", form: str = "text") -> dict[str, Any]:
+    """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest.
+    ``form="tools"`` writes the tool-call form (configs ``sft-procgen-tools`` / ``rl-procgen-tools``)."""
     from covert.procgen.dataset import ProcgenConfig, ProcgenError, build_procgen
 
     if per_cell <= 0:
         raise ProcgenError(f"--per-cell must be a positive integer, got {per_cell}")
     items = benchmark_items(per_cell, grid)
-    config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0))
+    config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0), form=form)
     return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items)
 
 
