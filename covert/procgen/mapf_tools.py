@@ -11,6 +11,10 @@ The state (a covert :class:`~covert.env.State`): table ``agents`` (position and 
 ``queued`` (the actions given for the current step), table ``lake`` (the map) and counter ``time``. The
 expected final state has every agent on its goal, nothing queued and ``time`` equal to the optimal makespan,
 so final-state matching (:func:`covert.rewards.state_score`) gives 1 exactly for an optimal plan.
+
+:data:`TOOL_FORM` registers the form (:mod:`covert.procgen.tool_forms`): the builder ``procgen.mapf_frozenlake``
+and the tool rows ``covert procgen --envs mapf_frozenlake --form tools`` writes (:mod:`covert.procgen.tool_rows`),
+whose oracle calls are the exact solver's plan, one assistant turn (every agent's action) per time step.
 """
 
 from __future__ import annotations

@@ -88,6 +88,9 @@ def test_tool_agent_loop_runs_mapf_tool_rows_and_the_reward_manager_scores_them(
             good = (await manager.run_single(reward_batch(output, row)))["reward_score"]
             bad_output, bad_server = await rollout(config, tokenizer, dataset, tools, row, hole)
             bad = (await manager.run_single(reward_batch(bad_output, row)))["reward_score"]
+            # the policy's prompt offered the row's three tools, with their full schemas
+            assert server.prompts[0] == tokenizer.apply_chat_template(row["prompt"], tools=row["tools"],
+                                                                      add_generation_prompt=True, tokenize=False)
             results.append((good, bad, output, "".join(bad_server.prompts)))
         return results
 
