@@ -184,6 +184,18 @@ def test_cli_writes_the_tool_form_and_refuses_environments_without_one(tmp_path:
         ProcgenConfig(envs=["mapf_frozenlake"], num_tasks=1, form="speech").validate()
 
 
+def test_benchmark_grid_in_tool_form(tmp_path: Path) -> None:
+    from covert.procgen.mapf_benchmark import write_benchmark
+
+    out = tmp_path / "bench"
+    manifest = write_benchmark(out, seed=1, per_cell=2, grid={3: (3, 5), 4: (6,)}, form="tools")
+    assert manifest["rows"][f"{RL_TOOLS_CONFIG}/test"] == manifest["rows"][f"{SFT_TOOLS_CONFIG}/test"] == 6
+    assert manifest["config"]["form"] == "tools"
+    rows = list(iter_rows(out, RL_TOOLS_CONFIG))
+    assert sorted(len(r["reward_model"]["ground_truth"]["procgen"]["data"]["starts"]) for r in rows) == [3, 3, 3, 3, 4, 4]
+    assert validate_dataset(out).ok
+
+
 def test_the_builder_resolves_by_name_but_is_not_listed() -> None:
     builder = get_builder(BUILDER)
     assert builder.environment is MapfToolsEnv and BUILDER not in builder_names()
