@@ -46,9 +46,9 @@ def _items() -> list[PlanItem]:
     return [PlanItem(ENV.name, ENV.check_config(c), i) for c in CONFIGS for i in range(4)]
 
 
-def _write(out: Path) -> dict[str, Any]:
+def _write(out: Path, workers: int = 1) -> dict[str, Any]:
     config = ProcgenConfig(envs=[ENV.name], num_tasks=16, seed=3, split_ratios=(1.0, 0.0, 0.0), form="tools")
-    return build_procgen(config, out, items=_items())
+    return build_procgen(config, out, items=_items(), workers=workers)
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +158,7 @@ def test_validation_catches_tampered_rows(pairs: list[tuple[dict, dict]]) -> Non
 
 def test_same_inputs_same_bytes(data: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
-    _write(again)
+    _write(again, workers=2)  # the form reaches the worker processes
 
     def digests(root: Path) -> dict[str, str]:
         return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
