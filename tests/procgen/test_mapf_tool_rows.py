@@ -185,7 +185,7 @@ def test_cli_writes_the_tool_form_and_refuses_environments_without_one(tmp_path:
 
 
 def test_benchmark_grid_in_tool_form(tmp_path: Path) -> None:
-    from covert.procgen.mapf_benchmark import write_benchmark
+    from covert.procgen.mapf_benchmark import noisy_policy, reference_policy, report, write_benchmark
 
     out = tmp_path / "bench"
     manifest = write_benchmark(out, seed=1, per_cell=2, grid={3: (3, 5), 4: (6,)}, form="tools")
@@ -194,6 +194,14 @@ def test_benchmark_grid_in_tool_form(tmp_path: Path) -> None:
     rows = list(iter_rows(out, RL_TOOLS_CONFIG))
     assert sorted(len(r["reward_model"]["ground_truth"]["procgen"]["data"]["starts"]) for r in rows) == [3, 3, 3, 3, 4, 4]
     assert validate_dataset(out).ok
+    # the paper-shaped report reads the tool form: a policy's plan is played as move/wait calls
+    assert [(line.agents, line.valid, line.optimal) for line in report(rows, reference_policy)] == [
+        ("3", 100.0, 100.0), ("4", 100.0, 100.0), ("all", 100.0, 100.0)]
+    assert report(rows, noisy_policy(0.0, seed=1))[-1].optimal < 100.0
+    sft = {row["task_id"]: row for row in iter_rows(out, SFT_TOOLS_CONFIG)}
+    completions = {tid: oracle_completion(row) for tid, row in sft.items()}
+    completions[rows[0]["task_id"]] = "Agent 0: UP"  # text, no tool calls: neither valid nor optimal
+    assert report(rows, completions)[-1].optimal == pytest.approx(500 / 6)
 
 
 def test_the_builder_resolves_by_name_but_is_not_listed() -> None:
