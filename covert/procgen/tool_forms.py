@@ -12,13 +12,14 @@ row names them.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from covert.env import Builder, Environment
+from covert.env import Builder, Environment, State
 from covert.env.language import Language
-from covert.procgen.contract import ProceduralEnv
+from covert.procgen.contract import Instance, ProceduralEnv
 from covert.procgen.registry import UnknownEnvironmentError, get_env
 
 PREFIX = "procgen."
@@ -47,11 +48,11 @@ class ToolForm:
     version: str
     environment: type[Environment]
     system_prompt: str
-    initial_state: Any
-    expected_state: Any
-    prompt: Any
-    oracle: Any
-    answer: Any
+    initial_state: Callable[[dict[str, Any]], dict[str, Any]]
+    expected_state: Callable[[dict[str, Any]], State]
+    prompt: Callable[[dict[str, Any]], str]
+    oracle: Callable[[Instance], list[list[dict[str, Any]]]]
+    answer: Callable[[dict[str, Any]], str]
     max_calls: int = 256
 
     @property
