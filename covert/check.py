@@ -63,7 +63,8 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
                 if len(report.failures) < limit_failures:
                     report.failures.append((config, row.get("task_id", "?"), f"{exc.reason}: {exc.detail}"[:200]))
     for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"),
-                          ("sft-augmented", "rl-augmented"), ("sft-procgen", "rl-procgen")):
+                          ("sft-augmented", "rl-augmented"), ("sft-procgen", "rl-procgen"),
+                          ("sft-procgen-tools", "rl-procgen-tools")):
         if first in ids and second in ids and ids[first] != ids[second]:
             report.failures.append((f"{first}/{second}", "", "configs_hold_different_tasks"))
     for config, wanted in bases.items():

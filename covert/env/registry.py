@@ -38,6 +38,9 @@ def _discover() -> dict[str, Builder]:
 IMPORTED_PREFIX = "api."  # environments imported from API specs and admitted to the store (covert.imports.envs)
 
 
+PROCGEN_PREFIX = "procgen."  # tool forms of procedural environments (covert.procgen.tool_forms)
+
+
 def _imported() -> Any:
     from covert.imports import envs  # imported only when an imported environment is asked for
 
@@ -56,7 +59,8 @@ def admitted_names() -> list[str]:
 
 
 def get_builder(name: str) -> Builder:
-    """The builder called ``name``; raises :class:`UnknownBuilderError` naming the known ones."""
+    """The builder called ``name``; raises :class:`UnknownBuilderError` naming the known ones. ``api.<id>``
+    names an admitted imported environment, ``procgen.<env>`` a procedural environment's tool form."""
     found = _discover()
     if isinstance(name, str) and name.startswith(IMPORTED_PREFIX):
         imported = _imported().admitted_builder(name)
@@ -64,6 +68,14 @@ def get_builder(name: str) -> Builder:
             raise UnknownBuilderError(f"unknown environment {name!r}: the store does not admit it "
                                       "(see `covert envs list`; run `covert envs verify`)")
         return imported
+    if isinstance(name, str) and name.startswith(PROCGEN_PREFIX):
+        from covert.procgen.tool_forms import tool_builder, tool_form_names  # only when one is asked for
+
+        procedural = tool_builder(name)
+        if procedural is None:
+            raise UnknownBuilderError(f"unknown environment {name!r}; tool forms: "
+                                      f"{', '.join(PROCGEN_PREFIX + n for n in tool_form_names())}")
+        return procedural
     if name not in found:
         raise UnknownBuilderError(f"unknown builder {name!r}; known builders: {', '.join(found)} (see `covert list`)")
     return found[name]

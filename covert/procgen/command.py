@@ -22,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--rows-per-shard", type=int, default=5000)
     s.add_argument("--license", default="apache-2.0", help="license id stated in the dataset card")
+    s.add_argument("--form", choices=("text", "tools"), default="text",
+                   help="text: prompt and text answer (configs sft-procgen, rl-procgen); tools: the tool-call form "
+                        "as tool rows (sft-procgen-tools, rl-procgen-tools; environments with one, e.g. mapf_frozenlake)")
     s.add_argument("--overwrite", action="store_true")
     s.set_defaults(func=_cmd_procgen)
 
@@ -36,7 +39,7 @@ def _cmd_procgen(args: argparse.Namespace) -> int:
         raise ProcgenError(str(exc)) from None
     config = ProcgenConfig(envs=[e.name for e in envs], num_tasks=args.num_tasks, seed=args.seed, level=args.level,
                            overrides=parse_overrides(args.config, envs), rows_per_shard=args.rows_per_shard,
-                           license=args.license)
+                           license=args.license, form=args.form)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["procgen"] else ""
     manifest = build_procgen(config, args.out, overwrite=args.overwrite, workers=args.workers, command=command)
     print(f"wrote {manifest['summary']['accepted']} instances to {args.out}")

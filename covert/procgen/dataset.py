@@ -3,7 +3,9 @@ shards per config and split, ``README.md`` card with ``configs:`` and ``dataset_
 with every shard's sha256), published atomically.
 
 Two configs: ``sft-procgen`` (the prompt and the reference as the assistant's answer) and
-``rl-procgen`` (the prompt, the environment's identity and the hidden instance data as ground truth).
+``rl-procgen`` (the prompt, the environment's identity and the hidden instance data as ground truth). With
+``form="tools"`` (environments that have a tool-call form, :mod:`covert.procgen.tool_forms`) the configs are
+``sft-procgen-tools`` and ``rl-procgen-tools``, holding tool rows (:mod:`covert.procgen.tool_rows`).
 Instance ``i`` of a plan is a pure function of (environment, version, seed, config, index), so the same
 inputs give the same bytes for any number of workers.
 """
@@ -21,9 +23,12 @@ import covert
 from covert.errors import UsageError
 from covert.procgen.contract import ConfigError, ProceduralEnv
 from covert.procgen.registry import UnknownEnvironmentError, get_env, resolve_envs
-from covert.procgen.rows import CONFIGS, RL_CONFIG, SFT_CONFIG, level_of, make_rows
+from covert.procgen.rows import CONFIGS, level_of, make_rows
+from covert.procgen.tool_forms import get_tool_form, tool_form_names
+from covert.procgen.tool_rows import TOOLS_CONFIGS, TooManyCalls, make_tool_rows
 
 SPLITS = ("train", "validation", "test")
+FORMS = ("text", "tools")
 MAX_SEED = 2**53 - 1  # seeds are stored in JSON; every loader reads integers up to here exactly
 
 
@@ -54,6 +59,8 @@ class ProcgenConfig:
             instance drawn twice never lands in two splits.
         rows_per_shard: Rows per Parquet shard.
         license: License id stated in the card.
+        form: ``"text"`` (the prompt and a text answer) or ``"tools"`` (the environment's tool-call form:
+            tool rows whose oracle calls play the reference).
     """
 
     envs: list[str]
@@ -64,6 +71,7 @@ class ProcgenConfig:
     split_ratios: tuple[float, float, float] = (0.8, 0.1, 0.1)
     rows_per_shard: int = 5000
     license: str = "apache-2.0"
+    form: str = "text"
 
     def environments(self) -> list[ProceduralEnv]:
         """The environments, resolved (:class:`ProcgenError` for an unknown name)."""
@@ -95,7 +103,14 @@ class ProcgenConfig:
             raise ProcgenError("rows per shard must be positive")
         if len(self.split_ratios) != 3 or any(r < 0 for r in self.split_ratios) or abs(sum(self.split_ratios) - 1) > 1e-9:
             raise ProcgenError("split ratios are three non-negative shares that add up to 1")
+        if self.form not in FORMS:
+            raise ProcgenError(f"--form is text or tools, not {self.form!r}")
         names = {env.name for env in self.environments()}
+        if self.form == "tools":
+            lacking = sorted(n for n in names if get_tool_form(n) is None)
+            if lacking:
+                raise ProcgenError(f"--form tools: {', '.join(lacking)} has no tool form; environments with one: "
+                                   f"{', '.join(tool_form_names())}")
         for name in self.overrides:
             if name not in names:
                 raise ProcgenError(f"--config names environment {name!r}, which is not among --envs "
@@ -132,10 +147,15 @@ def parse_overrides(text: str | None, envs: Sequence[ProceduralEnv]) -> dict[str
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(seed: int, ratios: tuple[float, float, float]) -> None:
+def configs_of(form: str) -> tuple[str, str]:
+    """The ``(sft, rl)`` configs a form writes."""
+    return TOOLS_CONFIGS if form == "tools" else CONFIGS
+
+
+def _init_worker(seed: int, ratios: tuple[float, float, float], form: str = "text") -> None:
     from covert.build import split_of
 
-    _WORKER.update(seed=seed, split_of=split_of(seed, ratios))
+    _WORKER.update(seed=seed, split_of=split_of(seed, ratios), form=form)
 
 
 def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, float, tuple[str, ...]]:
@@ -143,11 +163,21 @@ def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, flo
     from covert.io.parquet import encode_row
 
     env = get_env(item.env)
-    sft, rl, instance = make_rows(env, _WORKER["seed"], item.config, item.index, "train", 0)
+    if _WORKER["form"] == "tools":
+        form = get_tool_form(env.name)
+        try:
+            sft, rl, instance = make_tool_rows(env, form, _WORKER["seed"], item.config, item.index, "train", 0)  # type: ignore[arg-type]
+        except TooManyCalls as exc:
+            raise ProcgenError(str(exc)) from None
+        # the oracle conversation, scored by the environment's tool scorer (its replay on the instance)
+        check = env.score_tools(instance, sft["messages"][2:])  # type: ignore[attr-defined]
+    else:
+        sft, rl, instance = make_rows(env, _WORKER["seed"], item.config, item.index, "train", 0)
+        check = env.score(instance, sft["messages"][-1]["content"])
+    configs = configs_of(_WORKER["form"])
     split = _WORKER["split_of"](f"procgen:{env.name}:{instance.prompt}")
     rl["extra_info"]["split"] = split
-    check = env.score(instance, sft["messages"][-1]["content"])
-    return split, encode_row(sft, SFT_CONFIG), encode_row(rl, RL_CONFIG), instance.prompt, check.value, check.reasons
+    return split, encode_row(sft, configs[0]), encode_row(rl, configs[1]), instance.prompt, check.value, check.reasons
 
 
 def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = False, workers: int = 1,
@@ -186,15 +216,18 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     from covert.io.parquet import ShardWriter, sha256_file
     from covert.parallel import WorkerPool
 
-    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard, background) for c in CONFIGS for s in SPLITS}
+    sft_config, rl_config = configs_of(config.form)
+    writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard, background)
+               for c in (sft_config, rl_config) for s in SPLITS}
     per_env: Counter[str] = Counter()
     per_level: Counter[str] = Counter()
     prompts: dict[str, set[str]] = {}
     duplicates: Counter[str] = Counter()
     examples: dict[str, dict[str, Any]] = {}
-    pool = WorkerPool(workers, _init_worker, (config.seed, config.split_ratios)) if workers > 1 else None
+    init = (config.seed, config.split_ratios, config.form)
+    pool = WorkerPool(workers, _init_worker, init) if workers > 1 else None
     if pool is None:
-        _init_worker(config.seed, config.split_ratios)
+        _init_worker(*init)
     try:
         results = pool.imap(_work, plan, chunksize=32) if pool is not None else map(_work, plan)
         for number, (item, (split, sft, rl, prompt, value, reasons)) in enumerate(zip(plan, results)):
@@ -202,10 +235,10 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
                 raise ProcgenError(f"{item.env}: the reference of instance {item.index} scores {value} "
                                    f"({', '.join(reasons) or 'no reason'}); fix the environment")
             rl["extra_info"]["index"] = number
-            writers[(SFT_CONFIG, split)].add(sft)
-            writers[(RL_CONFIG, split)].add(rl)
-            examples.setdefault(SFT_CONFIG, sft)
-            examples.setdefault(RL_CONFIG, rl)
+            writers[(sft_config, split)].add(sft)
+            writers[(rl_config, split)].add(rl)
+            examples.setdefault(sft_config, sft)
+            examples.setdefault(rl_config, rl)
             per_env[item.env] += 1
             per_level[f"{item.env}/L{level_of(get_env(item.env), item.config)}"] += 1
             seen = prompts.setdefault(item.env, set())

@@ -45,14 +45,15 @@ def benchmark_items(per_cell: int = PER_CELL, grid: dict[int, tuple[int, ...]] |
 
 def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, workers: int = 1,
                     overwrite: bool = False, grid: dict[int, tuple[int, ...]] | None = None,
-                    command: str = "") -> dict[str, Any]:
-    """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest."""
+                    command: str = "", form: str = "text") -> dict[str, Any]:
+    """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest.
+    ``form="tools"`` writes the tool-call form (configs ``sft-procgen-tools`` / ``rl-procgen-tools``)."""
     from covert.procgen.dataset import ProcgenConfig, ProcgenError, build_procgen
 
     if per_cell <= 0:
         raise ProcgenError(f"--per-cell must be a positive integer, got {per_cell}")
     items = benchmark_items(per_cell, grid)
-    config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0))
+    config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0), form=form)
     return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items)
 
 
@@ -99,18 +100,28 @@ def mapf_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def report(rows: Iterable[dict[str, Any]], responses: dict[str, str] | Policy) -> list[ReportLine]:
-    """Valid % and optimal % per agent count and overall. ``responses`` maps task ids to response texts (a
-    row without one counts as a failure) or is a policy called on each row's instance."""
+def report(rows: Iterable[dict[str, Any]], responses: dict[str, Any] | Policy) -> list[ReportLine]:
+    """Valid % and optimal % per agent count and overall. ``responses`` maps task ids to completions (text,
+    or messages; a row without one counts as a failure) or is a policy called on each row's instance.
+
+    Rows of the tool form (``--form tools``) score a completion's ``move``/``wait`` calls
+    (:meth:`~covert.procgen.envs.mapf_frozenlake.MapfFrozenLake.score_tools`); a policy's text plan is played
+    as those calls (:func:`plan_as_calls`)."""
     from covert.procgen.rows import procgen_truth
 
     tally: dict[str, list[int]] = {}
     for row in mapf_rows(rows):
-        data = procgen_truth(row)["data"]  # type: ignore[index]
+        truth = procgen_truth(row)
+        data = truth["data"]  # type: ignore[index]
         instance = Instance("", data)
         task_id = str(row.get("task_id"))
-        text = responses(instance, task_id) if callable(responses) else responses.get(task_id, "")
-        details = ENV.score(instance, text).details
+        completion = responses(instance, task_id) if callable(responses) else responses.get(task_id, "")
+        if truth.get("form") == "tools":  # type: ignore[union-attr]
+            if callable(responses):
+                completion = plan_as_calls(str(completion), len(data["starts"]))
+            details = ENV.score_tools(instance, completion).details
+        else:
+            details = ENV.score(instance, _text_of(completion)).details
         for key in (str(len(data["starts"])), "all"):
             counts = tally.setdefault(key, [0, 0, 0])
             counts[0] += 1
@@ -121,6 +132,21 @@ def report(rows: Iterable[dict[str, Any]], responses: dict[str, str] | Policy) -
             for k in order]
 
 
+def plan_as_calls(plan: str, agents: int) -> list[dict[str, Any]]:
+    """A text plan played through the tool form: one assistant turn of ``move``/``wait`` calls per time step
+    (an unparsable plan makes no calls)."""
+    from covert.procgen.mapf_moves import parse_plan
+    from covert.procgen.mapf_tools import oracle_groups
+
+    moves = parse_plan(plan, agents).moves
+    groups = oracle_groups([list(m) for m in moves]) if moves else []
+    turns: list[dict[str, Any]] = [
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": f"call_{t}_{i}", "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+            for i, c in enumerate(group)]} for t, group in enumerate(groups)]
+    return [*turns, {"role": "assistant", "content": "Done." if groups else plan}]
+
+
 def format_report(lines: list[ReportLine], title: str = "") -> str:
     """The report as the paper's table: one line per agent count, valid % and optimal %."""
     out = [title] if title else []
@@ -129,10 +155,10 @@ def format_report(lines: list[ReportLine], title: str = "") -> str:
     return "\n".join(out)
 
 
-def read_completions(path: str | Path) -> dict[str, str]:
-    """A JSONL file of ``{"task_id", "completion"}`` lines (a completion is text, or messages whose last
-    assistant message is the answer); raises ``ValueError`` naming the bad line."""
-    out: dict[str, str] = {}
+def read_completions(path: str | Path) -> dict[str, Any]:
+    """A JSONL file of ``{"task_id", "completion"}`` lines (a completion is text, or messages: text rows read
+    the last assistant message, tool-form rows the tool calls); raises ``ValueError`` naming the bad line."""
+    out: dict[str, Any] = {}
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
@@ -142,7 +168,7 @@ def read_completions(path: str | Path) -> dict[str, str]:
             raise ValueError(f"line {number} of {path} is not JSON") from None
         if not isinstance(item, dict) or not isinstance(item.get("task_id"), str) or "completion" not in item:
             raise ValueError(f'line {number} of {path}: each line is {{"task_id": ..., "completion": ...}}')
-        out[item["task_id"]] = _text_of(item["completion"])
+        out[item["task_id"]] = item["completion"]
     return out
 
 

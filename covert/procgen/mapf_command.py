@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--per-cell", type=int, default=150, help="instances per (agents, grid size) cell (default 150: "
                                                              "3,150 rows)")
     b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--form", choices=("text", "tools"), default="text",
+                   help="text: the benchmark's prompt and plan text; tools: the look/move/wait tool form as tool rows")
     b.add_argument("--overwrite", action="store_true")
     b.set_defaults(func=_cmd_benchmark)
     r = sub.add_parser("mapf-report", help="valid %% and optimal %% per agent count on MAPF-FrozenLake rows")
@@ -35,7 +37,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
 
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["mapf-benchmark"] else ""
     manifest = write_benchmark(args.out, seed=args.seed, per_cell=args.per_cell, workers=args.workers,
-                               overwrite=args.overwrite, command=command)
+                               overwrite=args.overwrite, command=command, form=args.form)
     print(f"wrote {manifest['summary']['accepted']} MAPF-FrozenLake instances to {args.out}")
     return 0
 

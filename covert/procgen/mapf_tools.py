@@ -11,6 +11,10 @@ The state (a covert :class:`~covert.env.State`): table ``agents`` (position and 
 ``queued`` (the actions given for the current step), table ``lake`` (the map) and counter ``time``. The
 expected final state has every agent on its goal, nothing queued and ``time`` equal to the optimal makespan,
 so final-state matching (:func:`covert.rewards.state_score`) gives 1 exactly for an optimal plan.
+
+:data:`TOOL_FORM` registers the form (:mod:`covert.procgen.tool_forms`): the builder ``procgen.mapf_frozenlake``
+and the tool rows ``covert procgen --envs mapf_frozenlake --form tools`` writes (:mod:`covert.procgen.tool_rows`),
+whose oracle calls are the exact solver's plan, one assistant turn (every agent's action) per time step.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from covert.env import Environment, State, ToolError, tool
 from covert.procgen.contract import Instance
 from covert.procgen.contract import Score as EnvScore
 from covert.procgen.mapf_grid import GOAL_MARKS, MOVES, START_MARKS, MapfMap
+from covert.procgen.tool_forms import ToolForm
 
 Direction = Literal["UP", "DOWN", "LEFT", "RIGHT"]
 MAX_CALLS = 4096  # calls replayed per completion (a plan on 10x10 with 5 agents needs a few hundred at most)
@@ -214,19 +219,42 @@ def tool_prompt(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def tool_row(instance: Instance, moves: list[list[str]], task_id: str) -> dict[str, Any]:
-    """A tool-use RL row for ``instance``: prompt, tools, initial state, and as ground truth the oracle calls
-    and the expected final state's hash (with the instance data, marked ``form: tools``)."""
-    data = instance.data
-    return {
-        "task_id": task_id, "environment": "procgen/mapf_frozenlake", "ability": "tool_use",
-        "data_source": "covert/procgen/mapf_frozenlake", "tools": MapfToolsEnv.openai_tools(),
-        "prompt": [{"role": "user", "content": tool_prompt(data)}],
-        "reward_model": {"style": "rule", "ground_truth": {
-            "procgen": {"env": "mapf_frozenlake", "version": "1", "form": "tools", "data": data},
-            "calls": oracle_calls(moves), "final_state_hash": expected_state(data).hash()}},
-        "extra_info": {"task_id": task_id, "initial_state": initial_state(data)},
-    }
+def oracle_groups(moves: list[list[str]]) -> list[list[dict[str, Any]]]:
+    """:func:`oracle_calls` as one group per time step (every agent's action for that step, given in one
+    assistant turn of parallel calls)."""
+    calls = oracle_calls(moves)
+    agents = max(len(moves), 1)
+    return [calls[i:i + agents] for i in range(0, len(calls), agents)]
+
+
+def reference_groups(instance: Instance) -> list[list[dict[str, Any]]]:
+    """The oracle calls of ``instance``: the exact solver's optimal plan, one group per time step."""
+    from covert.procgen.envs.mapf_frozenlake import ENV
+    from covert.procgen.mapf_moves import parse_plan
+
+    moves = parse_plan(ENV.reference(instance), len(instance.data["starts"])).moves
+    if moves is None:
+        raise ValueError("the reference plan of this MAPF instance does not parse")
+    return oracle_groups([list(m) for m in moves])
+
+
+def final_answer(data: dict[str, Any]) -> str:
+    """The closing assistant message of the oracle conversation."""
+    steps = int(data["optimal_makespan"])
+    return f"All agents are on their goals after {steps} time step{'s' if steps != 1 else ''}."
+
+
+SYSTEM_PROMPT = ("You plan the moves of agents on a frozen lake with tools. In each time step give every agent "
+                 "exactly one action with move or wait (several calls in one turn are fine); the step runs once "
+                 "all agents have one. Never step off the map, onto a hole, onto a cell another agent takes in "
+                 "the same step, or swap cells with another agent. Bring every agent to its goal in as few time "
+                 "steps as possible.")
+TOOLS_VERSION = "1"
+"""Version of the tool form (tools, state layout, prompt); bump it when a row would change."""
+
+TOOL_FORM = ToolForm(env="mapf_frozenlake", version=TOOLS_VERSION, environment=MapfToolsEnv,
+                     system_prompt=SYSTEM_PROMPT, initial_state=initial_state, expected_state=expected_state,
+                     prompt=tool_prompt, oracle=reference_groups, answer=final_answer)
 
 
 def score_tool_calls(data: dict[str, Any], completion: Any) -> EnvScore:

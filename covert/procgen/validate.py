@@ -13,11 +13,11 @@ from covert.io.features import base_config
 from covert.procgen.contract import ConfigError, Instance
 from covert.procgen.registry import UnknownEnvironmentError, get_env
 from covert.procgen.rows import RL_CONFIG, SFT_CONFIG, make_rows
+from covert.procgen.tool_rows import RL_TOOLS_CONFIG, SFT_TOOLS_CONFIG, TOOLS_CONFIGS
 from covert.validation import Invalid
 
-SCHEMAS = {SFT_CONFIG: "procgen_sft_row", RL_CONFIG: "procgen_rl_row"}
-
-
+SCHEMAS = {SFT_CONFIG: "procgen_sft_row", RL_CONFIG: "procgen_rl_row",
+           SFT_TOOLS_CONFIG: "sft_row", RL_TOOLS_CONFIG: "rl_row"}
 
 
 def is_procgen_config(config: str) -> bool:
@@ -26,10 +26,16 @@ def is_procgen_config(config: str) -> bool:
 
 
 def validate_procgen_row(row: dict[str, Any], config: str) -> None:
-    """Check one row of ``sft-procgen`` or ``rl-procgen`` (or a generation of either); raises :class:`Invalid`."""
+    """Check one row of ``sft-procgen`` or ``rl-procgen`` (or a generation of either), or of a tool form's
+    ``sft-procgen-tools`` / ``rl-procgen-tools`` (:mod:`covert.procgen.tool_validate`); raises :class:`Invalid`."""
     from covert.schemas import SchemaViolation, validator
 
     config = base_config(config)
+    if config in TOOLS_CONFIGS:
+        from covert.procgen.tool_validate import validate_tool_row
+
+        validate_tool_row(row, config)
+        return
     try:
         validator(SCHEMAS[config])(row)
     except SchemaViolation as exc:

@@ -35,7 +35,7 @@ from typing import Any
 
 import orjson
 
-from covert.env import builder_names, get_builder, is_error
+from covert.env import UnknownBuilderError, builder_names, get_builder, is_error
 from covert.rewards.composite import Scorer, default_scorer
 from covert.rewards.prepared import PreparedRow
 from covert.rewards.rowview import BadRow
@@ -354,9 +354,10 @@ def _as_row(create: Mapping[str, Any]) -> dict[str, Any]:
 def _builder_spec(builders: Sequence[str], tool: str, shown: str) -> dict[str, Any] | None:
     """The tool's full spec from its first builder, under the name the model sees."""
     for builder in builders:
-        if builder not in builder_names():
+        try:  # a hand-written builder, or one get_builder resolves by name (procgen.<env>, api.<id>)
+            environment = get_builder(builder).environment
+        except UnknownBuilderError:
             continue
-        environment = get_builder(builder).environment
         if tool in environment.tool_specs:
             schema = _verl_schema(environment.openai_tools([tool])[0])
             return {**schema, "function": {**schema["function"], "name": shown}}

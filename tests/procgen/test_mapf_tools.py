@@ -13,12 +13,13 @@ from covert.procgen.mapf_grid import MapfMap
 from covert.procgen.mapf_moves import parse_plan
 from covert.procgen.mapf_tools import (
     MAX_CALLS,
+    TOOL_FORM,
     MapfToolsEnv,
     expected_state,
     initial_state,
     oracle_calls,
-    tool_row,
 )
+from covert.procgen.tool_rows import make_tool_rows
 from covert.rewards import score
 
 
@@ -34,18 +35,24 @@ def _plan(instance) -> list[list[str]]:
     return [list(m) for m in parse_plan(ENV.reference(instance), len(instance.data["starts"])).moves]
 
 
+def _row(seed: int, config: dict, index: int) -> tuple[dict, object]:
+    """The RL tool row of an instance, and the instance."""
+    _, rl, instance = make_tool_rows(ENV, TOOL_FORM, seed, ENV.check_config(config), index, "train", 0)
+    return rl, instance
+
+
 def test_oracle_calls_reach_the_expected_state_and_score_one() -> None:
     for index in range(6):
-        instance = ENV.sample(2, {"grid_size": 6, "agents": 2 + index % 4, "hole_percent": 20}, index)
-        row = tool_row(instance, _plan(instance), f"t{index}")
+        row, instance = _row(2, {"grid_size": 6, "agents": 2 + index % 4, "hole_percent": 20}, index)
         env = MapfToolsEnv(row["extra_info"]["initial_state"])
-        for call in row["reward_model"]["ground_truth"]["calls"]:
+        calls = [c for group in row["reward_model"]["ground_truth"]["calls"] for c in group]
+        assert calls == oracle_calls(_plan(instance))
+        for call in calls:
             result = env.call(call["name"], call["arguments"])
             assert "error" not in result, result
         assert env.state.hash() == row["reward_model"]["ground_truth"]["final_state_hash"]
         assert env.call("look")["time"] == instance.data["optimal_makespan"]
         row = json.loads(json.dumps(row))  # as a loader hands it back
-        calls = row["reward_model"]["ground_truth"]["calls"]
         assert score(row, _messages(calls)).value == 1.0
         assert score(row, _messages(calls, as_text=True)).value == 1.0
 
@@ -74,9 +81,8 @@ def test_tool_form_agrees_with_the_text_scorer_on_valid_plans() -> None:
     rng = random.Random(5)
     checked = 0
     for index in range(30):
-        instance = ENV.sample(9, {"grid_size": 5, "agents": 3, "hole_percent": 10}, index)
+        row, instance = _row(9, {"grid_size": 5, "agents": 3, "hole_percent": 10}, index)
         plan = _plan(instance)
-        row = tool_row(instance, plan, f"a{index}")
         for _ in range(4):
             variant = [list(m) for m in plan]
             agent = rng.randrange(len(variant))
@@ -93,8 +99,7 @@ def test_tool_form_agrees_with_the_text_scorer_on_valid_plans() -> None:
 
 
 def test_garbage_completions_score_zero_and_work_is_bounded() -> None:
-    instance = ENV.sample(1, {"grid_size": 4, "agents": 2}, 0)
-    row = tool_row(instance, _plan(instance), "g")
+    row, _ = _row(1, {"grid_size": 4, "agents": 2}, 0)
     flood = [{"name": "wait", "arguments": {"agent": 0}}] * (MAX_CALLS + 50)
     for completion in (None, "", "I moved them.", 42, [{"role": "tool", "content": "x"}], _messages(flood),
                        _messages([{"name": "rm", "arguments": {"path": "/"}}]),
