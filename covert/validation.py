@@ -417,8 +417,18 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], re
             continue
         if j in used_by_truth or required_call(builder, [c["name"] for c in calls], j):
             continue
-        if not any(_feeds(scalars[j], later, query) for later in calls[j + 1:]):
+        # what an earlier output already gave is no reason to make this call, unless it looks at the record
+        # a later write changes (checking an order's status before re-addressing it)
+        known = set().union(*scalars[:j]) if j else set()
+        if not any(_feeds(scalars[j] - known, later, query) for later in calls[j + 1:]) and not any(
+                builder.tools[later["name"]].writes and _same_record(call, later) for later in calls[j + 1:]):
             raise Invalid("redundant_step", f"nothing uses the output of {call['name']}")
+
+
+def _same_record(read: dict[str, Any], write: dict[str, Any]) -> bool:
+    """Whether a read and a later write name the same record (an id-like string argument in common)."""
+    ids = {v for v in scalar_set(read["arguments"]) if isinstance(v, str) and _ID_LIKE.search(v)}
+    return bool(ids & scalar_set(write["arguments"]))
 
 
 def _feeds(output_scalars: set[Any], later: dict[str, Any], query: str) -> bool:

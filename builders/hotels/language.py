@@ -152,6 +152,8 @@ LANGUAGE = Language(
                            "{?hotels=}I found {total_results:n:hotel} in {city} with a room for those dates."),
                    context=("I'm going to {city} from {check_in} to {check_out}, party of {guests}",
                             "I'm going to {city}", "we'll be in {city}", "it's for a trip to {city}",
+                            "I'm looking in {city}, at most {max_price_per_night} a night",
+                            "it's for {city}, and I don't want to pay more than {max_price_per_night} a night",
                             "we'll be in {city} {check_in} to {check_out}, party of {guests}",
                             "I want a room for {guests} in {city} from {check_in} to {check_out}, under "
                             "{max_price_per_night} a night",

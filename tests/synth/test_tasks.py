@@ -178,3 +178,25 @@ def test_validator_catches_a_nondeterministic_tool(monkeypatch) -> None:
         validate_row(sft, "sft", State.from_dict(sft["initial_state"]))
     with pytest.raises(Invalid, match="nondeterministic_replay"):
         validate_row(sft, "sft")
+
+
+def test_no_lookup_only_repeats_what_an_earlier_output_gave() -> None:
+    """Helpdesk: once the employee is identified, a ticket lookup whose only use is the employee id it
+    returns (again) is a redundant step, and such tasks are not made."""
+    from covert.synth.generate import ItemSpec, make_item
+
+    checked = 0
+    for index in range(150):
+        task = make_item(ItemSpec(index, "helpdesk", "sequential", None, index // 30), 11, lambda s: "train").task
+        if task is None:
+            continue
+        checked += 1
+        names = [c.name for c in task.calls]
+        if "get_ticket_details" in names and "get_employee_profile" in names:
+            profile = task.calls[names.index("get_employee_profile")]
+            identified = [c for c in task.calls[:names.index("get_ticket_details")]
+                          if c.name.startswith("find_employee")]
+            assert not (identified and profile.arguments["employee_id"] == identified[0].output.get("employee_id")
+                        and names.index("get_ticket_details") < names.index("get_employee_profile")
+                        and not any(f.get("call") == names.index("get_ticket_details") for f in task.facts)), task.query
+    assert checked >= 60
