@@ -146,9 +146,9 @@ LANGUAGE = Language(
                         "party of {guests}",
                         "I'm on a budget: {city}, {check_in} to {check_out}, party of {guests}, at most "
                         "{max_price_per_night} a night"),
-                   answer=("In {city} from {check_in:date} to {check_out:date} I found {hotels:list:hotel_name|lowest_price_per_night@money}.",
+                   answer=("In {city} from {check_in:date} to {check_out:date} I found {hotels:list:hotel_name|lowest_price_per_night@money#from}.",
                            "In {city}, {total_results:n:hotel} can take you: {hotels:list:hotel_name|guest_rating#rated}; the cheapest is {cheapest_hotel} from {from_price_per_night:money} a night.",
-                           "Options in {city}: {hotels:list:hotel_name|star_rating|lowest_price_per_night@money}.",
+                           "Options in {city}: {hotels:list:hotel_name|star_rating#~star|lowest_price_per_night@money#from}.",
                            "{?hotels=}I found {total_results:n:hotel} in {city} with a room for those dates."),
                    context=("I'm going to {city} from {check_in} to {check_out}, party of {guests}",
                             "I'm going to {city}", "we'll be in {city}", "it's for a trip to {city}",
