@@ -265,7 +265,8 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
     in order, ``tables`` the initial state. Reasons: ``unidentified_action`` (the prompt demands
     identification and a call acts before any identification), ``policy_prompt`` (the prompt neither
     demands identification nor says who is signed in), ``two_identities`` (two people identified, or
-    two values for a parameter in which the user names themselves), ``other_customer_records`` (a call
+    two values for a parameter in which the user names themselves), ``repeated_identification`` (the user
+    identified more than once: a second lookup of the same person), ``other_customer_records`` (a call
     acts on a record of someone other than the identified or signed-in person).
     """
     identity = identity_of(builder)
@@ -278,6 +279,10 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
             yield "two_identities", f"{param}: {', '.join(sorted(values))[:120]}"
     if identity.table is None:
         return
+    lookups = [c["name"] for i, c in enumerate(calls) if c["name"] in identity.tools and i < len(outputs)
+               and not (isinstance(outputs[i], dict) and "error" in outputs[i])]
+    if len(lookups) > 1:
+        yield "repeated_identification", f"{', '.join(lookups)}: one identification is enough"
     principal = None
     if identity.requirement and identity.requirement in system_prompt:
         if not identified_first(builder, identity, [[c["name"] for c in turn] for turn in turns]):

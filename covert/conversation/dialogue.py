@@ -37,13 +37,34 @@ class ConversationError(ValueError):
     """A task whose conversation cannot be scripted (the reason is a short code)."""
 
 
-def opening_of(task: Any, rng: random.Random) -> str:
-    """The user's first message: the goal without the details the assistant will ask for."""
+MAX_QUESTIONS = 2  # details the assistant asks for, one question each; the rest the user says up front
+
+
+def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict[str, Any]]:
+    """The context sentences the user holds back for the assistant to ask about: at most
+    :data:`MAX_QUESTIONS`, who the user is first, then which record they mean (an assistant that asks five
+    questions in a row is no one to learn from)."""
+    parts = list(task.dialogue.get("contexts") or [])
+    if len(parts) <= MAX_QUESTIONS:
+        return parts
+    from covert.policy import identity_of
+
+    identity = identity_of(builder)
+    own = set(identity.self_params) if identity is not None else set()
+    ranked = sorted(parts, key=lambda p: (0 if own & set(p["params"]) else 1 if p.get("selection") else 2,
+                                          rng.random()))
+    return ranked[:MAX_QUESTIONS]
+
+
+def opening_of(task: Any, rng: random.Random, kept: list[str] = ()) -> str:
+    """The user's first message: the goal (and the ``kept`` context sentences) without the details the
+    assistant will ask for."""
     from covert.synth.realize import REGISTERS, pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
-    text = " ".join(finish_sentence(a) for a in refer_back(asks, task.dialogue.get("repeats") or {}, rng))
+    parts = refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)
+    text = " ".join(finish_sentence(a) for a in parts)
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
 
@@ -92,14 +113,15 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     """The multi-turn messages of a task and the user scenario behind them. ``first_plan`` (an LLM's
     plan, when one is configured) replaces the template plan of the first tool-call turn."""
     rng = item_rng("dialogue", task.task_id)
-    opening = opening_of(task, rng)
+    asked = asked_contexts(task, builder, rng)
+    opening = opening_of(task, rng, [p["text"] for p in task.dialogue.get("contexts") or [] if p not in asked])
     held = None
     if task.calls and not task.dialogue.get("contexts"):
         held = hold_back(task, builder, opening, rng)
         if held is not None:
             opening = held.opening
     extra = [KnownItem(label=held.label, value=held.value, text=held.text, call=held.call)] if held else []
-    scenario = scenario_of(task, builder, opening, extra)
+    scenario = scenario_of(task, builder, opening, extra, asked)
     user = TemplateUser(scenario)
     messages: list[dict[str, Any]] = [{"role": "system", "content": task.system_prompt},
                                       {"role": "user", "content": user.opening()}]

@@ -128,10 +128,21 @@ def _by_sentence(opening: str, builder: Builder, param: str, value: Any) -> tupl
     unit = units[holding[0]]
     if len(unit.split()) > 12 or "?" in unit:
         return None
-    label = builder.language.noun_of_field(param)
+    ref = builder.language.references.get(_entity(builder, param))
+    label = ref.noun if ref is not None else builder.language.noun_of_field(param)  # "reservation", not "reservation id"
     if label.lower() in _NOT_NOUNS:
         return None
     return " ".join(u for i, u in enumerate(units) if i != holding[0]), unit, label
+
+
+def _entity(builder: Builder, param: str) -> str:
+    """The entity a parameter names in any of the builder's tools (``""``: none)."""
+    for spec in builder.tools.values():
+        if param in spec.parameters.get("properties", {}):
+            entity = spec.param_entity(param)
+            if entity:
+                return entity
+    return ""
 
 
 def hold_back(task: Any, builder: Builder, opening: str, rng: random.Random) -> HeldBack | None:
@@ -161,5 +172,7 @@ def hold_back(task: Any, builder: Builder, opening: str, rng: random.Random) -> 
                 continue
             if any(mentions(said, v) and not mentions(new_norm, v) for v in values if v != value):
                 continue
-            return HeldBack(new, label, value, text, first, which)
+            # a record the user names ("I'm calling about booking 3J42A7") is asked for as "which ..."
+            record = mode == "sentence" and _entity(builder, param) in builder.language.references
+            return HeldBack(new, label, value, text, first, which or record)
     return None

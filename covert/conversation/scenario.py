@@ -59,13 +59,15 @@ class UserScenario:
         return [k.value for k in self.known]
 
 
-def scenario_of(task: Any, builder: Builder, opening: str, extra: list[KnownItem] | None = None) -> UserScenario:
-    """The user scenario of a task: the goal is the opening request; what the context sentences hand
-    over is known, and so is ``extra`` (what the opening holds back); ids the oracle looks up are unknown."""
+def scenario_of(task: Any, builder: Builder, opening: str, extra: list[KnownItem] | None = None,
+                contexts: list[dict[str, Any]] | None = None) -> UserScenario:
+    """The user scenario of a task: the goal is the opening request; what the held-back context sentences
+    (``contexts``, default every one) hand over is known, and so is ``extra`` (what the opening holds
+    back); ids the oracle looks up are unknown."""
     language = builder.language
     known: list[KnownItem] = []
     inputs = {(u["call"], u["param"]): u["value"] for u in task.user_inputs}
-    for part in task.dialogue.get("contexts", []):
+    for part in task.dialogue.get("contexts", []) if contexts is None else contexts:
         values = [inputs[(part["call"], p)] for p in part["params"] if (part["call"], p) in inputs]
         if part.get("selection"):
             sel = next((s for s in task.selections if s["call"] == part["call"] and s["param"] in part["params"]), None)

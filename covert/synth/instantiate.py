@@ -26,6 +26,7 @@ from covert.synth.realize import (
     AGGREGATE_ASKS,
     CLARIFICATIONS,
     OWN_COUNT_ASKS,
+    RECORD_COUNT_ASKS,
     REGISTERS,
     SELECTION_CONTEXTS,
     compose_query,
@@ -533,7 +534,10 @@ class Instantiator:
         plural, noun_ref = self._list_nouns(call.name, list_path)
         field_noun = self.language.noun_of_field(key)
         own = self._own_list(index)
-        words = {"field": field_noun, "items": f"{'my' if own else 'the'} {plural}", "plural": plural}
+        record = self._record_phrase(index)
+        # the list of one record is said with it ("the emails for my contact at Northwind Analytics")
+        items = f"{'my' if own else 'the'} {plural}" + (f" for {record}" if record else "")
+        words = {"field": field_noun, "items": items, "plural": plural, "record": record}
         reasoning: dict[str, Any] = {"op": op, "call": index, "list_path": list_path, "field": key}
         if op == "count":
             result: Any = len(elements)
@@ -552,7 +556,10 @@ class Instantiator:
             words.update(value=render(best), label=label)
             facts.append({"value": label, "reasoning": len(self.reasoning)})
         reasoning["result"] = result
-        asks = AGGREGATE_ASKS[op] + (OWN_COUNT_ASKS if op == "count" and own else ())
+        if op == "count" and record:
+            asks = RECORD_COUNT_ASKS
+        else:
+            asks = AGGREGATE_ASKS[op] + (OWN_COUNT_ASKS if op == "count" and own else ())
         ask = self.rng.choice(asks).format(**words)
         if op == "count":
             one = noun_ref.noun if noun_ref is not None else singular(plural)
@@ -562,6 +569,16 @@ class Instantiator:
         facts.append({"value": render(result), "reasoning": len(self.reasoning), **extra})
         self.reasoning.append(reasoning)
         return ask, answer
+
+    def _record_phrase(self, index: int) -> str:
+        """How the request names the one record call ``index`` is about ("my contact at Northwind
+        Analytics", "the Hall Light"), or ``""`` for a call that is about no single record."""
+        step = self.steps[index]
+        spec = self.builder.tools[step.tool]
+        for param, value in step.args.items():
+            if spec.param_entity(param) in self.language.references and not isinstance(value, list):
+                return step.phrases.get(param, "")
+        return ""
 
     def _own_list(self, index: int) -> bool:
         """Whether the list call ``index`` returned is the user's own records: it takes nothing but who

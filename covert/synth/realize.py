@@ -50,6 +50,9 @@ SELECTION_CONTEXTS = ("I'm asking about {phrase}", "I'm talking about {phrase}",
 # the same said as a clarification: only after the request it clarifies
 CLARIFICATIONS = ("it's {phrase} I mean", "the one I mean is {phrase}", "I mean {phrase}", "to be clear, {phrase}",
                   "specifically {phrase}")
+# a count of the records listed with one record ("the emails with my contact at ...")
+RECORD_COUNT_ASKS = ("how many {plural} does {record} have?", "how many {plural} are there for {record}?",
+                     "what's the number of {plural} for {record}?", "can you count the {plural} for {record}?")
 # a count of the user's own records (their bookings, their inbox) may say so
 OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?")
 AGGREGATE_ASKS = {
@@ -163,7 +166,9 @@ def plural_subject(ask: str, subjects: list[str]) -> str:
     for subject in subjects:
         if not plural_phrase(subject):
             continue
-        before = re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE)
+        # "whoever has #A and #B": the subject is "whoever", not the records
+        before = re.compile(rf"(?<!\bwho )(?<!\bwhoever )(?<!\bwhat )(?<!\bwhich )(?<!\bthat )\b(has|is|does|was) "
+                            rf"(?={re.escape(subject)})", re.IGNORECASE)
         after = re.compile(rf"(?<={re.escape(subject)}) (needs|has|is|was|does)\b")
         for pattern in (before, after):
             match = pattern.search(ask)

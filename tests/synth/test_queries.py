@@ -234,3 +234,10 @@ def test_a_clarification_comes_after_the_request() -> None:
                               None, ["it's my place in Munich I mean"])
         assert query.rstrip(" .!?").lower().endswith("munich i mean") or query.lower().index("munich") > \
             query.lower().index("dinner time"), query
+
+
+def test_a_relative_pronoun_keeps_its_singular_verb() -> None:
+    from covert.synth.realize import plural_subject
+
+    assert plural_subject("pass a note to whoever has ticket A and ticket B", ["ticket A and ticket B"]) == \
+        "pass a note to whoever has ticket A and ticket B"
