@@ -5,7 +5,7 @@ ACTIONS = {
                    "send an email to {to} with the subject \"{subject}\""),
     "reply_to_message": ("reply to {message_id}, copying {cc}", "reply to {message_id}"),
     "forward_message": ("forward {message_id} to {to} with the note \"{note}\"", "forward {message_id} to {to}"),
-    "update_labels": ("label {message_id} {add_labels} and remove {remove_labels}", "label {message_id} {add_labels}",
+    "update_labels": ("label {message_id} as {add_labels} and remove {remove_labels}", "label {message_id} as {add_labels}",
                       "remove the {remove_labels} label from {message_id}"),
     "archive_message": ("archive {message_id}",),
     "delete_message": ("delete {message_id}",),

@@ -23,6 +23,7 @@ from covert.values import join_phrases, mentions, render
 _READ_VERBS = {"get": "check", "list": "list", "search": "search", "find": "look up", "check": "check",
                "lookup": "look up", "view": "check", "read": "read", "show": "check", "calculate": "work out"}
 _NAME_KEYS = ("name", "title", "subject", "label", "nickname")
+_QUOTED_KEYS = ("title", "subject")
 _KIND_KEYS = ("brand", "label", "method_label", "product_name", "kind", "card_type", "type")
 _MAX_DEPTH = 8
 _ENUM = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
@@ -80,6 +81,8 @@ def describe_record(record: dict[str, Any], noun: str, fields: tuple[str, ...] |
     for key in (*[f for f in fields if any(n in f for n in _NAME_KEYS)], *_NAME_KEYS):
         value = record.get(key)
         if isinstance(value, str) and value and "_" not in value:
+            if key in _QUOTED_KEYS and not person:  # an email or an event by its subject: the email "Re: lunch"
+                return f'the {noun} "{value}"'
             plain = person or value.lower().startswith(("the ", "my ", "your "))
             return value if plain else f"the {value}"
     parts = [render(record[f]) for f in fields if isinstance(record.get(f), (str, int, float))
