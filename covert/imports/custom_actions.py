@@ -35,7 +35,7 @@ from covert.env import State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.imports.model import ApiSpec, Operation
 from covert.imports.resources import Resource, Role, plural, singular, words
-from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool
+from covert.sandbox import Limits, SandboxPool
 
 HARNESS = "covert_custom_action_harness"
 ACTIONS = "actions"  # the store folder holding admitted code, one <sha256>.py per implementation
@@ -264,21 +264,19 @@ def action_prompt(target: Target, spec: ApiSpec, resources: dict[str, Resource],
     params = {k: compact_schema(v) for k, v in (op.parameters.get("properties") or {}).items()
               if (v or {}).get("x-in") != "header"}
     lines = [
-        f"Write the implementation of one operation of the {spec.title} API as a Python module.",
+        f"Implement one operation of the {spec.title} API as a Python module.",
         "",
         f"Operation: {op.name}",
         f"What it does: {' '.join((op.description or '').split())[:500] or target.verb}",
         f"Parameters: {_dump({'properties': params, 'required': op.parameters.get('required') or []})}",
         f"Response schema: {_dump(compact_schema(op.response)) if op.response else 'none (return null)'}",
-        f"Error codes: a missing record is {style.not_found!r}, a conflict {style.conflict!r}, "
-        f"a bad argument {style.invalid!r}.",
+        f"Error codes: missing record {style.not_found!r}, conflict {style.conflict!r}, bad argument "
+        f"{style.invalid!r}.",
         "",
-        "The module defines WRITES, the list of tables the operation changes ([] when it only reads), and "
-        "def action(tables, args). tables maps each table name to {record id: record}; edit records in place "
-        "(change, add or delete them) and return the operation's output. When the record the arguments name "
-        "does not exist, return {\"error\": {\"code\": CODE, \"message\": TEXT}} with the missing-record code. "
-        f"Import nothing but {', '.join(sorted(m for m in ALLOWED_MODULES if '.' not in m and m != '__future__'))}; "
-        "no files, network or processes. Answer with the module in one ```python block.",
+        "Define WRITES, the list of tables it changes ([] if it only reads), and def action(tables, args). "
+        "tables maps table names to {record id: record}: edit records in place and return the output. If a "
+        "record named in args does not exist, return {\"error\": {\"code\": CODE, \"message\": TEXT}}. "
+        "Pure Python; only standard modules such as json, math, re, copy. Answer in one ```python block.",
         "",
         "Tables:",
     ]

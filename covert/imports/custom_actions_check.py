@@ -13,7 +13,8 @@ pool on generated states (two seeds, up to three records each) and must:
 - report a missing record with the API's not-found code and change nothing (``missing_record_not_not_found``),
   and use only the API's error codes (``error_not_in_api_style``);
 - succeed on some record (``never_succeeds``); and when its verb flips a status (start, stop, enable,
-  cancel ...) and the record has a status-like field, change one (``status_not_changed``).
+  cancel ...) and the record has a status-like field, change one on some record (``status_not_changed``;
+  closing a ticket that is already closed may change nothing).
 
 :func:`write_actions` asks the LLM for every custom action of an API, validates each reply and sends
 failures back with the error text, up to ``revisions`` times, recording first-pass and final outcomes.
@@ -180,7 +181,7 @@ class Validator:
         allowed_errors = set(tool.errors) | set(target.op.errors)
         status = target.status_fields(resource)
         validator = _response_validator(target.op.response)
-        successes = 0
+        successes = flipped = 0
         last_error = "every call returned an error"
         for n, state in enumerate(self.states):
             rng = random.Random(f"{target.op.name}:{n}")
@@ -199,7 +200,7 @@ class Validator:
                                       f"of this API's codes {sorted(allowed_errors)}")
                     last_error = f"{value['error']['code']}: {value['error']['message']}"
                     continue
-                self._check_success(target, code, state, key, rec, value, validator, status)
+                flipped += self._check_success(target, code, state, key, rec, value, validator, status)
                 successes += 1
             if target.id_param:
                 key, rec, args = calls[0]
@@ -211,10 +212,13 @@ class Validator:
                                   f"returned {got}; return {{\"error\": {{\"code\": {style.not_found!r}, ...}}}}")
         if successes == 0:
             raise _Failed("never_succeeds", last_error)
+        if status and target.id_param and not flipped:
+            raise _Failed("status_not_changed", f"after '{target.verb}' none of the {resource.noun}'s fields "
+                          f"{status} changed on any of {successes} records")
 
     def _check_success(self, target: Target, code: CustomCode, state: State, key: str, rec: dict[str, Any],
-                       value: dict[str, Any], validator: Any, status: list[str]) -> None:
-        resource = self.api.resources[target.table]
+                       value: dict[str, Any], validator: Any, status: list[str]) -> bool:
+        """Check one successful call; whether it changed a status-like field of the record."""
         if value.get("bad_tables"):
             raise _Failed("bad_tables", f"it replaced or removed whole tables {value['bad_tables']}")
         changes = value["changes"]
@@ -238,11 +242,8 @@ class Validator:
             if errors:
                 raise _Failed("output_schema_mismatch", f"the output does not match the response schema: "
                               f"{str(errors[0])[:300]}")
-        if status and target.id_param:
-            new = changes.get(target.table, {}).get(key)
-            if not isinstance(new, dict) or all(new.get(f) == rec.get(f) for f in status):
-                raise _Failed("status_not_changed", f"after '{target.verb}' none of the {resource.noun}'s fields "
-                              f"{status} changed")
+        new = changes.get(target.table, {}).get(key)
+        return isinstance(new, dict) and any(new.get(f) != rec.get(f) for f in status)
 
 
 def _response_validator(schema: Any) -> Any:
