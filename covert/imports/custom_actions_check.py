@@ -149,7 +149,10 @@ class Validator:
         self.states = [State.from_dict(api.make_state(random.Random(f"custom:{seed}"))) for seed in SEEDS]
 
     def _run(self, code: CustomCode, payload: dict[str, Any]) -> dict[str, Any]:
-        first = self.sandbox.call(code.code, "invoke", payload, harness=HARNESS, worker=0)
+        try:
+            first = self.sandbox.call(code.code, "invoke", payload, harness=HARNESS, worker=0)
+        except ValueError as exc:  # the tables are over the sandbox's input limit
+            raise _Failed("payload_too_large", str(exc)) from None
         if not first.ok:
             raise _Failed(first.error_kind or "crash", first.detail)
         second = self.sandbox.call(code.code, "invoke", payload, harness=HARNESS, worker=1)
@@ -280,23 +283,32 @@ def write_actions(spec: ApiSpec, backend: Any, sandbox: SandboxPool, *, revision
         return outcome
     try:
         api = bind(spec)
-    except BindError as exc:
-        outcome.records = [ActionRecord(spec.api, r.op.name, reasons=[f"api_not_bound: {exc.reason}"]) for r in customs]
+        _resources, roles = infer(spec)
+        validator = Validator(api, sandbox)
+        sample = sample_state(api)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # BindError, or a spec the binder or state factory trips on
+        reason = exc.reason if isinstance(exc, BindError) else f"binder_error_{type(exc).__name__}"
+        outcome.records = [ActionRecord(spec.api, r.op.name, reasons=[f"api_not_bound: {reason}"]) for r in customs]
         return outcome
-    _resources, roles = infer(spec)
-    validator = Validator(api, sandbox)
-    sample = sample_state(api)
     sampling = SamplingParams(temperature=0.0, max_tokens=max_tokens, seed=0)
     for role in customs:
         record = ActionRecord(spec.api, role.op.name)
         outcome.records.append(record)
-        target = target_of(role.op, spec, api.resources, roles)
+        try:
+            target = target_of(role.op, spec, api.resources, roles)
+            prompt = target if isinstance(target, str) else action_prompt(target, spec, api.resources, api.style,
+                                                                          sample)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:
+            target = f"binder_error_{type(exc).__name__}"
         if isinstance(target, str):
             record.reasons.append(target)
             continue
         record.attempted = True
-        messages: list[dict[str, Any]] = [{"role": "user", "content": action_prompt(
-            target, spec, api.resources, api.style, sample)}]
+        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
         for attempt in range(revisions + 1):
             completion = backend.generate([ChatRequest(list(messages), sampling=sampling)])[0]
             record.attempts += 1
@@ -308,7 +320,12 @@ def write_actions(spec: ApiSpec, backend: Any, sandbox: SandboxPool, *, revision
                     code = parse_reply(text, role.op.name)
                 except ReplyError as exc:
                     raise _Failed(exc.reason, exc.detail) from None
-                problem = validator.check(target, code)
+                try:
+                    problem = validator.check(target, code)
+                except (KeyboardInterrupt, SystemExit):
+                    raise
+                except Exception as exc:  # an unforeseen shape of spec or state: counted, never raised
+                    problem = (f"check_error_{type(exc).__name__}", str(exc))
                 if problem is not None:
                     raise _Failed(*problem)
             except _Failed as failed:

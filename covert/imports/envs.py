@@ -111,6 +111,9 @@ def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None,
         sources.append(f"license: {spec.license_url}")
     if spec.evaluation_source:
         sources.append("evaluation source: derived from evaluation data")
+    written = sorted(f"{b.spec.name} ({b.code.sha256[:12]})" for b in api.tools.values() if b.role.kind == "custom")
+    if written:
+        sources.append("custom actions written by an LLM, validated in the sandbox: " + ", ".join(written))
     description = (spec.description.split("\n")[0][:160] if spec.description else "") or f"{spec.title} API"
 
     def make_state(rng: random.Random, scale: int) -> dict[str, Any]:
