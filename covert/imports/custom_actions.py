@@ -220,7 +220,7 @@ def target_of(op: Operation, spec: ApiSpec, resources: dict[str, Resource], role
         ancestors.append(current)
         current = resources[current].parent
     for other in parents.values():
-        if other not in ancestors and other != table:
+        if other in resources and other not in ancestors and other != table:
             ancestors.append(other)
     read_hint = op.hints.get("read_only_hint", op.hints.get("readOnlyHint"))
     reads_only = op.effect == "read" or read_hint is True

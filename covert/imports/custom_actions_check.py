@@ -289,7 +289,10 @@ def write_actions(spec: ApiSpec, backend: Any, sandbox: SandboxPool, *, revision
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # BindError, or a spec the binder or state factory trips on
-        reason = exc.reason if isinstance(exc, BindError) else f"binder_error_{type(exc).__name__}"
+        from covert.imports.statefactory import Unsatisfiable
+
+        reason = exc.reason if isinstance(exc, BindError) else "unsatisfiable_schema" \
+            if isinstance(exc, Unsatisfiable) else f"binder_error_{type(exc).__name__}"
         outcome.records = [ActionRecord(spec.api, r.op.name, reasons=[f"api_not_bound: {reason}"]) for r in customs]
         return outcome
     sampling = SamplingParams(temperature=0.0, max_tokens=max_tokens, seed=0)
