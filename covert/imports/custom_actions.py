@@ -353,10 +353,20 @@ def runtime_pool() -> SandboxPool:
     with _POOL_LOCK:
         pool = _POOLS.get(pid)
         if pool is None:
-            for other in list(_POOLS):  # pools inherited from a parent process are not ours to use
-                _POOLS.pop(other)
             pool = _POOLS[pid] = action_sandbox()
         return pool
+
+
+def _forget_inherited_pools() -> None:
+    """In a forked child: the parent's workers are not ours to use or stop, so the inherited pools forget
+    them (their pipes are shared with the parent: a request from the child would cross the parent's)."""
+    for pool in _POOLS.values():
+        pool._workers = [None] * pool.size  # SandboxPool.close() then stops nothing
+    _POOLS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_inherited_pools)
 
 
 def _links(target: Target, args: dict[str, Any], resources: dict[str, Resource], tool: ToolSpec) -> dict[str, Any]:

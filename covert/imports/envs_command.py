@@ -112,14 +112,15 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if args.llm:
         from covert.llm import BackendUnavailable, open_backend
 
-        if args.revisions < 0:
-            raise UsageError("--revisions must be 0 or more")
+        if args.revisions < 0 or args.llm_max_tokens < 1:
+            raise UsageError("--revisions must be 0 or more and --llm-max-tokens at least 1")
         try:
             llm = open_backend(args.llm)
         except (ValueError, BackendUnavailable) as exc:
             raise UsageError(str(exc)) from None
     try:
-        report = verify_store(root, allow_unlicensed=args.allow_unlicensed, llm=llm, revisions=args.revisions)
+        report = verify_store(root, allow_unlicensed=args.allow_unlicensed, llm=llm, revisions=args.revisions,
+                              max_tokens=args.llm_max_tokens)
     finally:
         if llm is not None:
             llm.close()
@@ -177,6 +178,8 @@ def register(subparsers: Any) -> None:
                              "hf:PATH), validated in the sandbox; without it they are left out and counted")
     verify.add_argument("--revisions", type=int, default=2, metavar="N",
                         help="revisions of a custom action that fails validation (default 2)")
+    verify.add_argument("--llm-max-tokens", type=int, default=1024, metavar="N",
+                        help="longest reply the LLM may write for one custom action (default 1024)")
     verify.set_defaults(func=_cmd_verify)
     listing = sub.add_parser("list", help="list the admitted environments")
     listing.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")

@@ -217,3 +217,37 @@ def test_the_loop_revises_a_buggy_first_pass_and_the_build_on_it_replays(
     envs.clear_caches()
     with pytest.raises(ValueError, match="changed since it was admitted"):
         envs.admitted_builder(HELPDESK)
+
+
+def test_a_forked_worker_gets_its_own_pool_and_leaves_the_parents_alone() -> None:
+    if bwrap_unavailable_reason():
+        pytest.skip(bwrap_unavailable_reason())
+    import gc
+    import os
+
+    from covert.imports.custom_actions import runtime_pool
+    from covert.imports.envs import make_builder
+
+    builder = make_builder(helpdesk_openapi(), custom={"closeTicket": parse_reply(CORRECT, "closeTicket")})
+    env = builder.env(builder.state(0, 0))
+    ids = env.state.ids("tickets")
+    assert env.call("closeTicket", {"ticket_id": ids[0]})["status"] == "closed"
+    spawns = runtime_pool().stats["spawns"]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its own pool, then the inherited one is collected
+        try:
+            child = builder.env(builder.state(0, 0))
+            ok = child.call("closeTicket", {"ticket_id": ids[1]}).get("status") == "closed"
+            gc.collect()
+            os.write(write, b"1" if ok and runtime_pool().stats["spawns"] == 1 else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    os.close(read)
+    assert env.call("closeTicket", {"ticket_id": ids[2]})["status"] == "closed"
+    assert runtime_pool().stats["spawns"] == spawns  # the parent's worker was not killed by the child
+    missing = env.call("closeTicket", {"ticket_id": "no-such-ticket"})
+    assert missing["error"]["code"] == "not_found"
