@@ -71,9 +71,9 @@ HOSTILE = {
     "spawn": hostile("    import subprocess\n    subprocess.run(['true'])\n"),
     "loop_forever": hostile("    n = 0\n    while True:\n        n += 1\n"),
     "allocate_without_bound": hostile("    hoard = []\n    while True:\n        hoard.append(bytearray(1 << 20))\n"),
-    "nondeterministic": hostile("    tables['tickets'] = dict(sorted(tables['tickets'].items(), key=lambda kv: hash(kv[0])))\n"
-                                "    first = next(iter(tables['tickets']))\n"
-                                "    tables['tickets'][first]['subject'] = first\n"),
+    # str hashes are salted per process: a second worker process writes another subject
+    "nondeterministic": hostile("    t = tables['tickets'].get(args['ticket_id'])\n"
+                                "    if t is not None:\n        t['subject'] = str(hash(args['ticket_id']))\n"),
 }
 
 
