@@ -200,6 +200,7 @@ def test_the_loop_revises_a_buggy_first_pass_and_the_build_on_it_replays(
     for path in sorted(first.rglob("*.parquet")):
         assert path.read_bytes() == (second / path.relative_to(first)).read_bytes(), path
     assert main(["validate", str(first)]) == 0
+    assert "custom actions written by an LLM" in (first / "README.md").read_text()
     closing = [row for row in iter_rows(first, "sft")
                if any(call["function"]["name"] == "closeTicket" for m in row["messages"] if m["role"] == "assistant"
                       for call in m.get("tool_calls") or ())]
@@ -251,3 +252,16 @@ def test_a_forked_worker_gets_its_own_pool_and_leaves_the_parents_alone() -> Non
     assert runtime_pool().stats["spawns"] == spawns  # the parent's worker was not killed by the child
     missing = env.call("closeTicket", {"ticket_id": "no-such-ticket"})
     assert missing["error"]["code"] == "not_found"
+
+
+def test_bad_llm_options_are_clear_errors(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from covert.cli import main
+
+    save_spec(store, helpdesk_openapi())
+    assert main(["envs", "verify", "--store", str(store), "--llm", "nonsense"]) != 0
+    assert "bad --llm spec" in capsys.readouterr().err
+    assert main(["envs", "verify", "--store", str(store), "--llm", f"hf:{tmp_path / 'nowhere'}"]) != 0
+    assert "no transformers model" in capsys.readouterr().err
+    assert main(["envs", "verify", "--store", str(store), "--llm", f"hf:{tmp_path}", "--revisions", "-1"]) != 0
+    assert "--revisions must be 0 or more" in capsys.readouterr().err
+    assert not (store / "admitted.json").exists()
