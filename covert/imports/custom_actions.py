@@ -280,6 +280,9 @@ def action_prompt(target: Target, spec: ApiSpec, resources: dict[str, Resource],
         "",
         "Tables:",
     ]
+    status = target.status_fields(resources[target.table])
+    if status and target.id_param:
+        lines.insert(-2, f"To {target.verb} a {resources[target.table].noun} is to change its {' or '.join(status)}.")
     tables = sample.get("tables", {})
     for name in target.tables:
         resource = resources[name]

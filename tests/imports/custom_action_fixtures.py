@@ -109,9 +109,10 @@ def conversations(spec: ApiSpec, op_name: str, first_reply: str) -> tuple[list[d
                    {"role": "user", "content": revision_message(*problem)}]
 
 
-def fit(model: Any, tokenizer: Any, examples: list[tuple[list[dict[str, Any]], str]], steps: int = 200,
-        lr: float = 1e-2) -> float:
-    """Fit ``model`` to answer each conversation with its reply (deterministic); the final loss."""
+def fit(model: Any, tokenizer: Any, examples: list[tuple[list[dict[str, Any]], str]], steps: int = 300,
+        lr: float = 1e-2, stop_at: float = 0.005) -> float:
+    """Fit ``model`` to answer each conversation with its reply (deterministic), stopping once the summed
+    loss is under ``stop_at``; the final loss."""
     import torch
 
     batches = []
@@ -122,12 +123,16 @@ def fit(model: Any, tokenizer: Any, examples: list[tuple[list[dict[str, Any]], s
         batches.append((torch.tensor([p + a]), torch.tensor([[-100] * len(p) + a])))
     torch.manual_seed(0)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+    decay = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1 - step / steps)  # settles, never spikes late
     model.train()
     for _ in range(steps):
         loss = sum(model(input_ids=ids, labels=labels).loss for ids, labels in batches)
+        if loss.detach().item() < stop_at:  # learned: greedy decoding gives the replies exactly
+            break
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
+        decay.step()
     model.eval()
     return float(loss.detach())
