@@ -16,8 +16,9 @@ pool on generated states (two seeds, up to three records each) and must:
   cancel ...) and the record has a status-like field, change one on some record (``status_not_changed``;
   closing a ticket that is already closed may change nothing).
 
-:func:`write_actions` asks the LLM for every custom action of an API, validates each reply and sends
-failures back with the error text, up to ``revisions`` times, recording first-pass and final outcomes.
+:func:`write_actions` asks the LLM for every custom action of an API (one batch per round, so a batching
+backend serves them together), validates each reply and sends failures back with the error text, up to
+``revisions`` times, recording first-pass and final outcomes.
 """
 
 from __future__ import annotations
@@ -296,6 +297,7 @@ def write_actions(spec: ApiSpec, backend: Any, sandbox: SandboxPool, *, revision
         outcome.records = [ActionRecord(spec.api, r.op.name, reasons=[f"api_not_bound: {reason}"]) for r in customs]
         return outcome
     sampling = SamplingParams(temperature=0.0, max_tokens=max_tokens, seed=0)
+    pending: list[tuple[ActionRecord, Target, list[dict[str, Any]]]] = []
     for role in customs:
         record = ActionRecord(spec.api, role.op.name)
         outcome.records.append(record)
@@ -311,36 +313,49 @@ def write_actions(spec: ApiSpec, backend: Any, sandbox: SandboxPool, *, revision
             record.reasons.append(target)
             continue
         record.attempted = True
-        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
-        for attempt in range(revisions + 1):
-            completion = backend.generate([ChatRequest(list(messages), sampling=sampling)])[0]
+        pending.append((record, target, [{"role": "user", "content": prompt}]))
+    # one batch per round (first passes, then each round of revisions): a batching backend (vLLM) serves
+    # them together; the result is the same as asking one by one
+    for attempt in range(revisions + 1):
+        if not pending:
+            break
+        completions = backend.generate([ChatRequest(list(m), sampling=sampling) for _r, _t, m in pending])
+        still: list[tuple[ActionRecord, Target, list[dict[str, Any]]]] = []
+        for (record, target, messages), completion in zip(pending, completions, strict=True):
             record.attempts += 1
             text = completion.text or ""
             try:
-                if not completion.ok and not text:
-                    raise _Failed(f"llm_{completion.reason}", completion.error or "")
-                try:
-                    code = parse_reply(text, role.op.name)
-                except ReplyError as exc:
-                    raise _Failed(exc.reason, exc.detail) from None
-                try:
-                    problem = validator.check(target, code)
-                except (KeyboardInterrupt, SystemExit):
-                    raise
-                except Exception as exc:  # an unforeseen shape of spec or state: counted, never raised
-                    problem = (f"check_error_{type(exc).__name__}", str(exc))
-                if problem is not None:
-                    raise _Failed(*problem)
+                code = _validated(target, record.tool, completion, text, validator)
             except _Failed as failed:
                 record.reasons.append(f"{failed.reason}: {failed.detail}")
                 messages += [{"role": "assistant", "content": text[:MAX_ASSISTANT_CHARS]},
                              {"role": "user", "content": revision_message(failed.reason, failed.detail)}]
+                still.append((record, target, messages))
                 continue
             record.admitted = True
             record.first_pass = attempt == 0
-            outcome.admitted[role.op.name] = code
-            break
+            outcome.admitted[record.tool] = code
+        pending = still
     return outcome
+
+
+def _validated(target: Target, op_name: str, completion: Any, text: str, validator: Validator) -> CustomCode:
+    """The implementation in one reply once it passes validation; raises _Failed with the reason."""
+    if not completion.ok and not text:
+        raise _Failed(f"llm_{completion.reason}", completion.error or "")
+    try:
+        code = parse_reply(text, op_name)
+    except ReplyError as exc:
+        raise _Failed(exc.reason, exc.detail) from None
+    try:
+        problem = validator.check(target, code)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # an unforeseen shape of spec or state: counted, never raised
+        problem = (f"check_error_{type(exc).__name__}", str(exc))
+    if problem is not None:
+        raise _Failed(*problem)
+    return code
 
 
 def summarize_actions(records: list[ActionRecord], in_environments: int, revisions: int) -> dict[str, Any]:
