@@ -69,10 +69,9 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
                     "tools": verdict.tools, "exclude": exclusions(verdict),
                 }
                 if custom:
-                    entry = _store_custom(root, verdict.builder, custom)
-                    if entry:
-                        admitted[verdict.name]["custom_actions"] = entry
-                        in_environments += len(entry)
+                    entry, used = _store_custom(root, verdict.builder, custom)
+                    admitted[verdict.name]["custom_actions"] = entry
+                    in_environments += used
     finally:
         if sandbox is not None:
             sandbox.close()
@@ -93,13 +92,14 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
     return report
 
 
-def _store_custom(root: Path, builder: Any, custom: dict[str, Any]) -> dict[str, Any]:
-    """Save the code of the custom actions that are tools of ``builder``; their admitted-list entries."""
+def _store_custom(root: Path, builder: Any, custom: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Save the code of every admitted custom action of an admitted environment (all of them: they are part
+    of its version, also those verification then left out); their admitted-list entries, and how many are
+    tools of the environment."""
     from covert.imports.custom_actions import save_code
 
-    api = builder.bound
-    used = {b.role.op.name for b in api.tools.values() if b.role.kind == "custom"}
-    return {op: save_code(root, code) for op, code in sorted(custom.items()) if op in used}
+    used = {b.role.op.name for b in builder.bound.tools.values() if b.role.kind == "custom"}
+    return {op: save_code(root, code) for op, code in sorted(custom.items())}, len(used & set(custom))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
