@@ -115,7 +115,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         if args.revisions < 0 or args.llm_max_tokens < 1:
             raise UsageError("--revisions must be 0 or more and --llm-max-tokens at least 1")
         try:
-            llm = open_backend(args.llm)
+            llm = open_backend(args.llm, cache_dir=args.llm_cache)
         except (ValueError, BackendUnavailable) as exc:
             raise UsageError(str(exc)) from None
     try:
@@ -178,6 +178,8 @@ def register(subparsers: Any) -> None:
                              "hf:PATH), validated in the sandbox; without it they are left out and counted")
     verify.add_argument("--revisions", type=int, default=2, metavar="N",
                         help="revisions of a custom action that fails validation (default 2)")
+    verify.add_argument("--llm-cache", default=None, metavar="DIR",
+                        help="cache the LLM's replies here: a rerun asks nothing again and admits the same code")
     verify.add_argument("--llm-max-tokens", type=int, default=1024, metavar="N",
                         help="longest reply the LLM may write for one custom action (default 1024)")
     verify.set_defaults(func=_cmd_verify)

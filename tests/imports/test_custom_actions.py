@@ -180,8 +180,9 @@ def test_the_loop_revises_a_buggy_first_pass_and_the_build_on_it_replays(
 
     save_spec(store, helpdesk_openapi())
     report_path = tmp_path / "report.json"
-    assert main(["envs", "verify", "--store", str(store), "--llm", f"hf:{closing_model_dir}",
-                 "--report", str(report_path)]) == 0
+    verify = ["envs", "verify", "--store", str(store), "--llm", f"hf:{closing_model_dir}",
+              "--llm-cache", str(tmp_path / "llm-cache"), "--report", str(report_path)]
+    assert main(verify) == 0
     printed = capsys.readouterr().out
     assert "first pass 0/1 (0.0%), final 1/1 (100.0%)" in printed
     actions = json.loads(report_path.read_text())["custom_actions"]
@@ -212,6 +213,12 @@ def test_the_loop_revises_a_buggy_first_pass_and_the_build_on_it_replays(
     for split in loaded:
         for row in loaded[split]:
             assert scorer.score(row, oracle_completion(row, scorer)).value == 1.0, row["task_id"]
+
+    # a rerun with the cache asks nothing again and admits the same code under the same version
+    assert any(p.is_file() for p in (tmp_path / "llm-cache").rglob("*"))
+    assert main(verify) == 0
+    assert json.loads(report_path.read_text())["custom_actions"]["actions"] == actions["actions"]
+    assert envs.read_admitted(store)["environments"][HELPDESK] == entry
 
     # the stored code is part of the version: a changed file is refused, never silently used
     (store / stored["code"]).write_text(CORRECT.replace("closed", "open"))
