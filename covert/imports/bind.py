@@ -179,21 +179,26 @@ def error_style(spec: ApiSpec) -> ErrorStyle:
     return ErrorStyle("not_found", "already_exists", "invalid_argument")
 
 
-def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
+def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None) -> BoundApi:
     """Bind ``spec``; raises :class:`BindError` when no operation can be bound.
 
     ``exclude`` maps tool names to the reason they are left out (tools that failed verification, or
-    that no task could reach).
+    that no task could reach). ``custom`` maps custom actions' operation names to admitted LLM-written
+    implementations (:mod:`covert.imports.custom_actions`); the others are left out and counted.
     """
     exclude = exclude or {}
     resources, roles = infer(spec)
     style = error_style(spec)
     left_out: list[tuple[str, str]] = [(op_id, reason) for op_id, reason in spec.skipped]
     tools: dict[str, BoundTool] = {}
+    customs: list[Role] = []
     for role in roles:
         if role.kind == "custom":
             # CRUD by name but without what a generic implementation needs keeps its own reason
             crud_gap = role.reason in ("no_record_schema", "no_id_field", "no_id_parameter")
+            if custom and not crud_gap and role.op.name in custom:
+                customs.append(role)
+                continue
             left_out.append((role.op.name, role.reason if crud_gap else "custom_action_no_llm"))
             continue
         try:
@@ -213,10 +218,19 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
     for resource in resources.values():
         if resource.parent not in resources:
             resource.parent, resource.parent_field = None, None
+    if customs and tools:
+        from covert.imports.custom_actions import add_custom_tools
+
+        add_custom_tools(spec, customs, custom or {}, resources, roles, style, tools, left_out, exclude)
     if not tools:
         raise BindError("no_bindable_operations", f"{spec.api}: none of {len(spec.operations)} operations is CRUD")
     name = env_name(spec)
-    api = BoundApi(spec, name, spec_version(spec), resources, tools, left_out, _environment(name, tools), style)
+    version = spec_version(spec)
+    if custom:
+        from covert.imports.custom_actions import custom_version
+
+        version = custom_version(version, {n: c for n, c in custom.items() if n in {r.op.name for r in customs}})
+    api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools), style)
     return api
 
 

@@ -12,7 +12,9 @@ Store layout (the importers write ``specs/``)::
     <store>/admitted.json              {"binder_version", "environments": {name: entry}}
 
 An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
-``evaluation_source``, ``tools`` and ``exclude`` (tools left out by verification, with reasons).
+``evaluation_source``, ``tools``, ``exclude`` (tools left out by verification, with reasons) and, after
+``covert envs verify --llm``, ``custom_actions`` (operation -> ``{"code", "sha256", "writes"}``: admitted
+LLM-written implementations, stored as ``<store>/actions/<sha256>.py``).
 """
 
 from __future__ import annotations
@@ -81,23 +83,26 @@ def _entities(schema: Any, depth: int = 0) -> set[str]:
     return out
 
 
-def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
-    """Bind ``spec`` leaving out ``exclude`` and then every tool no task can reach (``unreachable_tool``)."""
+def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None,
+                   custom: dict[str, Any] | None = None) -> BoundApi:
+    """Bind ``spec`` leaving out ``exclude`` and then every tool no task can reach (``unreachable_tool``);
+    ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`)."""
     exclude = dict(exclude or {})
-    api = bind(spec, exclude)
+    api = bind(spec, exclude, custom)
     for _ in range(4):
         language = build_language(api)
         unreachable = set(api.tools) - reachable(api, language.references)
         if not unreachable:
             return api
         exclude.update({name: "unreachable_tool" for name in unreachable})
-        api = bind(spec, exclude)
+        api = bind(spec, exclude, custom)
     return api
 
 
-def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None) -> Builder:
+def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None,
+                 custom: dict[str, Any] | None = None) -> Builder:
     """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`)."""
-    api = bind_reachable(spec, exclude)
+    api = bind_reachable(spec, exclude, custom)
     language = build_language(api)
     sources = [f"{spec.source} spec: {spec.title} {spec.version} ({spec.api})"]
     if spec.provenance:
@@ -106,6 +111,9 @@ def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None) -> Builde
         sources.append(f"license: {spec.license_url}")
     if spec.evaluation_source:
         sources.append("evaluation source: derived from evaluation data")
+    written = sorted(f"{b.spec.name} ({b.code.sha256[:12]})" for b in api.tools.values() if b.role.kind == "custom")
+    if written:
+        sources.append("custom actions written by an LLM, validated in the sandbox: " + ", ".join(written))
     description = (spec.description.split("\n")[0][:160] if spec.description else "") or f"{spec.title} API"
 
     def make_state(rng: random.Random, scale: int) -> dict[str, Any]:
@@ -162,7 +170,12 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
     if entry is None:
         return None
     spec = read_spec(root / entry["spec"])
-    builder = make_builder(spec, entry.get("exclude") or {})
+    custom = None
+    if entry.get("custom_actions"):
+        from covert.imports.custom_actions import load_code
+
+        custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
+    builder = make_builder(spec, entry.get("exclude") or {}, custom)
     if builder.version != entry.get("version"):
         raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
                          f"{builder.version}; run `covert envs verify` again")

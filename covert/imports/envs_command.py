@@ -24,8 +24,15 @@ def iter_specs(store: Path) -> Iterator[tuple[str, Any]]:
             yield rel, exc
 
 
-def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False) -> dict[str, Any]:
-    """Verify every spec of the store, write the admitted list, and return the report."""
+def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False, *, llm: Any = None,
+                 revisions: int = 2, max_tokens: int = 1024) -> dict[str, Any]:
+    """Verify every spec of the store, write the admitted list, and return the report.
+
+    With ``llm`` (a :class:`covert.llm.Backend`), custom actions get LLM-written implementations,
+    validated in the sandbox and revised up to ``revisions`` times
+    (:mod:`covert.imports.custom_actions_check`); the report's ``custom_actions`` gives the first-pass and
+    final pass rates. Without it they are left out and counted (``custom_action_no_llm``).
+    """
     from covert.imports.envs import store_dir, write_admitted
     from covert.imports.verify import Verdict, admit, exclusions, summarize
 
@@ -33,28 +40,66 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
     verdicts: list[Verdict] = []
     admitted: dict[str, Any] = {}
     unreadable = 0
-    for rel, spec in iter_specs(root):
-        if isinstance(spec, Exception):
-            unreadable += 1
-            verdicts.append(Verdict(rel, "unknown", reasons=["unreadable_spec"]))
-            continue
-        verdict = admit(spec, allow_unlicensed=allow_unlicensed)
-        verdicts.append(verdict)
-        if verdict.admitted and verdict.builder is not None:
-            admitted[verdict.name] = {
-                "spec": rel, "version": verdict.builder.version, "source": spec.source, "api": spec.api,
-                "title": spec.title, "license": spec.license, "evaluation_source": spec.evaluation_source,
-                "tools": verdict.tools, "exclude": exclusions(verdict),
-            }
+    records: list[Any] = []
+    in_environments = 0
+    sandbox = None
+    if llm is not None:
+        from covert.imports.custom_actions import action_sandbox
+
+        sandbox = action_sandbox(size=2)
+    try:
+        for rel, spec in iter_specs(root):
+            if isinstance(spec, Exception):
+                unreadable += 1
+                verdicts.append(Verdict(rel, "unknown", reasons=["unreadable_spec"]))
+                continue
+            custom = None
+            if sandbox is not None and (spec.license or allow_unlicensed):
+                from covert.imports.custom_actions_check import write_actions
+
+                outcome = write_actions(spec, llm, sandbox, revisions=revisions, max_tokens=max_tokens)
+                records += outcome.records
+                custom = outcome.admitted or None
+            verdict = admit(spec, allow_unlicensed=allow_unlicensed, custom=custom)
+            verdicts.append(verdict)
+            if verdict.admitted and verdict.builder is not None:
+                admitted[verdict.name] = {
+                    "spec": rel, "version": verdict.builder.version, "source": spec.source, "api": spec.api,
+                    "title": spec.title, "license": spec.license, "evaluation_source": spec.evaluation_source,
+                    "tools": verdict.tools, "exclude": exclusions(verdict),
+                }
+                if custom:
+                    entry, used = _store_custom(root, verdict.builder, custom)
+                    admitted[verdict.name]["custom_actions"] = entry
+                    in_environments += used
+    finally:
+        if sandbox is not None:
+            sandbox.close()
     path = write_admitted(root, admitted)
     report = summarize(verdicts)
     report["store"] = str(root)
     report["admitted_list"] = str(path)
     report["unreadable_specs"] = unreadable
+    if llm is not None:
+        from covert.imports.custom_actions_check import summarize_actions
+
+        report["custom_actions"] = summarize_actions(records, in_environments, revisions)
+        report["custom_actions"]["llm"] = repr(llm)
+        report["custom_actions"]["sandbox_warning"] = sandbox.warning if sandbox is not None else ""
     report["verdicts"] = [{"api": v.api, "source": v.source, "name": v.name, "admitted": v.admitted,
                            "reasons": v.reasons, "tools": v.tools, "tool_failures": v.tool_failures}
                           for v in verdicts]
     return report
+
+
+def _store_custom(root: Path, builder: Any, custom: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Save the code of every admitted custom action of an admitted environment (all of them: they are part
+    of its version, also those verification then left out); their admitted-list entries, and how many are
+    tools of the environment."""
+    from covert.imports.custom_actions import save_code
+
+    used = {b.role.op.name for b in builder.bound.tools.values() if b.role.kind == "custom"}
+    return {op: save_code(root, code) for op, code in sorted(custom.items())}, len(used & set(custom))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -63,7 +108,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     root = store_dir(args.store)
     if not (root / "specs").is_dir():
         raise UsageError(f"{root} holds no imported specs; run `covert import ...` first or pass --store DIR")
-    report = verify_store(root, allow_unlicensed=args.allow_unlicensed)
+    llm = None
+    if args.llm:
+        from covert.llm import BackendUnavailable, open_backend
+
+        if args.revisions < 0 or args.llm_max_tokens < 1:
+            raise UsageError("--revisions must be 0 or more and --llm-max-tokens at least 1")
+        try:
+            llm = open_backend(args.llm, cache_dir=args.llm_cache)
+        except (ValueError, BackendUnavailable) as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        report = verify_store(root, allow_unlicensed=args.allow_unlicensed, llm=llm, revisions=args.revisions,
+                              max_tokens=args.llm_max_tokens)
+    finally:
+        if llm is not None:
+            llm.close()
     if args.report:
         from covert.io.staging import write_atomically
 
@@ -76,6 +136,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(f"  rejected {reason}: {count}")
     for reason, count in report["operations_left_out"].items():
         print(f"  operations left out, {reason}: {count}")
+    actions = report.get("custom_actions")
+    if actions:
+        print(f"custom actions: {actions['attempted']} of {actions['custom_actions']} written by the LLM; "
+              f"first pass {actions['first_pass']}/{actions['attempted']} ({actions['first_pass_rate']:.1%}), "
+              f"final {actions['final_pass']}/{actions['attempted']} ({actions['final_pass_rate']:.1%}) after up "
+              f"to {actions['revisions']} revisions; {actions['tools_in_admitted_environments']} became tools")
+        for reason, count in actions["rejections"].items():
+            print(f"  custom actions rejected, {reason}: {count}")
+        if actions["sandbox_warning"]:
+            print(f"  WARNING: {actions['sandbox_warning']}")
     return 0
 
 
@@ -103,6 +173,15 @@ def register(subparsers: Any) -> None:
     verify.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
     verify.add_argument("--report", default=None, help="write the full report (JSON) here")
     verify.add_argument("--allow-unlicensed", action="store_true", help="admit specs that declare no license")
+    verify.add_argument("--llm", default=None, metavar="SPEC",
+                        help="write custom (non-CRUD) actions with this LLM (vllm:MODEL, openai:URL[#MODEL], "
+                             "hf:PATH), validated in the sandbox; without it they are left out and counted")
+    verify.add_argument("--revisions", type=int, default=2, metavar="N",
+                        help="revisions of a custom action that fails validation (default 2)")
+    verify.add_argument("--llm-cache", default=None, metavar="DIR",
+                        help="cache the LLM's replies here: a rerun asks nothing again and admits the same code")
+    verify.add_argument("--llm-max-tokens", type=int, default=1024, metavar="N",
+                        help="longest reply the LLM may write for one custom action (default 1024)")
     verify.set_defaults(func=_cmd_verify)
     listing = sub.add_parser("list", help="list the admitted environments")
     listing.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")

@@ -155,6 +155,10 @@ def _scope_sampler(param: str, schema: dict[str, Any]):
 
 def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:
     role = bound.role
+    if role.kind == "custom":
+        from covert.imports.custom_actions import custom_intents
+
+        return custom_intents(api, bound, refs)
     resource = api.resources[role.table]
     noun, plural = resource.noun, resource.plural
     params = bound.spec.parameters["properties"]

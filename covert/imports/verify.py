@@ -79,7 +79,7 @@ def check_builder(builder: Builder) -> dict[str, str]:
         except (Unsatisfiable, ValueError, TypeError) as exc:
             return {"*": "unsatisfiable_schema" if isinstance(exc, Unsatisfiable) else "state_factory_failed"}
         for name, bound in api.tools.items():
-            if name in failures:
+            if name in failures or bound.role.kind == "custom":  # custom actions: custom_actions_check
                 continue
             try:
                 problem = _check_tool(builder, api, bound, state, random.Random(f"{name}:{seed}"))
@@ -258,18 +258,19 @@ def feasibility(builder: Builder) -> list[str]:
     return reasons
 
 
-def admit(spec: ApiSpec, allow_unlicensed: bool = False, rounds: int = 3) -> Verdict:
+def admit(spec: ApiSpec, allow_unlicensed: bool = False, rounds: int = 3,
+          custom: dict[str, Any] | None = None) -> Verdict:
     """Bind, verify and (when everything holds) admit one API; a spec the binder trips on is rejected
     with ``binder_error_<Exception>``, never raised, so one spec cannot stop a run."""
     try:
-        return _admit(spec, allow_unlicensed, rounds)
+        return _admit(spec, allow_unlicensed, rounds, custom)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # an unforeseen shape of spec: counted, reported, not admitted
         return Verdict(spec.api, spec.source, reasons=[f"binder_error_{type(exc).__name__}"])
 
 
-def _admit(spec: ApiSpec, allow_unlicensed: bool, rounds: int) -> Verdict:
+def _admit(spec: ApiSpec, allow_unlicensed: bool, rounds: int, custom: dict[str, Any] | None = None) -> Verdict:
     verdict = Verdict(spec.api, spec.source)
     if not spec.license and not allow_unlicensed:
         verdict.reasons.append("no_license")
@@ -277,7 +278,7 @@ def _admit(spec: ApiSpec, allow_unlicensed: bool, rounds: int) -> Verdict:
     exclude: dict[str, str] = {}
     for _ in range(rounds):
         try:
-            builder = make_builder(spec, exclude)
+            builder = make_builder(spec, exclude, custom)
         except BindError as exc:
             verdict.reasons.append(exc.reason)
             return verdict
