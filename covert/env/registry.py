@@ -36,6 +36,7 @@ def _discover() -> dict[str, Builder]:
 
 
 IMPORTED_PREFIX = "api."  # environments imported from API specs and admitted to the store (covert.imports.envs)
+LIVE_PREFIX = "mcp."  # live MCP environments: a real server per episode (covert.imports.live_mcp)
 
 
 def _imported() -> Any:
@@ -64,6 +65,10 @@ def get_builder(name: str) -> Builder:
             raise UnknownBuilderError(f"unknown environment {name!r}: the store does not admit it "
                                       "(see `covert envs list`; run `covert envs verify`)")
         return imported
+    if isinstance(name, str) and name.startswith(LIVE_PREFIX):
+        from covert.imports.live_mcp import live_builder  # imported only when a live environment is asked for
+
+        return live_builder(name)
     if name not in found:
         raise UnknownBuilderError(f"unknown builder {name!r}; known builders: {', '.join(found)} (see `covert list`)")
     return found[name]
