@@ -1,0 +1,64 @@
+"""Write live-MCP tasks as a dataset: ``sft/`` and ``rl/`` Parquet shards (covert's row features, so
+``datasets.load_dataset("parquet", ...)`` reads them back as written) and ``manifest.json`` (counts,
+rejections, the sandbox in use, every shard's sha256), published atomically. The same seed and task
+count give the same bytes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import covert
+from covert.imports.live_mcp import sandbox_mode
+from covert.imports.live_mcp_tasks import NAME, make_tasks, task_rows
+
+ROWS_PER_SHARD = 10_000
+
+
+def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: bool = False) -> dict[str, Any]:
+    """Synthesize ``num_tasks`` verified tasks on the live git server into ``out``; returns the manifest."""
+    from covert.env import get_builder
+    from covert.io.parquet import ShardWriter, encode_row, sha256_file
+    from covert.io.staging import discard, prepare_output, publish
+
+    if num_tasks < 1:
+        raise ValueError("--num-tasks must be at least 1")
+    out = Path(out)
+    staging = prepare_output(out, overwrite)
+    try:
+        tasks, rejected = make_tasks(seed, num_tasks)
+        writers = {config: ShardWriter(staging, config, "train", ROWS_PER_SHARD) for config in ("sft", "rl")}
+        for index, task in enumerate(tasks):
+            sft, rl = task_rows(task, index)
+            writers["sft"].add(encode_row(sft, "sft"))
+            writers["rl"].add(encode_row(rl, "rl"))
+        shards = {}
+        for writer in writers.values():
+            for path in writer.close():
+                shards[str(path.relative_to(staging))] = sha256_file(path)
+        isolated, warning = sandbox_mode()
+        builder = get_builder(NAME)
+        manifest = {"covert_version": covert.__version__, "environment": NAME, "builder_version": builder.version,
+                    "seed": seed, "num_tasks": num_tasks, "tasks": len(tasks), "rejected": dict(sorted(rejected.items())),
+                    "kinds": _kinds(tasks), "sandbox": "bubblewrap" if isolated else "none", "warning": warning,
+                    "license": builder.license, "sources": list(builder.sources), "shards": shards}
+        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        publish(staging, out)
+    except BaseException:
+        discard(staging)
+        raise
+    return manifest
+
+
+def _kinds(tasks: list[Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for task in tasks:
+        counts[task.method] = counts.get(task.method, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def data_files(root: str | Path) -> dict[str, list[str]]:
+    """The Parquet files of each config (for ``load_dataset("parquet", data_files=...)``)."""
+    root = Path(root)
+    return {config: sorted(str(p) for p in (root / config).glob("*.parquet")) for config in ("sft", "rl")}
