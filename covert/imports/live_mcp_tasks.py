@@ -112,15 +112,20 @@ def plan_task(rng: random.Random, state: Any) -> Plan:
         found = _latest(state)
         assert found is not None
         _, record = found
-        facts = [{"value": record["author"]}, {"value": record["message"]}]
+        facts = [_quoted(record["author"]), _quoted(record["message"])]
         return Plan(kind, "simple", "Who made the most recent commit on this branch, and what did the message say?",
-                    [[("git_log", {"max_count": 1})]],
+                    [[("git_log", {})]],
                     lambda outs: (f"The latest commit is \"{record['message']}\" by {record['author']}.", facts))
     pending = _files(state, lambda r: r["untracked"] or r["unstaged"] is not None or r["staged"] is not None)
-    facts = [{"value": path} for path in pending]
+    facts = [_quoted(path) for path in pending]
     return Plan("pending_files", "simple", "Which files have I added or changed that aren't committed yet?",
                 [[("git_status", {})]],
                 lambda outs: ("Not committed yet: " + ", ".join(pending) + ".", facts))
+
+
+def _quoted(value: str, call: int = 0) -> dict[str, Any]:
+    """An answer fact quoted verbatim from the text output of oracle call ``call``."""
+    return {"value": value, "call": call, "path": "", "quote": True}
 
 
 def _sha(output: Any) -> str:
