@@ -1,0 +1,237 @@
+"""Live MCP environments: a real mcp-server-git per episode (under bubblewrap where it runs), tasks
+synthesized and replayed against it, rows scored with the server run again; bounded fake servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from covert.cli import main
+from covert.env import get_builder
+from covert.imports.live_mcp_client import LiveLimits, LiveServerError, StdioClient
+
+pytest.importorskip("mcp_server_git", reason="mcp-server-git is in the dev extra")
+
+from covert.imports.live_mcp import LiveEpisode, open_episodes, sandbox_warning, state_of  # noqa: E402
+from covert.imports.live_mcp_git import make_recipe  # noqa: E402
+from covert.imports.live_mcp_tasks import TaskRejected, replay_row, run_calls  # noqa: E402
+
+SEED = 7  # its first two tasks: commit a new file (two writes), list the uncommitted files (a read)
+
+
+def _descendants() -> list[int]:
+    """Live (non-zombie) processes descended from this one."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        if fields.get("State", "").startswith("Z"):
+            continue
+        parents[int(entry)] = int(fields.get("PPid", "0"))
+    out, me = [], os.getpid()
+    for pid in parents:
+        seen, up = set(), parents.get(pid)
+        while up and up not in seen:
+            if up == me:
+                out.append(pid)
+                break
+            seen.add(up)
+            up = parents.get(up)
+    return out
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("live") / "git"
+    assert main(["live-mcp", "git", "--num-tasks", "2", "--seed", str(SEED), "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    from datasets import load_dataset
+
+    from covert.imports.live_mcp_dataset import data_files
+
+    cache = str(tmp_path_factory.mktemp("hf"))
+    return {config: [dict(r) for r in load_dataset("parquet", data_files=files, split="train", cache_dir=cache)]
+            for config, files in data_files(dataset).items()}
+
+
+def test_same_seed_same_bytes(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    again = tmp_path / "again"
+    assert main(["live-mcp", "git", "--num-tasks", "2", "--seed", str(SEED), "--out", str(again), "--json"]) == 0
+    manifest = json.loads(capsys.readouterr().out)
+    assert manifest == json.loads((dataset / "manifest.json").read_text())
+    assert manifest["tasks"] == 2 and manifest["kinds"] == {"live:commit_new_file": 1, "live:pending_files": 1}
+    for shard in manifest["shards"]:
+        assert (again / shard).read_bytes() == (dataset / shard).read_bytes()
+    assert manifest["sandbox"] == ("none" if sandbox_warning() else "bubblewrap")
+
+
+def test_rows_validate_replay_and_score(rows: dict[str, list[dict[str, Any]]]) -> None:
+    from covert.rewards import score
+    from covert.schemas import validator
+    from covert.validation import validate_row
+
+    for kind in ("sft", "rl"):
+        for row in rows[kind]:
+            validator(f"{kind}_row")(row)
+    write = next(r for r in rows["rl"] if r["category"] == "state_changing")
+    validate_row(write, "rl")  # covert's own L1-L3, replayed twice on fresh live servers
+    assert replay_row(write) == write["reward_model"]["ground_truth"]["final_state_hash"]
+    sft = next(r for r in rows["sft"] if r["task_id"] == write["task_id"])
+    right = score(write, sft["messages"][2:])
+    assert right.value == 1.0 and right.components["state"] == 1.0
+    read = next(r for r in rows["sft"] if r["category"] == "simple")
+    assert score(read, read["messages"][2:]).value == 1.0  # facts quoted from the server's status text
+    assert open_episodes() == 0
+
+
+def test_wrong_plan_scores_below_one_and_hashes_differently(rows: dict[str, list[dict[str, Any]]]) -> None:
+    from covert.rewards import score
+
+    row = next(r for r in rows["rl"] if r["category"] == "state_changing")
+    truth = row["reward_model"]["ground_truth"]
+    (add,), (commit,) = truth["calls"]
+    assert commit["name"] == "git_commit" and commit["arguments"]["message"] != "wip"
+    wrong = [{"role": "assistant", "content": "", "tool_calls": [
+                 {"id": "a", "type": "function", "function": {"name": add["name"], "arguments": add["arguments"]}}]},
+             {"role": "assistant", "content": "", "tool_calls": [
+                 {"id": "b", "type": "function", "function": {"name": "git_commit",
+                                                              "arguments": {"message": "wip"}}}]},
+             {"role": "assistant", "content": "Done."}]
+    result = score(row, wrong)
+    assert result.value < 1.0 and result.components["state"] < 1.0
+    assert any(reason.startswith("state:mismatch") for reason in result.reasons)
+    env = get_builder("mcp.git").environment(row["extra_info"]["initial_state"])
+    try:
+        run = run_calls(env, [[(add["name"], add["arguments"])], [("git_commit", {"message": "wip"})]])
+    finally:
+        env.close()
+    assert run.final.hash() != truth["final_state_hash"]
+    forged = {**row, "reward_model": {**row["reward_model"], "ground_truth": {**truth, "calls": [[add]]}}}
+    with pytest.raises(TaskRejected, match="replay_mismatch"):
+        replay_row(forged)
+
+
+def test_sandboxed_server_is_isolated_and_agrees_with_the_fallback() -> None:
+    from covert.sandbox import bwrap_unavailable_reason
+
+    if bwrap_unavailable_reason():
+        pytest.skip(f"bubblewrap cannot run here: {bwrap_unavailable_reason()}")
+    from covert.env import item_rng
+
+    recipe = make_recipe(item_rng("test", 1))
+    with LiveEpisode(recipe) as boxed:
+        assert boxed.isolated and boxed.warning == ""
+        argvs = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in _descendants()}
+        servers = [pid for pid, argv in argvs.items() if b"mcp_server_git" in argv and not argv[0].endswith(b"bwrap")]
+        assert servers
+        assert all(os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net") for pid in servers)
+        text, is_error = boxed.call("git_add", {"files": ["../../etc/passwd"]})
+        assert is_error and "/repo" in text
+        inside = state_of(recipe, boxed.snapshot()).hash()
+        root = boxed.root
+    assert not root.exists()
+    with LiveEpisode(recipe, sandbox=False) as plain:
+        assert not plain.isolated and "SANDBOX DEGRADED" in plain.warning
+        assert state_of(recipe, plain.snapshot()).hash() == inside
+
+
+FAKE_SERVER = r"""
+import json, subprocess, sys, time
+mode, marker = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {}, "serverInfo": {"name": "fake", "version": "0"}}}), flush=True)
+    elif msg.get("method") == "tools/call":
+        if mode == "hang":
+            child = subprocess.Popen(["sleep", "600"])
+            open(marker, "w").write(str(child.pid))
+            time.sleep(600)
+        if mode == "die":
+            sys.exit(3)
+        if mode == "flood":
+            sys.stdout.write("x" * (1 << 20))
+            sys.stdout.flush()
+            time.sleep(600)
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"content": [{"type": "text", "text": "ok"}],
+              "isError": False}}), flush=True)
+"""
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("hang", "server_timeout"), ("die", "server_died"),
+                                              ("flood", "output_too_large")])
+def test_a_misbehaving_server_is_stopped(tmp_path: Path, mode: str, reason: str) -> None:
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE_SERVER)
+    marker = tmp_path / "child.pid"
+    limits = LiveLimits(call_s=1.5, startup_s=20, max_output_bytes=64 << 10)
+    client = StdioClient([sys.executable, str(script), mode, str(marker)], {"PATH": "/usr/bin:/bin"}, None, limits)
+    try:
+        with pytest.raises(LiveServerError) as info:
+            client.call_tool("anything", {})
+        assert info.value.reason == reason
+        assert client.proc.poll() is not None
+    finally:
+        client.close()
+    if mode == "hang":  # the server's own child went with its process group
+        child = int(marker.read_text())
+        state = Path(f"/proc/{child}/status").read_text() if Path(f"/proc/{child}/status").exists() else "State:\tZ"
+        assert "State:\tZ" in state or "State:\tX" in state
+    assert not any(b"fake.py" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
+
+
+def test_call_limit_and_episode_clock(tmp_path: Path) -> None:
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE_SERVER)
+    with StdioClient([sys.executable, str(script), "ok", "-"], {"PATH": "/usr/bin:/bin"}, None,
+                     LiveLimits(max_calls=2)) as client:
+        assert client.call_tool("a", {}) == ("ok", False)
+        assert client.call_tool("b", {}) == ("ok", False)
+        with pytest.raises(LiveServerError, match="call_limit"):
+            client.call_tool("c", {})
+    env_cls = get_builder("mcp.git").environment
+    limited = type("Limited", (env_cls,), {"limits": LiveLimits(episode_s=0.05)})
+    limited.tool_specs = env_cls.tool_specs
+    from covert.env import item_rng
+
+    env = limited(state_of(make_recipe(item_rng("test", 2)), {}))
+    observation = env.call("git_status", {})
+    assert observation["error"]["code"] in ("episode_timeout", "server_timeout")
+    with pytest.raises(LiveServerError):
+        _ = env.state
+    assert env.call("git_status", {})["error"]["code"] == observation["error"]["code"]
+    assert open_episodes() == 0
+
+
+def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["live-mcp", "git", "--num-tasks", "0", "--out", str(tmp_path / "x")]) == 2
+    assert "--num-tasks" in capsys.readouterr().err
+    assert main(["live-mcp", "replay", str(tmp_path / "missing")]) == 2
+    assert "covert: error:" in capsys.readouterr().err
+
+
+def test_replay_command_and_nothing_left_running(dataset: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import tempfile
+
+    before = set(Path(tempfile.gettempdir()).glob("covert-live-*"))
+    assert main(["live-mcp", "replay", str(dataset), "--limit", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary == {"rows": 1, "replayed": 1, "oracle_score_1": 1, "failures": []}
+    assert open_episodes() == 0
+    assert not any(b"mcp_server_git" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
+    assert set(Path(tempfile.gettempdir()).glob("covert-live-*")) <= before  # every episode's directory is gone
