@@ -312,11 +312,7 @@ def environment_class(server: str, tools: list[dict[str, Any]], version: str) ->
         params = dict(op.parameters)
         params["properties"] = {k: _described(k, v) for k, v in (params.get("properties") or {}).items()
                                 if k not in module.INJECTED}
-        required = [k for k in params.get("required") or [] if k not in module.INJECTED]
-        if required:
-            params["required"] = required
-        else:
-            params.pop("required", None)
+        params["required"] = [k for k in params.get("required") or [] if k not in module.INJECTED]
         method = f"_live_{op.name}"
         namespace[method] = _tool_method(op.name)
         raw[op.name] = op.op_id
