@@ -26,6 +26,7 @@ import atexit
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import weakref
@@ -83,6 +84,16 @@ def _bwrap_argv(repo: Path, env: dict[str, str], inner: list[str]) -> list[str]:
     return args
 
 
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """Say once per process, on stderr, that live servers run without the sandbox."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        print(f"covert: warning: {message}", file=sys.stderr)
+
+
 class LiveEpisode:
     """One server process on one freshly written repository. Close it (or use it as a context manager).
 
@@ -101,6 +112,8 @@ class LiveEpisode:
         if missing:
             raise LiveServerError("server_failed", missing)
         use_bwrap, self.warning = sandbox_mode()
+        if not use_bwrap and sandbox is None:
+            _warn_once(self.warning)
         if sandbox is False:
             use_bwrap, self.warning = False, FALLBACK_WARNING.format(why="disabled by the caller")
         self.isolated = use_bwrap
@@ -250,6 +263,10 @@ class LiveEnvironment(Environment):
     def _run(self, tool: str, arguments: dict[str, Any]) -> str:
         if self.failure is not None:
             raise ToolError(self.failure.reason, self.failure.message[:300])
+        size = len(canonical_bytes(arguments))
+        if size > self.limits.max_input_bytes - 1024:  # refused here; the server keeps running
+            raise ToolError("invalid_arguments", f"the arguments take {size} bytes; at most "
+                                                 f"{self.limits.max_input_bytes - 1024} are accepted")
         try:
             self._start()
             self._dirty = True

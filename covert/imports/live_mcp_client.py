@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 PROTOCOL_VERSION = "2025-06-18"
-REASONS = ("server_failed", "server_timeout", "server_died", "output_too_large", "call_limit", "episode_timeout",
-           "protocol_error")
+REASONS = ("server_failed", "server_timeout", "server_died", "output_too_large", "input_too_large", "call_limit",
+           "episode_timeout", "protocol_error")
 
 
 class LiveServerError(RuntimeError):
@@ -46,6 +46,8 @@ class LiveLimits:
         episode_s: Wall-clock seconds the whole episode (start, every call, snapshots) may take.
         max_calls: Tool calls the agent may make in one episode (snapshot reads are not counted).
         max_output_bytes: Largest JSON-RPC message accepted from the server (a call's output included).
+        max_input_bytes: Largest request sent to the server (kept under a pipe's buffer, so a server that
+            stops reading can never block the write).
         memory_mb: Address space of the server process (RLIMIT_AS), in MiB.
         cpu_s: CPU seconds of the server process (RLIMIT_CPU).
         file_mb: Largest file the server may write (RLIMIT_FSIZE), in MiB.
@@ -56,13 +58,16 @@ class LiveLimits:
     episode_s: float = 120.0
     max_calls: int = 64
     max_output_bytes: int = 256 << 10
+    max_input_bytes: int = 32 << 10
     memory_mb: int = 2048
     cpu_s: int = 120
     file_mb: int = 16
 
     def __post_init__(self) -> None:
-        if min(self.startup_s, self.call_s, self.episode_s) <= 0 or self.max_calls < 1 or self.max_output_bytes < 1024:
-            raise ValueError(f"bad live limits {self}: times must be > 0, max_calls >= 1, max_output_bytes >= 1024")
+        if (min(self.startup_s, self.call_s, self.episode_s) <= 0 or self.max_calls < 1 or self.max_output_bytes < 1024
+                or not 1024 <= self.max_input_bytes <= 60 << 10):
+            raise ValueError(f"bad live limits {self}: times must be > 0, max_calls >= 1, max_output_bytes >= 1024, "
+                             "max_input_bytes from 1 KiB to 60 KiB")
 
 
 def _rlimits(limits: LiveLimits) -> Callable[[], None]:
@@ -168,8 +173,12 @@ class StdioClient:
     # -- transport -------------------------------------------------------------------------------
     def _send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
+        data = json.dumps(message).encode() + b"\n"
+        if len(data) > self.limits.max_input_bytes:
+            raise LiveServerError("input_too_large", f"a request of {len(data)} bytes; at most "
+                                                     f"{self.limits.max_input_bytes} are sent")
         try:
-            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            self.proc.stdin.write(data)
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise LiveServerError("server_died", f"{self._name()} exited (status {self.proc.poll()})") from None

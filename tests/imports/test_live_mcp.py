@@ -195,8 +195,11 @@ def test_call_limit_and_episode_clock(tmp_path: Path) -> None:
                      LiveLimits(max_calls=2)) as client:
         assert client.call_tool("a", {}) == ("ok", False)
         assert client.call_tool("b", {}) == ("ok", False)
+        with pytest.raises(LiveServerError, match="input_too_large"):  # refused before it is written
+            client.call_tool("big", {"text": "x" * (40 << 10)}, counted=False)
         with pytest.raises(LiveServerError, match="call_limit"):
             client.call_tool("c", {})
+        assert client.call_tool("d", {}, counted=False) == ("ok", False)  # the server still serves
     env_cls = get_builder("mcp.git").environment
     limited = type("Limited", (env_cls,), {"limits": LiveLimits(episode_s=0.05)})
     limited.tool_specs = env_cls.tool_specs
