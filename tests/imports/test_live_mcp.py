@@ -233,3 +233,19 @@ def test_replay_command_and_nothing_left_running(dataset: Path, capsys: pytest.C
     assert open_episodes() == 0
     assert not any(b"mcp_server_git" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
     assert set(Path(tempfile.gettempdir()).glob("covert-live-*")) <= before  # every episode's directory is gone
+
+
+def test_trl_environment_runs_the_live_server_per_episode(rows: dict[str, list[dict[str, Any]]]) -> None:
+    import gc
+
+    from covert.rewards import environment_factory, trl_dataset
+
+    routed = trl_dataset(rows["rl"])
+    classes = environment_factory(routed)
+    env = classes[routed[0]["environment"]]()
+    env.reset(**routed[0])
+    assert "On branch main" in json.loads(env.git_status())  # answered by a real server
+    assert open_episodes() == 1
+    env.reset(**routed[1])  # the last episode's server goes with its session
+    gc.collect()
+    assert open_episodes() == 0
