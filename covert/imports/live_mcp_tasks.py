@@ -6,7 +6,7 @@ oracle calls run on a live server (their outputs and the final snapshot recorded
 a second, fresh server: the outputs and the final-state hash must come out the same, else the task
 is rejected (``replay_mismatch``). Kinds: commit the new file, commit a change, create a branch,
 start a branch and switch to it, switch branches, name the latest commit and its author, list the
-uncommitted files.
+uncommitted files, say what an uncommitted edit changes (the diff).
 
 :func:`task_rows` gives the rows in covert's SFT and RL shapes (``covert.views``), which validate
 against ``schemas/``; :func:`replay_row` replays one row's oracle on a fresh server and checks the
@@ -71,12 +71,14 @@ def plan_task(rng: random.Random, state: Any) -> Plan:
     untracked = _files(state, lambda r: r["untracked"])
     modified = _files(state, lambda r: r["unstaged"] == "modified")
     current = next((name for name, r in state.records("branches") if r["current"]), "main")
-    others = [name for name, r in state.records("branches") if not r["current"]]
+    head = next((r["commit"] for _, r in state.records("branches") if r["current"]), None)
+    # a checkout that would overwrite uncommitted edits fails: switch only where it cannot
+    others = [name for name, r in state.records("branches") if not r["current"] and (not modified or r["commit"] == head)]
     kinds = ["create_branch", "start_branch", "latest_commit", "pending_files"]
     if untracked:
         kinds.append("commit_new_file")
     if modified:
-        kinds.append("commit_change")
+        kinds += ["commit_change", "describe_change"]
     if others:
         kinds.append("switch_branch")
     kind = rng.choice(sorted(kinds))
@@ -92,6 +94,12 @@ def plan_task(rng: random.Random, state: Any) -> Plan:
         return Plan(kind, "state_changing", f"Commit my edits to {path}, and only that file, with the message "
                     f"\"{message}\".", [[("git_add", {"files": [path]})], [("git_commit", {"message": message})]],
                     lambda outs: (f"Committed your change to {path} as \"{message}\" ({_sha(outs[-1])[:7]}).", []))
+    if kind == "describe_change":
+        path = modified[0] if len(modified) == 1 else rng.choice(modified)
+        ask = "What have I changed in {path} since my last commit?" if len(modified) == 1 else \
+            "What are my uncommitted edits to {path}?"
+        return Plan(kind, "simple", ask.format(path=path), [[("git_diff_unstaged", {})]],
+                    lambda outs: _describe_change(path, outs[0]))
     if kind == "switch_branch":
         branch = rng.choice(others)
         return Plan(kind, "simple", f"Switch me over to the {branch} branch, please.",
@@ -121,6 +129,29 @@ def plan_task(rng: random.Random, state: Any) -> Plan:
     return Plan("pending_files", "simple", "Which files have I added or changed that aren't committed yet?",
                 [[("git_status", {})]],
                 lambda outs: ("Not committed yet: " + ", ".join(pending) + ".", facts))
+
+
+def _describe_change(path: str, diff: Any) -> tuple[str, list[dict[str, Any]]]:
+    """The answer and facts of a diff read: the lines the edit to ``path`` adds and removes."""
+    added, removed, inside = [], [], False
+    for line in (diff if isinstance(diff, str) else "").splitlines():
+        if line.startswith("diff --git "):
+            inside = line.endswith(f" b/{path}")
+        elif inside and line.startswith("+") and not line.startswith("+++") and line[1:].strip():
+            added.append(line[1:].strip())
+        elif inside and line.startswith("-") and not line.startswith("---") and line[1:].strip():
+            removed.append(line[1:].strip())
+    added, removed = added[:2], removed[:2]
+    def quote(lines: list[str]) -> str:
+        return " and ".join(f"\"{line}\"" for line in lines)
+
+    if added and removed:
+        said = f"Your edit to {path} changes {quote(removed)} to {quote(added)}."
+    elif added:
+        said = f"Your edit to {path} adds {quote(added)}."
+    else:
+        said = f"Your edit to {path} removes {quote(removed)}." if removed else f"{path} has no line changes."
+    return said, [_quoted(v) for v in added + removed]
 
 
 def _quoted(value: str, call: int = 0) -> dict[str, Any]:

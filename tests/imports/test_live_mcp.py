@@ -21,7 +21,7 @@ from covert.imports.live_mcp import LiveEpisode, open_episodes, sandbox_warning,
 from covert.imports.live_mcp_git import make_recipe  # noqa: E402
 from covert.imports.live_mcp_tasks import TaskRejected, replay_row  # noqa: E402
 
-SEED = 7  # its first two tasks: commit a new file (two writes), list the uncommitted files (a read)
+SEED = 7  # its first two tasks: commit a new file (two writes), name the latest commit and its author (a read)
 
 
 def _descendants() -> list[int]:
@@ -73,7 +73,7 @@ def test_same_seed_same_bytes(dataset: Path, tmp_path: Path, capsys: pytest.Capt
     assert main(["live-mcp", "git", "--num-tasks", "2", "--seed", str(SEED), "--out", str(again), "--json"]) == 0
     manifest = json.loads(capsys.readouterr().out)
     assert manifest == json.loads((dataset / "manifest.json").read_text())
-    assert manifest["tasks"] == 2 and manifest["kinds"] == {"live:commit_new_file": 1, "live:pending_files": 1}
+    assert manifest["tasks"] == 2 and manifest["kinds"] == {"live:commit_new_file": 1, "live:latest_commit": 1}
     for shard in manifest["shards"]:
         assert (again / shard).read_bytes() == (dataset / shard).read_bytes()
     assert manifest["sandbox"] == ("none" if sandbox_warning() else "bubblewrap")
@@ -93,7 +93,7 @@ def test_rows_validate_replay_and_score(rows: dict[str, list[dict[str, Any]]]) -
     right = score(write, sft["messages"][2:])
     assert right.value == 1.0 and right.components["state"] == 1.0
     read = next(r for r in rows["sft"] if r["category"] == "simple")
-    assert score(read, read["messages"][2:]).value == 1.0  # facts quoted from the server's status text
+    assert score(read, read["messages"][2:]).value == 1.0  # facts quoted from the text of the server's log
     assert open_episodes() == 0
 
 
