@@ -44,11 +44,28 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
                     "kinds": _kinds(tasks), "sandbox": "bubblewrap" if isolated else "none", "warning": warning,
                     "license": builder.license, "sources": list(builder.sources), "shards": shards}
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        (staging / "README.md").write_text(_card(manifest))
         publish(staging, out)
     except BaseException:
         discard(staging)
         raise
     return manifest
+
+
+def _card(manifest: dict[str, Any]) -> str:
+    """A dataset card: the Hub's ``configs`` (so ``load_dataset(DIR, "rl")`` works) and where rows come from."""
+    kinds = ", ".join(f"{k.removeprefix('live:')} {v}" for k, v in manifest["kinds"].items())
+    sandbox = "under bubblewrap (no network; only the repository and /tmp writable)" if manifest["sandbox"] == \
+        "bubblewrap" else f"WITHOUT the sandbox: {manifest['warning']}"
+    return (f"---\nlicense: {manifest['license'].lower()}\nconfigs:\n"
+            "- config_name: sft\n  data_files:\n  - split: train\n    path: sft/train-*.parquet\n"
+            "- config_name: rl\n  data_files:\n  - split: train\n    path: rl/train-*.parquet\n---\n\n"
+            f"# {manifest['environment']} tasks on a live MCP server\n\n"
+            f"{manifest['tasks']} tasks (seed {manifest['seed']}; {kinds}) synthesized against "
+            f"{'; '.join(manifest['sources'])}, each on a freshly seeded repository, the server run {sandbox}. "
+            "Every task was replayed on a second fresh server with the same outputs and final-state hash. "
+            f"Environment version {manifest['builder_version']}. Made with covert {manifest['covert_version']}: "
+            "`covert live-mcp replay DIR` replays and scores every row again.\n")
 
 
 def _kinds(tasks: list[Any]) -> dict[str, int]:

@@ -61,11 +61,9 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def rows(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
     from datasets import load_dataset
 
-    from covert.imports.live_mcp_dataset import data_files
-
     cache = str(tmp_path_factory.mktemp("hf"))
-    return {config: [dict(r) for r in load_dataset("parquet", data_files=files, split="train", cache_dir=cache)]
-            for config, files in data_files(dataset).items()}
+    return {config: [dict(r) for r in load_dataset(str(dataset), config, split="train", cache_dir=cache)]
+            for config in ("sft", "rl")}
 
 
 def test_same_seed_same_bytes(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,7 +72,7 @@ def test_same_seed_same_bytes(dataset: Path, tmp_path: Path, capsys: pytest.Capt
     manifest = json.loads(capsys.readouterr().out)
     assert manifest == json.loads((dataset / "manifest.json").read_text())
     assert manifest["tasks"] == 2 and manifest["kinds"] == {"live:commit_new_file": 1, "live:latest_commit": 1}
-    for shard in manifest["shards"]:
+    for shard in [*manifest["shards"], "README.md"]:
         assert (again / shard).read_bytes() == (dataset / shard).read_bytes()
     assert manifest["sandbox"] == ("none" if sandbox_warning() else "bubblewrap")
 
