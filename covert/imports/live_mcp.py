@@ -125,7 +125,10 @@ class LiveEpisode:
             repo, home = self.root / "repo", self.root / "home"
             repo.mkdir()
             home.mkdir()
-            server.materialize(recipe, repo, home)
+            try:
+                server.materialize(recipe, repo, home)
+            except ValueError as exc:
+                raise LiveServerError("seed_failed", str(exc)) from None
             env = {**server.base_env("/tmp" if use_bwrap else str(home)), **server.identity_env(recipe)}
             if use_bwrap:
                 self.repo_path = server.REPO_INSIDE

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 PROTOCOL_VERSION = "2025-06-18"
-REASONS = ("server_failed", "server_timeout", "server_died", "output_too_large", "input_too_large", "call_limit",
-           "episode_timeout", "protocol_error")
+REASONS = ("seed_failed", "server_failed", "server_timeout", "server_died", "output_too_large", "input_too_large",
+           "call_limit", "episode_timeout", "protocol_error")
 
 
 class LiveServerError(RuntimeError):

@@ -93,15 +93,60 @@ def base_env(home: str) -> dict[str, str]:
             "GIT_CONFIG_VALUE_0": "*", "GIT_TERMINAL_PROMPT": "0", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
+_PATH = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}){0,4}$")
+_BRANCH = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?!\.)){0,62}[A-Za-z0-9]$")
+_PERSON = re.compile(r"^[^\x00-\x1f<>]{1,80}$")
+MAX_COMMITS, MAX_FILES, MAX_TEXT, MAX_TOTAL = 20, 20, 16 << 10, 512 << 10
+
+
+def check_recipe(recipe: Any) -> None:
+    """Refuse a recipe that is not one :func:`make_recipe` could write (a row from disk is untrusted):
+    paths inside the repository only, plain branch names, bounded sizes. Raises ``ValueError``."""
+    def person(value: Any) -> bool:
+        return (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) and _PERSON.match(v) for v in value))
+
+    def when(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 4_102_444_800
+
+    def files(value: Any) -> bool:
+        return (isinstance(value, dict) and len(value) <= MAX_FILES and all(
+            isinstance(p, str) and _PATH.match(p) and ".." not in p and not p.startswith(".git")
+            and isinstance(t, str) and len(t) <= MAX_TEXT for p, t in value.items()))
+
+    if not isinstance(recipe, dict) or recipe.get("server") != NAME:
+        raise ValueError("the seed recipe is not a git recipe")
+    commits = recipe.get("commits")
+    if not isinstance(commits, list) or not 1 <= len(commits) <= MAX_COMMITS or not all(
+            isinstance(c, dict) and isinstance(c.get("message"), str) and 0 < len(c["message"]) <= 500
+            and person(c.get("author")) and when(c.get("time")) and files(c.get("files")) for c in commits):
+        raise ValueError(f"the recipe's commits must be 1 to {MAX_COMMITS} of message, author, time and files")
+    branches = recipe.get("branches")
+    if not isinstance(branches, list) or len(branches) > MAX_FILES or not all(
+            isinstance(b, dict) and isinstance(b.get("name"), str) and _BRANCH.match(b["name"]) and b["name"] != "main"
+            and isinstance(b.get("at"), int) and 0 <= b["at"] < len(commits) for b in branches):
+        raise ValueError("the recipe's branches must be plain names at one of its commits")
+    if not files(recipe.get("worktree")) or not person(recipe.get("owner")) or not when(recipe.get("clock")):
+        raise ValueError("the recipe needs a worktree of plain paths, an owner and a clock")
+    total = sum(len(t) for c in commits for t in c["files"].values()) + sum(len(t) for t in recipe["worktree"].values())
+    if total > MAX_TOTAL:
+        raise ValueError(f"the recipe writes {total} characters; at most {MAX_TOTAL}")
+
+
 def materialize(recipe: Mapping[str, Any], repo: Path, home: Path) -> None:
-    """Write the recipe's repository into ``repo`` (an empty directory) with the git CLI."""
+    """Write the recipe's repository into ``repo`` (an empty directory) with the git CLI; raises
+    ``ValueError`` for a recipe :func:`check_recipe` refuses or that git cannot write."""
+    check_recipe(recipe)
     env = base_env(str(home))
 
     def git(*args: str, extra: Mapping[str, str] | None = None) -> str:
-        done = subprocess.run(["git", "-C", str(repo), *args], env={**env, **(extra or {})}, capture_output=True,
-                              text=True, timeout=30, check=False)
+        try:
+            done = subprocess.run(["git", "-C", str(repo), *args], env={**env, **(extra or {})}, capture_output=True,
+                                  text=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ValueError(f"git {args[0]} could not run while seeding the repository: {exc}") from None
         if done.returncode != 0:
-            raise RuntimeError(f"git {args[0]} failed while seeding the repository: {(done.stderr or done.stdout).strip()[:200]}")
+            why = (done.stderr or done.stdout).strip()[:200]
+            raise ValueError(f"git {args[0]} failed while seeding the repository: {why}")
         return done.stdout.strip()
 
     git("init", "-q", "-b", "main")
@@ -120,8 +165,11 @@ def materialize(recipe: Mapping[str, Any], repo: Path, home: Path) -> None:
 
 def _write(repo: Path, path: str, text: str) -> None:
     target = repo / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    except OSError as exc:  # e.g. a file where the recipe wants a directory
+        raise ValueError(f"cannot write {path} while seeding the repository: {exc.strerror}") from None
 
 
 def server_argv(repo: str) -> list[str]:

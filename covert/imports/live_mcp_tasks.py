@@ -255,8 +255,9 @@ def replay_row(row: dict[str, Any]) -> str:
         raise TaskRejected("builder_version", f"row has {row.get('builder_version')}")
     turns = [[(c["name"], c.get("arguments") or {}) for c in turn] for turn in truth["calls"]]
     expected = State.from_dict(initial)
-    fresh = env_cls.seeded(recipe_of(expected))  # type: ignore[attr-defined]
+    fresh = env_cls(expected)
     try:
+        fresh = env_cls.seeded(recipe_of(expected))  # type: ignore[attr-defined]
         if fresh.state.hash() != expected.hash():
             raise TaskRejected("initial_mismatch", "the fresh server's snapshot differs from the row's initial state")
         run = run_calls(fresh, turns)

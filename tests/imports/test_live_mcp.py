@@ -247,3 +247,21 @@ def test_trl_environment_runs_the_live_server_per_episode(rows: dict[str, list[d
     env.reset(**routed[1])  # the last episode's server goes with its session
     gc.collect()
     assert open_episodes() == 0
+
+
+def test_a_hostile_recipe_is_refused_before_anything_runs(rows: dict[str, list[dict[str, Any]]], tmp_path: Path) -> None:
+    import copy
+
+    from covert.rewards import score
+
+    row = copy.deepcopy(next(r for r in rows["rl"] if r["category"] == "state_changing"))
+    recipe = row["extra_info"]["initial_state"]["tables"]["seed"]["recipe"]
+    escape = f"../../../../../../..{tmp_path}/escaped.txt"
+    recipe["worktree"][escape] = "owned\n"
+    with pytest.raises(TaskRejected, match="seed_failed"):
+        replay_row(row)
+    sft = next(r for r in rows["sft"] if r["task_id"] == row["task_id"])
+    result = score(row, sft["messages"][2:])
+    assert result.value == 0.0 and any("seed_failed" in reason for reason in result.reasons)
+    assert not (tmp_path / "escaped.txt").exists()
+    assert open_episodes() == 0
