@@ -1,7 +1,7 @@
 """Live MCP environments: episode start (bubblewrap vs plain subprocess, one run), verified tasks/s and
 scoring throughput on mcp-server-git. Prints its figures; no asserts.
 
-    PYTHONPATH=. python benchmarks/live_mcp_bench.py [--tasks 6] [--episodes 5]
+    PYTHONPATH=. python benchmarks/live_mcp_bench.py [--tasks 6] [--episodes 5] [--workers 4]
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=6)
     parser.add_argument("--episodes", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
 
     from covert.env import get_builder, item_rng
@@ -46,11 +47,15 @@ def main() -> None:
     mode = "plain (bubblewrap unavailable)" if sandbox_warning() else "bubblewrap"
     print(f"episode start+snapshot, {mode}: median {statistics.median(boxed):.2f}s; plain subprocess: median "
           f"{statistics.median(plain):.2f}s; ratio {statistics.median(boxed) / statistics.median(plain):.2f}")
-    start = time.perf_counter()
-    tasks, rejected = make_tasks(0, args.tasks)
-    elapsed = time.perf_counter() - start
-    print(f"verified tasks: {len(tasks)} in {elapsed:.1f}s = {len(tasks) / elapsed:.2f} tasks/s "
-          f"(two server episodes each: oracle and replay); rejected: {dict(rejected) or 'none'}")
+    rates = {}
+    for workers in (1, args.workers):
+        start = time.perf_counter()
+        tasks, rejected = make_tasks(0, args.tasks, workers=workers)
+        elapsed = time.perf_counter() - start
+        rates[workers] = len(tasks) / elapsed
+        print(f"verified tasks, {workers} worker(s): {len(tasks)} in {elapsed:.1f}s = {rates[workers]:.2f} tasks/s "
+              f"(two server episodes each: oracle and replay); rejected: {dict(rejected) or 'none'}")
+    print(f"speed-up with {args.workers} workers: {rates[args.workers] / rates[1]:.2f}x on {os.cpu_count()} CPUs")
     start = time.perf_counter()
     values = [score(rl, sft["messages"][2:]).value for sft, rl in (task_rows(t, i) for i, t in enumerate(tasks))]
     elapsed = time.perf_counter() - start

@@ -1,6 +1,6 @@
 """``covert live-mcp``: tasks synthesized against a live MCP server, and their replay on a fresh one.
 
-- ``covert live-mcp git --num-tasks N --out DIR [--seed S] [--overwrite] [--json]``: verified tasks on
+- ``covert live-mcp git --num-tasks N --out DIR [--seed S] [--workers W] [--overwrite] [--json]``: verified tasks on
   ``mcp-server-git`` (environment ``mcp.git``) written as ``sft/`` and ``rl/`` Parquet plus a manifest.
 - ``covert live-mcp replay DIR [--limit N] [--json]``: every RL row's oracle replayed on a fresh server
   (same final-state hash) and scored with :func:`covert.rewards.score` (its own oracle must score 1.0).
@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--out", required=True, help="output directory (sft/, rl/, manifest.json)")
     g.add_argument("--seed", type=int, default=0, help="run seed (same seed, same bytes)")
     g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    g.add_argument("--workers", type=int, default=1, help="tasks made at once, each on its own servers (same bytes)")
     g.add_argument("--json", action="store_true", help="print the manifest as JSON")
     g.set_defaults(func=_cmd_git)
     r = inner.add_parser("replay", help="replay a live-MCP dataset's rows on fresh servers and score their oracles")
@@ -44,7 +45,7 @@ def _cmd_git(args: argparse.Namespace) -> int:
     if args.num_tasks < 1:
         return _error("--num-tasks must be at least 1")
     try:
-        manifest = write_dataset(args.out, args.num_tasks, args.seed, args.overwrite)
+        manifest = write_dataset(args.out, args.num_tasks, args.seed, args.overwrite, args.workers)
     except LiveServerError as exc:
         return _error(f"the live server failed: {exc}")
     if manifest["warning"]:

@@ -16,8 +16,10 @@ from covert.imports.live_mcp_tasks import NAME, make_tasks, task_rows
 ROWS_PER_SHARD = 10_000
 
 
-def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: bool = False) -> dict[str, Any]:
-    """Synthesize ``num_tasks`` verified tasks on the live git server into ``out``; returns the manifest."""
+def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: bool = False,
+                  workers: int = 1) -> dict[str, Any]:
+    """Synthesize ``num_tasks`` verified tasks on the live git server into ``out`` (``workers`` tasks at
+    once; the bytes do not depend on it); returns the manifest."""
     from covert.env import get_builder
     from covert.io.parquet import ShardWriter, encode_row, sha256_file
     from covert.io.staging import discard, prepare_output, publish
@@ -27,7 +29,7 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
     out = Path(out)
     staging = prepare_output(out, overwrite)
     try:
-        tasks, rejected = make_tasks(seed, num_tasks)
+        tasks, rejected = make_tasks(seed, num_tasks, workers=workers)
         writers = {config: ShardWriter(staging, config, "train", ROWS_PER_SHARD) for config in ("sft", "rl")}
         for index, task in enumerate(tasks):
             sft, rl = task_rows(task, index)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,19 +230,34 @@ def task_rows(task: Task, index: int, split: str = "train") -> tuple[dict[str, A
     return sft_row(task), rl_row(task, split, index)
 
 
-def make_tasks(seed: int, num_tasks: int, max_attempts: int | None = None) -> tuple[list[Task], Counter[str]]:
+def _attempt(seed: int, index: int) -> Task | str:
+    try:
+        return make_task(seed, index)
+    except TaskRejected as exc:
+        return exc.reason
+
+
+def make_tasks(seed: int, num_tasks: int, max_attempts: int | None = None,
+               workers: int = 1) -> tuple[list[Task], Counter[str]]:
     """``num_tasks`` verified tasks (drawing indexes 0, 1, ... and skipping rejected ones) and the
-    rejections by reason."""
+    rejections by reason. ``workers`` threads run tasks at once (the work is in the server processes);
+    the tasks are taken in index order, so the result is the same for any number of workers."""
+    get_builder(NAME)  # list the server's tools once, before any thread needs them
     tasks: list[Task] = []
     rejected: Counter[str] = Counter()
     limit = max_attempts if max_attempts is not None else 2 * num_tasks + 4
     index = 0
-    while len(tasks) < num_tasks and index < limit:
-        try:
-            tasks.append(make_task(seed, index))
-        except TaskRejected as exc:
-            rejected[exc.reason] += 1
-        index += 1
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        while len(tasks) < num_tasks and index < limit:
+            batch = range(index, min(limit, index + max(1, min(workers, num_tasks - len(tasks)))))
+            for outcome in pool.map(lambda i: _attempt(seed, i), batch):
+                if len(tasks) == num_tasks:
+                    break
+                index += 1
+                if isinstance(outcome, Task):
+                    tasks.append(outcome)
+                else:
+                    rejected[outcome] += 1
     return tasks, rejected
 
 

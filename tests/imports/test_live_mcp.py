@@ -68,7 +68,8 @@ def rows(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, l
 
 def test_same_seed_same_bytes(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     again = tmp_path / "again"
-    assert main(["live-mcp", "git", "--num-tasks", "2", "--seed", str(SEED), "--out", str(again), "--json"]) == 0
+    assert main(["live-mcp", "git", "--num-tasks", "2", "--seed", str(SEED), "--out", str(again), "--json",
+                 "--workers", "2"]) == 0  # two tasks at once: the same bytes as one at a time
     manifest = json.loads(capsys.readouterr().out)
     assert manifest == json.loads((dataset / "manifest.json").read_text())
     assert manifest["tasks"] == 2 and manifest["kinds"] == {"live:commit_new_file": 1, "live:latest_commit": 1}
