@@ -32,7 +32,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from covert.env import get_builder, item_rng
-    from covert.imports.live_mcp import sandbox_warning
+    from covert.imports.live_mcp import sandbox_warning, set_pool_size
     from covert.imports.live_mcp_git import make_recipe
     from covert.imports.live_mcp_tasks import make_tasks, task_rows
     from covert.rewards import score
@@ -56,11 +56,15 @@ def main() -> None:
         print(f"verified tasks, {workers} worker(s): {len(tasks)} in {elapsed:.1f}s = {rates[workers]:.2f} tasks/s "
               f"(two server episodes each: oracle and replay); rejected: {dict(rejected) or 'none'}")
     print(f"speed-up with {args.workers} workers: {rates[args.workers] / rates[1]:.2f}x on {os.cpu_count()} CPUs")
-    start = time.perf_counter()
-    values = [score(rl, sft["messages"][2:]).value for sft, rl in (task_rows(t, i) for i, t in enumerate(tasks))]
-    elapsed = time.perf_counter() - start
-    print(f"scored {len(values)} oracle completions on fresh servers in {elapsed:.1f}s = "
-          f"{len(values) / elapsed:.2f} rows/s; all 1.0: {all(v == 1.0 for v in values)}")
+    pairs = [task_rows(t, i) for i, t in enumerate(tasks)]
+    for pool in (0, 1):
+        set_pool_size(pool)
+        start = time.perf_counter()
+        values = [score(rl, sft["messages"][2:]).value for sft, rl in pairs]
+        elapsed = time.perf_counter() - start
+        print(f"scored {len(values)} oracle completions on fresh servers, warm pool {pool}: {elapsed:.1f}s = "
+              f"{len(values) / elapsed:.2f} rows/s; all 1.0: {all(v == 1.0 for v in values)}")
+    set_pool_size(0)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import weakref
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -94,17 +96,149 @@ def _warn_once(message: str) -> None:
         print(f"covert: warning: {message}", file=sys.stderr)
 
 
+@dataclass
+class _Slot:
+    """A started server on an empty repository, not yet given a recipe."""
+
+    root: Path
+    client: StdioClient
+    repo_path: str
+    isolated: bool
+
+    def close(self) -> None:
+        self.client.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _launch(server_name: str, use_bwrap: bool, limits: LiveLimits) -> _Slot:
+    """Start ``server_name`` on a fresh empty repository in a private temporary directory."""
+    server = SERVERS[server_name]
+    root = Path(tempfile.mkdtemp(prefix="covert-live-"))
+    try:
+        repo, home = root / "repo", root / "home"
+        repo.mkdir()
+        home.mkdir()
+        try:
+            server.init_repo(repo, home)
+        except ValueError as exc:
+            raise LiveServerError("seed_failed", str(exc)) from None
+        env = {**server.base_env("/tmp" if use_bwrap else str(home)), **server.agent_env()}
+        if use_bwrap:
+            argv = _bwrap_argv(repo, env, server.server_argv(server.REPO_INSIDE))
+            return _Slot(root, StdioClient(argv, {"PATH": "/usr/bin:/bin"}, None, limits), server.REPO_INSIDE, True)
+        return _Slot(root, StdioClient(server.server_argv(str(repo)), env, str(repo), limits), str(repo), False)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+class WarmPool:
+    """Servers started ahead of need (``size`` per server and sandbox mode, default limits only), so an
+    episode skips the server's start-up; one background thread refills the pool after each take (the
+    same thread for the pool's life: bubblewrap's ``--die-with-parent`` ends a server with the thread
+    that started it). Off (size 0) unless :func:`set_pool_size` or ``COVERT_LIVE_POOL=N`` asks for it.
+    A pooled server is the same as a fresh one: it was started on an empty repository, and the recipe
+    is written after."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._slots: dict[tuple[str, bool], list[_Slot]] = {}
+        self._wanted: set[tuple[str, bool]] = set()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._launching = False
+
+    def take(self, key: tuple[str, bool]) -> _Slot | None:
+        """A warm server for ``(server, bubblewrap)``, or ``None``; asks for a refill."""
+        if self.size <= 0:
+            return None
+        with self._cond:
+            slots = self._slots.setdefault(key, [])
+            slot = slots.pop(0) if slots else None
+            self._wanted.add(key)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True, name="covert-live-pool")
+                self._thread.start()
+            self._cond.notify_all()
+        return slot
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._wanted or self.size <= 0:
+                    self._cond.wait()
+                key = next(iter(sorted(self._wanted)))
+                if len(self._slots.get(key, [])) >= self.size:
+                    self._wanted.discard(key)
+                    self._cond.notify_all()
+                    continue
+                self._launching = True
+            try:
+                slot: _Slot | None = _launch(key[0], key[1], DEFAULT_LIMITS)
+            except LiveServerError:
+                slot = None
+            with self._cond:
+                if slot is None:
+                    self._wanted.discard(key)
+                elif self.size > 0:
+                    self._slots.setdefault(key, []).append(slot)
+                    slot = None
+            if slot is not None:  # the pool was turned off (or the process is exiting) meanwhile
+                slot.close()
+            with self._cond:
+                self._launching = False
+                self._cond.notify_all()
+
+    def settle(self, timeout: float = 120.0) -> bool:
+        """Wait until no server is being started for the pool; whether it settled in ``timeout``."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._launching and (self.size <= 0 or not self._wanted), timeout)
+
+    def close(self) -> None:
+        """Stop every warm server."""
+        with self._cond:
+            slots = [slot for group in self._slots.values() for slot in group]
+            self._slots = {}
+            self._wanted.clear()
+            self._cond.notify_all()
+        for slot in slots:
+            slot.close()
+
+    def warm(self) -> int:
+        """How many servers wait in the pool."""
+        with self._cond:
+            return sum(len(group) for group in self._slots.values())
+
+
+def _pool_size() -> int:
+    try:
+        return max(0, int(os.environ.get("COVERT_LIVE_POOL", "0")))
+    except ValueError:
+        return 0
+
+
+POOL = WarmPool(_pool_size())
+
+
+def set_pool_size(size: int) -> None:
+    """Keep ``size`` warm servers per server and sandbox mode (0 turns the pool off and stops them)."""
+    POOL.size = max(0, size)
+    if POOL.size == 0:
+        POOL.close()
+
+
 class LiveEpisode:
     """One server process on one freshly written repository. Close it (or use it as a context manager).
 
     Args:
         recipe: The seed recipe (:func:`covert.imports.live_mcp_git.make_recipe`).
-        limits: The episode's bounds.
+        limits: The episode's bounds (the episode clock starts when the recipe is written).
         sandbox: ``None``: bubblewrap where it runs; ``False``: a plain subprocess.
     """
 
     def __init__(self, recipe: dict[str, Any], limits: LiveLimits = DEFAULT_LIMITS, sandbox: bool | None = None) -> None:
-        server = SERVERS.get(str(recipe.get("server")))
+        name = str(recipe.get("server"))
+        server = SERVERS.get(name)
         if server is None:
             raise LiveServerError("server_failed", f"unknown live server {recipe.get('server')!r}; known: "
                                                    f"{', '.join(SERVERS)}")
@@ -116,32 +250,28 @@ class LiveEpisode:
             _warn_once(self.warning)
         if sandbox is False:
             use_bwrap, self.warning = False, FALLBACK_WARNING.format(why="disabled by the caller")
-        self.isolated = use_bwrap
-        self.root = Path(tempfile.mkdtemp(prefix="covert-live-"))
         self.client: StdioClient | None = None
+        try:
+            server.check_recipe(recipe)
+        except ValueError as exc:
+            raise LiveServerError("seed_failed", str(exc)) from None
+        slot = POOL.take((name, use_bwrap)) if limits == DEFAULT_LIMITS else None
+        if slot is None:
+            slot = _launch(name, use_bwrap, limits)
+        self.root, self.client, self.repo_path, self.isolated = slot.root, slot.client, slot.repo_path, slot.isolated
         with _LOCK:
             _OPEN.add(self)
         try:
-            repo, home = self.root / "repo", self.root / "home"
-            repo.mkdir()
-            home.mkdir()
             try:
-                server.materialize(recipe, repo, home)
+                server.materialize(recipe, self.root / "repo", self.root / "home")
             except ValueError as exc:
                 raise LiveServerError("seed_failed", str(exc)) from None
-            env = {**server.base_env("/tmp" if use_bwrap else str(home)), **server.identity_env(recipe)}
-            if use_bwrap:
-                self.repo_path = server.REPO_INSIDE
-                argv = _bwrap_argv(repo, env, server.server_argv(server.REPO_INSIDE))
-                self.client = StdioClient(argv, {"PATH": "/usr/bin:/bin"}, None, limits)
-            else:
-                self.repo_path = str(repo)
-                self.client = StdioClient(server.server_argv(str(repo)), env, str(repo), limits)
+            self.client.started = time.monotonic()  # the episode's clock starts with its repository
         except BaseException:
             self.close()
             raise
         self.server = server
-        self._real = str(repo)
+        self._real = str(self.root / "repo")
 
     @property
     def pid(self) -> int | None:
@@ -194,6 +324,8 @@ def open_episodes() -> int:
 
 @atexit.register
 def _close_all() -> None:
+    POOL.size = 0
+    POOL.close()
     with _LOCK:
         episodes = list(_OPEN)
     for episode in episodes:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import selectors
 import signal
 import subprocess
+import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,16 +70,17 @@ class LiveLimits:
                              "max_input_bytes from 1 KiB to 60 KiB")
 
 
-def _rlimits(limits: LiveLimits) -> Callable[[], None]:
-    def apply() -> None:
-        memory = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
-        size = limits.file_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+# Sets the limits, then becomes the server: a shim instead of preexec_fn, which is unsafe in a process
+# with threads (tasks are made on several threads at once).
+_SHIM = ("import os, resource, sys; a = [int(x) for x in sys.argv[1:5]]; "
+         "[resource.setrlimit(k, (v, v)) for k, v in zip((resource.RLIMIT_AS, resource.RLIMIT_CPU, "
+         "resource.RLIMIT_FSIZE, resource.RLIMIT_CORE), a)]; os.execvp(sys.argv[5], sys.argv[5:])")
 
-    return apply
+
+def limited_argv(argv: Sequence[str], limits: LiveLimits) -> list[str]:
+    """``argv`` run under the limits' rlimits (address space, CPU, file size, no core files)."""
+    values = [limits.memory_mb << 20, limits.cpu_s, limits.file_mb << 20, 0]
+    return [os.path.realpath(sys.executable), "-I", "-S", "-c", _SHIM, *map(str, values), *argv]
 
 
 class StdioClient:
@@ -100,9 +101,8 @@ class StdioClient:
         self._next_id = 0
         self._buffer = b""
         try:
-            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, env=dict(env), cwd=cwd, start_new_session=True,
-                                         preexec_fn=_rlimits(limits))
+            self.proc = subprocess.Popen(limited_argv(argv, limits), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, env=dict(env), cwd=cwd, start_new_session=True)
         except OSError as exc:
             raise LiveServerError("server_failed", f"{argv[0]} could not be started: {exc}") from None
         self._selector = selectors.DefaultSelector()

@@ -4,7 +4,9 @@ launch (under bubblewrap where it runs), and the state snapshot read back throug
 The repository is a pure function of its recipe (:func:`make_recipe`): files, commits, branches and
 uncommitted work, written with the git CLI under a fixed author and fixed dates
 (``GIT_AUTHOR_DATE``/``GIT_COMMITTER_DATE``), so commit hashes are the same on every run. The server
-gets the same fixed identity and clock, so the commits an agent makes have reproducible hashes too.
+gets a fixed clock (:data:`AGENT_TIME`) and the owner's identity in the repository's config, so the commits an
+agent makes have reproducible hashes too. The server is started on the empty repository first and the
+recipe written afterwards (it opens the repository on every call), so a warm server can be reused.
 
 The snapshot (:func:`snapshot`) is what the server exposes, parsed into tables:
 ``repo`` (the checked-out branch), ``branches`` (name, current, head commit), ``commits`` (the
@@ -29,6 +31,7 @@ REPO_INSIDE = "/repo"  # the repository's path as the agent and the server see i
 INJECTED = ("repo_path",)  # arguments the environment supplies; the agent never sees them
 LOG_DEPTH = 30
 BASE_TIME = 1_709_287_200  # 2024-03-01 10:00:00 UTC
+AGENT_TIME = BASE_TIME + 30 * 86_400  # "now" for every commit an agent makes: 2024-03-31 10:00:00 UTC
 
 PEOPLE = (("Dana Reyes", "dana.reyes@example.com"), ("Kwame Mensah", "kwame.mensah@example.com"),
           ("Grace Liu", "grace.liu@example.com"), ("Tomas Novak", "tomas.novak@example.com"),
@@ -75,15 +78,21 @@ def make_recipe(rng: random.Random) -> dict[str, Any]:
         path = rng.choice(sorted(changed))
         worktree[path] = FILES[path][1].format(project=project)
     return {"server": NAME, "project": project, "owner": owner, "commits": commits, "branches": branches,
-            "worktree": dict(sorted(worktree.items())), "clock": BASE_TIME + 86_400 * count + 7200}
+            "worktree": dict(sorted(worktree.items()))}
 
 
-def identity_env(recipe: Mapping[str, Any], when: int | None = None, who: tuple[str, str] | None = None) -> dict[str, str]:
-    """The git identity and clock every commit of this episode gets (the seed's, or the agent's)."""
-    name, email = who or tuple(recipe["owner"])
-    date = f"{when if when is not None else recipe['clock']} +0000"
+def identity_env(when: int, who: tuple[str, str]) -> dict[str, str]:
+    """The git identity and date of one seed commit."""
+    name, email = who
+    date = f"{when} +0000"
     return {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": name,
             "GIT_COMMITTER_EMAIL": email, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+
+
+def agent_env() -> dict[str, str]:
+    """The clock of the server, so of every commit an agent makes (its identity is the repository's config)."""
+    date = f"{AGENT_TIME} +0000"
+    return {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
 
 
 def base_env(home: str) -> dict[str, str]:
@@ -125,8 +134,8 @@ def check_recipe(recipe: Any) -> None:
             isinstance(b, dict) and isinstance(b.get("name"), str) and _BRANCH.match(b["name"]) and b["name"] != "main"
             and isinstance(b.get("at"), int) and 0 <= b["at"] < len(commits) for b in branches):
         raise ValueError("the recipe's branches must be plain names at one of its commits")
-    if not files(recipe.get("worktree")) or not person(recipe.get("owner")) or not when(recipe.get("clock")):
-        raise ValueError("the recipe needs a worktree of plain paths, an owner and a clock")
+    if not files(recipe.get("worktree")) or not person(recipe.get("owner")):
+        raise ValueError("the recipe needs a worktree of plain paths and an owner")
     total = sum(len(t) for c in commits for t in c["files"].values()) + sum(len(t) for t in recipe["worktree"].values())
     if total > MAX_TOTAL:
         raise ValueError(f"the recipe writes {total} characters; at most {MAX_TOTAL}")
@@ -149,18 +158,32 @@ def materialize(recipe: Mapping[str, Any], repo: Path, home: Path) -> None:
             raise ValueError(f"git {args[0]} failed while seeding the repository: {why}")
         return done.stdout.strip()
 
-    git("init", "-q", "-b", "main")
+    if not (repo / ".git").exists():
+        init_repo(repo, home)
+    git("config", "user.name", recipe["owner"][0])
+    git("config", "user.email", recipe["owner"][1])
     heads = []
     for commit in recipe["commits"]:
         for path, text in commit["files"].items():
             _write(repo, path, text)
         git("add", "-A")
-        git("commit", "-q", "-m", commit["message"], extra=identity_env(recipe, commit["time"], tuple(commit["author"])))
+        git("commit", "-q", "-m", commit["message"], extra=identity_env(commit["time"], tuple(commit["author"])))
         heads.append(git("rev-parse", "HEAD"))
     for branch in recipe["branches"]:
         git("branch", branch["name"], heads[branch["at"]])
     for path, text in recipe["worktree"].items():
         _write(repo, path, text)
+
+
+def init_repo(repo: Path, home: Path) -> None:
+    """An empty repository on ``main`` in ``repo`` (what the server is started on)."""
+    try:
+        done = subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], env=base_env(str(home)),
+                              capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ValueError(f"git init could not run: {exc}") from None
+    if done.returncode != 0:
+        raise ValueError(f"git init failed: {done.stderr.strip()[:200]}")
 
 
 def _write(repo: Path, path: str, text: str) -> None:

@@ -266,3 +266,28 @@ def test_a_hostile_recipe_is_refused_before_anything_runs(rows: dict[str, list[d
     assert result.value == 0.0 and any("seed_failed" in reason for reason in result.reasons)
     assert not (tmp_path / "escaped.txt").exists()
     assert open_episodes() == 0
+
+
+def test_a_warm_pool_gives_the_same_episode() -> None:
+    from covert.env import item_rng
+    from covert.imports.live_mcp import POOL, set_pool_size
+
+    recipe = make_recipe(item_rng("test", 3))
+
+    def commit() -> tuple[str, str]:
+        with LiveEpisode(recipe) as episode:
+            episode.call("git_add", {"files": ["."]})
+            text, is_error = episode.call("git_commit", {"message": "Save my work"})
+            assert not is_error
+            return text, state_of(recipe, episode.snapshot()).hash()
+
+    set_pool_size(1)
+    try:
+        fresh = commit()  # no warm server yet: started here, and the pool starts filling
+        assert POOL.settle() and POOL.warm() == 1
+        assert commit() == fresh  # on the warm server: the same commit hash, the same state
+    finally:
+        set_pool_size(0)
+        assert POOL.settle()
+    assert POOL.warm() == 0 and open_episodes() == 0
+    assert not any(b"mcp_server_git" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
