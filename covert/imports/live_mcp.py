@@ -6,10 +6,13 @@ directory. Rows of this environment are ordinary covert rows: their ``initial_st
 recipe (table ``seed``) and the snapshot of the freshly seeded repository; replaying calls, or scoring
 a completion with :func:`covert.rewards.score`, starts the server again and runs the calls on it.
 
-Per episode (:class:`LiveEpisode`): the repository is written from the recipe, the server is started
+Per episode (:class:`LiveEpisode`): the recipe is checked, the server is started on an empty repository
 under bubblewrap where it runs (every namespace unshared, so no network; the system read-only; only
 the repository, bound at ``/repo``, and a private ``/tmp`` writable), otherwise as a plain subprocess
-with a loud warning (:data:`FALLBACK_WARNING`, and :func:`sandbox_warning`). The episode is bounded by
+with a loud warning (:data:`FALLBACK_WARNING`, and :func:`sandbox_warning`), and the recipe is then
+written into the repository (so a server started ahead, from the :class:`WarmPool`, serves the same
+way). Servers are started from a thread that outlives them: bubblewrap's ``--die-with-parent`` ends a
+server with the thread that started it. The episode is bounded by
 :class:`~covert.imports.live_mcp_client.LiveLimits` (wall clock per call and per episode, calls,
 message size, memory, CPU); the server's process group and the temporary directory are removed when
 the episode closes, when its environment is garbage, or at exit.
@@ -341,7 +344,7 @@ def recipe_of(state: State) -> dict[str, Any]:
     """The seed recipe a live state carries; raises :class:`LiveServerError` when it has none."""
     recipe = state.get("seed", "recipe")
     if not isinstance(recipe, dict):
-        raise LiveServerError("server_failed", "the state has no seed recipe (table 'seed', record 'recipe')")
+        raise LiveServerError("seed_failed", "the state has no seed recipe (table 'seed', record 'recipe')")
     return recipe
 
 

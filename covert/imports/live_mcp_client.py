@@ -4,8 +4,9 @@ Live environments (:mod:`covert.imports.live_mcp`) drive a real MCP server for a
 code that is not async (rewards, replay), so this client speaks the stdio transport directly:
 newline-delimited JSON-RPC 2.0 (``initialize``, ``notifications/initialized``, ``tools/list``,
 ``tools/call``). Every read has a deadline (per call and per episode), every message a size cap, and
-the server runs in its own process group, so a server that hangs, floods or dies is killed and
-reported with a :class:`LiveServerError` (``reason`` one of :data:`REASONS`), never a stall.
+the server runs in its own process group under rlimits (set by a small exec shim, :func:`limited_argv`),
+so a server that hangs, floods or dies is killed and reported with a :class:`LiveServerError`
+(``reason`` one of :data:`REASONS`), never a stall.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import json
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,6 +102,8 @@ class StdioClient:
         self.calls = 0
         self._next_id = 0
         self._buffer = b""
+        if not argv or shutil.which(argv[0]) is None:
+            raise LiveServerError("server_failed", f"{argv[0] if argv else 'nothing'} cannot be run: no such program")
         try:
             self.proc = subprocess.Popen(limited_argv(argv, limits), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, env=dict(env), cwd=cwd, start_new_session=True)

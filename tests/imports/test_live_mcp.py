@@ -188,6 +188,8 @@ def test_a_misbehaving_server_is_stopped(tmp_path: Path, mode: str, reason: str)
 
 
 def test_call_limit_and_episode_clock(tmp_path: Path) -> None:
+    with pytest.raises(LiveServerError, match=r"server_failed: .*no such program"):
+        StdioClient([str(tmp_path / "no-such-server")], {}, None, LiveLimits())
     script = tmp_path / "fake.py"
     script.write_text(FAKE_SERVER)
     with StdioClient([sys.executable, str(script), "ok", "-"], {"PATH": "/usr/bin:/bin"}, None,
