@@ -293,3 +293,40 @@ def test_a_warm_pool_gives_the_same_episode() -> None:
         assert POOL.settle()
     assert POOL.warm() == 0 and open_episodes() == 0
     assert not any(b"mcp_server_git" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
+
+
+def test_quoted_facts_must_occur_in_the_text_output() -> None:
+    from covert.answer_checks import fact_problem
+
+    def quoted(value: str, call: int = 0) -> dict[str, Any]:
+        return {"value": value, "call": call, "path": "", "quote": True}
+
+    log = "Commit history:\nCommit: 1a2b\nAuthor: Grace Liu\nDate: 2024-03-02 10:00:00+00:00\nMessage: Add a test target\n"
+    assert fact_problem(quoted("Grace Liu"), [log], []) is None
+    assert fact_problem(quoted("Add a test target"), [log], []) is None
+    assert fact_problem(quoted("Dana Reyes"), [log], [])[0] == "fact_not_derivable"
+    assert fact_problem(quoted("Grace Liu", call=1), [log], [])[0] == "fact_not_derivable"
+    assert fact_problem(quoted("Grace Liu"), [{"author": "Grace Liu"}], [])[0] == "fact_not_derivable"
+
+
+def test_recipes_are_checked() -> None:
+    import copy
+
+    from covert.env import item_rng
+    from covert.imports.live_mcp_git import check_recipe
+
+    for index in range(300):
+        check_recipe(make_recipe(item_rng("mcp.git", index % 5, index)))
+    base = make_recipe(item_rng("test", 4))
+    hostile = [lambda r: r["worktree"].update({"../evil": "x"}), lambda r: r["worktree"].update({"/etc/x": "x"}),
+               lambda r: r["commits"][0]["files"].update({".git/hooks/post-commit": "x"}),
+               lambda r: r.update(branches=[{"name": "--force", "at": 0}]),
+               lambda r: r.update(branches=[{"name": "a..b", "at": 0}]),
+               lambda r: r.update(branches=[{"name": "ok", "at": 99}]),
+               lambda r: r["worktree"].update({"big": "x" * 20000}), lambda r: r.update(commits=[]),
+               lambda r: r["commits"][0].update(author=["a\nb", "c"]), lambda r: r.update(server="memory")]
+    for mutate in hostile:
+        recipe = copy.deepcopy(base)
+        mutate(recipe)
+        with pytest.raises(ValueError):
+            check_recipe(recipe)
