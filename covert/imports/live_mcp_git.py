@@ -48,6 +48,7 @@ MESSAGES = ("Add project skeleton", "Describe setup in the README", "Add configu
             "Document the command line", "Add a test target", "Greet by project name")
 NEW_FILES = ("CHANGELOG.md", "docs/faq.md", "src/cache.py", "notes.txt", "LICENSE")
 BRANCHES = ("release-1.0", "hotfix-login", "experiment-cache")
+_SHOWN = re.compile(r"^[Cc]ommit:? ([0-9a-f]{40})")  # git_show's first line (`git show` style, or older "Commit:")
 _HEADER = re.compile(r"^(Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths):")
 _ENTRY = re.compile(r"^\t(?:(new file|modified|deleted|renamed|typechange|both modified|both added):\s+)?(.+)$")
 
@@ -229,9 +230,8 @@ def snapshot(call: Call) -> dict[str, dict[str, Any]]:
     head, files = parse_status(status)
     branches = {}
     for name, current in parse_branches(call("git_branch", {"branch_type": "local"})):
-        shown = call("git_show", {"revision": name})
-        first = shown.split("\n", 1)[0]
-        branches[name] = {"current": current, "commit": first[len("commit "):] if first.startswith("commit ") else None}
+        shown = _SHOWN.match(call("git_show", {"revision": name}))
+        branches[name] = {"current": current, "commit": shown.group(1) if shown else None}
     commits = {}
     if branches:  # each commit of HEAD's history with its parent (None past the log's depth)
         log = parse_log(call("git_log", {"max_count": LOG_DEPTH}))
