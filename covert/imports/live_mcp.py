@@ -11,8 +11,9 @@ under bubblewrap where it runs (every namespace unshared, so no network; the sys
 the repository, bound at ``/repo``, and a private ``/tmp`` writable), otherwise as a plain subprocess
 with a loud warning (:data:`FALLBACK_WARNING`, and :func:`sandbox_warning`), and the recipe is then
 written into the repository (so a server started ahead, from the :class:`WarmPool`, serves the same
-way). Servers are started from a thread that outlives them: bubblewrap's ``--die-with-parent`` ends a
-server with the thread that started it. The episode is bounded by
+way). Servers are started from threads that live as long as the process (bubblewrap's
+``--die-with-parent`` ends a server with the thread that started it), so an environment may be used
+from any thread. The episode is bounded by
 :class:`~covert.imports.live_mcp_client.LiveLimits` (wall clock per call and per episode, calls,
 message size, memory, CPU); the server's process group and the temporary directory are removed when
 the episode closes, when its environment is garbage, or at exit.
@@ -34,6 +35,7 @@ import tempfile
 import threading
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -133,6 +135,21 @@ def _launch(server_name: str, use_bwrap: bool, limits: LiveLimits) -> _Slot:
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
+
+
+_LAUNCHER: ThreadPoolExecutor | None = None
+
+
+def _start(server_name: str, use_bwrap: bool, limits: LiveLimits) -> _Slot:
+    """:func:`_launch` on one of the launcher threads, which live as long as the process: bubblewrap's
+    ``--die-with-parent`` ends a server with the thread that started it, and the caller's thread may be
+    short-lived (a trainer's worker, a request handler)."""
+    global _LAUNCHER
+    with _LOCK:
+        if _LAUNCHER is None:
+            _LAUNCHER = ThreadPoolExecutor(max_workers=16, thread_name_prefix="covert-live-launch")
+        launcher = _LAUNCHER
+    return launcher.submit(_launch, server_name, use_bwrap, limits).result()
 
 
 class WarmPool:
@@ -260,7 +277,7 @@ class LiveEpisode:
             raise LiveServerError("seed_failed", str(exc)) from None
         slot = POOL.take((name, use_bwrap)) if limits == DEFAULT_LIMITS else None
         if slot is None:
-            slot = _launch(name, use_bwrap, limits)
+            slot = _start(name, use_bwrap, limits)
         self.root, self.client, self.repo_path, self.isolated = slot.root, slot.client, slot.repo_path, slot.isolated
         with _LOCK:
             _OPEN.add(self)

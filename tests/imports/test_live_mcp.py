@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,11 @@ def test_sandboxed_server_is_isolated_and_agrees_with_the_fallback() -> None:
     from covert.env import item_rng
 
     recipe = make_recipe(item_rng("test", 1))
-    with LiveEpisode(recipe) as boxed:
+    started: dict[str, LiveEpisode] = {}
+    thread = threading.Thread(target=lambda: started.setdefault("episode", LiveEpisode(recipe)))
+    thread.start()
+    thread.join()  # the thread that asked for the server is gone; the server is not
+    with started["episode"] as boxed:
         assert boxed.isolated and boxed.warning == ""
         argvs = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in _descendants()}
         servers = [pid for pid, argv in argvs.items() if b"mcp_server_git" in argv and not argv[0].endswith(b"bwrap")]
