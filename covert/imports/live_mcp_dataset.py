@@ -1,6 +1,7 @@
 """Write live-MCP tasks as a dataset: ``sft/`` and ``rl/`` Parquet shards (covert's row features, so
-``datasets.load_dataset("parquet", ...)`` reads them back as written) and ``manifest.json`` (counts,
-rejections, the sandbox in use, every shard's sha256), published atomically. The same seed and task
+``datasets.load_dataset(DIR, "rl")`` reads them back as written), a card, and ``manifest.json`` (counts,
+rejections, the sandbox in use, every shard's sha256 in covert's manifest shape, so ``covert validate DIR``
+checks the rows), published atomically. The same seed and task
 count give the same bytes."""
 
 from __future__ import annotations
@@ -35,18 +36,19 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
             sft, rl = task_rows(task, index)
             writers["sft"].add(encode_row(sft, "sft"))
             writers["rl"].add(encode_row(rl, "rl"))
-        shards = {}
-        for writer in writers.values():
+        shards, counts = {}, {}
+        for config, writer in writers.items():
             for path in writer.close():
                 shards[str(path.relative_to(staging))] = sha256_file(path)
+            counts[f"{config}/train"] = writer.rows
         isolated, warning = sandbox_mode()
         builder = get_builder(NAME)
         manifest = {"covert_version": covert.__version__, "environment": NAME, "builder_version": builder.version,
                     "seed": seed, "num_tasks": num_tasks, "tasks": len(tasks), "rejected": dict(sorted(rejected.items())),
                     "kinds": _kinds(tasks), "sandbox": "bubblewrap" if isolated else "none", "warning": warning,
-                    "license": builder.license, "sources": list(builder.sources), "shards": shards}
+                    "license": builder.license, "sources": list(builder.sources), "files": shards, "rows": counts}
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-        (staging / "README.md").write_text(_card(manifest))
+        (staging / "README.md").write_text(_card(manifest, staging))
         publish(staging, out)
     except BaseException:
         discard(staging)
@@ -54,15 +56,17 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
     return manifest
 
 
-def _card(manifest: dict[str, Any]) -> str:
-    """A dataset card: the Hub's ``configs`` (so ``load_dataset(DIR, "rl")`` works) and where rows come from."""
+def _card(manifest: dict[str, Any], root: Path) -> str:
+    """The dataset card: covert's Hub metadata (configs, sizes, ``dataset_info``, so ``load_dataset(DIR,
+    "rl")`` and ``covert validate DIR`` read it) and where the rows come from."""
+    from covert.io.card import card_data
+
+    data = card_data({"rows": manifest["rows"], "files": manifest["files"], "config": {"license": manifest["license"]},
+                      "summary": {"accepted": manifest["tasks"]}}, root)
     kinds = ", ".join(f"{k.removeprefix('live:')} {v}" for k, v in manifest["kinds"].items())
     sandbox = "under bubblewrap (no network; only the repository and /tmp writable)" if manifest["sandbox"] == \
         "bubblewrap" else f"WITHOUT the sandbox: {manifest['warning']}"
-    return (f"---\nlicense: {manifest['license'].lower()}\nconfigs:\n"
-            "- config_name: sft\n  data_files:\n  - split: train\n    path: sft/train-*.parquet\n"
-            "- config_name: rl\n  data_files:\n  - split: train\n    path: rl/train-*.parquet\n---\n\n"
-            f"# {manifest['environment']} tasks on a live MCP server\n\n"
+    return (f"---\n{data.to_yaml()}\n---\n\n# {manifest['environment']} tasks on a live MCP server\n\n"
             f"{manifest['tasks']} tasks (seed {manifest['seed']}; {kinds}) synthesized against "
             f"{'; '.join(manifest['sources'])}, each on a freshly seeded repository, the server run {sandbox}. "
             "Every task was replayed on a second fresh server with the same outputs and final-state hash. "

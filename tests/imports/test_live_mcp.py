@@ -74,9 +74,12 @@ def test_same_seed_same_bytes(dataset: Path, tmp_path: Path, capsys: pytest.Capt
     manifest = json.loads(capsys.readouterr().out)
     assert manifest == json.loads((dataset / "manifest.json").read_text())
     assert manifest["tasks"] == 2 and manifest["kinds"] == {"live:commit_new_file": 1, "live:latest_commit": 1}
-    for shard in [*manifest["shards"], "README.md"]:
+    for shard in [*manifest["files"], "README.md"]:
         assert (again / shard).read_bytes() == (dataset / shard).read_bytes()
     assert manifest["sandbox"] == ("none" if sandbox_warning() else "bubblewrap")
+    from covert.io.checked import dataset_problems
+
+    assert dataset_problems(dataset)[1] == []  # covert's manifest and card checks (what `covert validate` reads)
 
 
 def test_rows_validate_replay_and_score(rows: dict[str, list[dict[str, Any]]]) -> None:
