@@ -91,7 +91,8 @@ def test_rows_validate_replay_and_score(rows: dict[str, list[dict[str, Any]]]) -
         for row in rows[kind]:
             validator(f"{kind}_row")(row)
     write = next(r for r in rows["rl"] if r["category"] == "state_changing")
-    validate_row(write, "rl")  # covert's own L1-L3: the oracle replayed twice on fresh live servers
+    read_rl = next(r for r in rows["rl"] if r["category"] == "simple")
+    validate_row(read_rl, "rl")  # covert's own L1-L3 (facts quoted from the log's text), replayed on live servers
     sft = next(r for r in rows["sft"] if r["task_id"] == write["task_id"])
     right = score(write, sft["messages"][2:])
     assert right.value == 1.0 and right.components["state"] == 1.0
