@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from covert.env import State, get_builder, is_error, item_rng
-from covert.imports.live_mcp import PREFIX, LiveEnvironment, recipe_of
+from covert.imports.live_mcp import PREFIX, LiveEnvironment, recipe_of, state_of
 from covert.imports.live_mcp_client import LiveServerError
 from covert.imports.live_mcp_git import make_recipe
 from covert.synth.records import Call, Task
@@ -188,8 +188,9 @@ def make_task(seed: int, index: int) -> Task:
     env_cls = builder.environment
     rng = item_rng(NAME, seed, index)
     recipe = make_recipe(rng)
-    env = env_cls.seeded(recipe)  # type: ignore[attr-defined]
+    env = env_cls(state_of(recipe, {}))
     try:
+        env = env_cls.seeded(recipe)  # type: ignore[attr-defined]
         initial = env.state
         plan = plan_task(rng, initial)
         first = run_calls(env, plan.turns)
