@@ -97,6 +97,12 @@ def fact_problem(fact: dict[str, Any], outputs: list[Any], reasoning: list[dict[
     if not normalize_text(fact["value"]):
         return "empty_fact", str(fact.get("path", fact.get("reasoning", "")))
     form = str(fact.get("form") or "")
+    if "call" in fact and fact.get("quote") is True:  # quoted from a text output (live MCP servers answer in text)
+        index = fact["call"]
+        text = outputs[index] if isinstance(index, int) and 0 <= index < len(outputs) else None
+        if not isinstance(text, str) or fact["value"] not in text:
+            return "fact_not_derivable", f"{fact['value']} is not in the text of call {index}"
+        return None
     if "call" in fact:
         if not isinstance(fact["call"], int) or not 0 <= fact["call"] < len(outputs):
             return "fact_without_source", fact["value"]

@@ -20,6 +20,7 @@ from typing import Any
 import covert
 from covert import interrupts
 from covert.env import item_rng, resolve_builders
+from covert.env.registry import LIVE_PREFIX
 from covert.io.background import Background
 from covert.io.card import write_card
 from covert.io.loader_safe import LoaderUnsafe
@@ -74,6 +75,11 @@ class BuildConfig:
         unknown = set(self.mix) - set(CATEGORIES)
         if unknown:
             raise BuildError(f"unknown categories {sorted(unknown)}; known: {', '.join(CATEGORIES)}")
+        names = self.builders.split(",") if isinstance(self.builders, str) else list(self.builders)
+        live = [n.strip() for n in names if n.strip().startswith(LIVE_PREFIX)]
+        if live:  # a live MCP server has no language resources for synthesis; it has its own task generator
+            raise BuildError(f"{live[0]} is a live MCP environment: make its tasks with "
+                             f"`covert live-mcp {live[0][len(LIVE_PREFIX):]} --num-tasks N --out DIR`")
         resolve_builders(self.builders)
 
 

@@ -257,7 +257,8 @@ def parser() -> argparse.ArgumentParser:
 _EXTENSIONS = ("covert.augment.command", "covert.rewards.command", "covert.publish.command",
                "covert.rollouts.command", "covert.report.command", "covert.audit.command", "covert.evolve.command",
                "covert.procgen.command", "covert.procgen.mapf_command", "covert.procgen.admit_command",
-               "covert.imports.command", "covert.imports.envs_command")
+               "covert.imports.command", "covert.imports.envs_command",
+               "covert.imports.live_mcp_command")
 
 
 def main(argv: list[str] | None = None) -> int:

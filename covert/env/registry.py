@@ -36,6 +36,7 @@ def _discover() -> dict[str, Builder]:
 
 
 IMPORTED_PREFIX = "api."  # environments imported from API specs and admitted to the store (covert.imports.envs)
+LIVE_PREFIX = "mcp."  # live MCP environments: a real server per episode (covert.imports.live_mcp)
 
 
 PROCGEN_PREFIX = "procgen."  # tool forms of procedural environments (covert.procgen.tool_forms)
@@ -60,7 +61,8 @@ def admitted_names() -> list[str]:
 
 def get_builder(name: str) -> Builder:
     """The builder called ``name``; raises :class:`UnknownBuilderError` naming the known ones. ``api.<id>``
-    names an admitted imported environment, ``procgen.<env>`` a procedural environment's tool form."""
+    names an admitted imported environment, ``procgen.<env>`` a procedural environment's tool form, ``mcp.<server>``
+    a live MCP environment."""
     found = _discover()
     if isinstance(name, str) and name.startswith(IMPORTED_PREFIX):
         imported = _imported().admitted_builder(name)
@@ -76,6 +78,10 @@ def get_builder(name: str) -> Builder:
             raise UnknownBuilderError(f"unknown environment {name!r}; tool forms: "
                                       f"{', '.join(PROCGEN_PREFIX + n for n in tool_form_names())}")
         return procedural
+    if isinstance(name, str) and name.startswith(LIVE_PREFIX):
+        from covert.imports.live_mcp import live_builder  # imported only when a live environment is asked for
+
+        return live_builder(name)
     if name not in found:
         raise UnknownBuilderError(f"unknown builder {name!r}; known builders: {', '.join(found)} (see `covert list`)")
     return found[name]
