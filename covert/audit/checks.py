@@ -25,6 +25,7 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
+from covert.query_leaks import query_leaks
 
 
 @dataclass(frozen=True)
@@ -734,3 +735,22 @@ def other_customer_records(view: RowView) -> Verdict | None:
         return None
     reasons = dict(found)
     return _flag("other_customer", reasons["other_customer_records"]) if "other_customer_records" in reasons else OK
+
+
+# -- queries that read like schema dumps -------------------------------------------------------------------
+
+@check("schema_in_query", "queries that read like schema dumps: operation ids, paths, parameter keys, enum "
+       "spellings, opaque ids a person could not know, filler values, verbs as nouns", 0.0)
+def schema_in_query(view: RowView) -> Verdict | None:
+    """Every user message of rows with calls (:func:`covert.query_leaks.query_leaks` against the row's
+    offered tools and its calls' arguments); the kind names the first defect found."""
+    if not view.user_texts or not view.turns:
+        return None
+    calls = [{"name": c.name, "arguments": c.arguments} for c in view.calls]
+    tools = [{"function": f} for f in view.tools.values()]
+    for text in view.user_texts:
+        leaks = query_leaks(text, tools, calls)
+        if leaks:
+            kind, detail = leaks[0]
+            return _flag(kind, detail)
+    return OK

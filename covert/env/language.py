@@ -72,6 +72,9 @@ class Language:
         field_nouns: Readable names of output fields ("total" -> "order total").
         out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
         identity: How the domain identifies its user (a :class:`covert.policy.Identity`), if it does.
+        phrases: How a user says a parameter's value when not verbatim, keyed ``"tool.param"`` (a resource
+            path ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in
+            us-central1"); validation grounds such a path by its parts (:func:`covert.query_leaks.path_said`).
     """
 
     scope: str
@@ -82,6 +85,7 @@ class Language:
     field_nouns: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
     identity: Any = None
+    phrases: dict[str, Callable[[Any], str]] = field(default_factory=dict)
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

@@ -16,8 +16,8 @@ from typing import Any
 
 from covert.env import Intent, Language, Reference, State
 from covert.imports.bind import BoundApi, BoundTool
-from covert.imports.resources import Resource, record_of, words
-from covert.imports.statefactory import Unsatisfiable, value_for
+from covert.imports.resources import Resource, items_path, record_of, words
+from covert.imports.statefactory import Unsatisfiable, plausible, value_for
 
 _WORDY_ENUM = re.compile(r"^[a-z][a-z ]{1,30}$")
 _SLOT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -39,13 +39,24 @@ OUT_OF_SCOPE = (
 def field_words(name: str) -> str:
     """A field name in words (``createdAt`` -> "creation date", ``display_name`` -> "display name")."""
     parts = words(name)
-    if parts and parts[-1] in ("at", "on", "time", "timestamp") and len(parts) > 1:
-        parts = parts[:-1]
-    if parts and parts[-1] in ("created", "updated", "modified", "placed", "deleted", "started", "ended"):
-        head = {"created": "creation", "updated": "last update", "modified": "last change", "placed": "order",
-                "deleted": "deletion", "started": "start", "ended": "end"}[parts[-1]]
-        parts = [*parts[:-1], head, "date"]
+    if parts and parts[-1] in ("at", "on", "time", "timestamp", "date") and len(parts) > 1:
+        last = parts[-2]
+        head = _EVENT_NOUNS.get(last)
+        if head is not None:
+            return " ".join([*parts[:-2], head, "date"]).strip()
+        parts = parts[:-1] if parts[-1] != "date" else parts
+    if parts and parts[-1] in _EVENT_NOUNS:
+        parts = [*parts[:-1], _EVENT_NOUNS[parts[-1]], "date"]
+    if parts and parts[-1] in ("id", "ids") and len(parts) > 1:
+        parts = [*parts[:-1], "ID"]
     return " ".join(parts) or name
+
+
+_EVENT_NOUNS = {"created": "creation", "create": "creation", "creation": "creation", "updated": "last update",
+                "update": "last update", "modified": "last change", "modify": "last change", "placed": "order",
+                "deleted": "deletion", "delete": "deletion", "started": "start", "start": "start", "ended": "end",
+                "end": "end", "expire": "expiry", "expiry": "expiry", "expiration": "expiry", "expires": "expiry",
+                "published": "publication", "publish": "publication", "last_modified": "last change"}
 
 
 def article(noun: str) -> str:
@@ -64,6 +75,57 @@ def phrasable(schema: Any) -> bool:
     return schema.get("type") in ("string", "integer", "number")
 
 
+def sayable(key: str, schema: Any) -> bool:
+    """Whether a person would say a value of field ``key`` in a request: :func:`phrasable`, and for a
+    string, a field whose name tells what goes there (a name, an email, a city, a description; not a
+    timestamp, a code or a token), so the request never carries filler."""
+    if not phrasable(schema):
+        return False
+    if schema.get("enum") or schema.get("type") in ("integer", "number"):
+        return True
+    if _is_when(key, schema) or schema.get("format") in ("int64", "int32", "google-duration", "google-fieldmask"):
+        return False
+    parts = words(key)
+    if not parts or parts[-1] in _CODE_WORDS:
+        return False
+    return plausible(key) or schema.get("format") in ("email", "date")
+
+
+_CODE_WORDS = frozenset(("id", "ids", "arn", "key", "token", "uri", "url", "etag", "hash", "secret", "link", "currency",
+                         "language", "locale", "version", "fingerprint", "type", "kind", "state", "status", "code"))
+
+
+def _is_when(key: str, schema: Any) -> bool:
+    """A timestamp field (said in an answer as a date and time, never asked for in a request)."""
+    fmt = schema.get("format") if isinstance(schema, dict) else None
+    if fmt in ("date-time", "google-datetime"):
+        return True
+    parts = words(key)
+    return bool(parts) and parts[-1] in ("at", "time", "timestamp") and fmt != "date"
+
+
+def _answer_slot(key: str, schema: dict[str, Any], path: str, props: dict[str, Any]) -> str | None:
+    """The answer slot of a field: dates and times spoken, amounts with their currency, wordy enums in
+    words; ``None`` for values a person would not be told (codes, tokens, filler)."""
+    if schema.get("enum"):
+        return f"{{{path}:status}}" if phrasable(schema) else None
+    if schema.get("type") in ("integer", "number"):
+        if any(a in key.lower() for a in ("price", "amount", "cost", "balance", "fee", "total")):
+            currency = next((k for k in props if words(k) and words(k)[-1] == "currency"), None)
+            if currency is None:
+                return None
+            prefix = path.rpartition(".")[0]
+            return f"{{{path}:money:{prefix + '.' if prefix else ''}{currency}}}"
+        return f"{{{path}}}"
+    if schema.get("type") != "string":
+        return None
+    if _is_when(key, schema):
+        return f"{{{path}:when}}"
+    if schema.get("format") == "date":
+        return f"{{{path}:date}}"
+    return f"{{{path}}}" if sayable(key, schema) else None
+
+
 def _descriptors(resource: Resource, resources: dict[str, Resource]) -> list[str]:
     """Fields that describe a record in words, name-like first."""
     props = resource.schema["properties"]
@@ -72,11 +134,11 @@ def _descriptors(resource: Resource, resources: dict[str, Resource]) -> list[str
     for key, schema in props.items():
         if key == resource.id_field or key in fk or not isinstance(schema, dict):
             continue
-        if schema.get("type") != "string" or schema.get("enum") or schema.get("format") in (*_SKIP_FORMATS, "date-time"):
+        if schema.get("type") != "string" or schema.get("enum") or not sayable(key, schema):
             continue
-        parts = words(key)
-        if not parts or parts[-1] in ("id", "arn", "key", "token", "uri", "url", "etag", "hash", "secret"):
-            continue
+        if schema.get("format") == "date" or words(key)[-1] in ("description", "summary", "notes", "note", "comment",
+                                                                 "message", "body", "text"):
+            continue  # a record is named by its name, title or address, not by a date or a paragraph
         out.append(key)
     out.sort(key=lambda k: (0 if any(n in k.lower() for n in _NAMEISH) else 1, list(props).index(k)))
     return out[:3]
@@ -124,14 +186,54 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
         return (Intent(ask=(), answer=()),)
     if not scopes:
         return intents
-    # every request names the scope the records live in ("... in project harbor-42")
-    where = " ".join(f"in the {scope_noun(p)} {{{p}}}" for p in scopes)
+    # every request names the scope the records live in ("... for project harbor-42 in us-central1")
+    props = bound.spec.parameters["properties"]
+    where = " ".join(_scope_words(p, props[p]) for p in scopes)
 
     def placed(template: str) -> str:  # before a closing question mark: "can you ... in the project X?"
         return f"{template[:-1]} {where}?" if template.endswith("?") else f"{template} {where}"
 
     return tuple(Intent(ask=tuple(placed(t) for t in i.ask), answer=i.answer,
                         context=tuple(placed(t) for t in i.context)) for i in intents)
+
+
+_GENERIC_SCOPES = frozenset(("parent", "name", "resource", "scope", "path"))
+_PLACES = frozenset(("locations", "regions", "zones"))
+
+
+def _scope_words(param: str, schema: dict[str, Any]) -> str:
+    """How a request names the scope a parameter carries: a resource path by its parts ("for project
+    harbor-42 in us-central1", see :func:`path_phrase`), else its noun ("in the account atlas-17")."""
+    if _path_scope(schema):
+        return f"for {{{param}}}"
+    noun = scope_noun(param)
+    return f"for {{{param}}}" if noun in _GENERIC_SCOPES else f"in the {noun} {{{param}}}"
+
+
+def _path_scope(schema: Any) -> bool:
+    from covert.imports.statefactory import scope_path
+
+    pattern = schema.get("pattern") if isinstance(schema, dict) else None
+    return isinstance(pattern, str) and scope_path(pattern, random.Random(0)) is not None
+
+
+def path_phrase(value: Any) -> str:
+    """A resource path in words: ``projects/harbor-42/locations/us-central1`` -> "project harbor-42 in
+    us-central1" (places are said after "in"; other collections by their singular noun)."""
+    from covert.imports.resources import singular
+
+    parts = str(value).split("/")
+    if len(parts) % 2:
+        return str(value)
+    said = []
+    for i in range(0, len(parts), 2):
+        collection, name = parts[i], parts[i + 1]
+        if collection in _PLACES:
+            said.append(f"in {name}")
+        else:
+            nouns = words(collection)
+            said.append(" ".join([*nouns[:-1], singular(nouns[-1]) if nouns else collection, name]))
+    return " ".join(said)
 
 
 def scope_noun(param: str) -> str:
@@ -173,19 +275,38 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
                   and k.lower().replace("_", "") in ("totalcount", "total", "totalsize", "count", "totalitems", "totalresults")]
         if plain:
             return (Intent(ask=(), answer=()),)
-        asks = (f"how many {plural} are there{owner}?", f"can you count the {plural}{owner} for me?") if counts else ()
-        return (Intent(ask=asks, answer=tuple(f"There are {{{c}}} {plural}." for c in counts),
-                       context=(f"I'm looking at the {plural}{owner}",)),)
+        out = []
+        if counts:
+            out.append(Intent(ask=(f"how many {plural} are there{owner}?", f"can you count the {plural}{owner} for me?"),
+                              answer=tuple(f"I count {{{c}:n:{noun}|{plural}}} in all." for c in counts),
+                              context=(f"I'm looking at the {plural}{owner}",)))
+        listed = _list_answers(bound, resource, refs[resource.entity].user_knows_id if resource.entity in refs else False)
+        if listed:
+            out.append(Intent(ask=(f"which {plural} are there{owner}?", f"can you show me the {plural}{owner}?",
+                                   f"please list the {plural}{owner}"),
+                              answer=listed, context=(f"I'm looking at the {plural}{owner}",)))
+            for param, target in bound.fields.items():
+                if param in required or not _SLOT.match(param) or not sayable(target, params.get(param)):
+                    continue
+                said = field_words(target)
+                out.append(Intent(ask=(f"which {plural}{owner} have the {said} {{{param}}}?",
+                                       f"can you show me the {plural}{owner} whose {said} is {{{param}}}?"),
+                                  answer=listed))
+        return tuple(out) or (Intent(ask=(), answer=(), context=(f"I'm looking at the {plural}{owner}",)),)
     if role.kind == "get":
         if id_slot is None or any(not phrasable(params[p]) for p in plain if p != id_slot):
             return (Intent(ask=(), answer=()),)
         out = []
+        props = resource.schema["properties"]
         for key in _facts(resource):
             said = field_words(key)
+            slot = _answer_slot(key, props[key], _path(prefix, key), props)
+            if slot is None:
+                continue
             out.append(Intent(
                 ask=(f"what's the {said} of {{{id_slot}}}?", f"can you tell me the {said} of {{{id_slot}}}?",
                      f"I need the {said} of {{{id_slot}}}, please"),
-                answer=(f"The {said} is {{{_path(prefix, key)}}}.",),
+                answer=(f"The {said} is {slot}.", f"Its {said} is {slot}."),
                 context=(f"it's about {{{id_slot}}}", f"I mean {{{id_slot}}}")))
         return tuple(out) or (Intent(ask=(), answer=()),)
     if role.kind == "delete":
@@ -197,7 +318,7 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
     labels = dict(bound.fields)
     if role.kind == "create" and role.id_param in params:
         labels[role.id_param] = resource.id_field
-    settable = [p for p in labels if _SLOT.match(p) and phrasable(params.get(p))]
+    settable = [p for p in labels if _SLOT.match(p) and sayable(labels[p], params.get(p))]
     must = [p for p in plain if p != id_slot or role.kind == "create"]
     if any(p not in settable for p in must):
         return (Intent(ask=(), answer=()),)
@@ -213,8 +334,7 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
                 continue
             changes = " and ".join(f"the {field_words(labels[p])} to {{{p}}}" for p in chosen)
             asks += [f"please change {changes} for {{{id_slot}}}", f"can you update {{{id_slot}}}? Set {changes}"]
-        id_path = _path(prefix, resource.id_field)
-        return (Intent(ask=tuple(asks), answer=(f"Done: {noun} {{{id_path}}} is updated.",)),)
+        return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "updated")),)
     asks = []
     for combo in combos:
         chosen = must + combo
@@ -223,8 +343,41 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
             asks += [f"please create a new {noun} with {details}", f"I'd like to add {article(noun)}: {details}"]
         else:
             asks += [f"please set up a new {noun} for me", f"can you create a new {noun}?"]
-    id_path = _path(prefix, resource.id_field)
-    return (Intent(ask=tuple(asks), answer=(f"The new {noun} is created with id {{{id_path}}}.",)),)
+    return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "created")),)
+
+
+def _write_answers(resource: Resource, prefix: str, done: str) -> tuple[str, ...]:
+    """What the assistant says after a create or an update: the record by its name when it has one,
+    else its id (a number the user may need later), never a resource path."""
+    noun = resource.noun
+    named = [k for k in _descriptors(resource, {}) if any(n in k.lower() for n in ("name", "title", "label"))]
+    if named:
+        slot = _path(prefix, named[0])
+        return (f"Done: the {noun} {{{slot}}} is {done}.", f"All set: I've {done} the {noun} {{{slot}}}.")
+    id_slot = _path(prefix, resource.id_field)
+    if resource.id_pattern or resource.id_field.lower() == "name" or resource.id_field.lower().endswith("arn"):
+        return (f"Done: the {noun} is {done}.", f"All set: the {noun} has been {done}.")
+    return (f"Done: the {noun} is {done}; its reference is {{{id_slot}}}.",
+            f"All set: I've {done} the {noun} (reference {{{id_slot}}}).")
+
+
+def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) -> tuple[str, ...]:
+    """Answers that name the records a list returned (by name, with the count), or ``()`` when its
+    records have no name to say or the list is the whole output."""
+    found = items_path(bound.spec.returns)
+    if found is None or not found[0]:
+        return ()
+    path = found[0]
+    required = resource.schema.get("required") or ()
+    named = sorted(_descriptors(resource, {}), key=lambda k: k not in required)
+    if not named and knows_id:
+        named = [resource.id_field]  # a name the user knows (botocore's FunctionName, an MCP entity's name)
+    if not named:
+        return ()
+    spec = f"{path}:list:{named[0]}"
+    noun, plural = resource.noun, resource.plural
+    return (f"I found {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"Here's what there is: {{{spec}}}.",
+            f"You have {{{path}:n:{noun}|{plural}}}: {{{spec}}}.")
 
 
 def _facts(resource: Resource) -> list[str]:
@@ -263,6 +416,7 @@ def build_language(api: BoundApi) -> Language:
     refs = {r.entity: _reference(r, api.resources, api.spec.source) for r in api.resources.values()}
     intents = {name: _intents(api, bound, refs) for name, bound in api.tools.items()}
     values: dict[str, Any] = {}
+    phrases: dict[str, Any] = {}
     field_nouns: dict[str, str] = {}
     for name, bound in api.tools.items():
         for param, target in bound.fields.items():
@@ -272,6 +426,8 @@ def build_language(api: BoundApi) -> Language:
         role = bound.role
         for param in role.scope_params:
             values[f"{name}.{param}"] = _scope_sampler(param, bound.spec.parameters["properties"][param])
+            if _path_scope(bound.spec.parameters["properties"][param]):
+                phrases[f"{name}.{param}"] = path_phrase
         if role.kind == "create" and role.id_param and role.id_param in bound.spec.parameters["properties"]:
             schema = bound.spec.parameters["properties"][role.id_param]
             values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param)
@@ -283,5 +439,5 @@ def build_language(api: BoundApi) -> Language:
         scope=f"{', '.join(plurals[:4])} in {api.spec.title}",
         intents=intents, references=refs,
         entity_tables={r.entity: r.table for r in api.resources.values()},
-        values=values, field_nouns=field_nouns, out_of_scope=OUT_OF_SCOPE,
+        values=values, field_nouns=field_nouns, out_of_scope=OUT_OF_SCOPE, phrases=phrases,
     )

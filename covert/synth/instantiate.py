@@ -191,7 +191,8 @@ class Instantiator:
                 continue
             step.args[param] = value
             step.user_params.append(param)
-            step.phrases[param] = self._user_phrase(entity, value)
+            said = self.language.phrases.get(f"{tool}.{param}")
+            step.phrases[param] = said(value) if said is not None else self._user_phrase(entity, value)
         return step
 
     def _wants_optional(self, tool: str, param: str, schema: dict[str, Any]) -> bool:
