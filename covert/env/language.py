@@ -72,9 +72,11 @@ class Language:
         field_nouns: Readable names of output fields ("total" -> "order total").
         out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
         identity: How the domain identifies its user (a :class:`covert.policy.Identity`), if it does.
-        phrases: How a user says a parameter's value when not verbatim, keyed ``"tool.param"`` (a resource
-            path ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in
-            us-central1"); validation grounds such a path by its parts (:func:`covert.query_leaks.path_said`).
+        phrases: How a user says a parameter's value when not verbatim, keyed ``"tool.param"``: the phrase
+            and the noun a second mention refers back with (a resource path
+            ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in us-central1",
+            then "that project"); validation grounds such a path by its parts
+            (:func:`covert.query_leaks.path_said`).
     """
 
     scope: str
@@ -85,7 +87,7 @@ class Language:
     field_nouns: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
     identity: Any = None
-    phrases: dict[str, Callable[[Any], str]] = field(default_factory=dict)
+    phrases: dict[str, Callable[[Any], tuple[str, str]]] = field(default_factory=dict)
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

@@ -36,6 +36,18 @@ OUT_OF_SCOPE = (
 )
 
 
+ACRONYMS = {w: w.upper() for w in ("ip", "dns", "vm", "api", "sql", "ssh", "gpg", "ssl", "tls", "url", "uri", "lb",
+                                     "byoc", "iot", "sms", "http", "vpc", "vpn", "cdn", "ml", "os", "kms", "sip", "ca",
+                                     "acl", "iam", "saml", "oidc", "jwt", "mfa", "nat", "gpu", "cpu", "tcp", "udp",
+                                     "grpc", "etl", "crm", "ssm", "ec2", "rds", "sso", "pdf", "csv", "faq", "id")}
+_ACRONYM_PLURALS = {f"{w}s": f"{w.upper()}s" for w in ACRONYMS}
+
+
+def shown(text: str) -> str:
+    """Words as a person writes them: acronyms in capitals ("ip record" -> "IP record", "vms" -> "VMs")."""
+    return " ".join(ACRONYMS.get(w, _ACRONYM_PLURALS.get(w, w)) for w in text.split(" "))
+
+
 def field_words(name: str) -> str:
     """A field name in words (``createdAt`` -> "creation date", ``display_name`` -> "display name")."""
     parts = words(name)
@@ -43,19 +55,17 @@ def field_words(name: str) -> str:
         last = parts[-2]
         head = _EVENT_NOUNS.get(last)
         if head is not None:
-            return " ".join([*parts[:-2], head, "date"]).strip()
+            return shown(" ".join([*parts[:-2], head, "date"]).strip())
         parts = parts[:-1] if parts[-1] != "date" else parts
     if parts and parts[-1] in _EVENT_NOUNS:
         parts = [*parts[:-1], _EVENT_NOUNS[parts[-1]], "date"]
-    if parts and parts[-1] in ("id", "ids") and len(parts) > 1:
-        parts = [*parts[:-1], "ID"]
-    return " ".join(parts) or name
+    return shown(" ".join(parts)) or name
 
 
 _EVENT_NOUNS = {"created": "creation", "create": "creation", "creation": "creation", "updated": "last update",
                 "update": "last update", "modified": "last change", "modify": "last change", "placed": "order",
                 "deleted": "deletion", "delete": "deletion", "started": "start", "start": "start", "ended": "end",
-                "end": "end", "expire": "expiry", "expiry": "expiry", "expiration": "expiry", "expires": "expiry",
+                "end": "end", "begin": "start", "expire": "expiry", "expiry": "expiry", "expiration": "expiry", "expires": "expiry",
                 "published": "publication", "publish": "publication", "last_modified": "last change"}
 
 
@@ -101,7 +111,7 @@ def _is_when(key: str, schema: Any) -> bool:
     if fmt in ("date-time", "google-datetime"):
         return True
     parts = words(key)
-    return bool(parts) and parts[-1] in ("at", "time", "timestamp") and fmt != "date"
+    return bool(parts) and parts[-1] in ("at", "time", "timestamp", "date", "datetime") and fmt != "date"
 
 
 def _answer_slot(key: str, schema: dict[str, Any], path: str, props: dict[str, Any]) -> str | None:
@@ -140,8 +150,16 @@ def _descriptors(resource: Resource, resources: dict[str, Resource]) -> list[str
                                                                  "message", "body", "text"):
             continue  # a record is named by its name, title or address, not by a date or a paragraph
         out.append(key)
-    out.sort(key=lambda k: (0 if any(n in k.lower() for n in _NAMEISH) else 1, list(props).index(k)))
+    out.sort(key=lambda k: (_name_rank(k), list(props).index(k)))
     return out[:3]
+
+
+def _name_rank(key: str) -> int:
+    """0 for a name or title, 1 for an address or handle, 2 for anything else."""
+    lowered = key.lower()
+    if any(n in lowered for n in ("name", "title", "label", "subject", "display")):
+        return 0
+    return 1 if any(n in lowered for n in ("email", "username", "summary")) else 2
 
 
 def _amount_fields(resource: Resource) -> list[str]:
@@ -151,7 +169,7 @@ def _amount_fields(resource: Resource) -> list[str]:
 
 
 def _reference(resource: Resource, resources: dict[str, Resource], source: str) -> Reference:
-    noun = resource.noun
+    noun = shown(resource.noun)
     by_field: dict[str, tuple[str, ...]] = {}
     for key in _descriptors(resource, resources):
         said = field_words(key)
@@ -163,7 +181,7 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
                    for k in _amount_fields(resource)}
     id_words = words(resource.id_field)
     knows = source in ("botocore", "mcp") and bool(id_words) and id_words[-1] == "name" and len(id_words) > 1
-    return Reference(noun=noun, plural=resource.plural, by_id=(f"the {noun} {{value}}", f"{noun} {{value}}"),
+    return Reference(noun=noun, plural=shown(resource.plural), by_id=(f"the {noun} {{value}}", f"{noun} {{value}}"),
                      user_knows_id=knows, by_field=by_field, superlative=superlative)
 
 
@@ -203,11 +221,11 @@ _PLACES = frozenset(("locations", "regions", "zones"))
 
 def _scope_words(param: str, schema: dict[str, Any]) -> str:
     """How a request names the scope a parameter carries: a resource path by its parts ("for project
-    harbor-42 in us-central1", see :func:`path_phrase`), else its noun ("in the account atlas-17")."""
+    harbor-42 in us-central1", see :func:`path_phrase`), else by its noun ("in the account atlas-17", the
+    phrase coming from :func:`_scope_phrase`)."""
     if _path_scope(schema):
         return f"for {{{param}}}"
-    noun = scope_noun(param)
-    return f"for {{{param}}}" if noun in _GENERIC_SCOPES else f"in the {noun} {{{param}}}"
+    return f"for {{{param}}}" if scope_noun(param) in _GENERIC_SCOPES else f"in {{{param}}}"
 
 
 def _path_scope(schema: Any) -> bool:
@@ -217,23 +235,42 @@ def _path_scope(schema: Any) -> bool:
     return isinstance(pattern, str) and scope_path(pattern, random.Random(0)) is not None
 
 
-def path_phrase(value: Any) -> str:
-    """A resource path in words: ``projects/harbor-42/locations/us-central1`` -> "project harbor-42 in
-    us-central1" (places are said after "in"; other collections by their singular noun)."""
+def path_phrase(value: Any) -> tuple[str, str]:
+    """A resource path in words, and its noun: ``projects/harbor-42/locations/us-central1`` -> ("project
+    harbor-42 in us-central1", "project"); the innermost resource comes first ("application falcon-7 of
+    project harbor-42 in us-central1"), places after "in"."""
     from covert.imports.resources import singular
 
     parts = str(value).split("/")
-    if len(parts) % 2:
-        return str(value)
-    said = []
+    if len(parts) % 2 or len(parts) < 2:
+        return str(value), "one"
+    named: list[str] = []
+    place = ""
     for i in range(0, len(parts), 2):
         collection, name = parts[i], parts[i + 1]
         if collection in _PLACES:
-            said.append(f"in {name}")
-        else:
-            nouns = words(collection)
-            said.append(" ".join([*nouns[:-1], singular(nouns[-1]) if nouns else collection, name]))
-    return " ".join(said)
+            place = name
+            continue
+        nouns = words(collection) or [collection]
+        named.append(" ".join([*nouns[:-1], singular(nouns[-1]), name]))
+    if not named:
+        return f"{place}", "location"
+    said = " of ".join(reversed(named)) + (f" in {place}" if place else "")
+    head = named[-1].rsplit(" ", 1)[0]
+    return said, head
+
+
+def _scope_phrase(param: str, schema: dict[str, Any]):  # noqa: ANN202 - a phrase hook of the Language
+    """The phrase hook of a scope parameter: a resource path by its parts, else the value itself; either
+    way with the noun a second mention refers back with ("that project")."""
+    if _path_scope(schema):
+        return path_phrase
+    noun = scope_noun(param)
+    generic = noun in _GENERIC_SCOPES
+
+    def said(value: Any) -> tuple[str, str]:
+        return (str(value), "one") if generic else (f"the {noun} {value}", noun)
+    return said
 
 
 def scope_noun(param: str) -> str:
@@ -258,7 +295,7 @@ def _scope_sampler(param: str, schema: dict[str, Any]):
 def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:
     role = bound.role
     resource = api.resources[role.table]
-    noun, plural = resource.noun, resource.plural
+    noun, plural = shown(resource.noun), shown(resource.plural)
     params = bound.spec.parameters["properties"]
     required = bound.spec.parameters["required"]
     id_slot = role.id_param if role.id_param and _SLOT.match(role.id_param) else None
@@ -349,16 +386,13 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
 def _write_answers(resource: Resource, prefix: str, done: str) -> tuple[str, ...]:
     """What the assistant says after a create or an update: the record by its name when it has one,
     else its id (a number the user may need later), never a resource path."""
-    noun = resource.noun
+    noun = shown(resource.noun)
     named = [k for k in _descriptors(resource, {}) if any(n in k.lower() for n in ("name", "title", "label"))]
     if named:
         slot = _path(prefix, named[0])
         return (f"Done: the {noun} {{{slot}}} is {done}.", f"All set: I've {done} the {noun} {{{slot}}}.")
-    id_slot = _path(prefix, resource.id_field)
-    if resource.id_pattern or resource.id_field.lower() == "name" or resource.id_field.lower().endswith("arn"):
-        return (f"Done: the {noun} is {done}.", f"All set: the {noun} has been {done}.")
-    return (f"Done: the {noun} is {done}; its reference is {{{id_slot}}}.",
-            f"All set: I've {done} the {noun} (reference {{{id_slot}}}).")
+    # ids the API assigns are internals (the user refers to the record by what they asked for)
+    return (f"Done: the {noun} is {done}.", f"All set: the {noun} has been {done}.")
 
 
 def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) -> tuple[str, ...]:
@@ -369,13 +403,13 @@ def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) 
         return ()
     path = found[0]
     required = resource.schema.get("required") or ()
-    named = sorted(_descriptors(resource, {}), key=lambda k: k not in required)
+    named = sorted((k for k in _descriptors(resource, {}) if _name_rank(k) < 2), key=lambda k: k not in required)
     if not named and knows_id:
         named = [resource.id_field]  # a name the user knows (botocore's FunctionName, an MCP entity's name)
     if not named:
         return ()
     spec = f"{path}:list:{named[0]}"
-    noun, plural = resource.noun, resource.plural
+    noun, plural = shown(resource.noun), shown(resource.plural)
     return (f"I found {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"Here's what there is: {{{spec}}}.",
             f"You have {{{path}:n:{noun}|{plural}}}: {{{spec}}}.")
 
@@ -426,15 +460,14 @@ def build_language(api: BoundApi) -> Language:
         role = bound.role
         for param in role.scope_params:
             values[f"{name}.{param}"] = _scope_sampler(param, bound.spec.parameters["properties"][param])
-            if _path_scope(bound.spec.parameters["properties"][param]):
-                phrases[f"{name}.{param}"] = path_phrase
+            phrases[f"{name}.{param}"] = _scope_phrase(param, bound.spec.parameters["properties"][param])
         if role.kind == "create" and role.id_param and role.id_param in bound.spec.parameters["properties"]:
             schema = bound.spec.parameters["properties"][role.id_param]
             values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param)
     for resource in api.resources.values():
         for key in resource.schema["properties"]:
             field_nouns[key] = field_words(key)
-    plurals = sorted({r.plural for r in api.resources.values()})
+    plurals = sorted({shown(r.plural) for r in api.resources.values()})
     return Language(
         scope=f"{', '.join(plurals[:4])} in {api.spec.title}",
         intents=intents, references=refs,

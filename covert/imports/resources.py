@@ -52,6 +52,8 @@ def singular(word: str) -> str:
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
+    if word.endswith(("yses", "theses")):  # analyses, hypotheses
+        return word[:-2] + "is"
     if word.endswith(("sses", "xes", "ches", "shes", "zes")):
         return word[:-2]
     if word.endswith("s"):
