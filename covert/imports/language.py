@@ -39,7 +39,8 @@ OUT_OF_SCOPE = (
 ACRONYMS = {w: w.upper() for w in ("ip", "dns", "vm", "api", "sql", "ssh", "gpg", "ssl", "tls", "url", "uri", "lb",
                                      "byoc", "iot", "sms", "http", "vpc", "vpn", "cdn", "ml", "os", "kms", "sip", "ca",
                                      "acl", "iam", "saml", "oidc", "jwt", "mfa", "nat", "gpu", "cpu", "tcp", "udp",
-                                     "grpc", "etl", "crm", "ssm", "ec2", "rds", "sso", "pdf", "csv", "faq", "id")}
+                                     "grpc", "etl", "crm", "ssm", "ec2", "rds", "sso", "pdf", "csv", "faq", "id", "gb",
+                                     "mb", "kb", "tb", "cidr", "arn", "sku", "ttl")}
 _ACRONYM_PLURALS = {f"{w}s": f"{w.upper()}s" for w in ACRONYMS}
 
 
@@ -91,17 +92,18 @@ def sayable(key: str, schema: Any) -> bool:
     timestamp, a code or a token), so the request never carries filler."""
     if not phrasable(schema):
         return False
+    parts = words(key)
+    if not parts or parts[-1] in _CODE_WORDS:
+        return False
     if schema.get("enum") or schema.get("type") in ("integer", "number"):
         return True
     if _is_when(key, schema) or schema.get("format") in ("int64", "int32", "google-duration", "google-fieldmask"):
-        return False
-    parts = words(key)
-    if not parts or parts[-1] in _CODE_WORDS:
         return False
     return plausible(key) or schema.get("format") in ("email", "date")
 
 
 _CODE_WORDS = frozenset(("id", "ids", "arn", "key", "token", "uri", "url", "etag", "hash", "secret", "link", "currency",
+                         "href", "website", "homepage", "endpoint", "path", "uuid", "guid", "number", "no",
                          "language", "locale", "version", "fingerprint", "type", "kind", "state", "status", "code"))
 
 
@@ -208,8 +210,11 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
     props = bound.spec.parameters["properties"]
     where = " ".join(_scope_words(p, props[p]) for p in scopes)
 
-    def placed(template: str) -> str:  # before a closing question mark: "can you ... in the project X?"
-        return f"{template[:-1]} {where}?" if template.endswith("?") else f"{template} {where}"
+    def placed(template: str) -> str:  # before a closing "?" or ", please": "can you ... in the project X?"
+        for tail in ("?", ", please"):
+            if template.endswith(tail):
+                return f"{template[:-len(tail)]} {where}{tail}"
+        return f"{template} {where}"
 
     return tuple(Intent(ask=tuple(placed(t) for t in i.ask), answer=i.answer,
                         context=tuple(placed(t) for t in i.context)) for i in intents)

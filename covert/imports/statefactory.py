@@ -269,8 +269,10 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:
         "int64": lambda: str(rng.randint(1000, 999999)),
         "int32": lambda: str(rng.randint(1, 99999)),
     }
-    text = by_format[fmt]() if fmt in by_format else (_by_name(name, rng) or _phrase(rng))
     pattern = schema.get("pattern")
+    # a patterned code with no name to go by: a slug ("harbor-42"), which most id-like patterns accept
+    fallback = _slug if isinstance(pattern, str) else _phrase
+    text = by_format[fmt]() if fmt in by_format else (_by_name(name, rng) or fallback(rng))
     if isinstance(pattern, str):
         text = _matching(pattern, text, rng, name)
     low, high = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
@@ -306,6 +308,10 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
 
 def _email(rng: random.Random) -> str:
     return f"{rng.choice(FIRST).lower()}.{rng.choice(LAST).lower()}{rng.randint(1, 99)}@{rng.choice(DOMAINS)}"
+
+
+def _slug(rng: random.Random) -> str:
+    return f"{rng.choice(THINGS).lower()}-{rng.randint(10, 99)}"
 
 
 def _phrase(rng: random.Random) -> str:
