@@ -25,6 +25,7 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
+from covert.env import is_error
 from covert.query_leaks import query_leaks
 
 
@@ -335,7 +336,8 @@ def category_mismatch(view: RowView) -> Verdict | None:
 
 
 def _failed(call: CallView) -> bool:
-    return isinstance(call.output, dict) and isinstance(call.output.get("error"), dict)
+    """An error observation (``{"error": {"code": ...}}`` alone), not a record that has an error field."""
+    return is_error(call.output)
 
 
 def _shape(view: RowView) -> str:
@@ -715,7 +717,8 @@ def two_identities(view: RowView) -> Verdict | None:
     builder's policy sees two people identified or signed in."""
     if not view.turns:
         return None
-    for key in _SELF_KEYS:
+    # on an imported API an email is a record's field (a contact's address), never the user naming themselves
+    for key in _SELF_KEYS if not view.builder.startswith("api.") else ():
         values = {str(v) for c in view.calls for v in scalars_of({key: c.arguments.get(key)}) if v}
         if len(values) > 1:
             return _flag(key, ", ".join(sorted(values))[:200])

@@ -56,8 +56,11 @@ def field_words(name: str) -> str:
         last = parts[-2]
         head = _EVENT_NOUNS.get(last)
         if head is not None:
-            return shown(" ".join([*parts[:-2], head, "date"]).strip())
-        parts = parts[:-1] if parts[-1] != "date" else parts
+            lead = parts[:-2]
+            if lead and lead[-1] == "last" and head.startswith("last "):
+                lead = lead[:-1]  # lastModifiedTime: "last change date", not "last last change date"
+            return shown(" ".join([*lead, head, "date"]).strip())
+        parts = parts[:-1] if parts[-1] in ("at", "on") else [*parts[:-1], "date" if parts[-1] == "date" else "time"]
     if parts and parts[-1] in _EVENT_NOUNS:
         parts = [*parts[:-1], _EVENT_NOUNS[parts[-1]], "date"]
     return shown(" ".join(parts)) or name
@@ -415,8 +418,8 @@ def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) 
         return ()
     spec = f"{path}:list:{named[0]}"
     noun, plural = shown(resource.noun), shown(resource.plural)
-    return (f"I found {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"Here's what there is: {{{spec}}}.",
-            f"You have {{{path}:n:{noun}|{plural}}}: {{{spec}}}.")
+    return (f"I found {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"Here are the {plural}: {{{spec}}}.",
+            f"You have {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"The {plural} I see are {{{spec}}}.")
 
 
 def _facts(resource: Resource) -> list[str]:

@@ -46,8 +46,13 @@ def words(name: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(name.replace("-", "_").replace(".", "_"))]
 
 
+_SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns"))
+
+
 def singular(word: str) -> str:
     """A plain English singular (``orders`` -> order, ``policies`` -> policy, ``addresses`` -> address)."""
+    if word in _SHORT_PLURALS:
+        return word[:-1]
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies"):
