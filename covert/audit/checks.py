@@ -487,8 +487,9 @@ def _copies_query(text: str, query: str) -> str | None:
 
 def _without_arguments(text: str, view: RowView) -> str:
     """The text with the calls' long string arguments (notes, titles the user dictated) taken out."""
-    for value in sorted({v for c in view.calls for v in scalars_of(c.arguments) if len(v.split()) >= 3}, key=len,
-                        reverse=True):
+    # a value of three words or more, counted as the run finder counts them ("summit-instance-profile-2")
+    for value in sorted({v for c in view.calls for v in scalars_of(c.arguments)
+                         if len(re.findall(r"[a-z0-9']+", v.lower())) >= 3}, key=len, reverse=True):
         text = re.sub(re.escape(value), " ", text, flags=re.IGNORECASE)
     return text
 

@@ -77,6 +77,9 @@ class Language:
             ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in us-central1",
             then "that project"); validation grounds such a path by its parts
             (:func:`covert.query_leaks.path_said`).
+        actions: Per write tool, how a conversation restates the change ("delete {name}"; slots are argument
+            names, as in ``builders/<name>/dialogue.py``), for tools whose names are no phrase.
+        reads: Per read tool, what the agent checks ("list the custom metrics").
     """
 
     scope: str
@@ -88,6 +91,8 @@ class Language:
     out_of_scope: tuple[str, ...] = ()
     identity: Any = None
     phrases: dict[str, Callable[[Any], tuple[str, str]]] = field(default_factory=dict)
+    actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    reads: dict[str, str] = field(default_factory=dict)
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

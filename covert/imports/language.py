@@ -453,6 +453,40 @@ def _sampler(schema: dict[str, Any], field: str):
     return sample
 
 
+def _dialogue(api: BoundApi) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """How conversations restate each write ("delete {name}", "update {name}: set the display name to
+    {displayName}") and say each read ("list the custom metrics"): operation ids are no phrases."""
+    actions: dict[str, tuple[str, ...]] = {}
+    reads: dict[str, str] = {}
+    for name, bound in api.tools.items():
+        role = bound.role
+        resource = api.resources[role.table]
+        noun, plural = shown(resource.noun), shown(resource.plural)
+        params = bound.spec.parameters["properties"]
+        if role.kind == "list":
+            reads[name] = f"list the {plural}"
+        elif role.kind == "get":
+            reads[name] = f"look up the {noun}"
+        elif role.kind == "delete" and role.id_param:
+            actions[name] = (f"remove {{{role.id_param}}}",)
+        elif role.kind in ("create", "update"):
+            labels = dict(bound.fields)
+            fields = [p for p in labels if _SLOT.match(p) and sayable(labels[p], params.get(p))][:4]
+            combos = [c for n in (2, 1) for c in itertools.combinations(fields, n)]
+            # worded unlike the requests, so a plan restates the change instead of copying the user
+            if role.kind == "update" and role.id_param:
+                target = f"{{{role.id_param}}}"
+                actions[name] = (*("change " + " and ".join(f"the {field_words(labels[p])} of {target} to {{{p}}}"
+                                                            if k == 0 else f"its {field_words(labels[p])} to {{{p}}}"
+                                                            for k, p in enumerate(c)) for c in combos),
+                                 f"make the change to {target}")
+            else:
+                head = f"add {article(noun)}"
+                actions[name] = (*(head + " with the " + " and the ".join(f"{field_words(labels[p])} {{{p}}}" for p in c)
+                                   for c in combos), head)
+    return actions, reads
+
+
 def build_language(api: BoundApi) -> Language:
     """The generic language of a bound API."""
     refs = {r.entity: _reference(r, api.resources, api.spec.source) for r in api.resources.values()}
@@ -475,10 +509,12 @@ def build_language(api: BoundApi) -> Language:
     for resource in api.resources.values():
         for key in resource.schema["properties"]:
             field_nouns[key] = field_words(key)
+    actions, reads = _dialogue(api)
     plurals = sorted({shown(r.plural) for r in api.resources.values()})
     return Language(
         scope=f"{', '.join(plurals[:4])} in {api.spec.title}",
         intents=intents, references=refs,
         entity_tables={r.entity: r.table for r in api.resources.values()},
         values=values, field_nouns=field_nouns, out_of_scope=OUT_OF_SCOPE, phrases=phrases,
+        actions=actions, reads=reads,
     )
