@@ -360,6 +360,7 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
         return (Intent(ask=(f"please delete {{{id_slot}}}", f"I no longer need {{{id_slot}}}; please remove it",
                             f"can you get rid of {{{id_slot}}}?"),
                        answer=(f"Done: the {noun} is deleted.",)),)
+    knows = refs[resource.entity].user_knows_id if resource.entity in refs else False
     labels = dict(bound.fields)
     if role.kind == "create" and role.id_param in params:
         labels[role.id_param] = resource.id_field
@@ -379,7 +380,7 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
                 continue
             changes = " and ".join(f"the {field_words(labels[p])} to {{{p}}}" for p in chosen)
             asks += [f"please change {changes} for {{{id_slot}}}", f"can you update {{{id_slot}}}? Set {changes}"]
-        return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "updated")),)
+        return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "updated", knows)),)
     asks = []
     for combo in combos:
         chosen = must + combo
@@ -388,17 +389,20 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
             asks += [f"please create a new {noun} with {details}", f"I'd like to add {article(noun)}: {details}"]
         else:
             asks += [f"please set up a new {noun} for me", f"can you create a new {noun}?"]
-    return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "created")),)
+    return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "created", knows)),)
 
 
-def _write_answers(resource: Resource, prefix: str, done: str) -> tuple[str, ...]:
+def _write_answers(resource: Resource, prefix: str, done: str, knows_id: bool = False) -> tuple[str, ...]:
     """What the assistant says after a create or an update: the record by its name when it has one,
     else its id (a number the user may need later), never a resource path."""
     noun = shown(resource.noun)
-    named = [k for k in _descriptors(resource, {}) if any(n in k.lower() for n in ("name", "title", "label"))]
+    named = [k for k in _descriptors(resource, {}) if _name_rank(k) < 2]
     if named:
         slot = _path(prefix, named[0])
         return (f"Done: the {noun} {{{slot}}} is {done}.", f"All set: I've {done} the {noun} {{{slot}}}.")
+    if knows_id:  # a name the user knows (botocore's RoleName): several results each say which one
+        slot = _path(prefix, resource.id_field)
+        return (f"Done: the {noun} {{{slot}}} is {done}.", f"All set: {noun} {{{slot}}} has been {done}.")
     # ids the API assigns are internals (the user refers to the record by what they asked for)
     return (f"Done: the {noun} is {done}.", f"All set: the {noun} has been {done}.")
 
@@ -487,6 +491,16 @@ def _dialogue(api: BoundApi) -> tuple[dict[str, tuple[str, ...]], dict[str, str]
     return actions, reads
 
 
+def _nested_nouns(schema: Any, out: dict[str, str], depth: int) -> None:
+    if not isinstance(schema, dict) or depth > 4:
+        return
+    for key, sub in (schema.get("properties") or {}).items():
+        if isinstance(key, str) and _SLOT.match(key):
+            out.setdefault(key, field_words(key))
+        _nested_nouns(sub, out, depth + 1)
+    _nested_nouns(schema.get("items"), out, depth + 1)
+
+
 def build_language(api: BoundApi) -> Language:
     """The generic language of a bound API."""
     refs = {r.entity: _reference(r, api.resources, api.spec.source) for r in api.resources.values()}
@@ -509,6 +523,8 @@ def build_language(api: BoundApi) -> Language:
     for resource in api.resources.values():
         for key in resource.schema["properties"]:
             field_nouns[key] = field_words(key)
+    for bound in api.tools.values():  # nested fields too: what a count or a list inside a record is called
+        _nested_nouns(bound.spec.returns, field_nouns, 0)
     actions, reads = _dialogue(api)
     plurals = sorted({shown(r.plural) for r in api.resources.values()})
     return Language(
