@@ -39,8 +39,11 @@ _TOKENISH = re.compile(r"^[A-Za-z0-9]{12,}$")
 _FILLER_WORDS = frozenset(("lorem", "ipsum", "dolor", "amet", "consectetur", "adipiscing", "foo", "bar", "baz", "qux",
                            "string", "sample", "example", "placeholder", "test", "dummy", "asdf", "qwerty", "todo",
                            "tbd", "null", "none", "undefined", "value", "text"))
-_VERB_NOUN = re.compile(r"\b(?:the|a|an|new|this|that|each|every)\s+(?:create|update|delete|get|put|patch|describe|"
-                        r"retrieve|insert|modify|remove)s?\b(?!\s+(?:of|to|on)\b)", re.IGNORECASE)
+# a verb standing where a noun should ("whose create is ...", "delete the create."); "the patch jobs" or
+# "the update time" are nouns in their own right
+_VERB_NOUN = re.compile(r"\b(?:the|a|an|new|this|that|each|every|whose|my)\s+(?:create|update|delete|get|put|patch|"
+                        r"describe|retrieve|insert|modify|remove)s?(?=\s+(?:is|was|are|were|for|in|named|called|"
+                        r"with|I|you)\b|\s*[.?!,;:]|\s*$)", re.IGNORECASE)
 _PADDING = re.compile(r"(?i)([a-z])\1{3,}")
 _VOWELLESS = re.compile(r"(?i)^[b-df-hj-np-tv-z]{5,}$")
 

@@ -70,7 +70,7 @@ _EVENT_NOUNS = {"created": "creation", "create": "creation", "creation": "creati
                 "update": "last update", "modified": "last change", "modify": "last change", "placed": "order",
                 "deleted": "deletion", "delete": "deletion", "started": "start", "start": "start", "ended": "end",
                 "end": "end", "begin": "start", "expire": "expiry", "expiry": "expiry", "expiration": "expiry", "expires": "expiry",
-                "published": "publication", "publish": "publication", "last_modified": "last change"}
+                "published": "publication", "publish": "publication", "insert": "creation", "inserted": "creation", "last_modified": "last change"}
 
 
 def article(noun: str) -> str:
