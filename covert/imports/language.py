@@ -96,7 +96,7 @@ def sayable(key: str, schema: Any) -> bool:
     if not phrasable(schema):
         return False
     parts = words(key)
-    if not parts or parts[-1] in _CODE_WORDS:
+    if not parts or parts[-1] in _CODE_WORDS or any(p in _CODE_PARTS for p in parts):
         return False
     if schema.get("enum") or schema.get("type") in ("integer", "number"):
         return True
@@ -108,6 +108,10 @@ def sayable(key: str, schema: Any) -> bool:
 _CODE_WORDS = frozenset(("id", "ids", "arn", "key", "token", "uri", "url", "etag", "hash", "secret", "link", "currency",
                          "href", "website", "homepage", "endpoint", "path", "uuid", "guid", "number", "no",
                          "language", "locale", "version", "fingerprint", "type", "kind", "state", "status", "code"))
+
+
+_CODE_PARTS = frozenset(("key", "token", "secret", "hash", "arn", "etag", "kms", "fingerprint", "uuid", "guid", "sha",
+                         "checksum", "crc", "regex", "cron", "json", "yaml", "base64"))
 
 
 def _is_when(key: str, schema: Any) -> bool:
