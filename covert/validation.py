@@ -13,7 +13,9 @@
   their turns and their label: a call uses only values of earlier turns' outputs (never one that its own
   turn returns), no two writes of one turn act on the same id, and the category holds (parallel: two
   calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
-  sequential: a later turn takes a value from an earlier turn's output). The trajectory obeys the
+  sequential: a later turn takes a value from an earlier turn's output). On imported environments the
+  query reads like a person's request, not a schema dump (:mod:`covert.query_leaks`:
+  ``query_schema_leak``). The trajectory obeys the
   row's own system prompt (:mod:`covert.policy`): it identifies the user before acting when the prompt
   asks for that, and acts on one person's records only.
 """
@@ -29,11 +31,13 @@ from covert.answer_checks import answer_problem, fact_problem
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
 from covert.policy import required_call, violation
+from covert.query_leaks import path_said, query_leaks
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
 from covert.values import enum_codes, get_path, in_scalars, mentions, normalize_text, said_twice, scalar_set
 from covert.views import outputs_hash, tool_content
 
 _ID_LIKE = re.compile(r"[\d_#@-]")
+IMPORTED_PREFIX = "api."  # environments imported from API descriptions (covert.imports)
 
 
 @dataclass(frozen=True)
@@ -260,6 +264,10 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
                           _enum_codes(builder))
     if repeated:
         raise Invalid("value_said_twice", repeated)
+    if oracle.builder.startswith(IMPORTED_PREFIX):
+        leaks = query_leaks(oracle.query, oracle.tools, calls)
+        if leaks:
+            raise Invalid("query_schema_leak", "{}: {}".format(*leaks[0]))
     # what later calls may take from an output: the last output feeds nothing, so it is never walked
     scalars = [scalar_set(o) for o in outputs[:-1]] + [set()]
     seen: set[Any] = set()
@@ -282,7 +290,7 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
                 if isinstance(item, (dict, list)):
                     continue
                 in_outputs = in_scalars(earlier[i], item)
-                in_query = mentions(query, item)
+                in_query = mentions(query, item) or path_said(query, item)
                 if not in_outputs and not in_query and "enum" not in params.get(key, {}):
                     raise Invalid("ungrounded_argument", f"{call['name']}.{key}={str(item)[:40]}")
                 if (in_outputs and in_query and isinstance(item, str) and _ID_LIKE.search(item)

@@ -25,6 +25,8 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
+from covert.env import is_error
+from covert.query_leaks import query_leaks
 from covert.values import enum_codes, said_twice
 
 
@@ -335,7 +337,8 @@ def category_mismatch(view: RowView) -> Verdict | None:
 
 
 def _failed(call: CallView) -> bool:
-    return isinstance(call.output, dict) and isinstance(call.output.get("error"), dict)
+    """An error observation (``{"error": {"code": ...}}`` alone), not a record that has an error field."""
+    return is_error(call.output)
 
 
 def _shape(view: RowView) -> str:
@@ -486,8 +489,9 @@ def _copies_query(text: str, query: str) -> str | None:
 
 def _without_arguments(text: str, view: RowView) -> str:
     """The text with the calls' long string arguments (notes, titles the user dictated) taken out."""
-    for value in sorted({v for c in view.calls for v in scalars_of(c.arguments) if len(v.split()) >= 3}, key=len,
-                        reverse=True):
+    # a value of three words or more, counted as the run finder counts them ("summit-instance-profile-2")
+    for value in sorted({v for c in view.calls for v in scalars_of(c.arguments)
+                         if len(re.findall(r"[a-z0-9']+", v.lower())) >= 3}, key=len, reverse=True):
         text = re.sub(re.escape(value), " ", text, flags=re.IGNORECASE)
     return text
 
@@ -704,7 +708,8 @@ def two_identities(view: RowView) -> Verdict | None:
     builder's policy sees two people identified or signed in."""
     if not view.turns:
         return None
-    for key in _SELF_KEYS:
+    # on an imported API an email is a record's field (a contact's address), never the user naming themselves
+    for key in _SELF_KEYS if not view.builder.startswith("api.") else ():
         values = {str(v) for c in view.calls for v in scalars_of({key: c.arguments.get(key)}) if v}
         if len(values) > 1:
             return _flag(key, ", ".join(sorted(values))[:200])
@@ -724,3 +729,22 @@ def other_customer_records(view: RowView) -> Verdict | None:
         return None
     reasons = dict(found)
     return _flag("other_customer", reasons["other_customer_records"]) if "other_customer_records" in reasons else OK
+
+
+# -- queries that read like schema dumps -------------------------------------------------------------------
+
+@check("schema_in_query", "queries that read like schema dumps: operation ids, paths, parameter keys, enum "
+       "spellings, opaque ids a person could not know, filler values, verbs as nouns", 0.0)
+def schema_in_query(view: RowView) -> Verdict | None:
+    """Every user message of rows with calls (:func:`covert.query_leaks.query_leaks` against the row's
+    offered tools and its calls' arguments); the kind names the first defect found."""
+    if not view.user_texts or not view.turns:
+        return None
+    calls = [{"name": c.name, "arguments": c.arguments} for c in view.calls]
+    tools = [{"function": f} for f in view.tools.values()]
+    for text in view.user_texts:
+        leaks = query_leaks(text, tools, calls)
+        if leaks:
+            kind, detail = leaks[0]
+            return _flag(kind, detail)
+    return OK

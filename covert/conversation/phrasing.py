@@ -144,7 +144,7 @@ def action_phrase(builder: Builder, call: Any, outputs: list[Any], said: str) ->
         else:
             plain.append(_plain_argument(builder, key, value))
     values = {**{k: _slot_value(v) for k, v in call.arguments.items() if k not in described}, **described}
-    for template in builder_actions(builder.name).get(call.name, ()):
+    for template in builder_actions(builder.name).get(call.name) or builder.language.actions.get(call.name, ()):
         if slots_of(template) <= set(values):
             return template.format(**values)
     words = _words(call.name)
@@ -171,8 +171,11 @@ def _is_account(builder: Builder, tool: str, key: str) -> bool:
     return ref is not None and not ref.user_knows_id and not ref.by_field
 
 
-def read_phrase(call_name: str) -> str:
-    """A read call as what the agent checks: ``get_customer_profile`` -> ``check the customer profile``."""
+def read_phrase(call_name: str, builder: Builder | None = None) -> str:
+    """A read call as what the agent checks: ``get_customer_profile`` -> ``check the customer profile``
+    (the builder's own phrase, ``Language.reads``, where it has one)."""
+    if builder is not None and call_name in builder.language.reads:
+        return builder.language.reads[call_name]
     words = _words(call_name)
     verb = _READ_VERBS.get(words[0], words[0])
     obj = " ".join(words[1:])
@@ -235,8 +238,8 @@ def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool =
     if call.name.startswith("find") and given and found:
         return f"look up their {found} with the {join_phrases(list(dict.fromkeys(given)))} they gave"
     if nouns:
-        return f"{read_phrase(call.name)} to find the {join_phrases(nouns)} this is about"
-    return f"{read_phrase(call.name)} to answer them"
+        return f"{read_phrase(call.name, builder)} to find the {join_phrases(nouns)} this is about"
+    return f"{read_phrase(call.name, builder)} to answer them"
 
 
 def _sentence_list(clauses: list[str]) -> str:
@@ -262,7 +265,7 @@ def goal_phrase(builder: Builder, task: Any, said: str) -> str:
             if len(members) > 1:
                 phrase += f", and the same for {len(members) - 1} more"
         else:
-            phrase = read_phrase(name).replace("check the ", "see the ").replace("list the ", "see the ")
+            phrase = read_phrase(name, builder).replace("check the ", "see the ").replace("list the ", "see the ")
             if len(members) > 1:
                 phrase += f" for {len(members)} of them"
         parts.append(phrase)

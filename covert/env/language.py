@@ -72,6 +72,14 @@ class Language:
         field_nouns: Readable names of output fields ("total" -> "order total").
         out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
         identity: How the domain identifies its user (a :class:`covert.policy.Identity`), if it does.
+        phrases: How a user says a parameter's value when not verbatim, keyed ``"tool.param"``: the phrase
+            and the noun a second mention refers back with (a resource path
+            ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in us-central1",
+            then "that project"); validation grounds such a path by its parts
+            (:func:`covert.query_leaks.path_said`).
+        actions: Per write tool, how a conversation restates the change ("delete {name}"; slots are argument
+            names, as in ``builders/<name>/dialogue.py``), for tools whose names are no phrase.
+        reads: Per read tool, what the agent checks ("list the custom metrics").
     """
 
     scope: str
@@ -82,6 +90,9 @@ class Language:
     field_nouns: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
     identity: Any = None
+    phrases: dict[str, Callable[[Any], tuple[str, str]]] = field(default_factory=dict)
+    actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    reads: dict[str, str] = field(default_factory=dict)
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

@@ -34,9 +34,9 @@ from covert.imports.resources import (
     record_of,
     words,
 )
-from covert.imports.statefactory import Unsatisfiable, record, seeded_uuid, value_for
+from covert.imports.statefactory import Unsatisfiable, record, scope_path, seeded_uuid, value_for
 
-BINDER_VERSION = "2"
+BINDER_VERSION = "3"
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
 SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
@@ -319,7 +319,7 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random) -> str:
     value = f"{rng.choice(('harbor', 'summit', 'cedar', 'atlas', 'juniper', 'falcon'))}-{rng.randint(10, 99)}"
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
-        made = _from_path_pattern(pattern, value, rng.randint(1, 9))
+        made = scope_path(pattern, rng) or _from_path_pattern(pattern, value, rng.randint(1, 9))
         if made is None:
             made = value_for(schema, param, rng)
         return made

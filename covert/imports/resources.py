@@ -46,12 +46,19 @@ def words(name: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(name.replace("-", "_").replace(".", "_"))]
 
 
+_SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns"))
+
+
 def singular(word: str) -> str:
     """A plain English singular (``orders`` -> order, ``policies`` -> policy, ``addresses`` -> address)."""
+    if word in _SHORT_PLURALS:
+        return word[:-1]
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
+    if word.endswith(("yses", "theses")):  # analyses, hypotheses
+        return word[:-2] + "is"
     if word.endswith(("sses", "xes", "ches", "shes", "zes")):
         return word[:-2]
     if word.endswith("s"):

@@ -33,6 +33,10 @@ STREETS = ("Maple Street", "Harbor Road", "Elm Avenue", "Station Lane", "Mill Ro
 DOMAINS = ("example.com", "example.org", "example.net")
 WORDS = ("quarterly", "review", "shipment", "update", "draft", "final", "notes", "summary", "launch", "backup",
          "weekly", "budget", "onboarding", "design", "invoice", "roadmap")
+DESCRIPTIONS = ("Weekly budget review for the {} team", "Staging setup for the {} launch", "Nightly backups of the {} data",
+                "Customer onboarding for {}", "Quarterly report for the {} account", "Draft roadmap for {}",
+                "Shared space for the {} design work", "Invoices and receipts for {}", "Release checklist for {}",
+                "Support requests from the {} office", "Training material for new {} staff", "Test plan for {}")
 _SIMPLE_PATTERNS = (
     lambda rng: "".join(rng.choice("0123456789") for _ in range(6)),
     lambda rng: "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(8)),
@@ -43,6 +47,7 @@ _SIMPLE_PATTERNS = (
     lambda rng: "-".join(rng.choice(WORDS) for _ in range(2)),
 )
 MAX_PATTERN_LENGTH = 200
+PATTERN_ATTEMPTS = 24  # draws from a pattern before a value is given up (anchored alternatives need several)
 
 
 class Unsatisfiable(ValueError):
@@ -145,7 +150,9 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
                 low, high, sub = arg
                 high = low + _MAX_REPEAT_EXTRA if high is c.MAXREPEAT else min(high, low + _MAX_REPEAT_EXTRA)
-                for _ in range(rng.randint(low, max(low, high))):
+                # an optional run (``.*`` around anchors) is left empty half of the time
+                times = low if low == 0 and rng.random() < 0.5 else rng.randint(low, max(low, high))
+                for _ in range(times):
                     emit(sub, depth + 1)
             elif op is c.SUBPATTERN:
                 emit(arg[-1], depth + 1)
@@ -262,8 +269,10 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:
         "int64": lambda: str(rng.randint(1000, 999999)),
         "int32": lambda: str(rng.randint(1, 99999)),
     }
-    text = by_format[fmt]() if fmt in by_format else (_by_name(name, rng) or _phrase(rng))
     pattern = schema.get("pattern")
+    # a patterned code with no name to go by: a slug ("harbor-42"), which most id-like patterns accept
+    fallback = _slug if isinstance(pattern, str) else _phrase
+    text = by_format[fmt]() if fmt in by_format else (_by_name(name, rng) or fallback(rng))
     if isinstance(pattern, str):
         text = _matching(pattern, text, rng, name)
     low, high = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
@@ -287,7 +296,7 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
         candidate = make(rng)
         if compiled.search(candidate):
             return candidate
-    for _ in range(3):
+    for _ in range(PATTERN_ATTEMPTS):
         try:
             candidate = sample_regex(pattern, rng)
         except (Unsatisfiable, re.error, TypeError, ValueError, IndexError):
@@ -301,8 +310,45 @@ def _email(rng: random.Random) -> str:
     return f"{rng.choice(FIRST).lower()}.{rng.choice(LAST).lower()}{rng.randint(1, 99)}@{rng.choice(DOMAINS)}"
 
 
+def _slug(rng: random.Random) -> str:
+    return f"{rng.choice(THINGS).lower()}-{rng.randint(10, 99)}"
+
+
 def _phrase(rng: random.Random) -> str:
     return f"{rng.choice(WORDS)} {rng.choice(WORDS)} {rng.randint(2, 99)}"
+
+
+_PATH_CHAIN = re.compile(r"[a-z][A-Za-z]*/\[\^/\]\+(?:/[a-z][A-Za-z]*/\[\^/\]\+)*")
+_PATH_COLLECTION = re.compile(r"([a-z][A-Za-z]*)/\[\^/\]\+")
+REGIONS = ("us-central1", "europe-west1", "asia-east1", "us-east4", "europe-north1", "australia-southeast1")
+
+
+def scope_path(pattern: str, rng: random.Random) -> str | None:
+    """A resource path a user would name, for a path pattern such as ``^projects/[^/]+/locations/[^/]+$``:
+    each collection gets a value in its own style (a project slug, a region for a location), or ``None``
+    when the pattern is not a plain chain of ``collection/[^/]+`` segments."""
+    body = pattern.removeprefix("^").removesuffix("$")
+    if len(body) > 200 or not _PATH_CHAIN.fullmatch(body):
+        return None
+    out = []
+    for collection in _PATH_COLLECTION.findall(body):
+        if collection in ("locations", "regions"):
+            value = rng.choice(REGIONS)
+        elif collection == "zones":
+            value = rng.choice(REGIONS) + "-" + rng.choice("abc")
+        elif collection in ("organizations", "billingAccounts", "accounts", "customers"):
+            value = str(rng.randint(100000, 999999))
+        else:
+            value = f"{rng.choice(THINGS).lower()}-{rng.randint(10, 99)}"
+        out += [collection, value]
+    made = "/".join(out)
+    return made if re.fullmatch(body, made) else None
+
+
+def plausible(name: str) -> bool:
+    """Whether the field's name tells what a person would put there (a name, an email, a city, a
+    description ...): only such values are said in a request; others are filler a person would not type."""
+    return _by_name(name, random.Random(0)) is not None
 
 
 def _by_name(name: str, rng: random.Random) -> str | None:
@@ -317,8 +363,8 @@ def _by_name(name: str, rng: random.Random) -> str | None:
         return rng.choice(LAST)
     if last in ("username", "login", "handle"):
         return f"{rng.choice(FIRST).lower()}{rng.randint(10, 99)}"
-    if last == "name" and len(parts) > 1 and parts[-2] in ("full", "display", "contact", "customer", "user", "person",
-                                                          "owner", "member", "author"):
+    if last == "name" and len(parts) > 1 and parts[-2] in ("full", "contact", "customer", "user", "person",
+                                                          "owner", "member", "author", "given", "family"):
         return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
     if last in ("name", "title", "label"):
         return f"{rng.choice(THINGS)} {rng.choice(KINDS)}"
@@ -335,7 +381,7 @@ def _by_name(name: str, rng: random.Random) -> str | None:
     if last == "currency":
         return rng.choice(("usd", "eur", "gbp"))
     if last in ("description", "summary", "notes", "note", "comment", "message", "body", "text"):
-        return f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} for {rng.choice(THINGS)}"
+        return rng.choice(DESCRIPTIONS).format(rng.choice(THINGS))
     if last in ("url", "uri", "link", "website", "homepage", "href"):
         return f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}"
     if last in ("at", "time", "date", "timestamp") or joined.endswith(("createdat", "updatedat", "date")):

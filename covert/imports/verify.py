@@ -8,7 +8,8 @@ Each invariant is checked on generated states (two seeds):
 - delete then get gives not-found (and the record is gone);
 - outputs validate against the API's response schemas (JSON Schema, with jsonschema-rs);
 - every tool is reachable in the tool graph (ids a person cannot know come from a reachable read);
-- the environment can make tasks: a tool a person can call alone, and a write.
+- the environment can make tasks: a tool a person can call alone, and a write or a read with an
+  answer (read-only APIs are admitted: their tasks are lookups, lists, filters and counts).
 
 A tool that breaks an invariant is left out with the reason and the environment checked again
 without it (:func:`admit`); an environment with nothing left is rejected with its reasons.
@@ -247,14 +248,19 @@ def _validator(bound: BoundTool) -> Any:
 
 
 def feasibility(builder: Builder) -> list[str]:
-    """What keeps an environment from making tasks: no write tool, no tool a person can call alone."""
+    """What keeps an environment from making tasks: no tool a person can call alone, or no request
+    to make. A read-only API is admitted when a read can be a task's goal with an answer (a lookup,
+    a list, a filter or a count: an intent with requests and answers); without one it is rejected
+    with ``no_read_task``."""
     from covert.synth.blueprint import user_suppliable
 
     reasons = []
-    if not any(s.writes for s in builder.tools.values()):
-        reasons.append("no_write_tools")
     if not any(not s.writes and user_suppliable(builder, t) for t, s in builder.tools.items()):
         reasons.append("no_entry_tool")
+    if not any(s.writes for s in builder.tools.values()):
+        intents = builder.language.intents
+        if not any(i.ask and i.answer for t, s in builder.tools.items() if not s.writes for i in intents.get(t, ())):
+            reasons.append("no_read_task")
     return reasons
 
 

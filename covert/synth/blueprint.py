@@ -222,7 +222,10 @@ def parallel_tools(builder: Builder) -> list[str]:
 
 
 def can_make(builder: Builder, category: str) -> bool:
-    """Whether ``builder`` has tasks of ``category`` at all (the planner draws another category if not)."""
+    """Whether ``builder`` has tasks of ``category`` at all (the planner draws another category if not;
+    a read-only imported API has no state-changing tasks)."""
+    if category == "state_changing":
+        return bool(_catalog(builder).writes)
     return category != "parallel" or bool(parallel_tools(builder))
 
 

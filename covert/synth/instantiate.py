@@ -206,7 +206,8 @@ class Instantiator:
                 continue
             step.args[param] = value
             step.user_params.append(param)
-            step.phrases[param] = self._user_phrase(entity, value)
+            said = self.language.phrases.get(f"{tool}.{param}")
+            step.phrases[param] = said(value)[0] if said is not None else self._user_phrase(entity, value)
         return step
 
     def _wants_optional(self, tool: str, param: str, schema: dict[str, Any]) -> bool:
@@ -483,6 +484,9 @@ class Instantiator:
                 value = step.args.get(param)
                 if ref is not None and phrase and not isinstance(value, list) and " and " not in phrase:
                     out.setdefault(phrase, ref.noun)
+                said = self.language.phrases.get(f"{step.tool}.{param}")
+                if said is not None and phrase and value is not None:
+                    out.setdefault(phrase, said(value)[1])
         return out
 
     def _said_by_goals(self, step: _Step, goals: set[int], aggregate_step: int | None) -> bool:

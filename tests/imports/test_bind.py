@@ -152,7 +152,9 @@ def test_scope_parameters_keep_records_in_the_named_project() -> None:
     made = env.call("widgets_projects_widgets_create", {"projectsId": project, "displayName": "Lumen"})
     assert made in env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
     asks = [t for i in builder.language.intents["widgets_projects_widgets_get"] for t in i.ask]
-    assert asks and all(t.rstrip("?").endswith("in the project {projectsId}") for t in asks)
+    assert asks and all(t.rstrip("?").removesuffix(", please").endswith("in {projectsId}") for t in asks)
+    said = builder.language.phrases["widgets_projects_widgets_get.projectsId"]
+    assert said(project) == (f"the project {project}", "project")  # a second mention: "that project"
 
 
 def test_parent_cycles_are_broken_once_at_binding_so_states_never_change_the_tools() -> None:

@@ -87,15 +87,21 @@ def test_environment_level_rejections_carry_reasons() -> None:
     assert admit(unlicensed).reasons == ["no_license"]
     assert admit(unlicensed, allow_unlicensed=True).admitted
     reads_only = ApiSpec(**{**spec.__dict__, "operations": tuple(o for o in spec.operations if o.effect == "read")})
-    assert admit(reads_only).reasons == ["no_write_tools"]
+    assert admit(reads_only).admitted  # read-only APIs are admitted (tests/imports/test_language_reads.py)
+    tokens = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}, "etag": {"type": "string"}}}
+    listing = {"type": "object", "properties": {"data": {"type": "array", "items": tokens}}}
+    no_read_task = ApiSpec(**{**spec.__dict__, "operations": (
+        Operation(**{**spec.operations[0].__dict__, "response": listing}),
+        Operation(**{**spec.operations[2].__dict__, "response": tokens}))})
+    assert admit(no_read_task).reasons == ["no_read_task"]
     impossible = dict(spec.operations[2].response)
     impossible["properties"] = {**impossible["properties"], "code": {"type": "string", "pattern": "^(?=b)a$"}}
     impossible["required"] = [*impossible["required"], "code"]
     assert admit(_replace(spec, "getCustomer", response=impossible)).reasons == ["unsatisfiable_schema"]
     custom_only = ApiSpec(**{**spec.__dict__, "operations": spec.operations[-1:]})
     assert admit(custom_only).reasons == ["no_bindable_operations"]
-    report = summarize([admit(unlicensed), admit(reads_only), admit(spec)])
-    assert report["rejections"] == {"openapi:no_license": 1, "openapi:no_write_tools": 1}
+    report = summarize([admit(unlicensed), admit(no_read_task), admit(spec)])
+    assert report["rejections"] == {"openapi:no_license": 1, "openapi:no_read_task": 1}
     assert report["admitted"] == 1 and report["admission_rate"] == round(1 / 3, 4)
 
 

@@ -1,0 +1,171 @@
+"""Tasks on imported environments read like a person's requests: no operation ids, paths, parameter keys,
+enum spellings, opaque ids or filler in the query (covert.query_leaks, checked by validation and the
+audit); resource paths are said by their parts; read-only APIs are admitted and make valid rows; builds
+on them are deterministic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from covert.audit import audit_rows
+from covert.build import BuildConfig, build
+from covert.cli import main
+from covert.imports import envs
+from covert.imports.language import path_phrase
+from covert.imports.model import ApiSpec, Operation
+from covert.imports.store import save_spec
+from covert.io.reader import iter_rows
+from covert.query_leaks import path_said, query_leaks
+from covert.validation import Invalid, validate_row
+from covert.values import normalize_text
+from tests.imports.api_fixtures import notes_google, shop_openapi
+
+datasets = pytest.importorskip("datasets")
+
+TOOLS = [{"type": "function", "function": {"name": "listCustomers", "parameters": {"type": "object", "properties": {
+    "pageSize": {"type": "integer"}, "storage_class": {"type": "string", "enum": ["STANDARD_IA", "GLACIER"]},
+    "customer": {"type": "string"}, "name": {"type": "string"}}}}}]
+
+
+def _p(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required or []}
+
+
+INSTANCE = {"type": "object", "required": ["name", "displayName"], "properties": {
+    "name": {"type": "string"}, "displayName": {"type": "string"}, "memorySizeGb": {"type": "integer"},
+    "createTime": {"type": "string", "format": "google-datetime"}, "etag": {"type": "string"}}}
+PARENT = {"type": "string", "x-in": "path", "pattern": "^projects/[^/]+/locations/[^/]+$"}
+NAME = {"type": "string", "x-in": "path", "pattern": "^projects/[^/]+/locations/[^/]+/instances/[^/]+$"}
+
+
+def cache_google() -> ApiSpec:
+    """A Google-style API whose records live under a project and a location (``parent`` paths)."""
+    ops = (
+        Operation("cache.projects.locations.instances.list", "cache_projects_locations_instances_list", "Lists.",
+                  _p({"parent": PARENT}, ["parent"]),
+                  {"type": "object", "properties": {"instances": {"type": "array", "items": INSTANCE}}}, "read", "GET",
+                  "v1/{+parent}/instances"),
+        Operation("cache.projects.locations.instances.get", "cache_projects_locations_instances_get", "Gets.",
+                  _p({"name": NAME}, ["name"]), INSTANCE, "read", "GET", "v1/{+name}"),
+        Operation("cache.projects.locations.instances.create", "cache_projects_locations_instances_create", "Creates.",
+                  _p({"parent": PARENT, "displayName": {"type": "string", "x-in": "body"},
+                      "memorySizeGb": {"type": "integer", "x-in": "body"}, "etag": {"type": "string", "x-in": "body"}},
+                     ["parent"]), INSTANCE, "write", "POST", "v1/{+parent}/instances"),
+        Operation("cache.projects.locations.instances.delete", "cache_projects_locations_instances_delete", "Deletes.",
+                  _p({"name": NAME}, ["name"]), {"type": "object", "properties": {}}, "write", "DELETE", "v1/{+name}"),
+    )
+    return ApiSpec("google", "google:cache:v1", "Cache API", "v1", "A cache.", "Apache-2.0", None, {"package": "test"}, ops)
+
+
+def shop_reads() -> ApiSpec:
+    """The shop API with its reads only: a read-only API."""
+    spec = shop_openapi()
+    reads = tuple(o for o in spec.operations if o.effect == "read")
+    return ApiSpec(**{**spec.__dict__, "api": "openapi:shop-reads.example:1.0", "title": "Shop Catalogue",
+                      "operations": reads})
+
+
+# -- the check -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "calls", "kind"), [
+    ("Please run listCustomers for me", [], "operation_id"),
+    ("Can you call projects.locations.instances.list?", [], "operation_id"),
+    ("Show me what /v1/customers/{customer} returns", [], "path"),
+    ("List the instances in projects/harbor-42/locations/us-central1", [], "path"),
+    ("Show me 5 customers, pageSize 5", [], "parameter_key"),
+    ("Move it to STANDARD_IA please", [{"name": "x", "arguments": {"storage_class": "STANDARD_IA"}}], "enum_spelling"),
+    ("Delete customer 3f2b9c1e-8d4a-4b7e-9f10-2a6c5d8e7b01",
+     [{"name": "x", "arguments": {"customer": "3f2b9c1e-8d4a-4b7e-9f10-2a6c5d8e7b01"}}], "opaque_id"),
+    ("Delete customer arn:aws:iam::123456789012:user/ana",
+     [{"name": "x", "arguments": {"customer": "arn:aws:iam::123456789012:user/ana"}}], "opaque_id"),
+    ("Create a customer named Lorem ipsum", [{"name": "x", "arguments": {"name": "Lorem ipsum"}}], "filler_value"),
+    ("Create a customer named string", [{"name": "x", "arguments": {"name": "string"}}], "filler_value"),
+    ("Create a customer named Xxxxxx", [{"name": "x", "arguments": {"name": "Xxxxxx"}}], "filler_value"),
+    ("Please delete the create I made", [], "verb_as_noun"),
+])
+def test_each_defect_is_named(query: str, calls: list[dict[str, Any]], kind: str) -> None:
+    assert kind in dict(query_leaks(query, TOOLS, calls)), query_leaks(query, TOOLS, calls)
+
+
+def test_requests_a_person_makes_pass() -> None:
+    calls = [{"name": "x", "arguments": {"name": "Aurora Studio", "storage_class": "GLACIER", "customer": "cus_00012"}}]
+    for query in ("Please create a customer named Aurora Studio and move it to glacier storage.",
+                  "What's the email address of the customer called Aurora Studio? I'm at ana@example.com.",
+                  "Can you list the instances for project harbor-42 in us-central1?",
+                  "Please update the page size of my report to 5 and check customer cus_00012."):
+        assert query_leaks(query, TOOLS, calls) == [], query
+
+
+def test_resource_paths_are_said_by_their_parts() -> None:
+    phrase, noun = path_phrase("projects/harbor-42/locations/us-central1/instances/cedar-7")
+    assert phrase == "instance cedar-7 of project harbor-42 in us-central1" and noun == "instance"
+    assert path_said(normalize_text(f"Please delete the {phrase}."), "projects/harbor-42/locations/us-central1/instances/cedar-7")
+    assert not path_said(normalize_text("Please delete instance cedar-7."),
+                         "projects/harbor-42/locations/us-central1/instances/cedar-7")
+    assert not path_said("harbor-42", "projects/harbor-42/extra")  # not a collection/name chain
+
+
+# -- builds ------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "store"
+    for make in (shop_openapi, notes_google, cache_google, shop_reads):
+        save_spec(root, make())
+    monkeypatch.setenv("COVERT_ENVS", str(root))
+    envs.clear_caches()
+    yield root
+    envs.clear_caches()
+
+
+def test_queries_on_imported_apis_read_like_requests(store: Path, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    assert main(["envs", "verify", "--store", str(store), "--report", str(report)]) == 0
+    assert json.loads(report.read_text())["admitted"] == 4  # the read-only API too
+    names = list(envs.admitted_names())
+    reads_only = "api.openapi.shop-reads.example.1.0"
+    assert reads_only in names and not any(t.writes for t in envs.admitted_builder(reads_only).tools.values())
+    config = dict(builders=names, num_tasks=120, seed=3)
+    first, second = tmp_path / "a", tmp_path / "b"
+    build(BuildConfig(**config), first, progress=False)
+    build(BuildConfig(**config), second, progress=False)
+    for path in sorted(first.rglob("*.parquet")):
+        assert path.read_bytes() == (second / path.relative_to(first)).read_bytes(), path
+    assert main(["validate", str(first)]) == 0
+    rows = list(iter_rows(first, "sft"))
+    by_builder = {name: [r for r in rows if r["builder"] == name] for name in names}
+    assert all(by_builder.values()), {k: len(v) for k, v in by_builder.items()}
+    # the read-only API's tasks are reads whose answers say what was found
+    reads = [r for r in by_builder[reads_only] if r["ground_truth"]["behaviour"] == "tool_use"]
+    assert reads and all(r["ground_truth"]["answer_facts"] for r in reads)
+    said_paths = 0
+    for row in rows:
+        query = " ".join(m["content"] for m in row["messages"] if m["role"] == "user")
+        calls = [c for turn in row["ground_truth"]["calls"] for c in turn]
+        assert query_leaks(query, row["tools"], calls) == [], (row["task_id"], query)
+        assert "projects/" not in query and "{" not in query
+        said_paths += "for project " in query
+    assert said_paths  # the Google-style API's parent paths are said as "project X in us-central1"
+    audit = audit_rows(rows)
+    found = audit.to_dict()["checks"]["schema_in_query"]
+    assert found["applicable"] > 0 and found["flagged"] == 0
+
+
+def test_validation_rejects_a_query_that_reads_like_a_schema(store: Path, tmp_path: Path) -> None:
+    assert main(["envs", "verify", "--store", str(store)]) == 0
+    out = tmp_path / "ds"
+    build(BuildConfig(builders=["api.openapi.shop.example.1.0"], num_tasks=30, seed=4), out, progress=False)
+    row = next(r for r in iter_rows(out, "sft") if r["ground_truth"]["behaviour"] == "tool_use")
+    validate_row(row, "sft")
+    user = next(i for i, m in enumerate(row["messages"]) if m["role"] == "user")
+    for addition in (" (that is GET /v1/customers/{customer})", " Use starting_after if you must.",
+                     " Do it like the create."):
+        broken = json.loads(json.dumps(row))
+        broken["messages"][user]["content"] += addition
+        with pytest.raises(Invalid) as caught:
+            validate_row(broken, "sft")
+        assert caught.value.reason == "query_schema_leak", (addition, caught.value)
