@@ -142,11 +142,10 @@ def principal_view(state: State, identity: Identity, principal: str) -> State:
     key = (id(identity), state.hash(), principal)
     cached = _VIEWS.get(key)
     if cached is None:
-        view = state.fork()
-        for (table, k), owner in ownership(identity, state).items():
-            if not owned_by(owner, principal):
-                view.delete(table, k)
-        cached = _remember(_VIEWS, key, view)
+        hidden = {tk for tk, owner in ownership(identity, state).items() if not owned_by(owner, principal)}
+        # the view is a state of its own (not a fork with everyone else deleted): its reads and forks then
+        # cost what a state of the principal's records costs, not one of every record
+        cached = _remember(_VIEWS, key, state.without(hidden))
     else:
         _VIEWS.move_to_end(key)
     return cached.fork()
@@ -211,9 +210,24 @@ def _owned_entities(builder: Any, identity: Identity) -> dict[str, str]:
     return {e: t for e, t in builder.language.entity_tables.items() if t in owned}
 
 
+# (id(builder), id(identity), tool) -> (builder, identity, answer): the objects are kept, so an id is not reused
+_ACTS: dict[tuple[int, int, str], tuple[Any, Identity, bool]] = {}
+
+
 def acts(builder: Any, identity: Identity, name: str) -> bool:
     """Whether a call of tool ``name`` acts for the user: a write, or a read of one of their records
-    by id (identification lookups do not act)."""
+    by id (identification lookups do not act). Cached per builder, identity and tool."""
+    key = (id(builder), id(identity), name)
+    found = _ACTS.get(key)
+    if found is not None and found[0] is builder and found[1] is identity:
+        return found[2]
+    answer = _acts(builder, identity, name)
+    if len(_ACTS) < 65536:
+        _ACTS[key] = (builder, identity, answer)
+    return answer
+
+
+def _acts(builder: Any, identity: Identity, name: str) -> bool:
     if name in identity.tools or name not in builder.tools:
         return False
     spec = builder.tools[name]

@@ -178,3 +178,21 @@ def test_principal_choice_is_deterministic() -> None:
     state = builder.state(3, 1)
     picks = [choose_principal(identity_of(builder), state, random.Random(7)) for _ in range(3)]
     assert len(set(picks)) == 1 and picks[0] in state.ids("users")
+
+
+def test_acts_is_cached_per_builder_identity_and_tool() -> None:
+    """The cached answer is the computed one, and another identity object is not answered from the cache."""
+    from dataclasses import replace
+
+    from covert.policy import _acts, acts
+
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+    answers = {name: acts(builder, identity, name) for name in builder.tools}
+    assert answers == {name: _acts(builder, identity, name) for name in builder.tools}
+    assert answers == {name: acts(builder, identity, name) for name in builder.tools}
+    assert any(answers.values()) and not all(answers.values())
+    lookup = identity.tools[0]
+    assert answers[lookup] is False
+    other = replace(identity, tools=())  # the lookup no longer identifies: reading a profile by id acts
+    assert acts(builder, other, lookup) == _acts(builder, other, lookup)

@@ -173,6 +173,13 @@ class State:
             return State(self._snapshot)
         return State.from_dict(self.to_dict())
 
+    def without(self, hidden: set[tuple[str, str]]) -> State:
+        """A state of its own (a new snapshot, records shared) with this state's content less the
+        ``(table, id)`` records in ``hidden``; unlike a fork with those records deleted, its reads and forks
+        cost what a state of the remaining records costs."""
+        tables = {table: {k: r for k, r in self.records(table) if (table, k) not in hidden} for table in self.tables()}
+        return State(Snapshot(tables, dict(self._counters)))
+
     # -- reads ----------------------------------------------------------------------------------
     def get(self, table: str, key: str) -> Record | None:
         """The record ``key`` of ``table``, or ``None``."""

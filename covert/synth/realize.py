@@ -139,6 +139,24 @@ def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -
 _PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were"}
 
 
+_AUXILIARY = re.compile(r"\b(has|is|does|was) ", re.IGNORECASE)
+
+
+def _auxiliary_before(ask: str, subject: str) -> re.Match[str] | None:
+    """The first auxiliary of :data:`_PLURAL_AUX` that stands right before ``subject`` (case-insensitive),
+    as ``re.search(rf"\b(has|is|does|was) (?={re.escape(subject)})", ask, re.IGNORECASE)`` finds it."""
+    if not (ask.isascii() and subject.isascii()):
+        # non-ASCII text: let the regex engine apply its own case folding
+        return re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE).search(ask)
+    folded, wanted = ask.lower(), subject.lower()
+    if wanted not in folded:
+        return None
+    for match in _AUXILIARY.finditer(ask):
+        if folded.startswith(wanted, match.end()):
+            return match
+    return None
+
+
 def plural_subject(ask: str, subjects: list[str]) -> str:
     """An ask whose subject is several records at once takes a plural verb: "has #A and #B gone through"
     -> "have #A and #B ...", "when does Kwame and Grace work" -> "when do ..."; only where the auxiliary
@@ -147,8 +165,7 @@ def plural_subject(ask: str, subjects: list[str]) -> str:
     for subject in subjects:
         if " and " not in subject:
             continue
-        pattern = re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE)
-        match = pattern.search(ask)
+        match = _auxiliary_before(ask, subject)
         if match:
             verb = match.group(1)
             plural = _PLURAL_AUX[verb.lower()]

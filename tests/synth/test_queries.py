@@ -153,3 +153,27 @@ def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
     # the subject is "the total", not the records: the verb stays singular
     assert plural_subject("what was the total on #W1 and #W2?", ["#W1 and #W2"]) == "what was the total on #W1 and #W2?"
     assert plural_subject("is Felix in my contacts?", ["Felix"]) == "is Felix in my contacts?"
+    assert plural_subject("IS Émile and Zoë free, and is Émile and Zoë busy?", ["émile and zoë"]) == \
+        "Are Émile and Zoë free, and is Émile and Zoë busy?"
+
+
+def test_auxiliary_search_is_the_regex_search() -> None:
+    """The fast auxiliary search finds what the lookahead regex finds, case-insensitively, in any text."""
+    import random
+    import re
+
+    from covert.synth.realize import _auxiliary_before
+
+    rng = random.Random(5)
+    words = ["has", "is", "does", "was", "Has", "IS", "this", "doeS", "booking", "#A", "and", "Kwame", "x.y", "Émile"]
+    found = 0
+    for _ in range(3000):
+        ask = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+        start = rng.randint(0, 4)
+        subject = " ".join(ask.split(" ")[start:start + rng.randint(1, 3)]) or "and"
+        subject = subject.upper() if rng.random() < 0.3 else subject
+        expected = re.search(rf"\b(has|is|does|was) (?={re.escape(subject)})", ask, re.IGNORECASE)
+        got = _auxiliary_before(ask, subject)
+        assert (got and got.span()) == (expected and expected.span()), (ask, subject)
+        found += expected is not None
+    assert found > 100
