@@ -172,14 +172,42 @@ def _owner_weights(identity: Identity, state: State) -> tuple[list[str], list[in
     return _remember(_WEIGHTS, key, (people, [weight[p] for p in people]))
 
 
-def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1) -> str | None:
+_HOLDINGS: OrderedDict[tuple[int, str, str], dict[str, int]] = OrderedDict()
+
+
+def holdings(identity: Identity, state: State, table: str) -> dict[str, int]:
+    """How many records of ``table`` each person of ``identity.table`` owns (cached by content)."""
+    key = (id(identity), state.hash(), table)
+    found = _HOLDINGS.get(key)
+    if found is not None:
+        _HOLDINGS.move_to_end(key)
+        return found
+    count = dict.fromkeys(state.ids(identity.table), 0)
+    for (owned, _), owner in ownership(identity, state).items():
+        if owned != table:
+            continue
+        for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
+            if person in count:
+                count[person] += 1
+    return _remember(_HOLDINGS, key, count)
+
+
+def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1,
+                     needs: tuple[str, int] | None = None) -> str | None:
     """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
-    task about someone with nothing on file has little to do; a parallel task needs several records)."""
+    task about someone with nothing on file has little to do; a parallel task needs several records).
+    With ``needs=(table, n)`` only people who own at least ``n`` records of ``table`` are drawn (everyone
+    when nobody does): a turn that asks about several of them has them to ask about."""
     if identity.table is None:
         return None
     people, weights = _owner_weights(identity, state)
     if not people:
         return None
+    if needs is not None:
+        held = holdings(identity, state, needs[0])
+        fit = [(p, w) for p, w in zip(people, weights) if held.get(p, 0) >= needs[1]]
+        if fit:
+            people, weights = [p for p, _ in fit], [w for _, w in fit]
     return rng.choices(people, weights=[w ** power for w in weights] if power != 1 else weights)[0]
 
 

@@ -69,17 +69,37 @@ class Instantiator:
         # the person the task is about: value samplers only see their records (see covert.policy)
         self.identity = identity_of(builder)
         table = self.identity.table if self.identity is not None else None
-        self.principal: str | None = choose_principal(self.identity, state, rng, 2 if blueprint.method == "parallel" else 1) if table else None
-        self._view: tuple[int, State] | None = None
+        parallel = blueprint.method == "parallel"
+        needs = self._repeated_table(blueprint) if table and parallel else None
+        self.principal: str | None = choose_principal(self.identity, state, rng, 2 if parallel else 1, needs) if table else None
+        self._view: tuple[int, frozenset[tuple[str, str]], State] | None = None
         self.self_values: dict[str, Any] = {}
+        # records the value samplers do not see while a parallel call is bound: those the earlier calls
+        # of its tool already ask about
+        self._hidden: frozenset[tuple[str, str]] = frozenset()
+
+    def _repeated_table(self, blueprint: Blueprint) -> tuple[str, int] | None:
+        """For a parallel turn that calls a tool several times: the table of the records the calls differ
+        in (the first parameter the user names a record by, as :meth:`_varying_param` takes it) and 2."""
+        tool = blueprint.steps[0]
+        if blueprint.steps.count(tool) < 2:
+            return None
+        own = self.identity.self_params if self.identity is not None else ()
+        for param, _, entity, linkable, _, required in _parameters(self.builder, tool):
+            if required and linkable and param not in own:
+                table = self.language.entity_tables.get(entity)
+                return (table, 2) if table else None
+        return None
 
     def _sampling_state(self) -> State:
-        """What the value samplers see: the live state, cut down to the principal's records."""
+        """What the value samplers see: the live state, cut down to the principal's records (less those
+        hidden while a call is bound; see :meth:`_hiding`)."""
         if self.principal is None or self.identity is None:
             return self.env.state
-        if self._view is None or self._view[0] != len(self.calls):
-            self._view = (len(self.calls), principal_view(self.env.state, self.identity, self.principal))
-        return self._view[1]
+        if self._view is None or self._view[0] != len(self.calls) or self._view[1] != self._hidden:
+            view = principal_view(self.env.state, self.identity, self.principal)
+            self._view = (len(self.calls), self._hidden, view.without(set(self._hidden)) if self._hidden else view)
+        return self._view[2]
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -106,31 +126,70 @@ class Instantiator:
 
     def _execute(self, tool: str) -> tuple[_Step, Any]:
         error = ""
+        failed: set[tuple[str, str]] = set()  # the principal's records a failed try named: others are drawn next
         for _ in range(STEP_TRIES):
             marks = (len(self.selections), len(self.reasoning), dict(self.origins))
-            step = self._bind_step(tool)
+            step = self._bind_step(tool, failed, f"{tool}:{error}")
             saved = self.env.state.fork()
             output = self.env.call(tool, step.args)
             if not is_error(output):
                 return step, output
             error = output["error"]["code"]
+            failed |= {r for p in step.args for r in self._named_records(step, p)}
             self.env.state = saved
             self._view = None
             del self.selections[marks[0]:], self.reasoning[marks[1]:]
             self.origins = marks[2]
         raise Rejected("precondition_failed", f"{tool}:{error}")
 
-    def _bind_step(self, tool: str) -> _Step:
+    def _bind_step(self, tool: str, failed: set[tuple[str, str]], detail: str) -> _Step:
+        """One binding of ``tool``'s call; the principal's records in ``failed`` (those earlier tries of
+        this call named, which failed its precondition) are out of the samplers' sight."""
         if self.blueprint.method != "parallel":
-            return self._bind(tool, link=True)
+            return self._hiding(failed, "precondition_failed", detail, self._bind, tool, True)
         first = next((s for s in self.steps if s.tool == tool), None)
-        reason = "duplicate_parallel_call"
+        reason, hidden = "duplicate_parallel_call", set(failed)
+        varying = ""
+        if first is not None:
+            varying = self._varying_param(first)
+            if not varying:
+                raise Rejected("no_parallel_param", tool)
+            if self.principal is not None:
+                # the records the turn already asks about are not drawn again (from the principal's few)
+                hidden |= {r for s in self.steps if s.tool == tool and varying in s.user_params
+                           for r in self._named_records(s, varying)}
+        exhausted, why = (reason, tool) if hidden - failed else ("precondition_failed", detail)
+        return self._hiding(hidden, exhausted, why, self._bind_parallel, tool, first, varying, reason)
+
+    def _hiding(self, hidden: set[tuple[str, str]], reason: str, detail: str, bind: Any, *args: Any) -> _Step:
+        """``bind(*args)`` with the ``hidden`` records out of the samplers' sight; when that leaves a
+        sampler nothing to draw, the attempt is rejected for ``reason`` (what drawing the hidden records
+        again would have come to)."""
+        if not hidden:
+            return bind(*args)
+        self._hidden = frozenset(hidden)
+        try:
+            return bind(*args)
+        except Rejected as exc:
+            if exc.reason in ("principal_has_none", "unfillable_parameter", "no_distinct_choice"):
+                raise Rejected(reason, detail) from None
+            raise
+        finally:
+            self._hidden = frozenset()
+
+    def _named_records(self, step: _Step, param: str) -> set[tuple[str, str]]:
+        """The ``(table, id)`` records that ``param`` of ``step`` names (never the user's own record: the
+        task stays about them)."""
+        table = self.language.entity_tables.get(self.builder.tools[step.tool].param_entity(param))
+        if table is None or (self.identity is not None and table == self.identity.table):
+            return set()
+        value = step.args.get(param)
+        return {(table, v) for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)}
+
+    def _bind_parallel(self, tool: str, first: _Step | None, varying: str, reason: str) -> _Step:
         for _ in range(6):
             step = self._bind(tool, link=False)
             if first is not None:
-                varying = self._varying_param(first)
-                if not varying:
-                    raise Rejected("no_parallel_param", tool)
                 # the calls of a tool differ in one thing only: what the user asks about several times
                 for param in [p for p in step.user_params if p not in first.user_params and p != varying]:
                     step.args.pop(param, None)
@@ -292,7 +351,8 @@ class Instantiator:
         elements = get_path(self.calls[source].output, list_path) if list_path else self.calls[source].output
         if not isinstance(elements, list) or not elements or not all(isinstance(e, dict) for e in elements):
             raise Rejected("empty_list", f"{self.calls[source].name}.{list_path}")
-        candidates = [e for e in elements if e.get(key) not in taken]
+        hidden = {k for _, k in self._hidden}  # records that failed this call's precondition in an earlier try
+        candidates = [e for e in elements if e.get(key) not in taken and e.get(key) not in hidden]
         if not candidates:
             raise Rejected("no_distinct_choice", f"{entity} in {self.calls[source].name}.{list_path}")
         ref = self.language.references[entity]
@@ -308,7 +368,7 @@ class Instantiator:
                 if values.count(best) != 1 or len(values) < 2:
                     continue
                 chosen = elements[values.index(best)]
-                if chosen.get(key) in taken:
+                if chosen.get(key) in taken or chosen.get(key) in hidden:
                     continue
                 phrase = ref.superlative[numeric][0 if mode == "max" else 1]
                 record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])
