@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 from covert.env import State
@@ -172,6 +173,7 @@ def _owner_weights(identity: Identity, state: State) -> tuple[list[str], list[in
     return _remember(_WEIGHTS, key, (people, [weight[p] for p in people]))
 
 
+_DRAWS: OrderedDict[tuple[int, str, int, Any], tuple[list[str], list[int]]] = OrderedDict()
 _HOLDINGS: OrderedDict[tuple[int, str, str], dict[str, int]] = OrderedDict()
 
 
@@ -200,15 +202,23 @@ def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1,
     when nobody does): a turn that asks about several of them has them to ask about."""
     if identity.table is None:
         return None
-    people, weights = _owner_weights(identity, state)
+    key = (id(identity), state.hash(), power, needs)
+    found = _DRAWS.get(key)
+    if found is None:
+        people, weights = _owner_weights(identity, state)
+        if needs is not None:
+            held = holdings(identity, state, needs[0])
+            fit = [(p, w) for p, w in zip(people, weights) if held.get(p, 0) >= needs[1]]
+            if fit:
+                people, weights = [p for p, _ in fit], [w for _, w in fit]
+        # cumulative weights, as random.choices derives them from weights (the same draw)
+        found = _remember(_DRAWS, key, (people, list(accumulate(w ** power for w in weights))))
+    else:
+        _DRAWS.move_to_end(key)
+    people, cumulative = found
     if not people:
         return None
-    if needs is not None:
-        held = holdings(identity, state, needs[0])
-        fit = [(p, w) for p, w in zip(people, weights) if held.get(p, 0) >= needs[1]]
-        if fit:
-            people, weights = [p for p, _ in fit], [w for _, w in fit]
-    return rng.choices(people, weights=[w ** power for w in weights] if power != 1 else weights)[0]
+    return rng.choices(people, cum_weights=cumulative)[0]
 
 
 def identified(identity: Identity, tables: Tables, output: Any) -> Any:

@@ -68,7 +68,7 @@ def _record_digest(table: str, key: str, record: Record) -> int:
 class Snapshot:
     """An immutable stored state shared by every :class:`State` forked from it."""
 
-    __slots__ = ("_as_dict", "_digests", "_indexes", "_sum", "counters", "tables")
+    __slots__ = ("_as_dict", "_digests", "_hash", "_indexes", "_sum", "counters", "tables")
 
     def __init__(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
         # records are kept in id order, so order depends on content alone (and survives canonical JSON)
@@ -76,6 +76,7 @@ class Snapshot:
         self.counters = counters
         self._digests: dict[tuple[str, str], int] = {}
         self._sum: int | None = None
+        self._hash: str | None = None  # State.hash of the snapshot's own content (no changes, its counters)
         self._as_dict: dict[str, Any] | None = None
         self._indexes: dict[tuple[str, str], dict[Any, list[str]]] = {}
 
@@ -286,6 +287,9 @@ class State:
     def hash(self) -> str:
         """Content hash: equal for equal content whatever the insertion order; O(changes)."""
         snapshot = self._snapshot
+        unchanged = not any(self._changes.values()) and self._counters == snapshot.counters
+        if unchanged and snapshot._hash is not None:
+            return snapshot._hash
         total = snapshot.digest_sum()
         base_tables = snapshot.tables
         for table, changed in self._changes.items():
@@ -297,7 +301,10 @@ class State:
                     total += _record_digest(table, key, record)
         counters = {k: v for k, v in self._counters.items() if v}
         payload = (total % _MODULUS).to_bytes(16, "big") + canonical_bytes(counters)
-        return hashlib.blake2b(payload, digest_size=16).hexdigest()
+        digest = hashlib.blake2b(payload, digest_size=16).hexdigest()
+        if unchanged:
+            snapshot._hash = digest
+        return digest
 
     def to_dict(self) -> dict[str, Any]:
         """The content as plain data: ``{"tables": {...}, "counters": {...}}`` (tables in name order).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -380,12 +381,13 @@ class Instantiator:
         order = list(range(len(candidates)))
         self.rng.shuffle(order)
         fields = sorted(ref.by_field)
+        # how many elements hold each scalar value of each describing field (equal values count together)
+        counts = {f: Counter(v for e in elements if isinstance(v := e.get(f), (str, int, float)) and v == v) for f in fields}
         for position in order:
             chosen = candidates[position]
             unique = [
                 f for f in fields
-                if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != ""
-                and sum(1 for e in elements if e.get(f) == chosen[f]) == 1
+                if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != "" and counts[f][chosen[f]] == 1
             ]
             if unique:
                 by = self.rng.choice(unique)
@@ -504,7 +506,8 @@ class Instantiator:
         return phrases
 
     def _template(self, templates: tuple[str, ...], needed: set[str], available: dict[str, str], tool: str) -> str:
-        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= set(available)]
+        have = available.keys()
+        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= have]
         if not fitting:
             raise Rejected("no_phrasing", f"{tool} with {sorted(needed)}")
         return self.rng.choice(fitting)

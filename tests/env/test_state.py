@@ -592,3 +592,19 @@ def test_without_equals_a_fork_with_those_records_deleted() -> None:
     assert view.counter("a") == 3
     view.edit("a", "3")["v"] = 30  # the view is independent of its source
     assert state.get("a", "3") == {"v": 3, "k": "x"}
+
+
+def test_hash_of_an_unchanged_state_is_its_snapshots_and_stays_right_after_changes() -> None:
+    state = State.from_dict({"tables": {"a": {"1": {"v": 1}}}, "counters": {"a": 1}})
+    first = state.hash()
+    fork = state.fork()
+    assert fork.hash() == first  # from the snapshot's cache
+    fork.edit("a", "1")["v"] = 2
+    changed = fork.hash()
+    assert changed != first and state.hash() == first
+    fork.next_id("b")
+    assert fork.hash() not in (first, changed)
+    other = state.fork()
+    other.next_id("a")  # counters alone differ from the snapshot's
+    assert other.hash() != first
+    assert State.from_dict(other.to_dict()).hash() == other.hash()
