@@ -72,7 +72,11 @@ class Snapshot:
 
     def __init__(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
         # records are kept in id order, so order depends on content alone (and survives canonical JSON)
-        self.tables = {name: dict(sorted(rows.items())) for name, rows in tables.items()}
+        self._init({name: dict(sorted(rows.items())) for name, rows in tables.items()}, counters)
+
+    def _init(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
+        """Set up over ``tables`` whose records are already in id order."""
+        self.tables = tables
         self.counters = counters
         self._digests: dict[tuple[str, str], int] = {}
         self._sum: int | None = None
@@ -178,8 +182,17 @@ class State:
         """A state of its own (a new snapshot, records shared) with this state's content less the
         ``(table, id)`` records in ``hidden``; unlike a fork with those records deleted, its reads and forks
         cost what a state of the remaining records costs."""
-        tables = {table: {k: r for k, r in self.records(table) if (table, k) not in hidden} for table in self.tables()}
-        return State(Snapshot(tables, dict(self._counters)))
+        stored = self._snapshot.tables
+        hidden_tables = {table for table, _ in hidden}
+        tables = {}
+        for table in self.tables():
+            if table in hidden_tables or self._changes.get(table) or table not in stored:
+                tables[table] = {k: r for k, r in self.records(table) if (table, k) not in hidden}
+            else:
+                tables[table] = stored[table]  # unchanged and nothing hidden: the stored (read-only) table
+        snapshot = Snapshot.__new__(Snapshot)
+        snapshot._init(tables, dict(self._counters))  # records() yields in id order: nothing to sort
+        return State(snapshot)
 
     # -- reads ----------------------------------------------------------------------------------
     def get(self, table: str, key: str) -> Record | None:
