@@ -221,6 +221,7 @@ def parallel_tools(builder: Builder) -> list[str]:
     return [t for t in _catalog(builder).repeatable if identity is None or t not in identity.tools]
 
 
+@cache
 def can_make(builder: Builder, category: str) -> bool:
     """Whether ``builder`` has tasks of ``category`` at all (the planner draws another category if not)."""
     return category != "parallel" or bool(parallel_tools(builder))
