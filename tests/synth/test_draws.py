@@ -117,3 +117,23 @@ def test_a_parallel_turn_with_nothing_left_to_ask_about_is_rejected() -> None:
             inst.run()
         assert caught.value.reason == "duplicate_parallel_call"
         assert len(tried) == 1  # the one booking, asked about once
+
+
+def test_a_parallel_turn_makes_no_more_calls_than_its_tool_has_answer_frames() -> None:
+    from covert.synth.blueprint import (
+        MOST_PARALLEL_CALLS,
+        most_parallel_calls,
+        parallel_tools,
+        sample_blueprint,
+    )
+
+    builder = get_builder("hotels")
+    frames = {t: min(len(i.answer) for i in builder.language.intents[t]) for t in parallel_tools(builder)}
+    assert min(frames.values()) < MOST_PARALLEL_CALLS  # the cap matters for this builder
+    counts: dict[str, set[int]] = {}
+    for seed in range(300):
+        blueprint = sample_blueprint(builder, "parallel", random.Random(seed))
+        tool = blueprint.steps[0]
+        assert 2 <= len(blueprint.steps) <= most_parallel_calls(builder, tool) == min(frames[tool], MOST_PARALLEL_CALLS)
+        counts.setdefault(tool, set()).add(len(blueprint.steps))
+    assert all(seen == set(range(2, most_parallel_calls(builder, t) + 1)) for t, seen in counts.items())
