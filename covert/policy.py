@@ -195,20 +195,21 @@ def holdings(identity: Identity, state: State, table: str) -> dict[str, int]:
 
 
 def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1,
-                     needs: tuple[str, int] | None = None) -> str | None:
+                     needs: tuple[tuple[str, int], ...] = ()) -> str | None:
     """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
     task about someone with nothing on file has little to do; a parallel task needs several records).
-    With ``needs=(table, n)`` only people who own at least ``n`` records of ``table`` are drawn (everyone
-    when nobody does): a turn that asks about several of them has them to ask about."""
+    With ``needs=((table, n), ...)`` only people who own at least ``n`` records of each ``table`` are drawn
+    (everyone when nobody does): a task that acts on such records, or a turn that asks about several of
+    them, has them to act on."""
     if identity.table is None:
         return None
     key = (id(identity), state.hash(), power, needs)
     found = _DRAWS.get(key)
     if found is None:
         people, weights = _owner_weights(identity, state)
-        if needs is not None:
-            held = holdings(identity, state, needs[0])
-            fit = [(p, w) for p, w in zip(people, weights) if held.get(p, 0) >= needs[1]]
+        if needs:
+            held = [(holdings(identity, state, table), n) for table, n in needs]
+            fit = [(p, w) for p, w in zip(people, weights) if all(h.get(p, 0) >= n for h, n in held)]
             if fit:
                 people, weights = [p for p, _ in fit], [w for _, w in fit]
         # cumulative weights, as random.choices derives them from weights (the same draw)

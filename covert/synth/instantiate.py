@@ -71,26 +71,32 @@ class Instantiator:
         self.identity = identity_of(builder)
         table = self.identity.table if self.identity is not None else None
         parallel = blueprint.method == "parallel"
-        needs = self._repeated_table(blueprint) if table and parallel else None
+        needs = self._needed_records(blueprint) if table else ()
         self.principal: str | None = choose_principal(self.identity, state, rng, 2 if parallel else 1, needs) if table else None
         self._view: tuple[int, frozenset[tuple[str, str]], State] | None = None
         self.self_values: dict[str, Any] = {}
-        # records the value samplers do not see while a parallel call is bound: those the earlier calls
-        # of its tool already ask about
+        # records the value samplers do not see while a call is bound (see _hiding)
         self._hidden: frozenset[tuple[str, str]] = frozenset()
 
-    def _repeated_table(self, blueprint: Blueprint) -> tuple[str, int] | None:
-        """For a parallel turn that calls a tool several times: the table of the records the calls differ
-        in (the first parameter the user names a record by, as :meth:`_varying_param` takes it) and 2."""
-        tool = blueprint.steps[0]
-        if blueprint.steps.count(tool) < 2:
-            return None
-        own = self.identity.self_params if self.identity is not None else ()
-        for param, _, entity, linkable, _, required in _parameters(self.builder, tool):
-            if required and linkable and param not in own:
-                table = self.language.entity_tables.get(entity)
-                return (table, 2) if table else None
-        return None
+    def _needed_records(self, blueprint: Blueprint) -> tuple[tuple[str, int], ...]:
+        """``(table, n)``: the person the task is about needs ``n`` records of each owned table that a step
+        names a record of (by its first required parameter that names one, as :meth:`_varying_param`
+        takes it): one, or two where a parallel turn calls the step's tool several times."""
+        identity = self.identity
+        if identity is None:
+            return ()
+        needs: dict[str, int] = {}
+        for tool in dict.fromkeys(blueprint.steps):
+            if tool in identity.tools:
+                continue
+            for param, _, entity, linkable, _, required in _parameters(self.builder, tool):
+                if required and linkable and param not in identity.self_params:
+                    table = self.language.entity_tables.get(entity)
+                    if table in identity.owners:
+                        repeated = blueprint.method == "parallel" and blueprint.steps.count(tool) > 1
+                        needs[table] = max(needs.get(table, 0), 2 if repeated else 1)
+                    break
+        return tuple(sorted(needs.items()))
 
     def _sampling_state(self) -> State:
         """What the value samplers see: the live state, cut down to the principal's records (less those
@@ -287,6 +293,9 @@ class Instantiator:
         if ref is not None:
             if not ref.user_knows_id:
                 raise Rejected("ungrounded_id", f"{tool}.{param}: users cannot know a {ref.noun} id")
+            later = self._later_sampler(tool, entity) if schema.get("type") != "array" else None
+            if later is not None:
+                return self._sampled(later, tool)
             table = self.language.entity_tables.get(entity)
             ids = self._sampling_state().ids(table) if table else []
             if not ids:
@@ -297,6 +306,24 @@ class Instantiator:
             return self.rng.choice(schema["enum"])
         if schema.get("type") == "boolean":
             return self.rng.random() < 0.5
+        return None
+
+    def _later_sampler(self, tool: str, entity: str) -> Any:
+        """The sampler a later write of the task has for a record of ``entity`` (``"tool.param"``), for a
+        lookup that names the record the write then acts on: the user asks about one it can act on (a
+        delivered order before returning its items), not any of theirs. ``None`` if no later write has one."""
+        steps = self.blueprint.steps
+        position = len(self.steps)
+        if self.blueprint.method == "parallel" or position >= len(steps) or steps[position] != tool:
+            return None
+        for later in steps[position + 1:]:
+            if not self.builder.tools[later].writes:
+                continue
+            for param, _, other, _, is_list, _ in _parameters(self.builder, later):
+                if other == entity and not is_list:
+                    found = self.language.values.get(f"{later}.{param}")
+                    if found is not None:
+                        return found
         return None
 
     def _user_phrase(self, entity: str, value: Any) -> str:

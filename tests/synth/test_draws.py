@@ -4,6 +4,7 @@ that repeats a tool is about someone with several such records."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 
@@ -92,9 +93,9 @@ def test_a_parallel_principal_holds_several_of_the_records() -> None:
     held = holdings(identity, state, "bookings")
     assert held == {"GST-3607279": 1, "GST-7337574": 1, "GST-9145653": 3}
     rng = random.Random(3)
-    assert {choose_principal(identity, state, rng, 2, ("bookings", 2)) for _ in range(30)} == {"GST-9145653"}
+    assert {choose_principal(identity, state, rng, 2, (("bookings", 2),)) for _ in range(30)} == {"GST-9145653"}
     # nobody holds five: everyone may be drawn, as without the need
-    assert len({choose_principal(identity, state, rng, 2, ("bookings", 5)) for _ in range(60)}) == 3
+    assert len({choose_principal(identity, state, rng, 2, (("bookings", 5),)) for _ in range(60)}) == 3
     blueprint = Blueprint("parallel", "parallel", ["get_booking_details"] * 2, [0, 1], None, 0.0)
     for seed in range(6):
         inst = Instantiator(builder, blueprint, state, random.Random(seed))
@@ -137,3 +138,24 @@ def test_a_parallel_turn_makes_no_more_calls_than_its_tool_has_answer_frames() -
         assert 2 <= len(blueprint.steps) <= most_parallel_calls(builder, tool) == min(frames[tool], MOST_PARALLEL_CALLS)
         counts.setdefault(tool, set()).add(len(blueprint.steps))
     assert all(seen == set(range(2, most_parallel_calls(builder, t) + 1)) for t, seen in counts.items())
+
+
+def test_a_lookup_before_a_write_asks_about_a_record_the_write_can_act_on() -> None:
+    """retail: the order the user asks about before returning its items is a delivered one (the write's
+    own sampler draws it), whenever the user has one."""
+    builder = get_builder("retail")
+    state = builder.state(0, 0)
+    delivered = {k for k, o in state.records("orders") if o["status"] == "delivered"}
+    owners = {o["user_id"] for k, o in state.records("orders") if k in delivered}
+    blueprint = Blueprint("state_changing", "backward", ["get_order_details", "return_delivered_order_items"], [1])
+    asked = 0
+    for seed in range(20):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        if inst.principal not in owners:
+            continue
+        with contextlib.suppress(Rejected):  # what was asked is looked at all the same
+            inst.run()
+        if inst.calls:
+            assert inst.calls[0].arguments["order_id"] in delivered
+            asked += 1
+    assert asked >= 5
