@@ -133,8 +133,42 @@ def ownership(identity: Identity, state: State) -> dict[tuple[str, str], Any]:
         _OWNERSHIP.move_to_end(key)
         return found
     owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
-    return _remember(_OWNERSHIP, key, {(table, k): owner_of(identity, state, table, k)
-                                       for table in owned for k, _ in _records(state, table)})
+    changed = state.changed_keys()
+    if changed and not any(callable(rule) for rule in identity.owners.values()):
+        # a state changed by a few writes: its stored state's map with the records whose owner may differ redone
+        found = _updated(identity, state, ownership(identity, state.stored()), set(owned), changed)
+    else:
+        found = {(table, k): owner_of(identity, state, table, k) for table in owned for k, _ in _records(state, table)}
+    return _remember(_OWNERSHIP, key, found)
+
+
+def _updated(identity: Identity, state: State, stored: dict[tuple[str, str], Any], owned: set[str],
+             changed: dict[str, list[str]]) -> dict[tuple[str, str], Any]:
+    """The :func:`ownership` of ``state`` from that of its stored state (``stored``): redone for the
+    changed records and for every record whose owner rule follows a field to one of them (field and
+    table rules only, whose owners depend on nothing else)."""
+    result = dict(stored)
+    dirty = {(table, k) for table, keys in changed.items() for k in keys}
+    follows = [(table, rule) for table, rule in identity.owners.items() if isinstance(rule, tuple)]
+    grew = True
+    while grew:  # chains of rules (energy -> devices -> homes) take a pass per link
+        grew = False
+        for table, (field_name, target) in follows:
+            targets = {k for t, k in dirty if t == target}
+            if not targets:
+                continue
+            for k, record in state.records(table):
+                if (table, k) not in dirty and record.get(field_name) in targets:
+                    dirty.add((table, k))
+                    grew = True
+    for table, k in dirty:
+        if table not in owned:
+            continue
+        if state.get(table, k) is None:
+            result.pop((table, k), None)
+        else:
+            result[(table, k)] = owner_of(identity, state, table, k)
+    return result
 
 
 def principal_view(state: State, identity: Identity, principal: str) -> State:

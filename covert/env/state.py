@@ -178,6 +178,10 @@ class State:
             return State(self._snapshot)
         return State.from_dict(self.to_dict())
 
+    def stored(self) -> State:
+        """A state of the stored snapshot alone: this state's content before its changes."""
+        return State(self._snapshot)
+
     def without(self, hidden: set[tuple[str, str]]) -> State:
         """A state of its own (a new snapshot, records shared) with this state's content less the
         ``(table, id)`` records in ``hidden``; unlike a fork with those records deleted, its reads and forks

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -408,13 +407,12 @@ class Instantiator:
         order = list(range(len(candidates)))
         self.rng.shuffle(order)
         fields = sorted(ref.by_field)
-        # how many elements hold each scalar value of each describing field (equal values count together)
-        counts = {f: Counter(v for e in elements if isinstance(v := e.get(f), (str, int, float)) and v == v) for f in fields}
         for position in order:
             chosen = candidates[position]
             unique = [
                 f for f in fields
-                if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != "" and counts[f][chosen[f]] == 1
+                if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != ""
+                and sum(1 for e in elements if e.get(f) == chosen[f]) == 1
             ]
             if unique:
                 by = self.rng.choice(unique)
