@@ -37,6 +37,7 @@ from covert.values import get_path, join_phrases, mentions, normalize_text, rend
 
 OPTIONAL_PROBABILITY = 0.35
 STEP_TRIES = 4
+NO_CHANGE = "no_change"  # what a try whose write changed nothing failed of
 
 
 @dataclass
@@ -138,14 +139,21 @@ class Instantiator:
             step = self._bind_step(tool, failed, f"{tool}:{error}")
             saved = self.env.state.fork()
             output = self.env.call(tool, step.args)
-            if not is_error(output):
+            if is_error(output):
+                error = output["error"]["code"]
+                failed |= {r for p in step.args for r in self._named_records(step, p)}
+            elif self.builder.tools[tool].writes and not saved.diff(self.env.state):
+                # a write that changes nothing (locking a locked door) is a redundant step validation
+                # rejects: another draw may change something (unlocking it)
+                error = NO_CHANGE
+            else:
                 return step, output
-            error = output["error"]["code"]
-            failed |= {r for p in step.args for r in self._named_records(step, p)}
             self.env.state = saved
             self._view = None
             del self.selections[marks[0]:], self.reasoning[marks[1]:]
             self.origins = marks[2]
+        if error == NO_CHANGE:
+            raise Rejected("redundant_step", f"dropping write {tool} changes nothing")
         raise Rejected("precondition_failed", f"{tool}:{error}")
 
     def _bind_step(self, tool: str, failed: set[tuple[str, str]], detail: str) -> _Step:

@@ -159,3 +159,24 @@ def test_a_lookup_before_a_write_asks_about_a_record_the_write_can_act_on() -> N
             assert inst.calls[0].arguments["order_id"] in delivered
             asked += 1
     assert asked >= 5
+
+
+def test_a_write_that_changes_nothing_is_drawn_again() -> None:
+    """smart_home: locking a locked door changes nothing (validation rejects it as a redundant step): the
+    instantiation draws again, and every write it keeps changes the state."""
+    builder = get_builder("smart_home")
+    state = builder.state(0, 0)
+    blueprint = Blueprint("state_changing", "backward", ["find_homes_by_email", "get_home", "set_lock"], [2])
+    kept, redrawn = 0, 0
+    for seed in range(40):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        tried = _recording(inst, "set_lock")
+        try:
+            inst.run()
+        except Rejected as exc:
+            assert exc.reason != "redundant_step" or len(tried) == 4  # every try changed nothing
+            continue
+        assert state.diff(inst.env.state), tried  # the kept write changed something
+        kept += 1
+        redrawn += len(tried) > 1
+    assert kept >= 10 and redrawn >= 1
