@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 from covert.env import State
@@ -132,8 +133,42 @@ def ownership(identity: Identity, state: State) -> dict[tuple[str, str], Any]:
         _OWNERSHIP.move_to_end(key)
         return found
     owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
-    return _remember(_OWNERSHIP, key, {(table, k): owner_of(identity, state, table, k)
-                                       for table in owned for k, _ in _records(state, table)})
+    changed = state.changed_keys()
+    if changed and not any(callable(rule) for rule in identity.owners.values()):
+        # a state changed by a few writes: its stored state's map with the records whose owner may differ redone
+        found = _updated(identity, state, ownership(identity, state.stored()), set(owned), changed)
+    else:
+        found = {(table, k): owner_of(identity, state, table, k) for table in owned for k, _ in _records(state, table)}
+    return _remember(_OWNERSHIP, key, found)
+
+
+def _updated(identity: Identity, state: State, stored: dict[tuple[str, str], Any], owned: set[str],
+             changed: dict[str, list[str]]) -> dict[tuple[str, str], Any]:
+    """The :func:`ownership` of ``state`` from that of its stored state (``stored``): redone for the
+    changed records and for every record whose owner rule follows a field to one of them (field and
+    table rules only, whose owners depend on nothing else)."""
+    result = dict(stored)
+    dirty = {(table, k) for table, keys in changed.items() for k in keys}
+    follows = [(table, rule) for table, rule in identity.owners.items() if isinstance(rule, tuple)]
+    grew = True
+    while grew:  # chains of rules (energy -> devices -> homes) take a pass per link
+        grew = False
+        for table, (field_name, target) in follows:
+            targets = {k for t, k in dirty if t == target}
+            if not targets:
+                continue
+            for k, record in state.records(table):
+                if (table, k) not in dirty and record.get(field_name) in targets:
+                    dirty.add((table, k))
+                    grew = True
+    for table, k in dirty:
+        if table not in owned:
+            continue
+        if state.get(table, k) is None:
+            result.pop((table, k), None)
+        else:
+            result[(table, k)] = owner_of(identity, state, table, k)
+    return result
 
 
 def principal_view(state: State, identity: Identity, principal: str) -> State:
@@ -142,11 +177,10 @@ def principal_view(state: State, identity: Identity, principal: str) -> State:
     key = (id(identity), state.hash(), principal)
     cached = _VIEWS.get(key)
     if cached is None:
-        view = state.fork()
-        for (table, k), owner in ownership(identity, state).items():
-            if not owned_by(owner, principal):
-                view.delete(table, k)
-        cached = _remember(_VIEWS, key, view)
+        hidden = {tk for tk, owner in ownership(identity, state).items() if not owned_by(owner, principal)}
+        # the view is a state of its own (not a fork with everyone else deleted): its reads and forks then
+        # cost what a state of the principal's records costs, not one of every record
+        cached = _remember(_VIEWS, key, state.without(hidden))
     else:
         _VIEWS.move_to_end(key)
     return cached.fork()
@@ -173,15 +207,53 @@ def _owner_weights(identity: Identity, state: State) -> tuple[list[str], list[in
     return _remember(_WEIGHTS, key, (people, [weight[p] for p in people]))
 
 
-def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1) -> str | None:
+_DRAWS: OrderedDict[tuple[int, str, int, Any], tuple[list[str], list[int]]] = OrderedDict()
+_HOLDINGS: OrderedDict[tuple[int, str, str], dict[str, int]] = OrderedDict()
+
+
+def holdings(identity: Identity, state: State, table: str) -> dict[str, int]:
+    """How many records of ``table`` each person of ``identity.table`` owns (cached by content)."""
+    key = (id(identity), state.hash(), table)
+    found = _HOLDINGS.get(key)
+    if found is not None:
+        _HOLDINGS.move_to_end(key)
+        return found
+    count = dict.fromkeys(state.ids(identity.table), 0)
+    for (owned, _), owner in ownership(identity, state).items():
+        if owned != table:
+            continue
+        for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
+            if person in count:
+                count[person] += 1
+    return _remember(_HOLDINGS, key, count)
+
+
+def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1,
+                     needs: tuple[tuple[str, int], ...] = ()) -> str | None:
     """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
-    task about someone with nothing on file has little to do; a parallel task needs several records)."""
+    task about someone with nothing on file has little to do; a parallel task needs several records).
+    With ``needs=((table, n), ...)`` only people who own at least ``n`` records of each ``table`` are drawn
+    (everyone when nobody does): a task that acts on such records, or a turn that asks about several of
+    them, has them to act on."""
     if identity.table is None:
         return None
-    people, weights = _owner_weights(identity, state)
+    key = (id(identity), state.hash(), power, needs)
+    found = _DRAWS.get(key)
+    if found is None:
+        people, weights = _owner_weights(identity, state)
+        if needs:
+            held = [(holdings(identity, state, table), n) for table, n in needs]
+            fit = [(p, w) for p, w in zip(people, weights) if all(h.get(p, 0) >= n for h, n in held)]
+            if fit:
+                people, weights = [p for p, _ in fit], [w for _, w in fit]
+        # cumulative weights, as random.choices derives them from weights (the same draw)
+        found = _remember(_DRAWS, key, (people, list(accumulate(w ** power for w in weights))))
+    else:
+        _DRAWS.move_to_end(key)
+    people, cumulative = found
     if not people:
         return None
-    return rng.choices(people, weights=[w ** power for w in weights] if power != 1 else weights)[0]
+    return rng.choices(people, cum_weights=cumulative)[0]
 
 
 def identified(identity: Identity, tables: Tables, output: Any) -> Any:
@@ -211,9 +283,24 @@ def _owned_entities(builder: Any, identity: Identity) -> dict[str, str]:
     return {e: t for e, t in builder.language.entity_tables.items() if t in owned}
 
 
+# (id(builder), id(identity), tool) -> (builder, identity, answer): the objects are kept, so an id is not reused
+_ACTS: dict[tuple[int, int, str], tuple[Any, Identity, bool]] = {}
+
+
 def acts(builder: Any, identity: Identity, name: str) -> bool:
     """Whether a call of tool ``name`` acts for the user: a write, or a read of one of their records
-    by id (identification lookups do not act)."""
+    by id (identification lookups do not act). Cached per builder, identity and tool."""
+    key = (id(builder), id(identity), name)
+    found = _ACTS.get(key)
+    if found is not None and found[0] is builder and found[1] is identity:
+        return found[2]
+    answer = _acts(builder, identity, name)
+    if len(_ACTS) < 65536:
+        _ACTS[key] = (builder, identity, answer)
+    return answer
+
+
+def _acts(builder: Any, identity: Identity, name: str) -> bool:
     if name in identity.tools or name not in builder.tools:
         return False
     spec = builder.tools[name]

@@ -151,9 +151,20 @@ def validate_pair(sft: dict[str, Any], rl: dict[str, Any], initial: State | None
         raise Invalid("views_disagree", rl["task_id"])
 
 
+_OWN_TOOLS: dict[type[Environment], dict[str, dict[str, Any]]] = {}
+
+
+def _own_tools(env_cls: type[Environment]) -> dict[str, dict[str, Any]]:
+    """An environment's OpenAI tool specs by name (built once per class; read-only)."""
+    found = _OWN_TOOLS.get(env_cls)
+    if found is None:
+        found = _OWN_TOOLS[env_cls] = dict(zip(env_cls.tool_specs, env_cls.openai_tools(), strict=True))
+    return found
+
+
 def _check_tools(env_cls: type[Environment], oracle: Oracle) -> None:
     specs = {t["function"]["name"]: t for t in oracle.tools}
-    own = dict(zip(env_cls.tool_specs, env_cls.openai_tools(), strict=True))
+    own = _own_tools(env_cls)
     for tool in oracle.tools:
         name = tool["function"]["name"]
         if own.get(name) != tool:
@@ -349,7 +360,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
             spec = specs[call["name"]]
             params = spec.parameters["properties"]
             siblings: set[Any] = set().union(*(own[m] for m in range(len(group)) if m != j))
-            for key, item, chosen in _argument_items(call, params):
+            items = _argument_items(call, params)
+            for key, item, chosen in items:
                 if in_scalars(before, item):
                     if not mentions(query, item):
                         depends = True
@@ -357,7 +369,7 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
                 if not chosen and in_scalars(siblings, item) and not mentions(query, item):
                     raise Invalid("same_turn_dependency", f"{call['name']}.{key}={str(item)[:40]} comes from its own turn")
             if spec.writes:
-                for key, item, _ in _argument_items(call, params):
+                for key, item, _ in items:
                     if not (key.endswith(("_id", "_ids", "_number")) or spec.param_entity(key) in refs):
                         continue
                     if item in written:

@@ -187,3 +187,54 @@ def test_principal_choice_is_deterministic() -> None:
     state = builder.state(3, 1)
     picks = [choose_principal(identity_of(builder), state, random.Random(7)) for _ in range(3)]
     assert len(set(picks)) == 1 and picks[0] in state.ids("users")
+
+
+def test_acts_is_cached_per_builder_identity_and_tool() -> None:
+    """The cached answer is the computed one, and another identity object is not answered from the cache."""
+    from dataclasses import replace
+
+    from covert.policy import _acts, acts
+
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+    answers = {name: acts(builder, identity, name) for name in builder.tools}
+    assert answers == {name: _acts(builder, identity, name) for name in builder.tools}
+    assert answers == {name: acts(builder, identity, name) for name in builder.tools}
+    assert any(answers.values()) and not all(answers.values())
+    lookup = identity.tools[0]
+    assert answers[lookup] is False
+    other = replace(identity, tools=())  # the lookup no longer identifies: reading a profile by id acts
+    assert acts(builder, other, lookup) == _acts(builder, other, lookup)
+
+
+def test_ownership_of_a_changed_state_is_the_full_computation() -> None:
+    """The ownership of a state changed by writes (derived from its stored state's) equals owner_of of
+    every record: owners moved, records added and removed, also along field-and-table rules."""
+    from covert.policy import _records, ownership
+
+    for name in ("banking", "hotels", "smart_home"):
+        builder = get_builder(name)
+        identity = identity_of(builder)
+        base = builder.state(5, 1)
+        owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
+        rng = random.Random(name)
+        for _ in range(6):
+            state = base.fork()
+            ownership(identity, state.stored())  # the stored state's map is cached first
+            people = state.ids(identity.table)
+            for table in rng.sample(owned, min(3, len(owned))):
+                keys = state.ids(table)
+                if not keys:
+                    continue
+                record = state.edit(table, rng.choice(keys))
+                for field_name in [f for f, v in record.items() if isinstance(v, str) and v in people][:1]:
+                    record[field_name] = rng.choice(people)  # the record changes hands
+                for key, value in list(record.items()):
+                    if key.endswith("_id") and isinstance(value, str) and rng.random() < 0.5:
+                        record[key] = value + "-gone"  # it now points at nothing
+                if len(keys) > 1 and rng.random() < 0.5:
+                    state.delete(table, keys[-1])
+                copy_of = dict(state.get(table, keys[0]) or {})
+                state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", copy_of)
+            full = {(t, k): owner_of(identity, state, t, k) for t in owned for k, _ in _records(state, t)}
+            assert ownership(identity, state) == full, name

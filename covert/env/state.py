@@ -68,14 +68,19 @@ def _record_digest(table: str, key: str, record: Record) -> int:
 class Snapshot:
     """An immutable stored state shared by every :class:`State` forked from it."""
 
-    __slots__ = ("_as_dict", "_digests", "_indexes", "_sum", "counters", "tables")
+    __slots__ = ("_as_dict", "_digests", "_hash", "_indexes", "_sum", "counters", "tables")
 
     def __init__(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
         # records are kept in id order, so order depends on content alone (and survives canonical JSON)
-        self.tables = {name: dict(sorted(rows.items())) for name, rows in tables.items()}
+        self._init({name: dict(sorted(rows.items())) for name, rows in tables.items()}, counters)
+
+    def _init(self, tables: dict[str, dict[str, Record]], counters: dict[str, int]) -> None:
+        """Set up over ``tables`` whose records are already in id order."""
+        self.tables = tables
         self.counters = counters
         self._digests: dict[tuple[str, str], int] = {}
         self._sum: int | None = None
+        self._hash: str | None = None  # State.hash of the snapshot's own content (no changes, its counters)
         self._as_dict: dict[str, Any] | None = None
         self._indexes: dict[tuple[str, str], dict[Any, list[str]]] = {}
 
@@ -172,6 +177,26 @@ class State:
         if not self._changes and self._counters == self._snapshot.counters:
             return State(self._snapshot)
         return State.from_dict(self.to_dict())
+
+    def stored(self) -> State:
+        """A state of the stored snapshot alone: this state's content before its changes."""
+        return State(self._snapshot)
+
+    def without(self, hidden: set[tuple[str, str]]) -> State:
+        """A state of its own (a new snapshot, records shared) with this state's content less the
+        ``(table, id)`` records in ``hidden``; unlike a fork with those records deleted, its reads and forks
+        cost what a state of the remaining records costs."""
+        stored = self._snapshot.tables
+        hidden_tables = {table for table, _ in hidden}
+        tables = {}
+        for table in self.tables():
+            if table in hidden_tables or self._changes.get(table) or table not in stored:
+                tables[table] = {k: r for k, r in self.records(table) if (table, k) not in hidden}
+            else:
+                tables[table] = stored[table]  # unchanged and nothing hidden: the stored (read-only) table
+        snapshot = Snapshot.__new__(Snapshot)
+        snapshot._init(tables, dict(self._counters))  # records() yields in id order: nothing to sort
+        return State(snapshot)
 
     # -- reads ----------------------------------------------------------------------------------
     def get(self, table: str, key: str) -> Record | None:
@@ -279,6 +304,9 @@ class State:
     def hash(self) -> str:
         """Content hash: equal for equal content whatever the insertion order; O(changes)."""
         snapshot = self._snapshot
+        unchanged = not any(self._changes.values()) and self._counters == snapshot.counters
+        if unchanged and snapshot._hash is not None:
+            return snapshot._hash
         total = snapshot.digest_sum()
         base_tables = snapshot.tables
         for table, changed in self._changes.items():
@@ -290,7 +318,10 @@ class State:
                     total += _record_digest(table, key, record)
         counters = {k: v for k, v in self._counters.items() if v}
         payload = (total % _MODULUS).to_bytes(16, "big") + canonical_bytes(counters)
-        return hashlib.blake2b(payload, digest_size=16).hexdigest()
+        digest = hashlib.blake2b(payload, digest_size=16).hexdigest()
+        if unchanged:
+            snapshot._hash = digest
+        return digest
 
     def to_dict(self) -> dict[str, Any]:
         """The content as plain data: ``{"tables": {...}, "counters": {...}}`` (tables in name order).

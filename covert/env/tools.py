@@ -25,6 +25,9 @@ class ToolError(Exception):
         self.message = message
 
 
+_ENTITIES: dict[tuple[int, str], tuple[Any, str]] = {}  # (id(spec), param) -> (spec, entity); keeps the spec alive
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     """Everything covert knows about one tool: its OpenAI spec plus covert's own metadata."""
@@ -56,7 +59,18 @@ class ToolSpec:
         """The entity a parameter (or each item of a list parameter) carries.
 
         An ``x-entity`` tag wins; otherwise the name, with ``item_ids`` read as a list of ``item_id``.
+        Cached per spec and parameter (specs are not changed once made).
         """
+        key = (id(self), param)
+        found = _ENTITIES.get(key)
+        if found is not None and found[0] is self:
+            return found[1]
+        entity = self._param_entity(param)
+        if len(_ENTITIES) < 65536:
+            _ENTITIES[key] = (self, entity)
+        return entity
+
+    def _param_entity(self, param: str) -> str:
         schema = self.parameters["properties"][param]
         if schema.get("type") == "array":
             items = schema.get("items", {})

@@ -214,6 +214,18 @@ def identify_first(builder: Builder, blueprint: Blueprint, rng: random.Random) -
                      notes={**blueprint.notes, "identified": "prepended"})
 
 
+MOST_PARALLEL_CALLS = 4
+
+
+@cache
+def most_parallel_calls(builder: Builder, tool: str) -> int:
+    """How many calls of ``tool`` one parallel turn may make (2 to :data:`MOST_PARALLEL_CALLS`): no more
+    than the answer frames of its every intent, since each result of the turn is told in a frame of its own
+    (a turn with more results than frames could only repeat one, and is rejected)."""
+    frames = [len(intent.answer) for intent in builder.language.intents.get(tool, ())]
+    return max(2, min([MOST_PARALLEL_CALLS, *frames]))
+
+
 def parallel_tools(builder: Builder) -> list[str]:
     """The tools a parallel task may call several times: repeatable ones, except the identification
     lookups (the same identification for several people at once is two identities in one conversation)."""
@@ -221,6 +233,7 @@ def parallel_tools(builder: Builder) -> list[str]:
     return [t for t in _catalog(builder).repeatable if identity is None or t not in identity.tools]
 
 
+@cache
 def can_make(builder: Builder, category: str) -> bool:
     """Whether ``builder`` has tasks of ``category`` at all (the planner draws another category if not;
     a read-only imported API has no state-changing tasks)."""
@@ -251,7 +264,7 @@ def _sample_blueprint(builder: Builder, category: str, rng: random.Random, targe
         if not allowed:
             raise Rejected("no_parallel_tool", builder.name)
         tool = target if target in allowed else rng.choice(allowed)
-        n = rng.randint(2, 4)
+        n = rng.randint(2, most_parallel_calls(builder, tool))
         return Blueprint(category, "parallel", [tool] * n, list(range(n)))
     if category == "parallel_multiple":
         # two tools or more in one turn: without the target, two others are drawn

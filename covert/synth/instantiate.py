@@ -48,6 +48,7 @@ from covert.values import (
 
 OPTIONAL_PROBABILITY = 0.35
 STEP_TRIES = 4
+NO_CHANGE = "no_change"  # what a try whose write changed nothing failed of
 
 
 @dataclass
@@ -81,17 +82,43 @@ class Instantiator:
         # the person the task is about: value samplers only see their records (see covert.policy)
         self.identity = identity_of(builder)
         table = self.identity.table if self.identity is not None else None
-        self.principal: str | None = choose_principal(self.identity, state, rng, 2 if blueprint.method == "parallel" else 1) if table else None
-        self._view: tuple[int, State] | None = None
+        parallel = blueprint.method == "parallel"
+        needs = self._needed_records(blueprint) if table else ()
+        self.principal: str | None = choose_principal(self.identity, state, rng, 2 if parallel else 1, needs) if table else None
+        self._view: tuple[int, frozenset[tuple[str, str]], State] | None = None
         self.self_values: dict[str, Any] = {}
+        # records the value samplers do not see while a call is bound (see _hiding)
+        self._hidden: frozenset[tuple[str, str]] = frozenset()
+
+    def _needed_records(self, blueprint: Blueprint) -> tuple[tuple[str, int], ...]:
+        """``(table, n)``: the person the task is about needs ``n`` records of each owned table that a step
+        names a record of (by its first required parameter that names one, as :meth:`_varying_param`
+        takes it): one, or two where a parallel turn calls the step's tool several times."""
+        identity = self.identity
+        if identity is None:
+            return ()
+        needs: dict[str, int] = {}
+        for tool in dict.fromkeys(blueprint.steps):
+            if tool in identity.tools:
+                continue
+            for param, _, entity, linkable, _, required in _parameters(self.builder, tool):
+                if required and linkable and param not in identity.self_params:
+                    table = self.language.entity_tables.get(entity)
+                    if table in identity.owners:
+                        repeated = blueprint.method == "parallel" and blueprint.steps.count(tool) > 1
+                        needs[table] = max(needs.get(table, 0), 2 if repeated else 1)
+                    break
+        return tuple(sorted(needs.items()))
 
     def _sampling_state(self) -> State:
-        """What the value samplers see: the live state, cut down to the principal's records."""
+        """What the value samplers see: the live state, cut down to the principal's records (less those
+        hidden while a call is bound; see :meth:`_hiding`)."""
         if self.principal is None or self.identity is None:
             return self.env.state
-        if self._view is None or self._view[0] != len(self.calls):
-            self._view = (len(self.calls), principal_view(self.env.state, self.identity, self.principal))
-        return self._view[1]
+        if self._view is None or self._view[0] != len(self.calls) or self._view[1] != self._hidden:
+            view = principal_view(self.env.state, self.identity, self.principal)
+            self._view = (len(self.calls), self._hidden, view.without(set(self._hidden)) if self._hidden else view)
+        return self._view[2]
 
     # -- binding ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -118,31 +145,77 @@ class Instantiator:
 
     def _execute(self, tool: str) -> tuple[_Step, Any]:
         error = ""
+        failed: set[tuple[str, str]] = set()  # the principal's records a failed try named: others are drawn next
         for _ in range(STEP_TRIES):
             marks = (len(self.selections), len(self.reasoning), dict(self.origins))
-            step = self._bind_step(tool)
+            step = self._bind_step(tool, failed, f"{tool}:{error}")
             saved = self.env.state.fork()
             output = self.env.call(tool, step.args)
-            if not is_error(output):
+            if is_error(output):
+                error = output["error"]["code"]
+                failed |= {r for p in step.args for r in self._named_records(step, p)}
+            elif self.builder.tools[tool].writes and not saved.diff(self.env.state):
+                # a write that changes nothing (locking a locked door) is a redundant step validation
+                # rejects: another draw may change something (unlocking it)
+                error = NO_CHANGE
+            else:
                 return step, output
-            error = output["error"]["code"]
             self.env.state = saved
             self._view = None
             del self.selections[marks[0]:], self.reasoning[marks[1]:]
             self.origins = marks[2]
+        if error == NO_CHANGE:
+            raise Rejected("redundant_step", f"dropping write {tool} changes nothing")
         raise Rejected("precondition_failed", f"{tool}:{error}")
 
-    def _bind_step(self, tool: str) -> _Step:
+    def _bind_step(self, tool: str, failed: set[tuple[str, str]], detail: str) -> _Step:
+        """One binding of ``tool``'s call; the principal's records in ``failed`` (those earlier tries of
+        this call named, which failed its precondition) are out of the samplers' sight."""
         if self.blueprint.method != "parallel":
-            return self._bind(tool, link=True)
+            return self._hiding(failed, "precondition_failed", detail, self._bind, tool, True)
         first = next((s for s in self.steps if s.tool == tool), None)
-        reason = "duplicate_parallel_call"
+        reason, hidden = "duplicate_parallel_call", set(failed)
+        varying = ""
+        if first is not None:
+            varying = self._varying_param(first)
+            if not varying:
+                raise Rejected("no_parallel_param", tool)
+            if self.principal is not None:
+                # the records the turn already asks about are not drawn again (from the principal's few)
+                hidden |= {r for s in self.steps if s.tool == tool and varying in s.user_params
+                           for r in self._named_records(s, varying)}
+        exhausted, why = (reason, tool) if hidden - failed else ("precondition_failed", detail)
+        return self._hiding(hidden, exhausted, why, self._bind_parallel, tool, first, varying, reason)
+
+    def _hiding(self, hidden: set[tuple[str, str]], reason: str, detail: str, bind: Any, *args: Any) -> _Step:
+        """``bind(*args)`` with the ``hidden`` records out of the samplers' sight; when that leaves a
+        sampler nothing to draw, the attempt is rejected for ``reason`` (what drawing the hidden records
+        again would have come to)."""
+        if not hidden:
+            return bind(*args)
+        self._hidden = frozenset(hidden)
+        try:
+            return bind(*args)
+        except Rejected as exc:
+            if exc.reason in ("principal_has_none", "unfillable_parameter", "no_distinct_choice"):
+                raise Rejected(reason, detail) from None
+            raise
+        finally:
+            self._hidden = frozenset()
+
+    def _named_records(self, step: _Step, param: str) -> set[tuple[str, str]]:
+        """The ``(table, id)`` records that ``param`` of ``step`` names (never the user's own record: the
+        task stays about them)."""
+        table = self.language.entity_tables.get(self.builder.tools[step.tool].param_entity(param))
+        if table is None or (self.identity is not None and table == self.identity.table):
+            return set()
+        value = step.args.get(param)
+        return {(table, v) for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)}
+
+    def _bind_parallel(self, tool: str, first: _Step | None, varying: str, reason: str) -> _Step:
         for _ in range(6):
             step = self._bind(tool, link=False)
             if first is not None:
-                varying = self._varying_param(first)
-                if not varying:
-                    raise Rejected("no_parallel_param", tool)
                 # the calls of a tool differ in one thing only: what the user asks about several times
                 for param in [p for p in step.user_params if p not in first.user_params and p != varying]:
                     step.args.pop(param, None)
@@ -243,6 +316,9 @@ class Instantiator:
         if ref is not None:
             if not ref.user_knows_id:
                 raise Rejected("ungrounded_id", f"{tool}.{param}: users cannot know a {ref.noun} id")
+            later = self._later_sampler(tool, entity) if schema.get("type") != "array" else None
+            if later is not None:
+                return self._sampled(later, tool)
             table = self.language.entity_tables.get(entity)
             ids = self._sampling_state().ids(table) if table else []
             if not ids:
@@ -253,6 +329,24 @@ class Instantiator:
             return self.rng.choice(schema["enum"])
         if schema.get("type") == "boolean":
             return self.rng.random() < 0.5
+        return None
+
+    def _later_sampler(self, tool: str, entity: str) -> Any:
+        """The sampler a later write of the task has for a record of ``entity`` (``"tool.param"``), for a
+        lookup that names the record the write then acts on: the user asks about one it can act on (a
+        delivered order before returning its items), not any of theirs. ``None`` if no later write has one."""
+        steps = self.blueprint.steps
+        position = len(self.steps)
+        if self.blueprint.method == "parallel" or position >= len(steps) or steps[position] != tool:
+            return None
+        for later in steps[position + 1:]:
+            if not self.builder.tools[later].writes:
+                continue
+            for param, _, other, _, is_list, _ in _parameters(self.builder, later):
+                if other == entity and not is_list:
+                    found = self.language.values.get(f"{later}.{param}")
+                    if found is not None:
+                        return found
         return None
 
     def _user_phrase(self, entity: str, value: Any) -> str:
@@ -315,7 +409,8 @@ class Instantiator:
         elements = get_path(self.calls[source].output, list_path) if list_path else self.calls[source].output
         if not isinstance(elements, list) or not elements or not all(isinstance(e, dict) for e in elements):
             raise Rejected("empty_list", f"{self.calls[source].name}.{list_path}")
-        candidates = [e for e in elements if e.get(key) not in taken]
+        hidden = {k for _, k in self._hidden}  # records that failed this call's precondition in an earlier try
+        candidates = [e for e in elements if e.get(key) not in taken and e.get(key) not in hidden]
         if not candidates:
             raise Rejected("no_distinct_choice", f"{entity} in {self.calls[source].name}.{list_path}")
         ref = self.language.references[entity]
@@ -331,7 +426,7 @@ class Instantiator:
                 if values.count(best) != 1 or len(values) < 2:
                     continue
                 chosen = elements[values.index(best)]
-                if chosen.get(key) in taken:
+                if chosen.get(key) in taken or chosen.get(key) in hidden:
                     continue
                 phrase = ref.superlative[numeric][0 if mode == "max" else 1]
                 record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])
@@ -509,7 +604,8 @@ class Instantiator:
         return phrases
 
     def _template(self, templates: tuple[str, ...], needed: set[str], available: dict[str, str], tool: str) -> str:
-        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= set(available)]
+        have = available.keys()
+        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= have]
         if not fitting:
             raise Rejected("no_phrasing", f"{tool} with {sorted(needed)}")
         return self.rng.choice(fitting)

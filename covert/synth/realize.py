@@ -127,8 +127,9 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
     ("that booking"): people do not hand the same thing over twice."""
     said: set[str] = set()
     out = []
+    longest_first = sorted(repeats.items(), key=lambda kv: -len(kv[0]))
     for part in parts:
-        for phrase, noun in sorted(repeats.items(), key=lambda kv: -len(kv[0])):
+        for phrase, noun in longest_first:
             if phrase in said and phrase in part:
                 anaphor = rng.choice(ANAPHORS).format(noun=noun)
                 start = part.find(phrase)

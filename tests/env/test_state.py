@@ -567,3 +567,48 @@ def test_copy_json_is_deep_and_walks_what_orjson_cannot_carry() -> None:
     copied = copy_json(odd)
     assert copied == odd and copied[7] is not odd[7]
     assert copy_json("scalar") == "scalar"
+
+
+def test_without_equals_a_fork_with_those_records_deleted() -> None:
+    """``State.without`` (a state of its own) reads, hashes and serializes exactly as a fork with the
+    hidden records deleted, also after the source state was changed."""
+    state = State.from_dict({"tables": {"a": {"1": {"v": 1, "k": "x"}, "2": {"v": 2, "k": "y"}, "3": {"v": 3, "k": "x"}},
+                                        "b": {"9": {"v": 9}}, "c": {"8": {"v": 8}, "7": {"v": 7}}},
+                             "counters": {"a": 3, "z": 0}})
+    state.edit("a", "2")["v"] = 20
+    state.insert("a", "4", {"v": 4, "k": "x"})
+    state.delete("b", "9")
+    hidden = {("a", "1"), ("a", "4")}
+    fork = state.fork()
+    for table, key in hidden:
+        fork.delete(table, key)
+    view = state.without(hidden)
+    assert view.to_dict() == fork.to_dict()
+    assert view.hash() == fork.hash()
+    assert view.tables() == fork.tables()
+    for table in ("a", "b", "c"):
+        assert view.ids(table) == fork.ids(table)
+        assert list(view.records(table)) == list(fork.records(table))
+    assert view.find("a", k="x") == fork.find("a", k="x") == [{"v": 3, "k": "x"}]
+    assert view.counter("a") == 3
+    assert view.find("c", v=7) == [{"v": 7}] and view.ids("c") == ["7", "8"]
+    view.edit("a", "3")["v"] = 30  # the view is independent of its source
+    view.delete("c", "7")
+    assert state.get("a", "3") == {"v": 3, "k": "x"} and state.ids("c") == ["7", "8"]
+    assert view.hash() != fork.hash() and state.without(set()).hash() == state.hash()
+
+
+def test_hash_of_an_unchanged_state_is_its_snapshots_and_stays_right_after_changes() -> None:
+    state = State.from_dict({"tables": {"a": {"1": {"v": 1}}}, "counters": {"a": 1}})
+    first = state.hash()
+    fork = state.fork()
+    assert fork.hash() == first  # from the snapshot's cache
+    fork.edit("a", "1")["v"] = 2
+    changed = fork.hash()
+    assert changed != first and state.hash() == first
+    fork.next_id("b")
+    assert fork.hash() not in (first, changed)
+    other = state.fork()
+    other.next_id("a")  # counters alone differ from the snapshot's
+    assert other.hash() != first
+    assert State.from_dict(other.to_dict()).hash() == other.hash()

@@ -153,6 +153,8 @@ def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
     # the subject is "the total", not the records: the verb stays singular
     assert plural_subject("what was the total on #W1 and #W2?", ["#W1 and #W2"]) == "what was the total on #W1 and #W2?"
     assert plural_subject("is Felix in my contacts?", ["Felix"]) == "is Felix in my contacts?"
+    assert plural_subject("IS Émile and Zoë free, and is Émile and Zoë busy?", ["émile and zoë"]) == \
+        "Are Émile and Zoë free, and is Émile and Zoë busy?"
     # a short phrase whose head is a plural noun takes a plural verb too; a singular in -s does not
     assert plural_subject("what firmware is the blinds running?", ["the blinds"]) == "what firmware are the blinds running?"
     assert plural_subject("is the status final?", ["the status"]) == "is the status final?"

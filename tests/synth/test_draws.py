@@ -1,0 +1,182 @@
+"""Draws that can succeed: a try whose call failed its precondition is followed by one on another of the
+principal's records, a parallel turn asks about records it has not asked about yet, and a parallel turn
+that repeats a tool is about someone with several such records."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import random
+
+import pytest
+
+from covert.env import State, get_builder
+from covert.policy import choose_principal, holdings, identity_of, owner_of
+from covert.synth.blueprint import Blueprint
+from covert.synth.instantiate import Instantiator
+from covert.synth.records import Rejected
+
+
+def _hotels_state(edit=None) -> State:
+    data = copy.deepcopy(get_builder("hotels").state(0, 0).to_dict())
+    if edit is not None:
+        edit(data["tables"])
+    return State.from_dict(data)
+
+
+def _recording(inst: Instantiator, tool: str) -> list[dict]:
+    """The arguments of every call of ``tool`` the instantiator makes (failed tries included)."""
+    seen: list[dict] = []
+    real = inst.env.call
+
+    def call(name, arguments=None):
+        if name == tool:
+            seen.append(dict(arguments))
+        return real(name, arguments)
+
+    inst.env.call = call
+    return seen
+
+
+def test_a_failed_try_is_followed_by_another_record_then_rejected() -> None:
+    builder = get_builder("hotels")
+    guest = "GST-7337574"
+
+    def close_all(tables):  # both of the guest's bookings are over: no try can cancel one
+        for booking in tables["bookings"].values():
+            if booking["guest_id"] == guest:
+                booking["status"] = "completed"
+
+    state = _hotels_state(close_all)
+    mine = sorted(k for k, b in state.records("bookings") if b["guest_id"] == guest)
+    assert len(mine) == 2
+    for seed in range(5):
+        inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
+        inst.principal = guest
+        tried = _recording(inst, "cancel_booking")
+        with pytest.raises(Rejected) as caught:
+            inst.run()
+        assert caught.value.reason == "precondition_failed"
+        assert caught.value.detail == "cancel_booking:booking_not_active"
+        # each of the guest's bookings is tried once, none of anyone else's
+        assert sorted(a["booking_id"] for a in tried) == mine
+
+
+def test_a_parallel_turn_asks_about_records_it_has_not_asked_about() -> None:
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+    state = _hotels_state()
+    blueprint = Blueprint("parallel", "parallel", ["get_booking_details"] * 3, [0, 1, 2], None, 0.0)
+    made = 0
+    for seed in range(12):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        try:
+            inst.run()
+        except Rejected:
+            continue
+        ids = [c.arguments["booking_id"] for c in inst.calls]
+        assert len(ids) == len(set(ids)) >= 2
+        assert {owner_of(identity, state, "bookings", k) for k in ids} == {inst.principal}
+        made += 1
+    assert made >= 8
+
+
+def test_a_parallel_principal_holds_several_of_the_records() -> None:
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+
+    def one_each(tables):  # GST-9145653 keeps three bookings; the others one each
+        for key in ("WSDHAMRJ", "WSP9ZHSV"):
+            del tables["bookings"][key]
+
+    state = _hotels_state(one_each)
+    held = holdings(identity, state, "bookings")
+    assert held == {"GST-3607279": 1, "GST-7337574": 1, "GST-9145653": 3}
+    rng = random.Random(3)
+    assert {choose_principal(identity, state, rng, 2, (("bookings", 2),)) for _ in range(30)} == {"GST-9145653"}
+    # nobody holds five: everyone may be drawn, as without the need
+    assert len({choose_principal(identity, state, rng, 2, (("bookings", 5),)) for _ in range(60)}) == 3
+    blueprint = Blueprint("parallel", "parallel", ["get_booking_details"] * 2, [0, 1], None, 0.0)
+    for seed in range(6):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        assert inst.principal == "GST-9145653"
+
+
+def test_a_parallel_turn_with_nothing_left_to_ask_about_is_rejected() -> None:
+    builder = get_builder("hotels")
+
+    def single(tables):  # nobody has two bookings
+        for key in ("WSDHAMRJ", "WSL74R28", "WSWK55LT", "WSP9ZHSV"):
+            del tables["bookings"][key]
+
+    state = _hotels_state(single)
+    blueprint = Blueprint("parallel", "parallel", ["get_booking_details"] * 2, [0, 1], None, 0.0)
+    for seed in range(4):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        tried = _recording(inst, "get_booking_details")
+        with pytest.raises(Rejected) as caught:
+            inst.run()
+        assert caught.value.reason == "duplicate_parallel_call"
+        assert len(tried) == 1  # the one booking, asked about once
+
+
+def test_a_parallel_turn_makes_no_more_calls_than_its_tool_has_answer_frames() -> None:
+    from covert.synth.blueprint import (
+        MOST_PARALLEL_CALLS,
+        most_parallel_calls,
+        parallel_tools,
+        sample_blueprint,
+    )
+
+    builder = get_builder("hotels")
+    frames = {t: min(len(i.answer) for i in builder.language.intents[t]) for t in parallel_tools(builder)}
+    assert min(frames.values()) < MOST_PARALLEL_CALLS  # the cap matters for this builder
+    counts: dict[str, set[int]] = {}
+    for seed in range(300):
+        blueprint = sample_blueprint(builder, "parallel", random.Random(seed))
+        tool = blueprint.steps[0]
+        assert 2 <= len(blueprint.steps) <= most_parallel_calls(builder, tool) == min(frames[tool], MOST_PARALLEL_CALLS)
+        counts.setdefault(tool, set()).add(len(blueprint.steps))
+    assert all(seen == set(range(2, most_parallel_calls(builder, t) + 1)) for t, seen in counts.items())
+
+
+def test_a_lookup_before_a_write_asks_about_a_record_the_write_can_act_on() -> None:
+    """retail: the order the user asks about before returning its items is a delivered one (the write's
+    own sampler draws it), whenever the user has one."""
+    builder = get_builder("retail")
+    state = builder.state(0, 0)
+    delivered = {k for k, o in state.records("orders") if o["status"] == "delivered"}
+    owners = {o["user_id"] for k, o in state.records("orders") if k in delivered}
+    blueprint = Blueprint("state_changing", "backward", ["get_order_details", "return_delivered_order_items"], [1])
+    asked = 0
+    for seed in range(20):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        if inst.principal not in owners:
+            continue
+        with contextlib.suppress(Rejected):  # what was asked is looked at all the same
+            inst.run()
+        if inst.calls:
+            assert inst.calls[0].arguments["order_id"] in delivered
+            asked += 1
+    assert asked >= 5
+
+
+def test_a_write_that_changes_nothing_is_drawn_again() -> None:
+    """smart_home: locking a locked door changes nothing (validation rejects it as a redundant step): the
+    instantiation draws again, and every write it keeps changes the state."""
+    builder = get_builder("smart_home")
+    state = builder.state(0, 0)
+    blueprint = Blueprint("state_changing", "backward", ["find_homes_by_email", "get_home", "set_lock"], [2])
+    kept, redrawn = 0, 0
+    for seed in range(40):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        tried = _recording(inst, "set_lock")
+        try:
+            inst.run()
+        except Rejected as exc:
+            assert exc.reason != "redundant_step" or len(tried) == 4  # every try changed nothing
+            continue
+        assert state.diff(inst.env.state), tried  # the kept write changed something
+        kept += 1
+        redrawn += len(tried) > 1
+    assert kept >= 10 and redrawn >= 1
