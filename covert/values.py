@@ -161,20 +161,42 @@ def said_twice(text: str, values: Any, codes: Any = ()) -> str:
     query = text.lower()
     skip = {str(c).lower() for c in codes}
     strings = sorted({v for v in values if isinstance(v, str)}, key=len, reverse=True)
+    without_emails = None
     for value in strings:
         needle = value.lower()
-        if len(value) < 5 or needle in skip or value.replace(".", "").replace("-", "").isdigit():
+        if len(value) < 5 or needle in skip or query.count(needle) < 2 or \
+                value.replace(".", "").replace("-", "").isdigit():
             continue
-        rest = query if "@" in needle else re.sub(r"\S+@\S+", " ", query)
+        if "@" in needle:
+            rest = query
+        else:
+            without_emails = _EMAIL.sub(" ", query) if without_emails is None else without_emails
+            rest = without_emails
         for other in strings:
             low = other.lower()
             if len(other) > len(value) and needle in low:
                 rest = rest.replace(low, " ")
             elif low != needle:
                 rest = rest.replace(f"{needle} {low}", " ")
-        if len(re.findall(rf"(?<!\w){re.escape(needle)}(?!\w)", rest)) >= 2:
+        if _word_count(rest, needle) >= 2:
             return value
     return ""
+
+
+_EMAIL = re.compile(r"\S+@\S+")
+
+
+def _word_count(text: str, needle: str) -> int:
+    """How often ``needle`` occurs in ``text`` as a whole word (no word character right before or after)."""
+    count, at = 0, text.find(needle)
+    while at != -1:
+        end = at + len(needle)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            count += 1
+        at = text.find(needle, at + 1)
+    return count
 
 
 def enum_codes(functions: Any) -> frozenset[str]:

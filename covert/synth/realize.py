@@ -158,6 +158,35 @@ def plural_phrase(phrase: str) -> bool:
     return bool(match) and not match.group(1).endswith(_SINGULAR_S)
 
 
+# "whoever has #A and #B": the subject is "whoever", not the records
+_AUX_BEFORE = re.compile(r"(?<!\bwho )(?<!\bwhoever )(?<!\bwhat )(?<!\bwhich )(?<!\bthat )\b(has|is|does|was) $",
+                         re.IGNORECASE)
+_AUX_AFTER = re.compile(r" (needs|has|is|was|does)\b")
+
+
+def _verb_spans(ask: str, subject: str) -> list[tuple[int, int]]:
+    """Where the verb of ``subject`` stands in ``ask``: the first auxiliary right before it (any case) and
+    the first verb right after it; the spans of the verbs, in order."""
+    if ask.isascii() and subject.isascii():
+        folded, wanted = ask.lower(), subject.lower()
+        starts = []
+        at = folded.find(wanted)
+        while at != -1:
+            starts.append(at)
+            at = folded.find(wanted, at + 1)
+    else:  # non-ASCII: the regex engine's own case folding
+        starts = [m.start() for m in re.finditer(f"(?={re.escape(subject)})", ask, re.IGNORECASE)]
+    spans: list[tuple[int, int]] = []
+    before = next((m.span(1) for at in starts if (m := _AUX_BEFORE.search(ask, 0, at))), None)
+    if before:
+        spans.append(before)
+    exact = ask.find(subject)
+    after = _AUX_AFTER.match(ask, exact + len(subject)) if exact != -1 else None
+    if after:
+        spans.append(after.span(1))
+    return sorted(spans)
+
+
 def plural_subject(ask: str, subjects: list[str]) -> str:
     """An ask whose subject is plural takes a plural verb: "has #A and #B gone through" -> "have #A and
     #B ...", "when does Kwame and Grace work" -> "when do ...", "what firmware is the blinds running"
@@ -167,18 +196,10 @@ def plural_subject(ask: str, subjects: list[str]) -> str:
     for subject in subjects:
         if not plural_phrase(subject):
             continue
-        # "whoever has #A and #B": the subject is "whoever", not the records
-        before = re.compile(rf"(?<!\bwho )(?<!\bwhoever )(?<!\bwhat )(?<!\bwhich )(?<!\bthat )\b(has|is|does|was) "
-                            rf"(?={re.escape(subject)})", re.IGNORECASE)
-        after = re.compile(rf"(?<={re.escape(subject)}) (needs|has|is|was|does)\b")
-        for pattern in (before, after):
-            match = pattern.search(ask)
-            if match:
-                verb = match.group(1)
-                plural = _PLURAL_AUX[verb.lower()]
-                plural = plural.capitalize() if verb[0].isupper() else plural
-                start, end = match.span(1)
-                ask = ask[:start] + plural + ask[end:]
+        for start, end in reversed(_verb_spans(ask, subject)):  # from the end: the spans stay put
+            verb = ask[start:end]
+            plural = _PLURAL_AUX[verb.lower()]
+            ask = ask[:start] + (plural.capitalize() if verb[0].isupper() else plural) + ask[end:]
     return ask
 
 
