@@ -15,13 +15,14 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 
 from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
+from covert.imports.compiled import CompiledValidators
 from covert.imports.model import ApiSpec
 from covert.imports.resources import (
     LIMIT_NAMES,
@@ -216,7 +217,8 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
     if not tools:
         raise BindError("no_bindable_operations", f"{spec.api}: none of {len(spec.operations)} operations is CRUD")
     name = env_name(spec)
-    api = BoundApi(spec, name, spec_version(spec), resources, tools, left_out, _environment(name, tools), style)
+    version = spec_version(spec)
+    api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools, version), style)
     return api
 
 
@@ -718,10 +720,28 @@ def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str) 
     return out
 
 
-def _environment(name: str, tools: dict[str, BoundTool]) -> type[Environment]:
+class ImportedEnvironment(Environment):
+    """Base of the environments :func:`bind` makes: argument validators come from a
+    :class:`~covert.imports.compiled.CompiledValidators` (compiled once, kept in the store)."""
+
+    _compiled: ClassVar[CompiledValidators | None] = None
+
+    @classmethod
+    def _validator(cls, name: str) -> Any:
+        validator = cls._validators.get(name)
+        if validator is None:
+            compiled = cls.__dict__.get("_compiled")
+            if compiled is None:
+                return super()._validator(name)
+            validator = compiled.validator(name, cls.argument_schema(name))
+            cls._validators[name] = validator
+        return validator
+
+
+def _environment(name: str, tools: dict[str, BoundTool], version: str) -> type[Environment]:
     """An Environment subclass whose tools call the bound implementations on ``self.state``."""
     namespace: dict[str, Any] = {"__doc__": f"Generic implementations of {name}.", "name": name}
-    cls = type("ImportedEnv_" + re.sub(r"[^A-Za-z0-9_]", "_", name), (Environment,), namespace)
+    cls = type("ImportedEnv_" + re.sub(r"[^A-Za-z0-9_]", "_", name), (ImportedEnvironment,), namespace)
     for bound in tools.values():
         impl = bound.impl
 
@@ -731,6 +751,7 @@ def _environment(name: str, tools: dict[str, BoundTool]) -> type[Environment]:
         setattr(cls, bound.spec.method, method)
     cls.tool_specs = {name: b.spec for name, b in tools.items()}
     cls._validators = {}
+    cls._compiled = CompiledValidators(version, lambda: {tool: cls.argument_schema(tool) for tool in cls.tool_specs})
     return cls
 
 

@@ -10,6 +10,7 @@ Store layout (the importers write ``specs/``)::
 
     <store>/specs/<safe api id>.json   one ApiSpec per file (covert.imports.store)
     <store>/admitted.json              {"binder_version", "environments": {name: entry}}
+    <store>/compiled/<name>.validators the environment's compiled argument validators (covert.imports.compiled)
 
 An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
 ``evaluation_source``, ``tools`` and ``exclude`` (tools left out by verification, with reasons).
@@ -23,9 +24,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from covert.env import Builder
+from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind
+from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
 from covert.imports.store import read_spec, store_dir
@@ -83,22 +85,27 @@ def _entities(schema: Any, depth: int = 0) -> set[str]:
 
 def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
     """Bind ``spec`` leaving out ``exclude`` and then every tool no task can reach (``unreachable_tool``)."""
+    return _bind_reachable(spec, exclude)[0]
+
+
+def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None) -> tuple[BoundApi, Language]:
+    """:func:`bind_reachable` and the language of the binding it returns (built once, not again)."""
     exclude = dict(exclude or {})
     api = bind(spec, exclude)
+    language = build_language(api)
     for _ in range(4):
-        language = build_language(api)
         unreachable = set(api.tools) - reachable(api, language.references)
         if not unreachable:
-            return api
+            return api, language
         exclude.update({name: "unreachable_tool" for name in unreachable})
         api = bind(spec, exclude)
-    return api
+        language = build_language(api)
+    return api, language
 
 
 def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None) -> Builder:
     """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`)."""
-    api = bind_reachable(spec, exclude)
-    language = build_language(api)
+    api, language = _bind_reachable(spec, exclude)
     sources = [f"{spec.source} spec: {spec.title} {spec.version} ({spec.api})"]
     if spec.provenance:
         sources.append("provenance: " + ", ".join(f"{k}={v}" for k, v in sorted(spec.provenance.items())))
@@ -166,7 +173,29 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
     if builder.version != entry.get("version"):
         raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
                          f"{builder.version}; run `covert envs verify` again")
+    builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
     return builder
+
+
+def save_compiled(store: str | Path | None, builder: Builder) -> Path | None:
+    """Write the argument validators an imported builder compiled (at verify time) into the store."""
+    compiled = getattr(builder.environment, "_compiled", None)
+    if compiled is None:
+        return None
+    path = compiled.save(compiled_path(store_dir(store), builder.name))
+    compiled.release()
+    return path
+
+
+def prune_compiled(store: str | Path | None, keep: set[str]) -> int:
+    """Delete the compiled validators of environments not in ``keep``; returns how many went."""
+    folder = store_dir(store) / COMPILED
+    gone = 0
+    for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
+        if path.name.removesuffix(SUFFIX) not in keep:
+            path.unlink(missing_ok=True)
+            gone += 1
+    return gone
 
 
 def clear_caches() -> None:

@@ -26,7 +26,7 @@ def iter_specs(store: Path) -> Iterator[tuple[str, Any]]:
 
 def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False) -> dict[str, Any]:
     """Verify every spec of the store, write the admitted list, and return the report."""
-    from covert.imports.envs import store_dir, write_admitted
+    from covert.imports.envs import prune_compiled, save_compiled, store_dir, write_admitted
     from covert.imports.verify import Verdict, admit, exclusions, summarize
 
     root = store_dir(store)
@@ -46,7 +46,9 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
                 "title": spec.title, "license": spec.license, "evaluation_source": spec.evaluation_source,
                 "tools": verdict.tools, "exclude": exclusions(verdict),
             }
+            save_compiled(root, verdict.builder)  # the validators verification compiled: builds load them
     path = write_admitted(root, admitted)
+    prune_compiled(root, set(admitted))
     report = summarize(verdicts)
     report["store"] = str(root)
     report["admitted_list"] = str(path)
