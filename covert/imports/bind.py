@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import orjson
@@ -425,11 +426,17 @@ def _default_description(role: Role, resource: Resource) -> str:
 def _matching_field(param: str, record_props: dict[str, Any]) -> str | None:
     if param in record_props:
         return param
-    target = words(param)
+    target = _words(param)
     for key in record_props:
-        if words(key) == target:
+        if _words(key) == target:
             return key
     return None
+
+
+@lru_cache(maxsize=65536)
+def _words(name: str) -> tuple[str, ...]:
+    """:func:`~covert.imports.resources.words` of a name, remembered (field names repeat across tools)."""
+    return tuple(words(name))
 
 
 def _scalar(schema: Any) -> bool:
@@ -619,6 +626,8 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         return run_get
 
     if role.kind == "create":
+        made: dict[int, bytes] = {}
+
         def run_create(state: State, args: dict[str, Any]) -> Any:
             links = check_parents(state, args)
             if role.id_param and role.id_param in args:
@@ -636,7 +645,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                     key = new_id(resource, api_id, n)
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
-            rec = record(resource.schema, random.Random(f"{api}:{n}"))
+            rec = _fresh_record(made, resource.schema, f"{api}:{n}", n)
             for param, target in bound.fields.items():
                 if param in args:
                     rec[target] = args[param]
@@ -674,6 +683,27 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         return _deleted_body(response, id_field, key, f"{api}:wrapper")
 
     return run_delete
+
+
+_MADE_KEPT = 256
+
+
+def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: int) -> dict[str, Any]:
+    """``record(schema, Random(seed))``, a fresh copy each time: the ``n``-th new record of a create tool
+    is the same in every task on the same state (and again when validation replays it), so it is made
+    once and kept as JSON."""
+    blob = made.get(n)
+    if blob is not None:
+        return orjson.loads(blob)
+    rec = record(schema, random.Random(seed))
+    if len(made) < _MADE_KEPT:
+        try:
+            blob = orjson.dumps(rec)
+        except (orjson.JSONEncodeError, TypeError):
+            return rec
+        if orjson.loads(blob) == rec:  # only what JSON carries exactly (no NaN, no huge integers)
+            made[n] = blob
+    return rec
 
 
 def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from covert.env.jsonsafe import canonical_float
@@ -122,10 +123,6 @@ _MAX_OUTPUT = 256
 def sample_regex(pattern: str, rng: random.Random) -> str:
     """A string the regular expression ``pattern`` matches, drawn from ``rng`` (bounded: each
     unbounded repeat adds at most three, output at most 256 characters)."""
-    try:
-        from re import _parser as sre_parse  # Python 3.11+
-    except ImportError:  # pragma: no cover
-        import sre_parse  # type: ignore[no-redef]
     from re import _constants as c
 
     out: list[str] = []
@@ -160,8 +157,18 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             else:
                 raise Unsatisfiable(f"pattern construct {op} not supported")
 
-    emit(sre_parse.parse(pattern), 0)
+    emit(_parsed(pattern), 0)
     return "".join(out)[:_MAX_OUTPUT]
+
+
+@lru_cache(maxsize=2048)
+def _parsed(pattern: str) -> Any:
+    """The parse tree of a regular expression (read, never changed, by :func:`sample_regex`)."""
+    try:
+        from re import _parser as sre_parse  # Python 3.11+
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    return sre_parse.parse(pattern)
 
 
 def _category(arg: Any, c: Any) -> str:
@@ -246,23 +253,26 @@ def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, fl
     return low, high
 
 
+_BY_FORMAT = {
+    "date-time": lambda rng: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T"
+                             f"{rng.randint(7, 19):02d}:{rng.choice((0, 15, 30, 45)):02d}:00Z",
+    "date": lambda rng: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+    "email": lambda rng: _email(rng),
+    "uri": lambda rng: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}/{rng.randint(100, 999)}",
+    "url": lambda rng: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}/{rng.randint(100, 999)}",
+    "uuid": lambda rng: seeded_uuid(rng),
+    "ipv4": lambda rng: f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
+    "hostname": lambda rng: f"{rng.choice(WORDS)}.{rng.choice(DOMAINS)}",
+    "byte": lambda rng: "c2FtcGxl",
+    "int64": lambda rng: str(rng.randint(1000, 999999)),
+    "int32": lambda rng: str(rng.randint(1, 99999)),
+}
+
+
 def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:
     fmt = schema.get("format")
-    by_format = {
-        "date-time": lambda: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T"
-                             f"{rng.randint(7, 19):02d}:{rng.choice((0, 15, 30, 45)):02d}:00Z",
-        "date": lambda: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
-        "email": lambda: _email(rng),
-        "uri": lambda: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}/{rng.randint(100, 999)}",
-        "url": lambda: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}/{rng.randint(100, 999)}",
-        "uuid": lambda: seeded_uuid(rng),
-        "ipv4": lambda: f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
-        "hostname": lambda: f"{rng.choice(WORDS)}.{rng.choice(DOMAINS)}",
-        "byte": lambda: "c2FtcGxl",
-        "int64": lambda: str(rng.randint(1000, 999999)),
-        "int32": lambda: str(rng.randint(1, 99999)),
-    }
-    text = by_format[fmt]() if fmt in by_format else (_by_name(name, rng) or _phrase(rng))
+    make = _BY_FORMAT.get(fmt) if isinstance(fmt, str) else None
+    text = make(rng) if make is not None else (_by_name(name, rng) or _phrase(rng))
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         text = _matching(pattern, text, rng, name)
@@ -306,48 +316,80 @@ def _phrase(rng: random.Random) -> str:
 
 
 def _by_name(name: str, rng: random.Random) -> str | None:
+    kind = _name_kind(name)
+    return None if kind is None else _BY_KIND[kind](rng)
+
+
+@lru_cache(maxsize=8192)
+def _name_kind(name: str) -> str | None:
+    """Which kind of plausible value a field called ``name`` gets (``None``: none by its name)."""
     parts = words(name)
     last = parts[-1] if parts else ""
     joined = "".join(parts)
     if "email" in joined:
-        return _email(rng)
+        return "email"
     if last in ("firstname", "first", "given") or joined.endswith("firstname") or joined.endswith("givenname"):
-        return rng.choice(FIRST)
+        return "first"
     if joined.endswith(("lastname", "surname", "familyname")):
-        return rng.choice(LAST)
+        return "last"
     if last in ("username", "login", "handle"):
-        return f"{rng.choice(FIRST).lower()}{rng.randint(10, 99)}"
+        return "username"
     if last == "name" and len(parts) > 1 and parts[-2] in ("full", "display", "contact", "customer", "user", "person",
                                                           "owner", "member", "author"):
-        return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+        return "person"
     if last in ("name", "title", "label"):
-        return f"{rng.choice(THINGS)} {rng.choice(KINDS)}"
+        return "thing"
     if last == "city":
-        return rng.choice(CITIES)[0]
+        return "city"
     if last in ("country", "region"):
-        return rng.choice(CITIES)[1]
+        return "country"
     if last in ("street", "address", "line1", "address1"):
-        return f"{rng.randint(10, 999)} {rng.choice(STREETS)}"
+        return "street"
     if last in ("zip", "postcode", "postal", "zipcode") or joined.endswith("postalcode"):
-        return f"{rng.randint(10000, 99999)}"
+        return "zip"
     if last in ("phone", "mobile", "telephone") or "phone" in joined:
-        return f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
+        return "phone"
     if last == "currency":
-        return rng.choice(("usd", "eur", "gbp"))
+        return "currency"
     if last in ("description", "summary", "notes", "note", "comment", "message", "body", "text"):
-        return f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} for {rng.choice(THINGS)}"
+        return "description"
     if last in ("url", "uri", "link", "website", "homepage", "href"):
-        return f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}"
+        return "url"
     if last in ("at", "time", "date", "timestamp") or joined.endswith(("createdat", "updatedat", "date")):
-        return f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(7, 19):02d}:00:00Z"
+        return "time"
     if last == "color" or last == "colour":
-        return rng.choice(("red", "blue", "green", "amber", "teal"))
+        return "color"
     if last in ("company", "organization", "organisation", "org"):
-        return f"{rng.choice(THINGS)} {rng.choice(('Labs', 'Group', 'Works', 'Partners'))}"
+        return "company"
     if last in ("status", "state"):
-        return rng.choice(("active", "pending", "archived"))
+        return "status"
     if last in ("type", "kind", "category"):
-        return rng.choice(("standard", "premium", "basic"))
+        return "type"
     if last in ("language", "locale"):
-        return rng.choice(("en", "fr", "de", "pt"))
+        return "language"
     return None
+
+
+_BY_KIND = {
+    "email": _email,
+    "first": lambda rng: rng.choice(FIRST),
+    "last": lambda rng: rng.choice(LAST),
+    "username": lambda rng: f"{rng.choice(FIRST).lower()}{rng.randint(10, 99)}",
+    "person": lambda rng: f"{rng.choice(FIRST)} {rng.choice(LAST)}",
+    "thing": lambda rng: f"{rng.choice(THINGS)} {rng.choice(KINDS)}",
+    "city": lambda rng: rng.choice(CITIES)[0],
+    "country": lambda rng: rng.choice(CITIES)[1],
+    "street": lambda rng: f"{rng.randint(10, 999)} {rng.choice(STREETS)}",
+    "zip": lambda rng: f"{rng.randint(10000, 99999)}",
+    "phone": lambda rng: f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}",
+    "currency": lambda rng: rng.choice(("usd", "eur", "gbp")),
+    "description": lambda rng: f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} for {rng.choice(THINGS)}",
+    "url": lambda rng: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}",
+    "time": lambda rng: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T"
+                        f"{rng.randint(7, 19):02d}:00:00Z",
+    "color": lambda rng: rng.choice(("red", "blue", "green", "amber", "teal")),
+    "company": lambda rng: f"{rng.choice(THINGS)} {rng.choice(('Labs', 'Group', 'Works', 'Partners'))}",
+    "status": lambda rng: rng.choice(("active", "pending", "archived")),
+    "type": lambda rng: rng.choice(("standard", "premium", "basic")),
+    "language": lambda rng: rng.choice(("en", "fr", "de", "pt")),
+}
