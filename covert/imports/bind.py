@@ -36,7 +36,7 @@ from covert.imports.resources import (
     record_of,
     words,
 )
-from covert.imports.statefactory import Unsatisfiable, record, seeded_uuid, value_for
+from covert.imports.statefactory import Unsatisfiable, pattern_of, record, seeded_uuid, value_for
 
 BINDER_VERSION = "2"
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
@@ -257,7 +257,7 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
-            if not re.search(pattern, candidate):
+            if not pattern_of(pattern).search(candidate):
                 candidate = value_for(schema, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"))
         except (re.error, Unsatisfiable):
             pass
@@ -277,7 +277,7 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
         return None
     made = made.replace("\\", "")
     try:
-        return made if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), made) else None
+        return made if pattern_of(pattern.removeprefix("^").removesuffix("$")).fullmatch(made) else None
     except re.error:
         return None
 

@@ -161,6 +161,12 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
     return "".join(out)[:_MAX_OUTPUT]
 
 
+@lru_cache(maxsize=8192)
+def pattern_of(pattern: str) -> re.Pattern[str]:
+    """``re.compile(pattern)``, remembered: imported APIs have more patterns than ``re``'s own cache holds."""
+    return re.compile(pattern)
+
+
 @lru_cache(maxsize=2048)
 def _parsed(pattern: str) -> Any:
     """The parse tree of a regular expression (read, never changed, by :func:`sample_regex`)."""
@@ -288,7 +294,7 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
     if len(pattern) > MAX_PATTERN_LENGTH:
         raise Unsatisfiable(f"{name}: pattern longer than {MAX_PATTERN_LENGTH} characters")
     try:
-        compiled = re.compile(pattern)
+        compiled = pattern_of(pattern)
     except re.error as exc:
         raise Unsatisfiable(f"{name}: invalid pattern ({exc})") from None
     if compiled.search(text):

@@ -139,13 +139,26 @@ def _refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -
 _PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were"}
 
 
+_AUX = re.compile(r"\b(has|is|does|was) ", re.IGNORECASE)
+
+
+def _may_start(text: str, at: int, subject: str) -> bool:
+    """Whether ``subject`` could match ``text`` at ``at`` ignoring case (a case-insensitive literal
+    matches one character per character; outside ASCII any pair may match): a cheap test that spares
+    compiling a pattern per subject where it cannot match."""
+    part = text[at:at + len(subject)]
+    return len(part) == len(subject) and all(
+        a == b or not (a.isascii() and b.isascii()) or a.lower() == b.lower() for a, b in zip(part, subject))
+
+
 def plural_subject(ask: str, subjects: list[str]) -> str:
     """An ask whose subject is several records at once takes a plural verb: "has #A and #B gone through"
     -> "have #A and #B ...", "when does Kwame and Grace work" -> "when do ..."; only where the auxiliary
     stands right before one of ``subjects`` (the joined phrases), so "what was the total on #A and #B"
     keeps its singular."""
+    verbs = [m.end() for m in _AUX.finditer(ask)]
     for subject in subjects:
-        if " and " not in subject:
+        if " and " not in subject or not any(_may_start(ask, at, subject) for at in verbs):
             continue
         pattern = re.compile(rf"\b(has|is|does|was) (?={re.escape(subject)})", re.IGNORECASE)
         match = pattern.search(ask)
