@@ -162,6 +162,13 @@ def spec_version(spec: ApiSpec) -> str:
     return version
 
 
+def forget_version(spec: ApiSpec) -> None:
+    """Drop ``spec`` from the version cache (which otherwise keeps the whole spec alive)."""
+    found = _VERSIONS.get(id(spec))
+    if found is not None and found[0] is spec:
+        del _VERSIONS[id(spec)]
+
+
 def error_style(spec: ApiSpec) -> ErrorStyle:
     """The API's own error codes: HTTP statuses for OpenAPI, canonical codes for Google, declared
     exception names for botocore, plain codes for MCP and BFCL."""

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
-from covert.imports.bind import BINDER_VERSION, BoundApi, bind
+from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
 from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
@@ -174,7 +175,20 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
         raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
                          f"{builder.version}; run `covert envs verify` again")
     builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
+    _slim(builder)
     return builder
+
+
+def _slim(builder: Builder) -> None:
+    """Let go of the operations no bound tool implements: a build keeps every environment it makes
+    (hundreds, some from specs of tens of megabytes) and the collector walks what they hold."""
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    spec = api.spec
+    used = {id(bound.role.op) for bound in api.tools.values()}
+    light = replace(spec, operations=tuple(op for op in spec.operations if id(op) in used))
+    forget_version(spec)
+    api.spec = light
+    object.__setattr__(builder, "spec", light)
 
 
 def save_compiled(store: str | Path | None, builder: Builder) -> Path | None:

@@ -112,13 +112,22 @@ class ToolGraph:
                     if out.type == kind:
                         self.edges.append(Edge(source, target, out.path, param, entity))
         self._producers: dict[str, list[str]] = {}
+        seen: set[tuple[str, str]] = set()
         for edge in self.edges:
             producers = self._producers.setdefault(edge.entity, [])
-            if edge.source not in producers:
+            if (edge.entity, edge.source) not in seen:
+                seen.add((edge.entity, edge.source))
                 producers.append(edge.source)
+        self._found: dict[tuple[str, bool], list[str]] = {}
 
     def producers(self, entity: str, exclude_consumers: bool = True) -> list[str]:
         """Read tools that output ``entity``; by default not those that also need it as input."""
+        found = self._found.get((entity, exclude_consumers))
+        if found is None:
+            found = self._found[(entity, exclude_consumers)] = self._producers_of(entity, exclude_consumers)
+        return list(found)
+
+    def _producers_of(self, entity: str, exclude_consumers: bool) -> list[str]:
         out = []
         for name in self._producers.get(entity, []):
             spec = self.tools[name]
