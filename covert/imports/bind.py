@@ -188,11 +188,12 @@ def error_style(spec: ApiSpec) -> ErrorStyle:
     return ErrorStyle("not_found", "already_exists", "invalid_argument")
 
 
-def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
+def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, version: str | None = None) -> BoundApi:
     """Bind ``spec``; raises :class:`BindError` when no operation can be bound.
 
     ``exclude`` maps tool names to the reason they are left out (tools that failed verification, or
-    that no task could reach).
+    that no task could reach). ``version`` is the environment's version when ``spec`` is a cut-down
+    copy of the source spec (:mod:`covert.imports.envs` keeps one); by default it is :func:`spec_version`.
     """
     exclude = exclude or {}
     resources, roles = infer(spec)
@@ -205,13 +206,13 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
             crud_gap = role.reason in ("no_record_schema", "no_id_field", "no_id_parameter")
             left_out.append((role.op.name, role.reason if crud_gap else "custom_action_no_llm"))
             continue
+        if tool_name(role.op.name) in exclude:  # left out before the work of binding it
+            left_out.append((role.op.name, exclude[tool_name(role.op.name)]))
+            continue
         try:
             bound = _bind_tool(role, resources[role.table], resources, style, spec.api)
         except BindError as exc:
             left_out.append((role.op.name, exc.reason))
-            continue
-        if bound.spec.name in exclude:
-            left_out.append((role.op.name, exclude[bound.spec.name]))
             continue
         if bound.spec.name in tools:
             left_out.append((role.op.name, "duplicate_tool_name"))
@@ -225,7 +226,7 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None) -> BoundApi:
     if not tools:
         raise BindError("no_bindable_operations", f"{spec.api}: none of {len(spec.operations)} operations is CRUD")
     name = env_name(spec)
-    version = spec_version(spec)
+    version = version or spec_version(spec)
     api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools, version), style)
     return api
 
@@ -399,7 +400,7 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
         raise BindError("no_id_parameter")
     if role.kind == "update" and not fields:
         raise BindError("nothing_to_update")
-    name = op.name if _TOOL_NAME.match(op.name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op.name))[:64]
+    name = tool_name(op.name)
     parameters = {"type": "object", "properties": exposed,
                   "required": [p for p in required if p in exposed]}
     returns = _returns(role, resource, resources)
@@ -411,6 +412,11 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
     bound = BoundTool(spec, role, lambda state, args: None, fields, limit_param, token_param)
     bound.impl = _implementation(bound, resource, resources, style, api_id)
     return bound
+
+
+def tool_name(op_name: str) -> str:
+    """The tool name of an operation: its own name when it is a valid tool name, else a cleaned one."""
+    return op_name if _TOOL_NAME.match(op_name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op_name))[:64]
 
 
 def _errors(role: Role, style: ErrorStyle) -> tuple[str, ...]:

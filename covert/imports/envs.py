@@ -11,6 +11,8 @@ Store layout (the importers write ``specs/``)::
     <store>/specs/<safe api id>.json   one ApiSpec per file (covert.imports.store)
     <store>/admitted.json              {"binder_version", "environments": {name: entry}}
     <store>/compiled/<name>.validators the environment's compiled argument validators (covert.imports.compiled)
+    <store>/compiled/<name>.spec       the spec cut down to what binding it reads (written on first use,
+                                       kept only when it binds to the very same builder)
 
 An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
 ``evaluation_source``, ``tools`` and ``exclude`` (tools left out by verification, with reasons).
@@ -18,12 +20,16 @@ An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``s
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import random
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
@@ -89,24 +95,26 @@ def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None) -> Boun
     return _bind_reachable(spec, exclude)[0]
 
 
-def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None) -> tuple[BoundApi, Language]:
+def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None,
+                    version: str | None = None) -> tuple[BoundApi, Language]:
     """:func:`bind_reachable` and the language of the binding it returns (built once, not again)."""
     exclude = dict(exclude or {})
-    api = bind(spec, exclude)
+    api = bind(spec, exclude, version)
     language = build_language(api)
     for _ in range(4):
         unreachable = set(api.tools) - reachable(api, language.references)
         if not unreachable:
             return api, language
         exclude.update({name: "unreachable_tool" for name in unreachable})
-        api = bind(spec, exclude)
+        api = bind(spec, exclude, version)
         language = build_language(api)
     return api, language
 
 
-def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None) -> Builder:
-    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`)."""
-    api, language = _bind_reachable(spec, exclude)
+def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None, version: str | None = None) -> Builder:
+    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`);
+    ``version`` as for :func:`~covert.imports.bind.bind`."""
+    api, language = _bind_reachable(spec, exclude, version)
     sources = [f"{spec.source} spec: {spec.title} {spec.version} ({spec.api})"]
     if spec.provenance:
         sources.append("provenance: " + ", ".join(f"{k}={v}" for k, v in sorted(spec.provenance.items())))
@@ -169,26 +177,114 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
     entry = _entries(str(root)).get(name)
     if entry is None:
         return None
-    spec = read_spec(root / entry["spec"])
-    builder = make_builder(spec, entry.get("exclude") or {})
-    if builder.version != entry.get("version"):
-        raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
-                         f"{builder.version}; run `covert envs verify` again")
+    exclude = entry.get("exclude") or {}
+    path = root / entry["spec"]
+    slim_at = root / COMPILED / f"{name}{SLIM_SUFFIX}"
+    key = _slim_key(path, entry)
+    builder = _from_slim(slim_at, key, exclude, entry.get("version"))
+    if builder is None or builder is _WHOLE:
+        spec = read_spec(path)
+        made = make_builder(spec, exclude)
+        if made.version != entry.get("version"):
+            raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
+                             f"{made.version}; run `covert envs verify` again")
+        if key is not None and builder is None:
+            _save_slim(slim_at, key, made, exclude)
+        _slim(made)
+        builder = made
     builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
-    _slim(builder)
     return builder
+
+
+# -- the cut-down spec: what binding an admitted environment reads, kept beside its validators ------
+SLIM_SUFFIX = ".spec"
+
+
+def _light(spec: ApiSpec, api: BoundApi) -> ApiSpec:
+    """``spec`` with only the operations a bound tool implements."""
+    used = {id(bound.role.op) for bound in api.tools.values()}
+    return replace(spec, operations=tuple(op for op in spec.operations if id(op) in used))
 
 
 def _slim(builder: Builder) -> None:
     """Let go of the operations no bound tool implements: a build keeps every environment it makes
     (hundreds, some from specs of tens of megabytes) and the collector walks what they hold."""
     api: BoundApi = builder.bound  # type: ignore[attr-defined]
-    spec = api.spec
-    used = {id(bound.role.op) for bound in api.tools.values()}
-    light = replace(spec, operations=tuple(op for op in spec.operations if id(op) in used))
-    forget_version(spec)
+    light = _light(api.spec, api)
+    forget_version(api.spec)
     api.spec = light
     object.__setattr__(builder, "spec", light)
+
+
+@cache
+def _code_digest() -> str:
+    """A digest of the code that turns a spec into a builder: a cut-down spec made by other code is stale."""
+    digest = hashlib.sha256(BINDER_VERSION.encode())
+    for folder in (Path(__file__).parent, Path(__file__).parents[1] / "env"):
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
+def _slim_key(path: Path, entry: dict[str, Any]) -> str | None:
+    """What a cut-down spec must have been made from: the spec file's bytes, the admitted entry and the code."""
+    try:
+        spec_digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    return hashlib.sha256(json.dumps([spec_digest, entry.get("version"), entry.get("exclude") or {}, _code_digest()],
+                                     sort_keys=True).encode()).hexdigest()
+
+
+def fingerprint(builder: Builder) -> str:
+    """A digest of everything a build reads from an imported builder: tools, roles, tables, error
+    style, language, prompt, sources and a few seeded states."""
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    language = builder.language
+    parts = {
+        "builder": [builder.name, builder.version, builder.description, builder.system_prompt, builder.license,
+                    list(builder.sources), builder.confirm_writes],
+        "tools": [[b.spec, b.role, b.fields, b.limit_param, b.token_param] for b in api.tools.values()],
+        "resources": list(api.resources.values()), "style": api.style, "api": api.spec.api,
+        "language": [language.scope, language.intents, language.references, language.entity_tables,
+                     sorted(language.values), language.field_nouns, language.out_of_scope, repr(language.identity)],
+        "states": [builder.state(seed, world).hash() for seed in (0, 1) for world in (0, 1)],
+    }
+    return hashlib.sha256(orjson.dumps(parts, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
+                                       default=repr)).hexdigest()
+
+
+def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) -> None:
+    """Keep the cut-down spec of ``builder`` when binding it gives the very same builder (else nothing)."""
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    light = _light(api.spec, api)
+    try:
+        same = fingerprint(make_builder(light, exclude, builder.version)) == fingerprint(builder)
+    except Exception:  # a cut-down spec that does not bind is simply not kept
+        same = False
+    with contextlib.suppress(OSError):  # a read-only store: the next process reads the whole spec again
+        # when the cut-down spec binds differently, the file says so: later processes bind the whole spec
+        write_atomically(path, json.dumps({"key": key, "spec": light.to_dict() if same else None},
+                                          sort_keys=True) + "\n")
+
+
+_WHOLE = object()  # the environment binds only from its whole spec
+
+
+def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: str | None) -> Any:
+    """The builder from a cut-down spec made for ``key``; :data:`_WHOLE` when the file says the whole
+    spec is needed; ``None`` when there is no such file (missing, stale, corrupt)."""
+    if key is None or not version or not path.is_file():
+        return None
+    try:
+        data = orjson.loads(path.read_bytes())
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None
+        if data.get("spec") is None:
+            return _WHOLE
+        return make_builder(ApiSpec.from_dict(data["spec"]), exclude, version)
+    except Exception:  # a damaged file: bind the whole spec again (and write a good one)
+        return None
 
 
 def save_compiled(store: str | Path | None, builder: Builder) -> Path | None:
@@ -205,8 +301,9 @@ def prune_compiled(store: str | Path | None, keep: set[str]) -> int:
     """Delete the compiled validators of environments not in ``keep``; returns how many went."""
     folder = store_dir(store) / COMPILED
     gone = 0
-    for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
-        if path.name.removesuffix(SUFFIX) not in keep:
+    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+        stem = path.name.removesuffix(SUFFIX).removesuffix(SLIM_SUFFIX)
+        if stem != path.name and stem not in keep:
             path.unlink(missing_ok=True)
             gone += 1
     return gone

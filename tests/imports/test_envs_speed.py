@@ -5,9 +5,11 @@ builder and world, and goals drawn only from tools a user can ask for."""
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import fastjsonschema
+import orjson
 import pytest
 
 from covert.build import BuildConfig, build
@@ -51,7 +53,7 @@ def _build(out: Path, workers: int = 1) -> dict[str, bytes]:
 
 
 def test_verify_writes_the_compiled_validators_and_builds_load_them(store: Path) -> None:
-    files = sorted(p.name for p in (store / compiled.COMPILED).iterdir())
+    files = sorted(p.name for p in (store / compiled.COMPILED).glob(f"*{compiled.SUFFIX}"))
     assert files == sorted(f"{name}{compiled.SUFFIX}" for name in NAMES)
     builder = get_builder("api.openapi.shop.example.1.0")
     for tool in builder.tools:
@@ -67,7 +69,12 @@ def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Pat
     for path in folder.iterdir():
         path.unlink()
     assert _build(tmp_path / "cold") == warm
-    paths = sorted(folder.iterdir())
+    assert _build(tmp_path / "warm-again") == warm  # now with the cut-down specs the first build wrote
+    specs = sorted(folder.glob(f"*{envs.SLIM_SUFFIX}"))
+    assert [p.name for p in specs] == sorted(f"{name}{envs.SLIM_SUFFIX}" for name in NAMES)
+    specs[0].write_text("{not json")
+    specs[1].write_bytes(specs[1].read_bytes()[:50])
+    paths = sorted(folder.glob(f"*{compiled.SUFFIX}"))
     assert [p.name for p in paths] == sorted(f"{name}{compiled.SUFFIX}" for name in NAMES)  # written again
     paths[0].write_bytes(paths[0].read_bytes()[:200])  # truncated
     paths[1].write_bytes(b"not a compiled file at all")
@@ -75,11 +82,33 @@ def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Pat
     paths[2].write_bytes(body[:-10] + bytes(b ^ 0xFF for b in body[-10:]))  # flipped bits: digest mismatch
     compiled.write(paths[3], compiled.cache_key("some other version"), {})  # whole, but for another version
     assert _build(tmp_path / "mended") == warm
+    assert all(orjson.loads(p.read_bytes())["key"] for p in specs[:2])  # rewritten whole
     for path in paths:  # every bad file was rebuilt and is whole again
         name = path.name.removesuffix(compiled.SUFFIX)
         key = compiled.cache_key(get_builder(name).version)
         assert compiled.read(path, key).keys() == set(get_builder(name).tools), path
     assert _build(tmp_path / "two", workers=2) == warm
+
+
+def test_a_cut_down_spec_is_used_only_for_the_spec_file_and_code_it_was_made_from(store: Path) -> None:
+    name = "api.openapi.shop.example.1.0"
+    full = get_builder(name)
+    slim_at = store / compiled.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+    data = orjson.loads(slim_at.read_bytes())
+    assert data["spec"] is not None and len(data["spec"]["operations"]) < len(shop_openapi().operations)
+    envs.clear_caches()
+    light = get_builder(name)
+    assert light.spec.operations == tuple(b.role.op for b in light.bound.tools.values())
+    assert envs.fingerprint(light) == envs.fingerprint(full)
+    # a spec file that changed (re-imported) makes the cut-down copy stale: the binder reads the file
+    entry = envs.read_admitted(store)["environments"][name]
+    spec_file = store / entry["spec"]
+    key = envs._slim_key(spec_file, entry)
+    spec_file.write_bytes(spec_file.read_bytes() + b" ")
+    assert envs._slim_key(spec_file, entry) != key
+    envs.clear_caches()
+    assert envs.fingerprint(get_builder(name)) == envs.fingerprint(full)
+    assert orjson.loads(slim_at.read_bytes())["key"] == envs._slim_key(spec_file, entry)  # made again
 
 
 def test_a_build_without_the_cache_gives_the_same_bytes(store: Path, tmp_path: Path,
@@ -92,9 +121,7 @@ def test_a_build_without_the_cache_gives_the_same_bytes(store: Path, tmp_path: P
 
 def test_a_store_the_cache_cannot_be_written_to_still_validates(store: Path) -> None:
     folder = store / compiled.COMPILED
-    for path in folder.iterdir():
-        path.unlink()
-    folder.rmdir()
+    shutil.rmtree(folder)
     folder.write_text("a file where the folder should be: every write fails, even as root\n")
     builder = get_builder("api.google.notes.v1")
     env = builder.env(builder.state(0, 0))
