@@ -37,6 +37,7 @@ from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
 from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
+from covert.imports.resources import infer
 from covert.imports.store import read_spec, store_dir
 from covert.io.staging import write_atomically
 
@@ -190,8 +191,8 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
                              f"{made.version}; run `covert envs verify` again")
         if key is not None and builder is None:
             _save_slim(slim_at, key, made, exclude)
-        _slim(made)
         builder = made
+    _slim(builder)
     builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
     return builder
 
@@ -200,9 +201,13 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
 SLIM_SUFFIX = ".spec"
 
 
-def _light(spec: ApiSpec, api: BoundApi) -> ApiSpec:
-    """``spec`` with only the operations a bound tool implements."""
+def _light(spec: ApiSpec, api: BoundApi, tables: bool = False) -> ApiSpec:
+    """``spec`` with only the operations a bound tool implements (with ``tables``, also every
+    operation the binder reads as one on the tables those tools use: their records' schemas may
+    come from it)."""
     used = {id(bound.role.op) for bound in api.tools.values()}
+    if tables:
+        used |= {id(role.op) for role in infer(spec)[1] if role.table in api.resources}
     return replace(spec, operations=tuple(op for op in spec.operations if id(op) in used))
 
 
@@ -257,11 +262,16 @@ def fingerprint(builder: Builder) -> str:
 def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) -> None:
     """Keep the cut-down spec of ``builder`` when binding it gives the very same builder (else nothing)."""
     api: BoundApi = builder.bound  # type: ignore[attr-defined]
-    light = _light(api.spec, api)
-    try:
-        same = fingerprint(make_builder(light, exclude, builder.version)) == fingerprint(builder)
-    except Exception:  # a cut-down spec that does not bind is simply not kept
-        same = False
+    target = fingerprint(builder)
+    same = False
+    for tables in (False, True):
+        light = _light(api.spec, api, tables)
+        try:
+            same = fingerprint(make_builder(light, exclude, builder.version)) == target
+        except Exception:  # a cut-down spec that does not bind is simply not kept
+            same = False
+        if same:
+            break
     with contextlib.suppress(OSError):  # a read-only store: the next process reads the whole spec again
         # when the cut-down spec binds differently, the file says so: later processes bind the whole spec
         write_atomically(path, json.dumps({"key": key, "spec": light.to_dict() if same else None},
