@@ -3,6 +3,7 @@
     python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
     python benchmarks/build_bench.py --sizes 2000    # quicker
     python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 3   # this tree against a ref
+    python benchmarks/build_bench.py --imported 100 --tasks-per-env 20 --store DIR   # imported vs hand-written
 
 With ``--baseline REF`` the same builds also run on the committed tree ``REF`` (exported with
 ``git archive`` into a temporary folder), alternating with this tree's, and the ratio of the best
@@ -110,7 +111,14 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=3000, help="items for the stage breakdown")
     parser.add_argument("--baseline", help="a git ref to measure against in the same run")
     parser.add_argument("--repeats", type=int, default=1, help="builds per size and tree (best is kept)")
+    parser.add_argument("--imported", type=int, default=0,
+                        help="compare with a build on this many admitted imported environments (seeded sample)")
+    parser.add_argument("--tasks-per-env", type=int, default=20, help="with --imported: tasks per imported environment")
+    parser.add_argument("--store", default=None, help="with --imported: the environment store (default $COVERT_ENVS)")
     args = parser.parse_args()
+    if args.imported:
+        compare_imported(args.imported, args.tasks_per_env, args.builders, args.store, args.repeats)
+        return
     if args.baseline:
         compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats)
         return
@@ -143,6 +151,48 @@ def main() -> None:
     print(f"bar: peak RSS < {BAR_RSS_MB} MB at the largest size and flat in N: {worst_rss} MB "
           f"{'PASS' if worst_rss < BAR_RSS_MB else 'FAIL'}")
     print(json.dumps({"breakdown_us": breakdown, "runs": rows}))
+
+
+def compare_imported(environments: int, per_env: int, hand_written: str, store: str | None, repeats: int) -> dict:
+    """Validated tasks/s per core on ``environments`` imported environments and on the hand-written
+    builders, in one run (same number of tasks, builds alternating, best of ``repeats``), and their
+    ratio (bar: imported >= half of hand-written). The first imported build starts with no compiled
+    validators in the store (cold); the others find what it wrote (warm)."""
+    import random
+    import shutil
+
+    from covert.imports.compiled import COMPILED
+    from covert.imports.envs import admitted_names, store_dir
+
+    root = store_dir(store)
+    os.environ["COVERT_ENVS"] = str(root)
+    names = list(admitted_names(str(root)))
+    if not names:
+        sys.exit(f"{root} admits no environments; run `covert import ...` and `covert envs verify` first")
+    sample = sorted(random.Random(0).sample(names, min(environments, len(names))))
+    tasks = len(sample) * per_env
+    shutil.rmtree(root / COMPILED, ignore_errors=True)
+    print(f"covert build benchmark: {len(sample)} imported environments x {per_env} tasks = {tasks} tasks, against "
+          f"hand-written builders={hand_written} ({tasks} tasks); 1 worker, best of {repeats}, load {os.getloadavg()[0]:.2f}")
+    best = {"imported (cold)": float("inf"), "imported": float("inf"), "hand-written": float("inf")}
+    with tempfile.TemporaryDirectory() as tmp:
+        for attempt in range(repeats + 1):
+            if attempt == 0:
+                _, cpu, _ = run_build(tasks, ",".join(sample), Path(tmp) / "imported")
+                best["imported (cold)"] = cpu
+                continue
+            _, cpu, _ = run_build(tasks, ",".join(sample), Path(tmp) / "imported")
+            best["imported"] = min(best["imported"], cpu)
+            _, cpu, _ = run_build(tasks, hand_written, Path(tmp) / "hand")
+            best["hand-written"] = min(best["hand-written"], cpu)
+    rates = {label: round(tasks / cpu, 1) for label, cpu in best.items()}
+    for label, rate in rates.items():
+        print(f"  {label:<16} {rate:9.1f} validated tasks/s per core ({best[label]:.2f} CPU s)")
+    ratio = rates["imported"] / rates["hand-written"]
+    cold = rates["imported (cold)"] / rates["hand-written"]
+    print(f"ratio imported / hand-written: {ratio:.3f} warm, {cold:.3f} cold (bar >= 0.5: {'PASS' if ratio >= 0.5 else 'FAIL'})")
+    return {"environments": len(sample), "tasks_per_env": per_env, "rates": rates, "ratio": round(ratio, 3),
+            "ratio_cold": round(cold, 3)}
 
 
 def export_tree(ref: str, into: Path) -> Path:

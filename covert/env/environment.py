@@ -15,6 +15,7 @@ from covert.env.tools import ToolError, ToolSpec, collect_tools
 UNKNOWN_TOOL = "unknown_tool"
 INVALID_ARGUMENTS = "invalid_arguments"
 INTERNAL_ERROR = "internal_error"
+VALIDATOR_OPTIONS: dict[str, Any] = {"use_default": False}  # how argument schemas are compiled (fastjsonschema)
 
 
 def error_observation(code: str, message: str) -> dict[str, Any]:
@@ -112,13 +113,18 @@ class Environment:
         return found
 
     @classmethod
+    def argument_schema(cls, name: str) -> dict[str, Any]:
+        """The JSON Schema the arguments of tool ``name`` are checked against (compiled with
+        :data:`VALIDATOR_OPTIONS`)."""
+        # draft-04 semantics: 2.0 is not an integer, so an int parameter always reaches the tool as int
+        return {"$schema": "http://json-schema.org/draft-04/schema#",
+                **closed(strip_private_keys(cls.tool_specs[name].parameters))}
+
+    @classmethod
     def _validator(cls, name: str) -> Any:
         validator = cls._validators.get(name)
         if validator is None:
-            # draft-04 semantics: 2.0 is not an integer, so an int parameter always reaches the tool as int
-            schema = {"$schema": "http://json-schema.org/draft-04/schema#",
-                      **closed(strip_private_keys(cls.tool_specs[name].parameters))}
-            validator = fastjsonschema.compile(schema, use_default=False)
+            validator = fastjsonschema.compile(cls.argument_schema(name), **VALIDATOR_OPTIONS)
             cls._validators[name] = validator
         return validator
 

@@ -15,13 +15,15 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, ClassVar
 
 import orjson
 
 from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
+from covert.imports.compiled import CompiledValidators
 from covert.imports.model import ApiSpec
 from covert.imports.resources import (
     LIMIT_NAMES,
@@ -34,7 +36,7 @@ from covert.imports.resources import (
     record_of,
     words,
 )
-from covert.imports.statefactory import Unsatisfiable, record, scope_path, seeded_uuid, value_for
+from covert.imports.statefactory import Unsatisfiable, pattern_of, record, scope_path, seeded_uuid, value_for
 
 BINDER_VERSION = "3"
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
@@ -160,6 +162,13 @@ def spec_version(spec: ApiSpec) -> str:
     return version
 
 
+def forget_version(spec: ApiSpec) -> None:
+    """Drop ``spec`` from the version cache (which otherwise keeps the whole spec alive)."""
+    found = _VERSIONS.get(id(spec))
+    if found is not None and found[0] is spec:
+        del _VERSIONS[id(spec)]
+
+
 def error_style(spec: ApiSpec) -> ErrorStyle:
     """The API's own error codes: HTTP statuses for OpenAPI, canonical codes for Google, declared
     exception names for botocore, plain codes for MCP and BFCL."""
@@ -179,12 +188,15 @@ def error_style(spec: ApiSpec) -> ErrorStyle:
     return ErrorStyle("not_found", "already_exists", "invalid_argument")
 
 
-def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None) -> BoundApi:
+def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None,
+         version: str | None = None) -> BoundApi:
     """Bind ``spec``; raises :class:`BindError` when no operation can be bound.
 
     ``exclude`` maps tool names to the reason they are left out (tools that failed verification, or
     that no task could reach). ``custom`` maps custom actions' operation names to admitted LLM-written
     implementations (:mod:`covert.imports.custom_actions`); the others are left out and counted.
+    ``version`` is the environment's version when ``spec`` is a cut-down copy of the source spec
+    (:mod:`covert.imports.envs` keeps one); by default it is :func:`spec_version`.
     """
     exclude = exclude or {}
     resources, roles = infer(spec)
@@ -201,13 +213,13 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
                 continue
             left_out.append((role.op.name, role.reason if crud_gap else "custom_action_no_llm"))
             continue
+        if tool_name(role.op.name) in exclude:  # left out before the work of binding it
+            left_out.append((role.op.name, exclude[tool_name(role.op.name)]))
+            continue
         try:
             bound = _bind_tool(role, resources[role.table], resources, style, spec.api)
         except BindError as exc:
             left_out.append((role.op.name, exc.reason))
-            continue
-        if bound.spec.name in exclude:
-            left_out.append((role.op.name, exclude[bound.spec.name]))
             continue
         if bound.spec.name in tools:
             left_out.append((role.op.name, "duplicate_tool_name"))
@@ -225,12 +237,13 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
     if not tools:
         raise BindError("no_bindable_operations", f"{spec.api}: none of {len(spec.operations)} operations is CRUD")
     name = env_name(spec)
-    version = spec_version(spec)
-    if custom:
-        from covert.imports.custom_actions import custom_version
+    if version is None:  # a given version is final (a cut-down spec of an admitted environment)
+        version = spec_version(spec)
+        if custom:
+            from covert.imports.custom_actions import custom_version
 
-        version = custom_version(version, {n: c for n, c in custom.items() if n in {r.op.name for r in customs}})
-    api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools), style)
+            version = custom_version(version, {n: c for n, c in custom.items() if n in {r.op.name for r in customs}})
+    api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools, version), style)
     return api
 
 
@@ -268,7 +281,7 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
-            if not re.search(pattern, candidate):
+            if not pattern_of(pattern).search(candidate):
                 candidate = value_for(schema, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"))
         except (re.error, Unsatisfiable):
             pass
@@ -288,7 +301,7 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
         return None
     made = made.replace("\\", "")
     try:
-        return made if re.fullmatch(pattern.removeprefix("^").removesuffix("$"), made) else None
+        return made if pattern_of(pattern.removeprefix("^").removesuffix("$")).fullmatch(made) else None
     except re.error:
         return None
 
@@ -403,7 +416,7 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
         raise BindError("no_id_parameter")
     if role.kind == "update" and not fields:
         raise BindError("nothing_to_update")
-    name = op.name if _TOOL_NAME.match(op.name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op.name))[:64]
+    name = tool_name(op.name)
     parameters = {"type": "object", "properties": exposed,
                   "required": [p for p in required if p in exposed]}
     returns = _returns(role, resource, resources)
@@ -415,6 +428,11 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
     bound = BoundTool(spec, role, lambda state, args: None, fields, limit_param, token_param)
     bound.impl = _implementation(bound, resource, resources, style, api_id)
     return bound
+
+
+def tool_name(op_name: str) -> str:
+    """The tool name of an operation: its own name when it is a valid tool name, else a cleaned one."""
+    return op_name if _TOOL_NAME.match(op_name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op_name))[:64]
 
 
 def _errors(role: Role, style: ErrorStyle) -> tuple[str, ...]:
@@ -437,11 +455,17 @@ def _default_description(role: Role, resource: Resource) -> str:
 def _matching_field(param: str, record_props: dict[str, Any]) -> str | None:
     if param in record_props:
         return param
-    target = words(param)
+    target = _words(param)
     for key in record_props:
-        if words(key) == target:
+        if _words(key) == target:
             return key
     return None
+
+
+@lru_cache(maxsize=65536)
+def _words(name: str) -> tuple[str, ...]:
+    """:func:`~covert.imports.resources.words` of a name, remembered (field names repeat across tools)."""
+    return tuple(words(name))
 
 
 def _scalar(schema: Any) -> bool:
@@ -631,6 +655,8 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         return run_get
 
     if role.kind == "create":
+        made: dict[int, bytes] = {}
+
         def run_create(state: State, args: dict[str, Any]) -> Any:
             links = check_parents(state, args)
             if role.id_param and role.id_param in args:
@@ -648,7 +674,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                     key = new_id(resource, api_id, n)
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
-            rec = record(resource.schema, random.Random(f"{api}:{n}"))
+            rec = _fresh_record(made, resource.schema, f"{api}:{n}", n)
             for param, target in bound.fields.items():
                 if param in args:
                     rec[target] = args[param]
@@ -686,6 +712,27 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         return _deleted_body(response, id_field, key, f"{api}:wrapper")
 
     return run_delete
+
+
+_MADE_KEPT = 256
+
+
+def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: int) -> dict[str, Any]:
+    """``record(schema, Random(seed))``, a fresh copy each time: the ``n``-th new record of a create tool
+    is the same in every task on the same state (and again when validation replays it), so it is made
+    once and kept as JSON."""
+    blob = made.get(n)
+    if blob is not None:
+        return orjson.loads(blob)
+    rec = record(schema, random.Random(seed))
+    if len(made) < _MADE_KEPT:
+        try:
+            blob = orjson.dumps(rec)
+        except (orjson.JSONEncodeError, TypeError):
+            return rec
+        if orjson.loads(blob) == rec:  # only what JSON carries exactly (no NaN, no huge integers)
+            made[n] = blob
+    return rec
 
 
 def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> dict[str, Any]:
@@ -732,10 +779,28 @@ def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str) 
     return out
 
 
-def _environment(name: str, tools: dict[str, BoundTool]) -> type[Environment]:
+class ImportedEnvironment(Environment):
+    """Base of the environments :func:`bind` makes: argument validators come from a
+    :class:`~covert.imports.compiled.CompiledValidators` (compiled once, kept in the store)."""
+
+    _compiled: ClassVar[CompiledValidators | None] = None
+
+    @classmethod
+    def _validator(cls, name: str) -> Any:
+        validator = cls._validators.get(name)
+        if validator is None:
+            compiled = cls.__dict__.get("_compiled")
+            if compiled is None:
+                return super()._validator(name)
+            validator = compiled.validator(name, cls.argument_schema(name))
+            cls._validators[name] = validator
+        return validator
+
+
+def _environment(name: str, tools: dict[str, BoundTool], version: str) -> type[Environment]:
     """An Environment subclass whose tools call the bound implementations on ``self.state``."""
     namespace: dict[str, Any] = {"__doc__": f"Generic implementations of {name}.", "name": name}
-    cls = type("ImportedEnv_" + re.sub(r"[^A-Za-z0-9_]", "_", name), (Environment,), namespace)
+    cls = type("ImportedEnv_" + re.sub(r"[^A-Za-z0-9_]", "_", name), (ImportedEnvironment,), namespace)
     for bound in tools.values():
         impl = bound.impl
 
@@ -745,6 +810,7 @@ def _environment(name: str, tools: dict[str, BoundTool]) -> type[Environment]:
         setattr(cls, bound.spec.method, method)
     cls.tool_specs = {name: b.spec for name, b in tools.items()}
     cls._validators = {}
+    cls._compiled = CompiledValidators(version, lambda: {tool: cls.argument_schema(tool) for tool in cls.tool_specs})
     return cls
 
 

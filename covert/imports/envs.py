@@ -10,6 +10,9 @@ Store layout (the importers write ``specs/``)::
 
     <store>/specs/<safe api id>.json   one ApiSpec per file (covert.imports.store)
     <store>/admitted.json              {"binder_version", "environments": {name: entry}}
+    <store>/compiled/<name>.validators the environment's compiled argument validators (covert.imports.compiled)
+    <store>/compiled/<name>.spec       the spec cut down to what binding it reads (written on first use,
+                                       kept only when it binds to the very same builder)
 
 An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
 ``evaluation_source``, ``tools``, ``exclude`` (tools left out by verification, with reasons) and, after
@@ -19,17 +22,24 @@ LLM-written implementations, stored as ``<store>/actions/<sha256>.py``).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from covert.env import Builder
+import orjson
+
+from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
-from covert.imports.bind import BINDER_VERSION, BoundApi, bind
+from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
+from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
+from covert.imports.resources import infer
 from covert.imports.store import read_spec, store_dir
 from covert.io.staging import write_atomically
 
@@ -87,23 +97,31 @@ def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None,
                    custom: dict[str, Any] | None = None) -> BoundApi:
     """Bind ``spec`` leaving out ``exclude`` and then every tool no task can reach (``unreachable_tool``);
     ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`)."""
+    return _bind_reachable(spec, exclude, custom)[0]
+
+
+def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None, custom: dict[str, Any] | None = None,
+                    version: str | None = None) -> tuple[BoundApi, Language]:
+    """:func:`bind_reachable` and the language of the binding it returns (built once, not again)."""
     exclude = dict(exclude or {})
-    api = bind(spec, exclude, custom)
+    api = bind(spec, exclude, custom, version)
+    language = build_language(api)
     for _ in range(4):
-        language = build_language(api)
         unreachable = set(api.tools) - reachable(api, language.references)
         if not unreachable:
-            return api
+            return api, language
         exclude.update({name: "unreachable_tool" for name in unreachable})
-        api = bind(spec, exclude, custom)
-    return api
+        api = bind(spec, exclude, custom, version)
+        language = build_language(api)
+    return api, language
 
 
-def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None,
-                 custom: dict[str, Any] | None = None) -> Builder:
-    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`)."""
-    api = bind_reachable(spec, exclude, custom)
-    language = build_language(api)
+def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None,
+                 version: str | None = None) -> Builder:
+    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`);
+    ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`);
+    ``version`` as for :func:`~covert.imports.bind.bind`."""
+    api, language = _bind_reachable(spec, exclude, custom, version)
     sources = [f"{spec.source} spec: {spec.title} {spec.version} ({spec.api})"]
     if spec.provenance:
         sources.append("provenance: " + ", ".join(f"{k}={v}" for k, v in sorted(spec.provenance.items())))
@@ -169,17 +187,151 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
     entry = _entries(str(root)).get(name)
     if entry is None:
         return None
-    spec = read_spec(root / entry["spec"])
+    exclude = entry.get("exclude") or {}
+    path = root / entry["spec"]
     custom = None
     if entry.get("custom_actions"):
         from covert.imports.custom_actions import load_code
 
         custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
-    builder = make_builder(spec, entry.get("exclude") or {}, custom)
-    if builder.version != entry.get("version"):
-        raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
-                         f"{builder.version}; run `covert envs verify` again")
+    slim_at = root / COMPILED / f"{name}{SLIM_SUFFIX}"
+    # an environment with LLM-written actions is bound from its whole spec (the cut-down one is for CRUD)
+    key = _slim_key(path, entry) if custom is None else None
+    builder = _from_slim(slim_at, key, exclude, entry.get("version")) if key is not None else None
+    if builder is None or builder is _WHOLE:
+        spec = read_spec(path)
+        made = make_builder(spec, exclude, custom)
+        if made.version != entry.get("version"):
+            raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
+                             f"{made.version}; run `covert envs verify` again")
+        if key is not None and builder is None:
+            _save_slim(slim_at, key, made, exclude)
+        builder = made
+    _slim(builder)
+    builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
     return builder
+
+
+# -- the cut-down spec: what binding an admitted environment reads, kept beside its validators ------
+SLIM_SUFFIX = ".spec"
+
+
+def _light(spec: ApiSpec, api: BoundApi, tables: bool = False) -> ApiSpec:
+    """``spec`` with only the operations a bound tool implements (with ``tables``, also every
+    operation the binder reads as one on the tables those tools use: their records' schemas may
+    come from it)."""
+    used = {id(bound.role.op) for bound in api.tools.values()}
+    if tables:
+        used |= {id(role.op) for role in infer(spec)[1] if role.table in api.resources}
+    return replace(spec, operations=tuple(op for op in spec.operations if id(op) in used))
+
+
+def _slim(builder: Builder) -> None:
+    """Let go of the operations no bound tool implements: a build keeps every environment it makes
+    (hundreds, some from specs of tens of megabytes) and the collector walks what they hold."""
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    light = _light(api.spec, api)
+    forget_version(api.spec)
+    api.spec = light
+    object.__setattr__(builder, "spec", light)
+
+
+@cache
+def _code_digest() -> str:
+    """A digest of the code that turns a spec into a builder: a cut-down spec made by other code is stale."""
+    digest = hashlib.sha256(BINDER_VERSION.encode())
+    for folder in (Path(__file__).parent, Path(__file__).parents[1] / "env"):
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
+def _slim_key(path: Path, entry: dict[str, Any]) -> str | None:
+    """What a cut-down spec must have been made from: the spec file's bytes, the admitted entry and the code."""
+    try:
+        spec_digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    return hashlib.sha256(json.dumps([spec_digest, entry.get("version"), entry.get("exclude") or {}, _code_digest()],
+                                     sort_keys=True).encode()).hexdigest()
+
+
+def fingerprint(builder: Builder) -> str:
+    """A digest of everything a build reads from an imported builder: tools, roles, tables, error
+    style, language, prompt, sources and a few seeded states."""
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    language = builder.language
+    parts = {
+        "builder": [builder.name, builder.version, builder.description, builder.system_prompt, builder.license,
+                    list(builder.sources), builder.confirm_writes],
+        "tools": [[b.spec, b.role, b.fields, b.limit_param, b.token_param] for b in api.tools.values()],
+        "resources": list(api.resources.values()), "style": api.style, "api": api.spec.api,
+        "language": [language.scope, language.intents, language.references, language.entity_tables,
+                     sorted(language.values), language.field_nouns, language.out_of_scope, repr(language.identity)],
+        "states": [builder.state(seed, world).hash() for seed in (0, 1) for world in (0, 1)],
+    }
+    return hashlib.sha256(orjson.dumps(parts, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
+                                       default=repr)).hexdigest()
+
+
+def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) -> None:
+    """Keep the cut-down spec of ``builder`` when binding it gives the very same builder (else nothing)."""
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    target = fingerprint(builder)
+    same = False
+    for tables in (False, True):
+        light = _light(api.spec, api, tables)
+        try:
+            same = fingerprint(make_builder(light, exclude, version=builder.version)) == target
+        except Exception:  # a cut-down spec that does not bind is simply not kept
+            same = False
+        if same:
+            break
+    with contextlib.suppress(OSError):  # a read-only store: the next process reads the whole spec again
+        # when the cut-down spec binds differently, the file says so: later processes bind the whole spec
+        write_atomically(path, json.dumps({"key": key, "spec": light.to_dict() if same else None},
+                                          sort_keys=True) + "\n")
+
+
+_WHOLE = object()  # the environment binds only from its whole spec
+
+
+def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: str | None) -> Any:
+    """The builder from a cut-down spec made for ``key``; :data:`_WHOLE` when the file says the whole
+    spec is needed; ``None`` when there is no such file (missing, stale, corrupt)."""
+    if key is None or not version or not path.is_file():
+        return None
+    try:
+        data = orjson.loads(path.read_bytes())
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None
+        if data.get("spec") is None:
+            return _WHOLE
+        return make_builder(ApiSpec.from_dict(data["spec"]), exclude, version=version)
+    except Exception:  # a damaged file: bind the whole spec again (and write a good one)
+        return None
+
+
+def save_compiled(store: str | Path | None, builder: Builder) -> Path | None:
+    """Write the argument validators an imported builder compiled (at verify time) into the store."""
+    compiled = getattr(builder.environment, "_compiled", None)
+    if compiled is None:
+        return None
+    path = compiled.save(compiled_path(store_dir(store), builder.name))
+    compiled.release()
+    return path
+
+
+def prune_compiled(store: str | Path | None, keep: set[str]) -> int:
+    """Delete the compiled validators of environments not in ``keep``; returns how many went."""
+    folder = store_dir(store) / COMPILED
+    gone = 0
+    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+        stem = path.name.removesuffix(SUFFIX).removesuffix(SLIM_SUFFIX)
+        if stem != path.name and stem not in keep:
+            path.unlink(missing_ok=True)
+            gone += 1
+    return gone
 
 
 def clear_caches() -> None:

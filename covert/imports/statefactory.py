@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from covert.env.jsonsafe import canonical_float
@@ -127,10 +128,6 @@ _MAX_OUTPUT = 256
 def sample_regex(pattern: str, rng: random.Random) -> str:
     """A string the regular expression ``pattern`` matches, drawn from ``rng`` (bounded: each
     unbounded repeat adds at most three, output at most 256 characters)."""
-    try:
-        from re import _parser as sre_parse  # Python 3.11+
-    except ImportError:  # pragma: no cover
-        import sre_parse  # type: ignore[no-redef]
     from re import _constants as c
 
     out: list[str] = []
@@ -167,8 +164,24 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             else:
                 raise Unsatisfiable(f"pattern construct {op} not supported")
 
-    emit(sre_parse.parse(pattern), 0)
+    emit(_parsed(pattern), 0)
     return "".join(out)[:_MAX_OUTPUT]
+
+
+@lru_cache(maxsize=8192)
+def pattern_of(pattern: str) -> re.Pattern[str]:
+    """``re.compile(pattern)``, remembered: imported APIs have more patterns than ``re``'s own cache holds."""
+    return re.compile(pattern)
+
+
+@lru_cache(maxsize=2048)
+def _parsed(pattern: str) -> Any:
+    """The parse tree of a regular expression (read, never changed, by :func:`sample_regex`)."""
+    try:
+        from re import _parser as sre_parse  # Python 3.11+
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    return sre_parse.parse(pattern)
 
 
 def _category(arg: Any, c: Any) -> str:
@@ -287,7 +300,7 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
     if len(pattern) > MAX_PATTERN_LENGTH:
         raise Unsatisfiable(f"{name}: pattern longer than {MAX_PATTERN_LENGTH} characters")
     try:
-        compiled = re.compile(pattern)
+        compiled = pattern_of(pattern)
     except re.error as exc:
         raise Unsatisfiable(f"{name}: invalid pattern ({exc})") from None
     if compiled.search(text):

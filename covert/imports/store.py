@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
+
 from covert.errors import UsageError
 from covert.imports.model import ApiSpec
 from covert.io.staging import write_atomically
@@ -69,7 +71,12 @@ def save_spec(store: str | os.PathLike[str], spec: ApiSpec) -> Path:
 def read_spec(path: str | os.PathLike[str]) -> ApiSpec:
     """One stored spec; raises :class:`StoreError` naming the file when it is not a stored ApiSpec."""
     try:
-        return ApiSpec.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        data = Path(path).read_bytes()
+        try:
+            parsed = orjson.loads(data)
+        except orjson.JSONDecodeError:  # what orjson refuses (integers past 64 bits, NaN) json reads
+            parsed = json.loads(data.decode("utf-8"))
+        return ApiSpec.from_dict(parsed)
     except (OSError, ValueError, TypeError, KeyError) as exc:
         raise StoreError(f"{path} is not a stored API spec ({type(exc).__name__}); "
                          f"re-import it or delete the file") from None

@@ -18,6 +18,9 @@ from covert.io.features import arrow_schema, features_for
 from covert.io.loader_safe import dumps as _loader_safe_dumps
 
 _SHARED: dict[int, tuple[Any, bytes]] = {}
+_SHARED_BYTES = 0
+_SHARED_BUDGET = 4 << 20  # bytes of JSON kept
+_SHARED_ENTRIES = 1024
 
 
 def _dumps(value: Any) -> bytes:
@@ -30,13 +33,19 @@ def _dumps_shared(value: Any) -> bytes:
 
     Keyed by identity; the entry keeps the object alive, so an id is never reused while cached.
     """
+    global _SHARED_BYTES
     found = _SHARED.get(id(value))
     if found is not None and found[0] is value:
         return found[1]
     text = _dumps(value)
-    if len(_SHARED) >= 64:
-        _SHARED.pop(next(iter(_SHARED)))
+    # bounded by bytes, not by a few entries: a build on hundreds of imported environments cycles
+    # through hundreds of shared states before any repeats
+    while _SHARED and (len(_SHARED) >= _SHARED_ENTRIES or _SHARED_BYTES + len(text) > _SHARED_BUDGET):
+        _SHARED_BYTES -= len(_SHARED.pop(next(iter(_SHARED)))[1])
+    if id(value) in _SHARED:
+        _SHARED_BYTES -= len(_SHARED.pop(id(value))[1])
     _SHARED[id(value)] = (value, text)
+    _SHARED_BYTES += len(text)
     return text
 
 

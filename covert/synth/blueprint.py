@@ -140,6 +140,18 @@ class _Catalog:
     repeatable: list[str]  # worth calling several times in parallel
     linked: list[str]  # reads with a required linked parameter that some tool produces
     writes: list[str]
+    goals: list[str]  # simple_ok tools a user can ask for (the goals of single-turn tasks)
+
+
+def askable(builder: Builder, tool: str) -> bool:
+    """Whether a user can ask for ``tool``'s result: some intent of it has a request template. A tool
+    the language only mentions as context (a lookup on the way) is never a task's goal."""
+    return any(intent.ask for intent in builder.language.intents.get(tool, ()))
+
+
+def _goals(builder: Builder, tools: list[str]) -> list[str]:
+    """The askable ones of ``tools`` (all of them when none is, so a plan can still be drawn)."""
+    return [t for t in tools if askable(builder, t)] or tools
 
 
 @cache
@@ -147,16 +159,18 @@ def _catalog(builder: Builder) -> _Catalog:
     graph = tool_graph(builder)
     tools = builder.tools
     simple_ok = [t for t in tools if user_suppliable(builder, t)]
+    goals = _goals(builder, simple_ok)
     repeatable = [
-        t for t in simple_ok
+        t for t in goals
         if t not in builder.language.values and tools[t].parameters["required"] and not _identity_lookup(builder, t)
-    ] or simple_ok
+    ] or goals
     reads = [t for t, s in tools.items() if not s.writes]
     linked = [t for t in reads if any(
         graph.producers(tools[t].param_entity(p)) for p in tools[t].parameters["required"]
         if tools[t].param_entity(p) in builder.language.references
     )]
-    return _Catalog(simple_ok, repeatable, linked, [t for t, s in tools.items() if s.writes])
+    writes = [t for t, s in tools.items() if s.writes]
+    return _Catalog(simple_ok, repeatable, _goals(builder, linked), _goals(builder, writes), goals)
 
 
 @cache
@@ -175,7 +189,7 @@ def _fan_outs(builder: Builder) -> dict[str, tuple[str, ...]]:
             if tool == lookup or spec.writes:
                 continue
             needs = {spec.param_entity(p) for p in spec.parameters["required"]} & set(refs)
-            if needs and needs <= gives:
+            if needs and needs <= gives and askable(builder, tool):
                 members.append(tool)
         if len(members) >= 2:
             out[lookup] = tuple(members)
@@ -236,10 +250,15 @@ def parallel_tools(builder: Builder) -> list[str]:
 @cache
 def can_make(builder: Builder, category: str) -> bool:
     """Whether ``builder`` has tasks of ``category`` at all (the planner draws another category if not;
-    a read-only imported API has no state-changing tasks)."""
+    a read-only imported API has no state-changing tasks; a single call is the goal of simple and
+    multiple tasks, so a user has to be able to ask for it)."""
     if category == "state_changing":
         return bool(_catalog(builder).writes)
-    return category != "parallel" or bool(parallel_tools(builder))
+    if category in ("simple", "multiple"):
+        return any(askable(builder, t) for t in _catalog(builder).goals)
+    if category == "parallel":
+        return any(askable(builder, t) for t in parallel_tools(builder))
+    return True
 
 
 def sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None = None) -> Blueprint:
@@ -253,7 +272,7 @@ def sample_blueprint(builder: Builder, category: str, rng: random.Random, target
 def _sample_blueprint(builder: Builder, category: str, rng: random.Random, target: str | None) -> Blueprint:
     graph = tool_graph(builder)
     catalog = _catalog(builder)
-    simple_ok, repeatable = catalog.simple_ok, catalog.repeatable
+    simple_ok, repeatable = catalog.goals, catalog.repeatable  # every step of a single-turn task is a goal
     if category == "irrelevance":
         return Blueprint(category, "irrelevance", [], [])
     if category in ("simple", "multiple"):

@@ -7,7 +7,6 @@ made in any order, in any process, with identical results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from covert.conversation.dialogue import ConversationError
@@ -53,10 +52,26 @@ class Outcome:
     signature: str = ""
 
 
-@lru_cache(maxsize=64)
+_STATES: dict[tuple[str, int], dict[int, State]] = {}
+WORLDS_KEPT = 2  # per builder: a build visits each builder's worlds in increasing order
+
+
 def shared_state(builder: str, seed: int, world: int) -> State:
-    """The seeded initial state ``world`` of a builder, cached so items sharing it build it once."""
-    return get_builder(builder).state(seed, world)
+    """The seeded initial state ``world`` of a builder, cached so items sharing it build it once.
+
+    The cache keeps the last :data:`WORLDS_KEPT` worlds of every builder rather than the last few of
+    all builders: a build on hundreds of environments cycles through them all before any world repeats."""
+    worlds = _STATES.setdefault((builder, seed), {})
+    state = worlds.get(world)
+    if state is None:
+        if len(_STATES) > 4096:
+            _STATES.clear()
+            worlds = _STATES.setdefault((builder, seed), {})
+        state = get_builder(builder).state(seed, world)
+        while len(worlds) >= WORLDS_KEPT:
+            del worlds[next(iter(worlds))]
+        worlds[world] = state
+    return state
 
 
 def make_task(spec: ItemSpec, seed: int, attempt: int, state: State | None = None) -> Task:

@@ -98,24 +98,36 @@ class ToolGraph:
                 key = key.lstrip(".")
                 if out.in_list and out.path.count("[]") == 1 and key and "." not in key:
                     self.list_fields[name].append(ListField(list_path, key, out.type))
+        outputs_of: dict[Any, list[tuple[str, OutputField]]] = {}  # entity -> (tool, field), in tool order
+        for source, fields in self.outputs.items():
+            for out in fields:
+                outputs_of.setdefault(out.entity, []).append((source, out))
         self.edges: list[Edge] = []
         for target, spec in tools.items():
             for param in spec.parameters["properties"]:
                 entity, kind = spec.param_entity(param), param_type(spec, param)
                 if link_entities is not None and entity not in link_entities:
                     continue
-                for source, fields in self.outputs.items():
-                    for out in fields:
-                        if out.entity == entity and out.type == kind:
-                            self.edges.append(Edge(source, target, out.path, param, entity))
+                for source, out in outputs_of.get(entity, ()):
+                    if out.type == kind:
+                        self.edges.append(Edge(source, target, out.path, param, entity))
         self._producers: dict[str, list[str]] = {}
+        seen: set[tuple[str, str]] = set()
         for edge in self.edges:
             producers = self._producers.setdefault(edge.entity, [])
-            if edge.source not in producers:
+            if (edge.entity, edge.source) not in seen:
+                seen.add((edge.entity, edge.source))
                 producers.append(edge.source)
+        self._found: dict[tuple[str, bool], list[str]] = {}
 
     def producers(self, entity: str, exclude_consumers: bool = True) -> list[str]:
         """Read tools that output ``entity``; by default not those that also need it as input."""
+        found = self._found.get((entity, exclude_consumers))
+        if found is None:
+            found = self._found[(entity, exclude_consumers)] = self._producers_of(entity, exclude_consumers)
+        return list(found)
+
+    def _producers_of(self, entity: str, exclude_consumers: bool) -> list[str]:
         out = []
         for name in self._producers.get(entity, []):
             spec = self.tools[name]
