@@ -379,7 +379,7 @@ def _by_name(name: str, rng: random.Random) -> str | None:
     if last == "name" and len(parts) > 1 and parts[-2] in ("full", "contact", "customer", "user", "person",
                                                           "owner", "member", "author", "given", "family"):
         return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
-    if last in ("name", "title", "label"):
+    if last in ("name", "title", "label", "subject", "headline", "topic"):
         return f"{rng.choice(THINGS)} {rng.choice(KINDS)}"
     if last == "city":
         return rng.choice(CITIES)[0]
