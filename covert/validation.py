@@ -437,12 +437,22 @@ def _check_minimal(builder: Any, oracle: Oracle, calls: list[dict[str, Any]], re
             continue
         if j in used_by_truth or required_call(builder, [c["name"] for c in calls], j):
             continue
-        # what an earlier output already gave is no reason to make this call, unless it looks at the record
-        # a later write changes (checking an order's status before re-addressing it)
-        known = set().union(*scalars[:j]) if j else set()
-        if not any(_feeds(scalars[j] - known, later, query) for later in calls[j + 1:]) and not any(
-                builder.tools[later["name"]].writes and _same_record(call, later) for later in calls[j + 1:]):
+        if unused_read(builder, calls, scalars, j, query):
             raise Invalid("redundant_step", f"nothing uses the output of {call['name']}")
+
+
+def unused_read(builder: Any, calls: list[dict[str, Any]], scalars: list[set[Any]], j: int,
+                query: str | None = None) -> bool:
+    """Whether read ``j`` gives later calls nothing: no argument of a later call takes a value that only
+    its output holds (what an earlier output already gave is no reason to make the call) and no later
+    write acts on the record it looks at (checking an order's status before re-addressing it is one).
+    ``scalars`` are the outputs' scalars; values the normalized ``query`` mentions are the user's, not
+    the output's. Without ``query`` every value counts as taken from the output (a weaker test, so a
+    synthesis that rejects on it early rejects only what validation would)."""
+    known = set().union(*scalars[:j]) if j else set()
+    later = calls[j + 1:]
+    return not any(_feeds(scalars[j] - known, other, query) for other in later) and not any(
+        builder.tools[other["name"]].writes and _same_record(calls[j], other) for other in later)
 
 
 def _same_record(read: dict[str, Any], write: dict[str, Any]) -> bool:
@@ -451,11 +461,11 @@ def _same_record(read: dict[str, Any], write: dict[str, Any]) -> bool:
     return bool(ids & scalar_set(write["arguments"]))
 
 
-def _feeds(output_scalars: set[Any], later: dict[str, Any], query: str) -> bool:
+def _feeds(output_scalars: set[Any], later: dict[str, Any], query: str | None) -> bool:
     for value in later["arguments"].values():
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, (bool, dict, list)) or not in_scalars(output_scalars, item):
                 continue
-            if not mentions(query, item):
+            if query is None or not mentions(query, item):
                 return True
     return False

@@ -768,6 +768,28 @@ def group_calls(blueprint: Blueprint, steps: list[str], bindings: list[set[int]]
     return groups
 
 
+def _reject_unused_reads(builder: Builder, inst: Instantiator) -> None:
+    """Reject at once a plan with a read that feeds nothing (validation would reject the row as a
+    redundant step after its query and answer were made): the same test without the query, so it
+    rejects only what validation rejects."""
+    from covert.policy import required_call
+    from covert.validation import unused_read
+
+    blueprint = inst.blueprint
+    used = set(blueprint.goals) | {s["source_call"] for s in inst.selections}
+    if blueprint.reasoning:
+        used.add(blueprint.reasoning[1])
+    calls = [{"name": c.name, "arguments": c.arguments} for c in inst.calls]
+    names = [c["name"] for c in calls]
+    scalars: list[set[Any]] | None = None
+    for j, call in enumerate(calls):
+        if j in used or builder.tools[call["name"]].writes or required_call(builder, names, j):
+            continue
+        scalars = scalars or [scalar_set(c.output) for c in inst.calls[:-1]] + [set()]
+        if unused_read(builder, calls, scalars, j):
+            raise Rejected("redundant_step", f"nothing uses the output of {call['name']}")
+
+
 def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: random.Random, seed: int,
                 index: int) -> Task:
     """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
@@ -790,6 +812,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
     blueprint = inst.blueprint
+    _reject_unused_reads(builder, inst)
     query, answer, facts = inst.realize()
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
