@@ -120,6 +120,7 @@ def pleasantries(rng: random.Random, register: str = "customer") -> tuple[str, s
 
 
 ANAPHORS = ("that {noun}", "the same {noun}", "that {noun}", "it")
+_PARTICLE_END = re.compile(r"\b(?:up|off|out|on|in|down|back|over|about|of|to)\s$")
 
 
 def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -> list[str]:
@@ -133,7 +134,10 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
             if phrase in said and phrase in part:
                 anaphor = rng.choice(ANAPHORS).format(noun=noun)
                 start = part.find(phrase)
-                if start == 0 and anaphor == "it":
+                # "it" only as a plain object: not first, not after a particle ("picked up it"), not in a list
+                if anaphor == "it" and (start == 0 or _PARTICLE_END.search(part, 0, start)
+                                        or part.startswith(" and ", start + len(phrase))
+                                        or part[:start].endswith(("and ", "with ", "for "))):
                     anaphor = "that " + noun
                 part = part[:start] + anaphor + part[start + len(phrase):]
                 part = part[0].upper() + part[1:] if start == 0 else part
