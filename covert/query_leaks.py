@@ -149,7 +149,8 @@ def query_leaks(query: str, tools: list[dict[str, Any]], calls: list[dict[str, A
     found: list[tuple[str, str]] = []
     names, keys, enums = _keys(tools)
     for name in sorted(names):
-        if len(name) >= 4 and re.search(rf"(?<![\w/]){re.escape(name.lower())}(?![\w/])", lowered):
+        low = name.lower()  # a substring test first: a pattern is compiled only for a name the text holds
+        if len(name) >= 4 and low in lowered and re.search(rf"(?<![\w/]){re.escape(low)}(?![\w/])", lowered):
             found.append(("operation_id", name))
             break
     match = _DOTTED_OP.search(text)
@@ -159,7 +160,7 @@ def query_leaks(query: str, tools: list[dict[str, Any]], calls: list[dict[str, A
     if match:
         found.append(("path", match.group(0).strip()))
     for key in sorted(keys):
-        if len(key) >= 4 and re.search(rf"(?<![\w@.]){re.escape(key)}(?![\w@])", text):
+        if len(key) >= 4 and key in text and re.search(rf"(?<![\w@.]){re.escape(key)}(?![\w@])", text):
             found.append(("parameter_key", key))
             break
     match = _VERB_NOUN.search(text)
