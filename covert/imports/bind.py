@@ -38,7 +38,7 @@ from covert.imports.resources import (
 )
 from covert.imports.statefactory import Unsatisfiable, pattern_of, record, scope_path, seeded_uuid, value_for
 
-BINDER_VERSION = "3"
+BINDER_VERSION = "4"
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
 SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state

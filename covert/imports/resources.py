@@ -345,6 +345,9 @@ def _classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list
         if raw_id and id_param is None:
             return "custom", "", None, [], "no_id_parameter"
         parents = [(p, w) for raw, w in parents if (p := _param_named(op, raw)) is not None]
+        if kind in ("create", "update", "delete") and _named_role(op.name)[0] in ("list", "get"):
+            # POST /audit/findings named ListAuditFindings: a search by POST, not a create
+            return "custom", "", None, [], "read_verb_writes"
         if kind != "custom" or reason not in ("no_resource_in_path", "not_crud"):
             return kind, word, id_param, parents, reason
         # RPC-style paths (/#X-Amz-Target=Service.CreateThing, POST /v1/connections/create): the name says

@@ -178,3 +178,19 @@ def test_declared_ranges_above_the_plausible_one_are_honoured() -> None:
     values = [value_for({"type": "integer", "minimum": 3600, "maximum": 43200}, "MaxSessionDuration", rng)
               for _ in range(20)]
     assert all(3600 <= v <= 43200 for v in values)
+
+
+def test_a_post_named_as_a_read_is_no_create() -> None:
+    """POST /v1/audit/findings with the operation id ListAuditFindings searches; it does not create."""
+    from covert.imports.model import Operation
+    from covert.imports.resources import _classify
+
+    spec = ApiSpec("openapi", "openapi:iot.example:1.0", "IoT", "1.0", "", "MIT", None, {}, ())
+    search = Operation("ListAuditFindings", "ListAuditFindings", "Lists findings.",
+                       {"type": "object", "properties": {}, "required": []}, {"type": "object"}, "write", "POST",
+                       "/v1/audit/findings")
+    create = Operation("CreateAuditFinding", "CreateAuditFinding", "Adds a finding.",
+                       {"type": "object", "properties": {}, "required": []}, {"type": "object"}, "write", "POST",
+                       "/v1/audit/findings")
+    assert _classify(spec, search)[0] == "custom"
+    assert _classify(spec, create)[0] == "create"
