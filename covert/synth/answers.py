@@ -34,9 +34,9 @@ from covert.values import get_path, join_phrases, render
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
 
 AGGREGATE_ANSWERS = {
-    "sum": ("The {field} across your {plural} comes to {value}.",
-            "Added up, your {plural} come to {value} in {field}.",
-            "Across your {plural}, the {field} adds up to {value}."),
+    "sum": ("The {field} across {whose} {plural} comes to {value}.",
+            "Added up, {whose} {plural} come to {value} in {field}.",
+            "Across {whose} {plural}, the {field} adds up to {value}."),
     "count": ("You have {count}.", "I count {count} in all.", "All told, that's {count}.",
               "That comes to {count}."),
     "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",

@@ -634,10 +634,11 @@ class Instantiator:
         plural, noun_ref = self._list_nouns(call.name, list_path)
         field_noun = self.language.noun_of_field(key)
         own = self._own_list(index)
-        record = self._record_phrase(index)
+        record = "" if own else self._record_phrase(index)  # "my bookings", not "my bookings for my profile"
         # the list of one record is said with it ("the emails for my contact at Northwind Analytics")
         items = f"{'my' if own else 'the'} {plural}" + (f" for {record}" if record else "")
-        words = {"field": field_noun, "items": items, "plural": plural, "record": record}
+        words = {"field": field_noun, "items": items, "plural": plural, "record": record,
+                 "whose": "your" if own else "the"}
         reasoning: dict[str, Any] = {"op": op, "call": index, "list_path": list_path, "field": key}
         if op == "count":
             result: Any = len(elements)
@@ -660,6 +661,8 @@ class Instantiator:
             asks = RECORD_COUNT_ASKS
         else:
             asks = AGGREGATE_ASKS[op] + (OWN_COUNT_ASKS if op == "count" and own else ())
+            if "total" in field_noun.split():  # never "the total booking total"
+                asks = tuple(a for a in asks if "total {field}" not in a and "{field} of {items} in total" not in a)
         ask = self.rng.choice(asks).format(**words)
         if op == "count":
             one = noun_ref.noun if noun_ref is not None else singular(plural)
