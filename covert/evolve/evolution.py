@@ -91,16 +91,18 @@ def evolve_tool_tasks(pairs: Sequence[Any], generations: int, pass_rate: Callabl
     lineage.generations.append([Member(p, base_config(p), 0, pass_rate(p)) for p in usable])
     for g in range(1, generations):
         nxt: list[Member] = []
+        made: set[str] = set()  # task ids of this generation: two lines may reach the same longer task
         for member in lineage.generations[-1]:
-            child = _mutate(member, g, seed, base_of, by_level, pass_rate, lineage)
+            child = _mutate(member, g, seed, base_of, by_level, pass_rate, lineage, made)
             if child is not None:
+                made.add(child.pair.sft["task_id"])
                 nxt.append(child)
         lineage.generations.append(nxt)
     return lineage
 
 
 def _mutate(member: Member, g: int, seed: int, base_of: dict[str, Any], by_level: dict[tuple[str, int], list[Any]],
-            pass_rate: Callable[[Any], float], lineage: Lineage) -> Member | None:
+            pass_rate: Callable[[Any], float], lineage: Lineage, taken: set[str] = frozenset()) -> Member | None:
     base_id = member.pair.sft.get("base_task_id") or member.pair.sft["task_id"]
     order = sorted(DIRECTIONS)
     item_rng("evolve", seed, base_id, g).shuffle(order)
@@ -121,6 +123,9 @@ def _mutate(member: Member, g: int, seed: int, base_of: dict[str, Any], by_level
             lineage.rejected.update(made.left_out or Counter(["not_applicable"]))
             continue
         candidate = made.pairs[0]
+        if candidate.sft["task_id"] in taken:
+            lineage.rejected["same_task_in_generation"] += 1
+            continue
         rate = pass_rate(candidate)
         if rate >= member.pass_rate:
             lineage.rejected["not_harder"] += 1

@@ -42,6 +42,7 @@ def test_each_kept_mutant_is_harder_than_its_parent(evolved: tuple[Path, dict]) 
     for g in range(4):
         for row in iter_rows(out, f"rl-g{g}"):
             assert row["generation"] == g
+            assert f"{row['task_id']}@g{g}" not in rate, "two rows of one generation share a task id"
             rate[f"{row['task_id']}@g{g}"] = row["pass_rate"]
             parent = row["calibration"]["parent"]
             if g == 0:
