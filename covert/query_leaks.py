@@ -79,7 +79,8 @@ def filler(value: str) -> str:
             return f"padding {t!r}"
         if _VOWELLESS.match(t) and not t.isupper():
             return f"no vowels {t!r}"
-    if len(set(lowered)) < len(lowered) and len(lowered) <= 3 and len(lowered) >= 2:
+    # "test test", not a code whose letters repeat between digits ("8EB9EB")
+    if " " in value.strip() and len(set(lowered)) < len(lowered) and 2 <= len(lowered) <= 3:
         return "repeated word"
     return ""
 

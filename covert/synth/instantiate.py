@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -47,6 +48,7 @@ from covert.values import (
 )
 
 OPTIONAL_PROBABILITY = 0.35
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 STEP_TRIES = 4
 NO_CHANGE = "no_change"  # what a try whose write changed nothing failed of
 
@@ -352,7 +354,9 @@ class Instantiator:
     def _user_phrase(self, entity: str, value: Any) -> str:
         ref = self.language.references.get(entity)
         if ref is None:
-            return render(value)
+            text = render(value)
+            # a code a person says in words: "basic economy", not "basic_economy"
+            return text.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else text
         values = value if isinstance(value, list) else [value]
         phrases = []
         for item in values:

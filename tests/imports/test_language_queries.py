@@ -169,3 +169,10 @@ def test_validation_rejects_a_query_that_reads_like_a_schema(store: Path, tmp_pa
         with pytest.raises(Invalid) as caught:
             validate_row(broken, "sft")
         assert caught.value.reason == "query_schema_leak", (addition, caught.value)
+
+
+def test_a_code_with_repeated_letters_is_no_filler() -> None:
+    from covert.query_leaks import filler
+
+    assert filler("8EB9EB") == ""
+    assert filler("test test") == "repeated word"

@@ -243,3 +243,16 @@ def test_a_relative_pronoun_keeps_its_singular_verb() -> None:
 
     assert plural_subject("pass a note to whoever has ticket A and ticket B", ["ticket A and ticket B"]) == \
         "pass a note to whoever has ticket A and ticket B"
+
+
+def test_a_code_the_user_says_is_said_in_words() -> None:
+    """Airline cabins: 'I'd fly basic economy', never 'basic_economy'."""
+    said = 0
+    for index in range(300):
+        task = make_item(ItemSpec(index, "airline", "simple", None, index // 60), 11, lambda s: "train").task
+        if task is None:
+            continue
+        cabins = {c.arguments.get("cabin") for c in task.calls} - {None}
+        assert not any("_" in c and c in task.query for c in cabins), task.query
+        said += any(c == "basic_economy" for c in cabins) and "basic economy" in task.query
+    assert said >= 1
