@@ -49,10 +49,16 @@ def words(name: str) -> list[str]:
 _SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns"))
 
 
+_LATIN_PLURALS = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix"}
+
+
 def singular(word: str) -> str:
     """A plain English singular (``orders`` -> order, ``policies`` -> policy, ``addresses`` -> address)."""
     if word in _SHORT_PLURALS:
         return word[:-1]
+    for many, one in _LATIN_PLURALS.items():  # test matrices -> test matrix, not "matrice"
+        if word.endswith(many):
+            return word[: len(word) - len(many)] + one
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies"):

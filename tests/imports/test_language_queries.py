@@ -176,3 +176,9 @@ def test_a_code_with_repeated_letters_is_no_filler() -> None:
 
     assert filler("8EB9EB") == ""
     assert filler("test test") == "repeated word"
+
+
+def test_latin_plurals_have_their_singular() -> None:
+    from covert.imports.resources import singular
+
+    assert singular("matrices") == "matrix" and singular("indices") == "index" and singular("orders") == "order"
