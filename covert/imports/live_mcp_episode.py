@@ -64,10 +64,11 @@ def _bwrap_argv(repo: Path, env: dict[str, str], inner: list[str]) -> list[str]:
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
     for key, value in env.items():
         args += ["--setenv", key, value]
-    args += _root_binds()
+    # the private /tmp first: binds made after it stay visible (a venv or a repository under /tmp, as in CI)
+    args += ["--tmpfs", "/tmp", *_root_binds()]
     for path in git_server.extra_binds():
         args += ["--ro-bind", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", str(repo), git_server.REPO_INSIDE,
+    args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(repo), git_server.REPO_INSIDE,
              "--chdir", git_server.REPO_INSIDE, "--remount-ro", "/", *inner]
     return args
 

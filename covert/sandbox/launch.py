@@ -53,9 +53,9 @@ def bwrap_argv(bwrap: str, tmp_mb: int | None, ro_binds: tuple[str, ...] = ()) -
     size = ["--size", str(tmp_mb * 1024 * 1024)] if tmp_mb is not None else []
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
             "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
+            *size, "--tmpfs", "/tmp",  # first: binds made after it stay visible (an interpreter under /tmp)
             *_root_binds(),
             "--proc", "/proc", "--dev", "/dev",
-            *size, "--tmpfs", "/tmp",
             "--dir", "/sandbox", "--ro-bind", str(WORKER_FILE), INSIDE_WORKER]
     for path in ro_binds:
         real = os.path.realpath(path)
