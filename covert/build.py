@@ -25,7 +25,7 @@ from covert.env.registry import LIVE_PREFIX
 from covert.io.background import Background
 from covert.io.card import write_card
 from covert.io.loader_safe import LoaderUnsafe
-from covert.io.parquet import ShardWriter, encode_row, sha256_file
+from covert.io.parquet import ShardWriter, close_writers, encode_row
 from covert.io.staging import discard, prepare_output, publish
 from covert.parallel import WorkerPool
 from covert.synth.blueprint import can_make
@@ -349,10 +349,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
         bar.close()
         if pool is not None:
             pool.close()
-    files: dict[str, str] = {}
-    for writer in writers.values():
-        for path in writer.close():
-            files[str(path.relative_to(root))] = sha256_file(path)
+    files, _ = close_writers(writers, root)
     summary = stats.summary()
     manifest = {
         "covert_version": covert.__version__,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from covert.answer_checks import answer_problem, fact_problem
@@ -312,7 +312,7 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
     _check_turns(builder, oracle, outputs, query, scalars)
 
 
-@lru_cache(maxsize=64)
+@cache
 def _enum_codes(builder: Any) -> frozenset[str]:
     """The enum codes of a builder's tool parameters (said in plain speech, they are no repeated value)."""
     return enum_codes({"parameters": spec.parameters} for spec in builder.tools.values())

@@ -295,7 +295,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
                   background: Background | None = None) -> dict[str, Any]:
     from tqdm import tqdm
 
-    from covert.io.parquet import ShardWriter, sha256_file
+    from covert.io.parquet import ShardWriter, close_writers
 
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
@@ -338,12 +338,10 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
             bar.close()
         if pool is not None:
             pool.close()
-    files = dict(base_files)
-    for writer in writers.values():
-        for path in writer.close():
-            files[str(path.relative_to(root))] = sha256_file(path)
+    written, counts = close_writers(writers, root)
+    files = {**base_files, **written}
     rows = {k: v for k, v in base.get("rows", {}).items() if _carried(k.split("/")[0])}
-    rows.update({f"{name}/{split}": w.rows for (name, split), w in writers.items()})
+    rows.update(counts)
     manifest = {
         **base,
         "command": "\n".join(c for c in (base.get("command", ""), command) if c),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from covert.env import Builder
@@ -135,6 +136,7 @@ def _by_sentence(opening: str, builder: Builder, param: str, value: Any) -> tupl
     return " ".join(u for i, u in enumerate(units) if i != holding[0]), unit, label
 
 
+@cache
 def _entity(builder: Builder, param: str) -> str:
     """The entity a parameter names in any of the builder's tools (``""``: none)."""
     for spec in builder.tools.values():

@@ -88,7 +88,7 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
     from covert.io.background import Background
     from covert.io.card import write_card
     from covert.io.checked import open_dataset
-    from covert.io.parquet import ShardWriter, encode_row, sha256_file
+    from covert.io.parquet import ShardWriter, close_writers, encode_row, sha256_file
     from covert.io.reader import iter_rows
     from covert.io.staging import discard, prepare_output, publish
 
@@ -131,10 +131,9 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
                             if view == "rl":
                                 row["extra_info"] = {**row["extra_info"], "index": i}
                             writers[(f"{view}-g{g}", split)].add(encode_row(row, f"{view}-g{g}"))
-            for (name, split), writer in writers.items():
-                for path in writer.close():
-                    files[str(path.relative_to(staging))] = sha256_file(path)
-                rows[f"{name}/{split}"] = writer.rows
+            written, counts = close_writers(writers, staging)
+            files.update(written)
+            rows.update(counts)
         plan = schedule(lineages, config.generations)
         manifest = {
             **dataset.manifest,

@@ -33,7 +33,7 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
     """Write every generation of ``lineage`` to ``out`` (atomically); returns the manifest."""
     from covert.build import split_of
     from covert.io.background import Background
-    from covert.io.parquet import ShardWriter, encode_row, sha256_file
+    from covert.io.parquet import ShardWriter, close_writers, encode_row
     from covert.io.staging import discard, prepare_output, publish
     from covert.procgen.card import write_procgen_card
     from covert.procgen.rows import RL_CONFIG, SFT_CONFIG, make_rows
@@ -63,10 +63,9 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
                             writers[(name, split)].add(encoded)
                             examples.setdefault(name, encoded)
                         number += 1
-            for (name, split), writer in writers.items():
-                for path in writer.close():
-                    files[str(path.relative_to(staging))] = sha256_file(path)
-                rows[f"{name}/{split}"] = writer.rows
+            written, counts = close_writers(writers, staging)
+            files.update(written)
+            rows.update(counts)
         schedule = {
             "generations": [{"generation": g, "configs": [f"{SFT_CONFIG}-g{g}", f"{RL_CONFIG}-g{g}"],
                              "environment_configs": [m.config for m in members],

@@ -27,7 +27,7 @@ from covert.imports.common import (
     tool_name,
 )
 from covert.imports.model import ApiSpec, Operation, SpecRejected
-from covert.imports.schema import Normalizer, drop_marked
+from covert.imports.schema import Normalizer, as_number, drop_marked
 
 PACKAGE_LICENSE = "Apache-2.0"
 STANDARD = {"list": "list", "get": "get", "create": "create", "insert": "create", "update": "update",
@@ -42,27 +42,14 @@ def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
     if schema.get("type") == "any":
         del schema["type"]
     if "minimum" in schema:
-        schema["minimum"] = _number(schema["minimum"])
+        schema["minimum"] = as_number(schema["minimum"])
     if "maximum" in schema:
-        schema["maximum"] = _number(schema["maximum"])
+        schema["maximum"] = as_number(schema["maximum"])
     if "description" in schema:
         schema["description"] = clean_text(schema["description"], 1024)
     if param.get("repeated") is True:
         schema = {"type": "array", "items": schema}
     return {k: v for k, v in schema.items() if v is not None}
-
-
-def _number(value: Any) -> Any:
-    """Discovery writes bounds as strings ("1000"); JSON Schema wants numbers."""
-    if isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            try:
-                return float(value)
-            except ValueError:
-                return None
-    return value
 
 
 def _mark_output_only(schema: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
     """Synthesize ``num_tasks`` verified tasks on the live git server into ``out`` (``workers`` tasks at
     once; the bytes do not depend on it); returns the manifest."""
     from covert.env import get_builder
-    from covert.io.parquet import ShardWriter, encode_row, sha256_file
+    from covert.io.parquet import ShardWriter, close_writers, encode_row
     from covert.io.staging import discard, prepare_output, publish
 
     if num_tasks < 1:
@@ -36,11 +36,7 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
             sft, rl = task_rows(task, index)
             writers["sft"].add(encode_row(sft, "sft"))
             writers["rl"].add(encode_row(rl, "rl"))
-        shards, counts = {}, {}
-        for config, writer in writers.items():
-            for path in writer.close():
-                shards[str(path.relative_to(staging))] = sha256_file(path)
-            counts[f"{config}/train"] = writer.rows
+        shards, counts = close_writers(writers, staging)
         isolated, warning = sandbox_mode()
         builder = get_builder(NAME)
         manifest = {"covert_version": covert.__version__, "environment": NAME, "builder_version": builder.version,

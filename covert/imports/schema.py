@@ -56,7 +56,7 @@ _NUMERIC = frozenset({"minimum", "maximum", "multipleOf", "minLength", "maxLengt
                       "minProperties", "maxProperties"})
 
 
-def _as_number(value: Any) -> Any:
+def as_number(value: Any) -> Any:
     """A bound as a number (Discovery writes some as strings, "0"); None when it is not one."""
     if isinstance(value, bool):
         return None
@@ -235,7 +235,7 @@ class Normalizer:
                     if isinstance(value, list) and value:
                         out[key] = value
                 elif key in _NUMERIC:
-                    number = _as_number(value)
+                    number = as_number(value)
                     if number is not None:
                         out[key] = number
                 elif key == "pattern":

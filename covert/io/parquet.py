@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import hashlib
 import os
+from collections.abc import Mapping
 from functools import cache
 from itertools import accumulate
 from pathlib import Path
@@ -209,3 +210,15 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def close_writers(writers: Mapping[Any, ShardWriter], root: Path) -> tuple[dict[str, str], dict[str, int]]:
+    """Close every writer of ``writers``: the sha256 of each shard written, by its path relative to
+    ``root``, and the rows written per ``config/split``."""
+    files: dict[str, str] = {}
+    rows: dict[str, int] = {}
+    for writer in writers.values():
+        for path in writer.close():
+            files[str(path.relative_to(root))] = sha256_file(path)
+        rows[f"{writer.config}/{writer.split}"] = writer.rows
+    return files, rows

@@ -213,7 +213,7 @@ def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = Fals
 
 def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int, command: str,
            background: Any, custom: bool) -> dict[str, Any]:
-    from covert.io.parquet import ShardWriter, sha256_file
+    from covert.io.parquet import ShardWriter, close_writers
     from covert.parallel import WorkerPool
 
     sft_config, rl_config = configs_of(config.form)
@@ -248,10 +248,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     finally:
         if pool is not None:
             pool.close()
-    files: dict[str, str] = {}
-    for writer in writers.values():
-        for path in writer.close():
-            files[str(path.relative_to(root))] = sha256_file(path)
+    files, _ = close_writers(writers, root)
     envs = sorted(per_env)
     manifest = {
         "covert_version": covert.__version__,

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
-from covert.policy import acts, choose_principal, identity_of, principal_view, row_prompt
+from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import singular
 from covert.synth.answers import Composer
 from covert.synth.blueprint import Blueprint
@@ -37,6 +37,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
+from covert.validation import unused_read
 from covert.values import (
     get_path,
     join_phrases,
@@ -779,9 +780,6 @@ def _reject_unused_reads(builder: Builder, inst: Instantiator) -> None:
     """Reject at once a plan with a read that feeds nothing (validation would reject the row as a
     redundant step after its query and answer were made): the same test without the query, so it
     rejects only what validation rejects."""
-    from covert.policy import required_call
-    from covert.validation import unused_read
-
     blueprint = inst.blueprint
     used = set(blueprint.goals) | {s["source_call"] for s in inst.selections}
     if blueprint.reasoning:
