@@ -40,9 +40,9 @@ AGGREGATE_ANSWERS = {
     "count": ("You have {count}.", "I count {count} in all.", "All told, that's {count}.",
               "That comes to {count}."),
     "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",
-            "That would be {label}, with a {field} of {value}."),
+            "That would be {label}, with {a} {field} of {value}."),
     "min": ("{label} has the lowest {field}, at {value}.", "The lowest {field} belongs to {label}: {value}.",
-            "That would be {label}, with a {field} of just {value}."),
+            "That would be {label}, with {a} {field} of just {value}."),
 }
 
 
@@ -237,5 +237,6 @@ class Composer:
             words = {**words, "count": say_count(count, form[2:])}
             extra = {"form": form, "said": words["count"]}
         template = self.rng.choice(AGGREGATE_ANSWERS[op])
-        return template.format(**words), extra
+        article = "an" if words.get("field", "")[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+        return template.format(**words, a=article), extra
 

@@ -50,6 +50,7 @@ from covert.values import (
 
 OPTIONAL_PROBABILITY = 0.35
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STEP_TRIES = 4
 NO_CHANGE = "no_change"  # what a try whose write changed nothing failed of
 
@@ -707,8 +708,11 @@ class Instantiator:
         return self.language.field_nouns.get(name) or name.replace("_", " "), None
 
     def _label(self, element: dict[str, Any], ref: Any) -> str:
+        """How an answer names a record: a name or title first, a date last ("The Ashgrove Hotel has the
+        highest booking total", not "2026-03-29 has ...")."""
         if ref is not None:
-            for name in sorted(ref.by_field):
+            for name in sorted(ref.by_field, key=lambda n: (bool(_ISO_DAY.match(str(element.get(n)))),
+                                                            "name" not in n and "title" not in n, n)):
                 if isinstance(element.get(name), (str, int, float)):
                     return render(element[name])
         raise Rejected("no_label", "list element has no describing field")

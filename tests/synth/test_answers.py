@@ -168,3 +168,21 @@ def test_an_unassigned_ticket_is_said_as_such() -> None:
                 seen += 1
                 assert "Unassigned on" not in task.answer and "unassigned has" not in task.answer.lower()
     assert seen >= 1
+
+
+def test_a_highest_or_lowest_record_is_named_by_its_name() -> None:
+    """'The Wren Suites has the highest booking total', never '2026-03-29 has ...'; 'an amount', not 'a amount'."""
+    import re
+
+    from covert.synth.generate import ItemSpec, make_item
+
+    checked = 0
+    for builder in ("hotels", "airline", "banking"):
+        for index in range(200):
+            task = make_item(ItemSpec(index, builder, "sequential", None, index // 80), 44, lambda s: "train").task
+            if task is None or not task.reasoning or task.reasoning[0].get("op") not in ("max", "min"):
+                continue
+            checked += 1
+            assert not re.search(r"\d{4}-\d{2}-\d{2}", task.answer), task.answer
+            assert not re.search(r"\ba [aeiou]", task.answer), task.answer
+    assert checked >= 10
