@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,14 @@ for line in sys.stdin:
 """
 
 
+def _read(path: Path) -> str:
+    """A /proc file's text, or "State:\tX" when the process is gone meanwhile."""
+    try:
+        return path.read_text()
+    except OSError:
+        return "State:\tX"
+
+
 @pytest.mark.parametrize(("mode", "reason"), [("hang", "server_timeout"), ("die", "server_died"),
                                               ("flood", "output_too_large")])
 def test_a_misbehaving_server_is_stopped(tmp_path: Path, mode: str, reason: str) -> None:
@@ -189,9 +198,13 @@ def test_a_misbehaving_server_is_stopped(tmp_path: Path, mode: str, reason: str)
         assert client.proc.poll() is not None
     finally:
         client.close()
-    if mode == "hang":  # the server's own child went with its process group
+    if mode == "hang":  # the server's own child went with its process group (a SIGKILL lands when scheduled)
         child = int(marker.read_text())
-        state = Path(f"/proc/{child}/status").read_text() if Path(f"/proc/{child}/status").exists() else "State:\tZ"
+        status = Path(f"/proc/{child}/status")
+        deadline = time.monotonic() + 10
+        while status.exists() and time.monotonic() < deadline and "State:\tZ" not in _read(status):
+            time.sleep(0.05)
+        state = _read(status) if status.exists() else "State:\tZ"
         assert "State:\tZ" in state or "State:\tX" in state
     assert not any(b"fake.py" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
 
