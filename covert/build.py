@@ -124,8 +124,10 @@ class TargetSampler:
         return rng.choices(self.targets[builder], cum_weights=self._cumulative[builder])[0]
 
 
-def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler, start: int, size: int) -> list[ItemSpec]:
-    """Item specs of one round."""
+def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler, start: int, size: int,
+               exhausted: frozenset[tuple[str, str]] = frozenset()) -> list[ItemSpec]:
+    """Item specs of one round; a category in ``exhausted`` for a builder (see
+    :meth:`BuildStats.exhausted`) is not drawn for it while it has another one it can make."""
     categories = [c for c in CATEGORIES if config.mix.get(c, 0) > 0]
     weights = [config.mix[c] for c in categories]
     specs = []
@@ -135,8 +137,12 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
         # items of one builder share a seeded initial state in runs of ``tasks_per_state``
         world = (index // len(builders)) // config.tasks_per_state
         category = rng.choices(categories, weights)[0]
-        if not can_make(builder, category):  # e.g. a domain whose only repeatable tools identify people
-            possible = [(c, w) for c, w in zip(categories, weights) if can_make(builder, c)]
+        if not can_make(builder, category) or (builder.name, category) in exhausted:
+            # e.g. a domain whose only repeatable tools identify people, or an imported API whose
+            # parallel calls can never differ: another category it can make
+            possible = [(c, w) for c, w in zip(categories, weights)
+                        if can_make(builder, c) and (builder.name, c) not in exhausted] \
+                or [(c, w) for c, w in zip(categories, weights) if can_make(builder, c)]
             category = rng.choices([c for c, _ in possible], [w for _, w in possible])[0]
         target = sampler.pick(rng, builder.name) if category != "irrelevance" else None
         specs.append(ItemSpec(index, builder.name, category, target, world))
@@ -277,14 +283,18 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
     if llm is not None and engine != "local":
         raise BuildError("--llm runs with --engine local (the LLM stage batches requests in this process)")
     out = Path(out)
-    builders = resolve_builders(config.builders)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*BUILD_GC_THRESHOLD)  # binding hundreds of imported environments makes many objects too
+    try:
+        builders = resolve_builders(config.builders)
+    finally:
+        gc.set_threshold(*thresholds)
     evaluation = [b.name for b in builders if _evaluation_source(b)]
     if evaluation and not allow_eval_sources:
         raise BuildError(f"{', '.join(evaluation[:5])} derive from an evaluation source (BFCL); training on them "
                          "contaminates that benchmark. Pass --allow-eval-sources to build anyway")
     config.builders = [b.name for b in builders]
     staging = prepare_output(out, overwrite)
-    thresholds = gc.get_threshold()
     try:
         with Background() as background:  # Parquet encoding overlaps making the next rows
             manifest = _build_into(config, builders, staging, workers, progress, command, engine, ray_address,
@@ -322,7 +332,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
             if start > 50 * config.num_tasks + 10 * config.round_size:
                 raise BuildError("too few candidates pass validation; check the builders with `covert list`")
             interrupts.check()
-            specs = plan_round(config, builders, sampler, start, config.round_size)
+            specs = plan_round(config, builders, sampler, start, config.round_size, stats.exhausted())
             start += config.round_size
             batch = []
             for spec, rejections, split, signature, rows, facts, task in _outcomes(

@@ -246,6 +246,15 @@ def _check_replay(oracle: Oracle, outputs: list[Any], final_hash: str) -> None:
             raise Invalid(*problem)
 
 
+TRIVIAL_READ = "a read-only task whose answer adds nothing to the query"
+
+
+def adds_nothing(query: str, facts: list[dict[str, Any]]) -> bool:
+    """Whether an answer with ``facts`` tells the user nothing the (normalised) ``query`` did not say:
+    a task that changes no state and answers so is trivial."""
+    return not facts or all(mentions(query, f["value"]) for f in facts)
+
+
 def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: State) -> None:
     truth = oracle.truth
     outputs = replay.outputs
@@ -257,11 +266,8 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
         return
     if not calls:
         raise Invalid("trivial", "no oracle call")
-    changes_state = truth["final_state_hash"] != initial.hash()
-    if not changes_state and (
-        not truth["answer_facts"] or all(mentions(query, f["value"]) for f in truth["answer_facts"])
-    ):
-        raise Invalid("trivial", "a read-only task whose answer adds nothing to the query")
+    if truth["final_state_hash"] == initial.hash() and adds_nothing(query, truth["answer_facts"]):
+        raise Invalid("trivial", TRIVIAL_READ)
     specs = builder.tools
     raw_query = oracle.query.lower()
     for name in specs:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from functools import lru_cache
 from typing import Any
 
 from covert.env import Intent, Language, Reference, State
@@ -49,6 +50,7 @@ def shown(text: str) -> str:
     return " ".join(ACRONYMS.get(w, _ACRONYM_PLURALS.get(w, w)) for w in text.split(" "))
 
 
+@lru_cache(maxsize=65536)
 def field_words(name: str) -> str:
     """A field name in words (``createdAt`` -> "creation date", ``display_name`` -> "display name")."""
     parts = words(name)
@@ -503,8 +505,8 @@ def _nested_nouns(schema: Any, out: dict[str, str], depth: int) -> None:
     if not isinstance(schema, dict) or depth > 4:
         return
     for key, sub in (schema.get("properties") or {}).items():
-        if isinstance(key, str) and _SLOT.match(key):
-            out.setdefault(key, field_words(key))
+        if isinstance(key, str) and key not in out and _SLOT.match(key):
+            out[key] = field_words(key)
         _nested_nouns(sub, out, depth + 1)
     _nested_nouns(schema.get("items"), out, depth + 1)
 

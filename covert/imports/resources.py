@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from covert.imports.model import ApiSpec, Operation
@@ -43,7 +44,13 @@ TOKEN_NAMES = ("pagetoken", "page_token", "nexttoken", "next_token", "starting_a
 
 def words(name: str) -> list[str]:
     """Lower-case words of an identifier in any case style (``listCustomerOrders`` -> list, customer, orders)."""
-    return [w.lower() for w in _WORD.findall(name.replace("-", "_").replace(".", "_"))]
+    return list(_words(name))
+
+
+@lru_cache(maxsize=65536)
+def _words(name: str) -> tuple[str, ...]:
+    # remembered: binding, languages and state factories split the same few thousand names again and again
+    return tuple(w.lower() for w in _WORD.findall(name.replace("-", "_").replace(".", "_")))
 
 
 _SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns"))

@@ -39,13 +39,13 @@ DESCRIPTIONS = ("Weekly budget review for the {} team", "Staging setup for the {
                 "Shared space for the {} design work", "Invoices and receipts for {}", "Release checklist for {}",
                 "Support requests from the {} office", "Training material for new {} staff", "Test plan for {}")
 _SIMPLE_PATTERNS = (
-    lambda rng: "".join(rng.choice("0123456789") for _ in range(6)),
-    lambda rng: "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(8)),
-    lambda rng: "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3)),
-    lambda rng: "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10)),
-    lambda rng: "".join(rng.choice("0123456789abcdef") for _ in range(16)),
-    lambda rng: "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") for _ in range(12)),
-    lambda rng: "-".join(rng.choice(WORDS) for _ in range(2)),
+    lambda rng: "".join(_choice(rng, "0123456789") for _ in range(6)),
+    lambda rng: "".join(_choice(rng, "abcdefghijklmnopqrstuvwxyz") for _ in range(8)),
+    lambda rng: "".join(_choice(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3)),
+    lambda rng: "".join(_choice(rng, "abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10)),
+    lambda rng: "".join(_choice(rng, "0123456789abcdef") for _ in range(16)),
+    lambda rng: "".join(_choice(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") for _ in range(12)),
+    lambda rng: "-".join(_choice(rng, WORDS) for _ in range(2)),
 )
 MAX_PATTERN_LENGTH = 200
 PATTERN_ATTEMPTS = 24  # draws from a pattern before a value is given up (anchored alternatives need several)
@@ -53,6 +53,19 @@ PATTERN_ATTEMPTS = 24  # draws from a pattern before a value is given up (anchor
 
 class Unsatisfiable(ValueError):
     """A schema the factory cannot produce a value for (a pattern it cannot match, an empty range)."""
+
+
+def _randint(rng: random.Random, low: int, high: int) -> int:
+    """An integer in ``[low, high]`` from one ``rng.random()`` draw (``randint`` costs several calls;
+    a state has tens of thousands of draws)."""
+    return low + int(rng.random() * (high - low + 1))
+
+
+def _choice(rng: random.Random, seq: Any) -> Any:
+    """An element of ``seq`` from one ``rng.random()`` draw (``IndexError`` when it is empty)."""
+    if not seq:
+        raise IndexError("cannot choose from an empty sequence")
+    return seq[int(rng.random() * len(seq))]
 
 
 def seeded_uuid(rng: random.Random) -> str:
@@ -68,7 +81,7 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any
         return schema["const"]
     if schema.get("enum"):
         choices = [v for v in schema["enum"] if v is not None] or schema["enum"]
-        return rng.choice(choices)
+        return _choice(rng, choices)
     for key in ("oneOf", "anyOf"):
         if isinstance(schema.get(key), list) and schema[key]:
             return value_for(schema[key][0], name, rng, depth)
@@ -87,7 +100,7 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any
         if depth >= MAX_DEPTH:
             return []
         low = int(schema.get("minItems", 0) or 0)
-        count = min(max(low, rng.randint(1, 2)), max(low, MAX_ITEMS))
+        count = min(max(low, _randint(rng, 1, 2)), max(low, MAX_ITEMS))
         item_name = name[:-1] if name.endswith("s") else name
         values = [value_for(schema.get("items", {}), item_name, rng, depth + 1) for _ in range(count)]
         if schema.get("uniqueItems"):
@@ -141,14 +154,14 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             elif op is c.NOT_LITERAL:
                 out.append(next(ch for ch in "ax0" if ord(ch) != arg))
             elif op is c.ANY:
-                out.append(rng.choice("abcxyz"))
+                out.append(_choice(rng, "abcxyz"))
             elif op is c.IN:
                 out.append(_pick_in(arg, rng, c))
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
                 low, high, sub = arg
                 high = low + _MAX_REPEAT_EXTRA if high is c.MAXREPEAT else min(high, low + _MAX_REPEAT_EXTRA)
                 # an optional run (``.*`` around anchors) is left empty half of the time
-                times = low if low == 0 and rng.random() < 0.5 else rng.randint(low, max(low, high))
+                times = low if low == 0 and rng.random() < 0.5 else _randint(rng, low, max(low, high))
                 for _ in range(times):
                     emit(sub, depth + 1)
             elif op is c.SUBPATTERN:
@@ -156,7 +169,7 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             elif op is getattr(c, "ATOMIC_GROUP", None):
                 emit(arg, depth + 1)
             elif op is c.BRANCH:
-                emit(rng.choice(arg[1]), depth + 1)
+                emit(_choice(rng, arg[1]), depth + 1)
             elif op is c.CATEGORY:
                 out.append(_category(arg, c))
             elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
@@ -199,29 +212,39 @@ def _category(arg: Any, c: Any) -> str:
 
 
 def _pick_in(items: Any, rng: random.Random, c: Any) -> str:
-    negate = any(op is c.NEGATE for op, _ in items)
-    choices: list[str] = []
+    """A character of the class ``items``: a literal or a range (each range as likely as three literals),
+    or for a negated class, a word character none of its members covers."""
+    negate = False
+    literals: list[str] = []
+    ranges: list[tuple[int, int]] = []
     for op, arg in items:
-        if op is c.LITERAL:
-            choices.append(chr(arg))
+        if op is c.NEGATE:
+            negate = True
+        elif op is c.LITERAL:
+            literals.append(chr(arg))
         elif op is c.RANGE:
-            low, high = arg
-            choices.extend(chr(rng.randint(low, high)) for _ in range(3))
+            ranges.append(arg)
         elif op is c.CATEGORY:
-            choices.append(_category(arg, c))
+            literals.append(_category(arg, c))
     if negate:
-        allowed = [ch for ch in _WORD_CHARS if ch not in choices]
-        return rng.choice(allowed) if allowed else "~"
-    if not choices:
+        allowed = [ch for ch in _WORD_CHARS
+                   if ch not in literals and not any(low <= ord(ch) <= high for low, high in ranges)]
+        return _choice(rng, allowed) if allowed else "~"
+    size = len(literals) + 3 * len(ranges)
+    if not size:
         raise Unsatisfiable("empty character class")
-    return rng.choice(choices)
+    pick = int(rng.random() * size)
+    if pick < len(literals):
+        return literals[pick]
+    low, high = ranges[(pick - len(literals)) // 3]
+    return chr(_randint(rng, low, high))
 
 
 def _integer(schema: dict[str, Any], name: str, rng: random.Random) -> int:
     low, high = _bounds(schema, name, integer=True)
     if low > high:
         raise Unsatisfiable(f"{name}: minimum {low} exceeds maximum {high}")
-    value = rng.randint(int(low), int(high))
+    value = _randint(rng, int(low), int(high))
     step = schema.get("multipleOf")
     if isinstance(step, int) and step > 0:
         value = max(int(low), (value // step) * step)
@@ -266,26 +289,29 @@ def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, fl
     return low, high
 
 
+_BY_FORMAT: dict[str, Any] = {
+    "date-time": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}T"
+                             f"{_randint(rng, 7, 19):02d}:{_choice(rng, (0, 15, 30, 45)):02d}:00Z",
+    "date": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}",
+    "email": lambda rng: _email(rng),
+    "uri": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}/{_randint(rng, 100, 999)}",
+    "url": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}/{_randint(rng, 100, 999)}",
+    "uuid": lambda rng: seeded_uuid(rng),
+    "ipv4": lambda rng: f"10.{_randint(rng, 0, 255)}.{_randint(rng, 0, 255)}.{_randint(rng, 1, 254)}",
+    "hostname": lambda rng: f"{_choice(rng, WORDS)}.{_choice(rng, DOMAINS)}",
+    "byte": lambda rng: "c2FtcGxl",
+    "int64": lambda rng: str(_randint(rng, 1000, 999999)),
+    "int32": lambda rng: str(_randint(rng, 1, 99999)),
+}
+
+
 def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:
     fmt = schema.get("format")
-    by_format = {
-        "date-time": lambda: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T"
-                             f"{rng.randint(7, 19):02d}:{rng.choice((0, 15, 30, 45)):02d}:00Z",
-        "date": lambda: f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
-        "email": lambda: _email(rng),
-        "uri": lambda: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}/{rng.randint(100, 999)}",
-        "url": lambda: f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}/{rng.randint(100, 999)}",
-        "uuid": lambda: seeded_uuid(rng),
-        "ipv4": lambda: f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
-        "hostname": lambda: f"{rng.choice(WORDS)}.{rng.choice(DOMAINS)}",
-        "byte": lambda: "c2FtcGxl",
-        "int64": lambda: str(rng.randint(1000, 999999)),
-        "int32": lambda: str(rng.randint(1, 99999)),
-    }
+    make = _BY_FORMAT.get(fmt) if isinstance(fmt, str) else None
     pattern = schema.get("pattern")
     # a patterned code with no name to go by: a slug ("harbor-42"), which most id-like patterns accept
     fallback = _slug if isinstance(pattern, str) else _phrase
-    text = by_format[fmt]() if fmt in by_format else (_by_name(name, rng) or fallback(rng))
+    text = make(rng) if make is not None else (_by_name(name, rng) or fallback(rng))
     if isinstance(pattern, str):
         text = _matching(pattern, text, rng, name)
     low, high = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
@@ -305,8 +331,8 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
         raise Unsatisfiable(f"{name}: invalid pattern ({exc})") from None
     if compiled.search(text):
         return text
-    for make in _SIMPLE_PATTERNS:
-        candidate = make(rng)
+    for shape in _fitting_shapes(pattern):
+        candidate = _SIMPLE_PATTERNS[shape](rng)
         if compiled.search(candidate):
             return candidate
     for _ in range(PATTERN_ATTEMPTS):
@@ -319,16 +345,27 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
     raise Unsatisfiable(f"{name}: no value found for pattern {pattern[:60]!r}")
 
 
+@lru_cache(maxsize=8192)
+def _fitting_shapes(pattern: str) -> tuple[int, ...]:
+    """Which of the simple value shapes (digits, a slug, a hex string ...) the pattern accepts, tried
+    on two probe draws seeded by the pattern itself (so the answer depends on the pattern alone): a
+    record's value is drawn only in those shapes, not in all seven first."""
+    compiled = pattern_of(pattern)
+    probe = random.Random(f"shapes:{pattern}")
+    return tuple(i for i, make in enumerate(_SIMPLE_PATTERNS)
+                 if any(compiled.search(make(probe)) for _ in range(2)))
+
+
 def _email(rng: random.Random) -> str:
-    return f"{rng.choice(FIRST).lower()}.{rng.choice(LAST).lower()}{rng.randint(1, 99)}@{rng.choice(DOMAINS)}"
+    return f"{_choice(rng, FIRST).lower()}.{_choice(rng, LAST).lower()}{_randint(rng, 1, 99)}@{_choice(rng, DOMAINS)}"
 
 
 def _slug(rng: random.Random) -> str:
-    return f"{rng.choice(THINGS).lower()}-{rng.randint(10, 99)}"
+    return f"{_choice(rng, THINGS).lower()}-{_randint(rng, 10, 99)}"
 
 
 def _phrase(rng: random.Random) -> str:
-    return f"{rng.choice(WORDS)} {rng.choice(WORDS)} {rng.randint(2, 99)}"
+    return f"{_choice(rng, WORDS)} {_choice(rng, WORDS)} {_randint(rng, 2, 99)}"
 
 
 _PATH_CHAIN = re.compile(r"[a-z][A-Za-z]*/\[\^/\]\+(?:/[a-z][A-Za-z]*/\[\^/\]\+)*")
@@ -346,13 +383,13 @@ def scope_path(pattern: str, rng: random.Random) -> str | None:
     out = []
     for collection in _PATH_COLLECTION.findall(body):
         if collection in ("locations", "regions"):
-            value = rng.choice(REGIONS)
+            value = _choice(rng, REGIONS)
         elif collection == "zones":
-            value = rng.choice(REGIONS) + "-" + rng.choice("abc")
+            value = _choice(rng, REGIONS) + "-" + _choice(rng, "abc")
         elif collection in ("organizations", "billingAccounts", "accounts", "customers"):
-            value = str(rng.randint(100000, 999999))
+            value = str(_randint(rng, 100000, 999999))
         else:
-            value = f"{rng.choice(THINGS).lower()}-{rng.randint(10, 99)}"
+            value = f"{_choice(rng, THINGS).lower()}-{_randint(rng, 10, 99)}"
         out += [collection, value]
     made = "/".join(out)
     return made if re.fullmatch(body, made) else None
@@ -361,52 +398,84 @@ def scope_path(pattern: str, rng: random.Random) -> str | None:
 def plausible(name: str) -> bool:
     """Whether the field's name tells what a person would put there (a name, an email, a city, a
     description ...): only such values are said in a request; others are filler a person would not type."""
-    return _by_name(name, random.Random(0)) is not None
+    return _name_kind(name) is not None
 
 
 def _by_name(name: str, rng: random.Random) -> str | None:
+    kind = _name_kind(name)
+    return None if kind is None else _BY_KIND[kind](rng)
+
+
+@lru_cache(maxsize=65536)
+def _name_kind(name: str) -> str | None:
+    """What a field called ``name`` holds, from its words (remembered: a state factory asks per record)."""
     parts = words(name)
     last = parts[-1] if parts else ""
     joined = "".join(parts)
     if "email" in joined:
-        return _email(rng)
+        return "email"
     if last in ("firstname", "first", "given") or joined.endswith("firstname") or joined.endswith("givenname"):
-        return rng.choice(FIRST)
+        return "first"
     if joined.endswith(("lastname", "surname", "familyname")):
-        return rng.choice(LAST)
+        return "last"
     if last in ("username", "login", "handle"):
-        return f"{rng.choice(FIRST).lower()}{rng.randint(10, 99)}"
+        return "username"
     if last == "name" and len(parts) > 1 and parts[-2] in ("full", "contact", "customer", "user", "person",
                                                           "owner", "member", "author", "given", "family"):
-        return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+        return "person"
     if last in ("name", "title", "label", "subject", "headline", "topic"):
-        return f"{rng.choice(THINGS)} {rng.choice(KINDS)}"
+        return "title"
     if last == "city":
-        return rng.choice(CITIES)[0]
+        return "city"
     if last in ("country", "region"):
-        return rng.choice(CITIES)[1]
+        return "country"
     if last in ("street", "address", "line1", "address1"):
-        return f"{rng.randint(10, 999)} {rng.choice(STREETS)}"
+        return "street"
     if last in ("zip", "postcode", "postal", "zipcode") or joined.endswith("postalcode"):
-        return f"{rng.randint(10000, 99999)}"
+        return "zip"
     if last in ("phone", "mobile", "telephone") or "phone" in joined:
-        return f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
+        return "phone"
     if last == "currency":
-        return rng.choice(("usd", "eur", "gbp"))
+        return "currency"
     if last in ("description", "summary", "notes", "note", "comment", "message", "body", "text"):
-        return rng.choice(DESCRIPTIONS).format(rng.choice(THINGS))
+        return "description"
     if last in ("url", "uri", "link", "website", "homepage", "href"):
-        return f"https://{rng.choice(DOMAINS)}/{rng.choice(WORDS)}"
+        return "url"
     if last in ("at", "time", "date", "timestamp") or joined.endswith(("createdat", "updatedat", "date")):
-        return f"{rng.randint(2021, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(7, 19):02d}:00:00Z"
+        return "timestamp"
     if last == "color" or last == "colour":
-        return rng.choice(("red", "blue", "green", "amber", "teal"))
+        return "color"
     if last in ("company", "organization", "organisation", "org"):
-        return f"{rng.choice(THINGS)} {rng.choice(('Labs', 'Group', 'Works', 'Partners'))}"
+        return "company"
     if last in ("status", "state"):
-        return rng.choice(("active", "pending", "archived"))
+        return "status"
     if last in ("type", "kind", "category"):
-        return rng.choice(("standard", "premium", "basic"))
+        return "type"
     if last in ("language", "locale"):
-        return rng.choice(("en", "fr", "de", "pt"))
+        return "language"
     return None
+
+
+_BY_KIND: dict[str, Any] = {
+    "email": _email,
+    "first": lambda rng: _choice(rng, FIRST),
+    "last": lambda rng: _choice(rng, LAST),
+    "username": lambda rng: f"{_choice(rng, FIRST).lower()}{_randint(rng, 10, 99)}",
+    "person": lambda rng: f"{_choice(rng, FIRST)} {_choice(rng, LAST)}",
+    "title": lambda rng: f"{_choice(rng, THINGS)} {_choice(rng, KINDS)}",
+    "city": lambda rng: _choice(rng, CITIES)[0],
+    "country": lambda rng: _choice(rng, CITIES)[1],
+    "street": lambda rng: f"{_randint(rng, 10, 999)} {_choice(rng, STREETS)}",
+    "zip": lambda rng: f"{_randint(rng, 10000, 99999)}",
+    "phone": lambda rng: f"+1-555-{_randint(rng, 100, 999)}-{_randint(rng, 1000, 9999)}",
+    "currency": lambda rng: _choice(rng, ("usd", "eur", "gbp")),
+    "description": lambda rng: _choice(rng, DESCRIPTIONS).format(_choice(rng, THINGS)),
+    "url": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}",
+    "timestamp": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}"
+                             f"T{_randint(rng, 7, 19):02d}:00:00Z",
+    "color": lambda rng: _choice(rng, ("red", "blue", "green", "amber", "teal")),
+    "company": lambda rng: f"{_choice(rng, THINGS)} {_choice(rng, ('Labs', 'Group', 'Works', 'Partners'))}",
+    "status": lambda rng: _choice(rng, ("active", "pending", "archived")),
+    "type": lambda rng: _choice(rng, ("standard", "premium", "basic")),
+    "language": lambda rng: _choice(rng, ("en", "fr", "de", "pt")),
+}

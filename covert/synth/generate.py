@@ -17,7 +17,8 @@ from covert.io.parquet import encode_row
 from covert.synth.blueprint import sample_blueprint
 from covert.synth.instantiate import instantiate
 from covert.synth.records import Rejected, Task
-from covert.validation import Invalid, validate_pair
+from covert.validation import TRIVIAL_READ, Invalid, adds_nothing, validate_pair
+from covert.values import normalize_text
 from covert.views import ground_truth, rl_row, sft_row
 
 ATTEMPTS = 6
@@ -93,6 +94,9 @@ def make_item(spec: ItemSpec, seed: int, split_of: Any, multi_turn: bool = False
     for attempt in range(ATTEMPTS):
         try:
             task = make_task(spec, seed, attempt, state)
+            if task.calls and task.final_state_hash == state.hash() and adds_nothing(normalize_text(task.query),
+                                                                                    task.facts):
+                raise Invalid("trivial", TRIVIAL_READ)  # what validation would find, before the rows are made
             split = split_of(task.signature)
             truth = ground_truth(task)
             sft = sft_row(task, truth)

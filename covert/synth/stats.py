@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 DIVERSITY_SAMPLE = 5000  # queries whose 4-grams are counted (bounded memory)
+EXHAUSTED_AFTER = 2  # items of a (builder, category) that failed every attempt before the planner gives it up
 
 
 class BuildStats:
@@ -23,6 +24,8 @@ class BuildStats:
         self.tool_use: dict[str, Counter[str]] = {b.name: Counter() for b in builders}
         self.target_tries: Counter[tuple[str, str]] = Counter()
         self.target_accepts: Counter[tuple[str, str]] = Counter()
+        self.category_items: Counter[tuple[str, str]] = Counter()  # (builder, planned category): items made
+        self.category_accepts: Counter[tuple[str, str]] = Counter()
         self.methods: Counter[str] = Counter()
         self.signatures: set[str] = set()
         self.split_signatures: dict[str, set[str]] = defaultdict(set)
@@ -37,8 +40,10 @@ class BuildStats:
         self.rejections.update(rejections)
         if spec.target:
             self.target_tries[(spec.builder, spec.target)] += len(rejections) + (1 if facts else 0)
+        self.category_items[(spec.builder, spec.category)] += 1
         if not facts:
             return
+        self.category_accepts[(spec.builder, spec.category)] += 1
         if spec.target:
             self.target_accepts[(spec.builder, spec.target)] += 1
         self.accepted += 1
@@ -54,6 +59,14 @@ class BuildStats:
             grams = [hash(tuple(words[i:i + 4])) for i in range(len(words) - 3)]
             self.fourgram_total += len(grams)
             self.fourgrams.update(grams)
+
+    def exhausted(self, items: int = EXHAUSTED_AFTER) -> frozenset[tuple[str, str]]:
+        """The ``(builder, category)`` pairs whose every one of at least ``items`` items failed all its
+        attempts: the builder cannot make that category (an imported API whose parallel calls can never
+        differ, whose records nothing tells apart), so the planner stops drawing it. Hand-written builders
+        make every category they can, so their plans never change."""
+        return frozenset(key for key, made in self.category_items.items()
+                         if made >= items and not self.category_accepts.get(key))
 
     def count_split(self, split: str, signature: str) -> None:
         """Where an accepted task went."""
