@@ -80,6 +80,9 @@ class Language:
         actions: Per write tool, how a conversation restates the change ("delete {name}"; slots are argument
             names, as in ``builders/<name>/dialogue.py``), for tools whose names are no phrase.
         reads: Per read tool, what the agent checks ("list the custom metrics").
+        fixed: ``"tool.param"`` keys whose value is the same in every call on one state (an imported
+            API's project or region): calls of a tool that takes nothing else cannot differ, so the
+            tool is never asked about several times in one parallel turn.
     """
 
     scope: str
@@ -93,6 +96,7 @@ class Language:
     phrases: dict[str, Callable[[Any], tuple[str, str]]] = field(default_factory=dict)
     actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reads: dict[str, str] = field(default_factory=dict)
+    fixed: frozenset[str] = frozenset()
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

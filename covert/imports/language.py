@@ -543,4 +543,5 @@ def build_language(api: BoundApi) -> Language:
         entity_tables={r.entity: r.table for r in api.resources.values()},
         values=values, field_nouns=field_nouns, out_of_scope=OUT_OF_SCOPE, phrases=phrases,
         actions=actions, reads=reads,
+        fixed=frozenset(f"{name}.{param}" for name, bound in api.tools.items() for param in bound.role.scope_params),
     )

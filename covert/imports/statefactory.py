@@ -123,7 +123,8 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> dict[s
     required = set(schema.get("required") or ())
     out: dict[str, Any] = {}
     for name, sub in props.items():
-        if name not in required and (depth > 1 or rng.random() < 0.15):
+        # a record always has its name or title (lists are told by it); other optional fields mostly
+        if name not in required and (depth > 1 or (not (depth == 0 and _names_record(name)) and rng.random() < 0.15)):
             continue
         try:
             out[name] = value_for(sub, name, rng, depth)
@@ -404,6 +405,11 @@ def plausible(name: str) -> bool:
 def _by_name(name: str, rng: random.Random) -> str | None:
     kind = _name_kind(name)
     return None if kind is None else _BY_KIND[kind](rng)
+
+
+def _names_record(name: str) -> bool:
+    """Whether a field called ``name`` is what a record is called (a name or a title)."""
+    return _name_kind(name) in ("title", "person")
 
 
 @lru_cache(maxsize=65536)

@@ -160,10 +160,12 @@ def _catalog(builder: Builder) -> _Catalog:
     tools = builder.tools
     simple_ok = [t for t in tools if user_suppliable(builder, t)]
     goals = _goals(builder, simple_ok)
+    fixed = builder.language.fixed
+    varies = [t for t in goals if not fixed or not all(f"{t}.{p}" in fixed for p in tools[t].parameters["required"])]
     repeatable = [
-        t for t in goals
+        t for t in varies
         if t not in builder.language.values and tools[t].parameters["required"] and not _identity_lookup(builder, t)
-    ] or goals
+    ] or varies
     reads = [t for t, s in tools.items() if not s.writes]
     linked = [t for t in reads if any(
         graph.producers(tools[t].param_entity(p)) for p in tools[t].parameters["required"]

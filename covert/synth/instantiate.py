@@ -255,7 +255,8 @@ class Instantiator:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
         spec = self.builder.tools[step.tool]
         own = self.identity.self_params if self.identity is not None else ()
-        params = [p for p in step.user_params if p not in own]
+        fixed = self.language.fixed  # one project or region per state: it never varies
+        params = [p for p in step.user_params if p not in own and f"{step.tool}.{p}" not in fixed]
         for param in params:
             if spec.param_entity(param) in self.language.references:
                 return param
