@@ -100,8 +100,25 @@ def path_said(text_normalized: str, value: Any) -> bool:
     return all(parts[i] and mentions(text_normalized, parts[i]) for i in range(1, len(parts), 2))
 
 
+_KEYS_SEEN: dict[int, tuple[list[dict[str, Any]], Any]] = {}  # id -> (the list itself, its keys)
+
+
 def _keys(tools: list[dict[str, Any]]) -> tuple[set[str], set[str], dict[str, set[str]]]:
-    """(tool names, parameter keys in code spelling, enum values per parameter) of offered tools."""
+    """(tool names, parameter keys in code spelling, enum values per parameter) of offered tools.
+
+    Remembered for the very list object (a builder hands every row of a tool set the same read-only
+    list; the entry holds the list, so its id cannot be reused while it is remembered)."""
+    seen = _KEYS_SEEN.get(id(tools))
+    if seen is not None and seen[0] is tools:
+        return seen[1]
+    found = _collect_keys(tools)
+    if len(_KEYS_SEEN) >= 512:
+        _KEYS_SEEN.clear()
+    _KEYS_SEEN[id(tools)] = (tools, found)
+    return found
+
+
+def _collect_keys(tools: list[dict[str, Any]]) -> tuple[set[str], set[str], dict[str, set[str]]]:
     names: set[str] = set()
     keys: set[str] = set()
     enums: dict[str, set[str]] = {}

@@ -735,13 +735,24 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
     return rec
 
 
+_WRAPPERS: dict[tuple[int, str, str], tuple[dict[str, Any], bytes]] = {}
+
+
 def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> dict[str, Any]:
-    out = {}
-    props = response.get("properties", {})
-    rng = random.Random(seed)
-    for name in response.get("required") or ():
-        if name != key and name in props:
-            out[name] = value_for(props[name], name, rng)
+    """``value`` at ``key`` of a response object whose other required fields hold seeded values (the
+    same in every response: they are drawn once per response schema and copied)."""
+    remembered = _WRAPPERS.get((id(response), key, seed))
+    if remembered is None or remembered[0] is not response:  # the entry holds the schema: its id stays its own
+        out = {}
+        props = response.get("properties", {})
+        rng = random.Random(seed)
+        for name in response.get("required") or ():
+            if name != key and name in props:
+                out[name] = value_for(props[name], name, rng)
+        if len(_WRAPPERS) >= 8192:
+            _WRAPPERS.clear()
+        remembered = _WRAPPERS[(id(response), key, seed)] = (response, orjson.dumps(out))
+    out = orjson.loads(remembered[1]) if len(remembered[1]) > 2 else {}
     out[key] = value
     return canonical_json(out)
 
