@@ -20,7 +20,7 @@ from covert.io.loader_safe import dumps as _loader_safe_dumps
 
 _SHARED: dict[int, tuple[Any, bytes]] = {}
 _SHARED_BYTES = 0
-_SHARED_BUDGET = 4 << 20  # bytes of JSON kept
+_SHARED_BUDGET = 32 << 20  # bytes of JSON kept (a build on 100 imported environments keeps ~200 states of ~60 kB)
 _SHARED_ENTRIES = 1024
 
 
