@@ -38,7 +38,8 @@ from covert.imports.resources import (
 )
 from covert.imports.statefactory import Unsatisfiable, pattern_of, record, scope_path, seeded_uuid, value_for
 
-BINDER_VERSION = "4"
+BINDER_VERSION = "5"
+TYPED_DEPTH = 6  # how deep a tool's output schema is kept (deeper levels: any value)
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
 SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
@@ -534,7 +535,7 @@ def _typed(schema: Any, depth: int) -> dict[str, Any]:
             out["type"] = "array"
     if isinstance(out.get("type"), list):
         out["type"] = next((k for k in out["type"] if k != "null"), "string")
-    if depth < 6:
+    if depth < TYPED_DEPTH:
         if isinstance(out.get("properties"), dict):
             out["properties"] = {k: _typed(v, depth + 1) for k, v in out["properties"].items()}
         if isinstance(out.get("items"), dict):

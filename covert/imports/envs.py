@@ -39,7 +39,7 @@ from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
 from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
-from covert.imports.resources import infer
+from covert.imports.resources import classify, infer
 from covert.imports.store import read_spec, store_dir
 from covert.io.staging import write_atomically
 
@@ -216,12 +216,18 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
 SLIM_SUFFIX = ".spec"
 
 
-def _light(spec: ApiSpec, api: BoundApi, tables: bool = False) -> ApiSpec:
+LIGHTER = (False, True, "crud")  # the cut-downs tried, smallest first (see _light)
+
+
+def _light(spec: ApiSpec, api: BoundApi, tables: bool | str = False) -> ApiSpec:
     """``spec`` with only the operations a bound tool implements (with ``tables``, also every
     operation the binder reads as one on the tables those tools use: their records' schemas may
-    come from it)."""
+    come from it; with ``"crud"``, every operation the binder reads as a list, get, create, update or
+    delete of anything: a record schema may come from a read that is not bound itself)."""
     used = {id(bound.role.op) for bound in api.tools.values()}
-    if tables:
+    if tables == "crud":
+        used |= {id(op) for op in spec.operations if classify(spec, op)[0] != "custom"}
+    elif tables:
         used |= {id(role.op) for role in infer(spec)[1] if role.table in api.resources}
     return replace(spec, operations=tuple(op for op in spec.operations if id(op) in used))
 
@@ -279,7 +285,7 @@ def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) 
     api: BoundApi = builder.bound  # type: ignore[attr-defined]
     target = fingerprint(builder)
     same = False
-    for tables in (False, True):
+    for tables in LIGHTER:
         light = _light(api.spec, api, tables)
         try:
             same = fingerprint(make_builder(light, exclude, version=builder.version)) == target

@@ -251,7 +251,7 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
     """Resources and roles of every operation of ``spec`` (custom ones carry their reason)."""
     drafts: list[tuple[Operation, Kind, str, str | None, list[tuple[str, str]], str]] = []
     for op in spec.operations:
-        drafts.append((op, *_classify(spec, op)))
+        drafts.append((op, *classify(spec, op)))
     # the record schema of each resource word: get response first, then list items, then create response
     schemas: dict[str, tuple[int, dict[str, Any], str]] = {}
     for op, kind, word, _id, _parents, _reason in drafts:
@@ -335,7 +335,8 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
     return {r.table: r for r in resources.values()}, roles
 
 
-def _classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]], str]:
+def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]], str]:
+    """How the binder reads ``op``: ``(kind, resource word, id parameter, parents, reason if custom)``."""
     if spec.source == "google":
         parts = op.op_id.split(".")
         kind = _GOOGLE.get(str(op.hints.get("standard_method") or parts[-1]))

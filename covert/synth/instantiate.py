@@ -417,7 +417,9 @@ class Instantiator:
         if not isinstance(elements, list) or not elements or not all(isinstance(e, dict) for e in elements):
             raise Rejected("empty_list", f"{self.calls[source].name}.{list_path}")
         hidden = {k for _, k in self._hidden}  # records that failed this call's precondition in an earlier try
-        candidates = [e for e in elements if e.get(key) not in taken and e.get(key) not in hidden]
+        # an element without the id (an optional field of an imported API's list) cannot be acted on
+        candidates = [e for e in elements if e.get(key) is not None and e.get(key) not in taken
+                      and e.get(key) not in hidden]
         if not candidates:
             raise Rejected("no_distinct_choice", f"{entity} in {self.calls[source].name}.{list_path}")
         ref = self.language.references[entity]
@@ -433,7 +435,7 @@ class Instantiator:
                 if values.count(best) != 1 or len(values) < 2:
                     continue
                 chosen = elements[values.index(best)]
-                if chosen.get(key) in taken or chosen.get(key) in hidden:
+                if chosen.get(key) is None or chosen.get(key) in taken or chosen.get(key) in hidden:
                     continue
                 phrase = ref.superlative[numeric][0 if mode == "max" else 1]
                 record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])

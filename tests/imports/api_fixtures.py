@@ -190,3 +190,33 @@ def widgets_google() -> ApiSpec:
     )
     return ApiSpec("google", "google:widgets:v1", "Widgets API", "v1", "Widgets.", "Apache-2.0", None,
                    {"package": "test"}, ops)
+
+
+MONITOR_SUMMARY = {"type": "object", "properties": {"Id": {"type": "string"}, "Name": {"type": "string"},
+                                                    "State": {"type": "string"}}}
+MONITOR = {"type": "object", "description": "A monitor with all its settings.", "properties": {
+    "Id": {"type": "string"}, "Name": {"type": "string"}, "State": {"type": "string"},
+    "Domain": {"type": "string"}, "Created": {"type": "string"}}}
+
+
+def monitors_botocore() -> ApiSpec:
+    """A botocore-style service whose full record schema comes from a read the binder cannot bind (it
+    takes a name, not the id): only the list and the create become tools."""
+    ops = (
+        Operation("ListMonitors", "ListMonitors", "Lists monitors.", _p({}),
+                  {"type": "object", "properties": {"MonitorSummaries": {"type": "array", "items": MONITOR_SUMMARY}}},
+                  "read", "POST", "/"),
+        Operation("GetMonitor", "GetMonitor", "Gets a monitor by its name.",
+                  _p({"Name": {"type": "string", "x-in": "body"}}, ["Name"]),
+                  {"type": "object", "properties": {"Monitor": MONITOR}}, "read", "POST", "/",
+                  errors=("MonitorNotFoundException",)),
+        Operation("CreateMonitor", "CreateMonitor", "Creates a monitor.",
+                  _p({"Name": {"type": "string", "x-in": "body"}, "Domain": {"type": "string", "x-in": "body"}},
+                     ["Name"]),
+                  {"type": "object", "properties": {"Id": {"type": "string"}}}, "write", "POST", "/"),
+        Operation("TagMonitor", "TagMonitor", "Tags a monitor.",
+                  _p({"Id": {"type": "string", "x-in": "body"}, "Tag": {"type": "string", "x-in": "body"}}, ["Id"]),
+                  None, "write", "POST", "/"),
+    )
+    return ApiSpec("botocore", "botocore:monitors:2020-01-01", "Monitor Service", "2020-01-01", "Monitors.",
+                   "Apache-2.0", None, {"package": "botocore"}, ops)

@@ -183,7 +183,7 @@ def test_declared_ranges_above_the_plausible_one_are_honoured() -> None:
 def test_a_post_named_as_a_read_is_no_create() -> None:
     """POST /v1/audit/findings with the operation id ListAuditFindings searches; it does not create."""
     from covert.imports.model import Operation
-    from covert.imports.resources import _classify
+    from covert.imports.resources import classify
 
     spec = ApiSpec("openapi", "openapi:iot.example:1.0", "IoT", "1.0", "", "MIT", None, {}, ())
     search = Operation("ListAuditFindings", "ListAuditFindings", "Lists findings.",
@@ -192,5 +192,5 @@ def test_a_post_named_as_a_read_is_no_create() -> None:
     create = Operation("CreateAuditFinding", "CreateAuditFinding", "Adds a finding.",
                        {"type": "object", "properties": {}, "required": []}, {"type": "object"}, "write", "POST",
                        "/v1/audit/findings")
-    assert _classify(spec, search)[0] == "custom"
-    assert _classify(spec, create)[0] == "create"
+    assert classify(spec, search)[0] == "custom"
+    assert classify(spec, create)[0] == "create"

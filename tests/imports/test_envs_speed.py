@@ -18,10 +18,16 @@ from covert.env import Environment, get_builder
 from covert.env.environment import VALIDATOR_OPTIONS
 from covert.imports import compiled, envs
 from covert.imports.bind import ImportedEnvironment
-from covert.imports.store import save_spec
+from covert.imports.store import read_spec, save_spec
 from covert.synth.blueprint import askable, can_make, sample_blueprint
 from covert.synth.generate import WORLDS_KEPT, shared_state
-from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
+from tests.imports.api_fixtures import (
+    memory_mcp,
+    monitors_botocore,
+    notes_google,
+    queues_botocore,
+    shop_openapi,
+)
 
 NAMES = ["api.openapi.shop.example.1.0", "api.google.notes.v1", "api.botocore.queues.2012-11-05", "api.mcp.memory"]
 CONFIG = dict(builders=NAMES, num_tasks=120, seed=3)
@@ -175,3 +181,35 @@ def test_goals_are_tools_a_user_can_ask_for() -> None:
             blueprint = sample_blueprint(builder, category, random.Random(seed), "listOrders")
             goals = [blueprint.steps[g] for g in blueprint.goals]
             assert "listOrders" not in goals, (category, blueprint)
+
+
+def test_every_api_binds_from_a_cut_down_spec_that_binds_the_same(store: Path) -> None:
+    """Each cut-down copy binds to the very builder the whole spec makes (a record schema that comes
+    from a read no tool implements keeps that read), and none of the four needs the whole spec."""
+    for name, make in zip(NAMES, (shop_openapi, notes_google, queues_botocore, memory_mcp), strict=True):
+        slim_at = store / compiled.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+        slim_at.unlink(missing_ok=True)
+        envs.clear_caches()
+        whole = envs.fingerprint(get_builder(name))  # bound from the whole spec; writes the cut-down copy
+        data = orjson.loads(slim_at.read_bytes())
+        assert data["spec"] is not None, name
+        assert len(data["spec"]["operations"]) <= len(make().operations)
+        envs.clear_caches()
+        assert envs.fingerprint(get_builder(name)) == whole, name
+
+
+def test_a_record_schema_from_a_read_no_tool_implements_stays_in_the_cut_down_spec(tmp_path: Path) -> None:
+    """The full monitor schema comes from GetMonitor, which binds to no tool: a copy with only the bound
+    operations (or those on their tables) binds differently, so the read is kept, and custom actions go."""
+    spec = read_spec(save_spec(tmp_path / "store", monitors_botocore()))  # as a store holds it
+    whole = envs.make_builder(spec)
+    assert "GetMonitor" not in whole.tools and "ListMonitors" in whole.tools
+    target = envs.fingerprint(whole)
+    assert envs.fingerprint(envs.make_builder(envs._light(whole.bound.spec, whole.bound), version=whole.version)) != target
+    at = tmp_path / "monitors.spec"
+    envs._save_slim(at, "key", whole, {})
+    kept = orjson.loads(at.read_bytes())["spec"]
+    assert kept is not None
+    assert [op["name"] for op in kept["operations"]] == ["ListMonitors", "GetMonitor", "CreateMonitor"]
+    again = envs._from_slim(at, "key", {}, whole.version)
+    assert envs.fingerprint(again) == target

@@ -1,0 +1,128 @@
+"""Draws that can succeed on imported environments: seeded records always carry their name, patterned
+values match their pattern in one pass, a project fixed per state never varies across a parallel turn,
+and the planner gives up a category a builder cannot make (never on hand-written builders)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from covert.build import DEFAULT_MIX, BuildConfig, TargetSampler, plan_round, split_of
+from covert.env import get_builder, resolve_builders
+from covert.imports import envs
+from covert.imports.bind import _fill_wrapper
+from covert.imports.statefactory import _choice, _randint, record, sample_regex, value_for
+from covert.query_leaks import _keys
+from covert.synth.blueprint import parallel_tools
+from covert.synth.generate import make_item
+from covert.synth.stats import BuildStats
+from tests.imports.api_fixtures import notes_google
+from tests.imports.test_language_queries import cache_google
+
+LIST_TOOL = "cache_projects_locations_instances_list"
+
+
+def cache_builder():
+    return envs.make_builder(cache_google())
+
+
+def test_one_draw_helpers_stay_in_range_and_cover_it() -> None:
+    rng = random.Random(5)
+    drawn = {_randint(rng, 3, 7) for _ in range(2000)}
+    assert drawn == {3, 4, 5, 6, 7}
+    assert {_choice(rng, "abc") for _ in range(500)} == {"a", "b", "c"}
+    with pytest.raises(IndexError):
+        _choice(rng, [])
+
+
+@pytest.mark.parametrize("pattern", [r"^[^a-z0-9]{6}$", r"^[A-F0-9]{8}$", r"^(?:ab|cd)[x-z]+-\d{3}$",
+                                     r"^[^/\s]+$", r"^[a-z][a-z0-9-]{2,10}[a-z0-9]$"])
+def test_sampled_values_match_their_pattern(pattern: str) -> None:
+    compiled = re.compile(pattern)
+    rng = random.Random(1)
+    values = [sample_regex(pattern, rng) for _ in range(300)]
+    assert all(compiled.search(v) for v in values), [v for v in values if not compiled.search(v)][:3]
+    # a negated class excludes its whole range, not three letters drawn from it
+    assert len(set(values)) > 30
+
+
+def test_a_patterned_field_gets_a_matching_value_every_time() -> None:
+    schema = {"type": "string", "pattern": r"^[A-Z]{2}-\d{4}$"}
+    rng = random.Random(2)
+    assert all(re.fullmatch(r"[A-Z]{2}-\d{4}", value_for(schema, "code", rng)) for _ in range(200))
+
+
+def test_a_record_always_has_its_name_or_title() -> None:
+    schema = {"type": "object", "properties": {"id": {"type": "string"}, "displayName": {"type": "string"},
+                                               "title": {"type": "string"}, "notes": {"type": "string"}}}
+    records = [record(schema, random.Random(seed)) for seed in range(300)]
+    assert all("displayName" in r and "title" in r for r in records)
+    assert any("notes" not in r for r in records)  # other optional fields still come and go
+
+
+def test_a_response_wrapper_is_filled_the_same_way_and_never_shared() -> None:
+    response = {"type": "object", "required": ["kind", "items"],
+                "properties": {"kind": {"type": "string"}, "items": {"type": "array"}}}
+    first = _fill_wrapper(response, "items", [{"id": "a"}], "api:wrapper")
+    again = _fill_wrapper(response, "items", [{"id": "b"}], "api:wrapper")
+    assert first["kind"] == again["kind"] and list(first) == ["kind", "items"]
+    first["kind"] = "changed"
+    assert _fill_wrapper(response, "items", [], "api:wrapper")["kind"] == again["kind"]
+
+
+def test_offered_tools_keys_follow_the_list_object() -> None:
+    tools = [{"type": "function", "function": {"name": "listThings", "parameters": {"type": "object", "properties": {
+        "page_size": {"type": "integer"}, "state": {"type": "string", "enum": ["ACTIVE"]}}}}}]
+    names, keys, enums = _keys(tools)
+    assert names == {"listThings"} and keys == {"page_size"} and enums == {"state": {"ACTIVE"}}
+    other = [{"type": "function", "function": {"name": "getThing", "parameters": {"type": "object", "properties": {}}}}]
+    assert _keys(other)[0] == {"getThing"}
+    assert _keys(tools)[0] == {"listThings"}
+
+
+def test_a_tool_whose_calls_cannot_differ_is_never_repeated_in_a_parallel_turn() -> None:
+    builder = cache_builder()
+    assert f"{LIST_TOOL}.parent" in builder.language.fixed  # one project and location per state
+    assert LIST_TOOL in builder.tools
+    assert LIST_TOOL not in parallel_tools(builder)
+    hand = get_builder("retail")
+    assert not hand.language.fixed and parallel_tools(hand)
+
+
+def test_the_planner_gives_up_a_category_a_builder_failed_to_make_in_two_items() -> None:
+    builders = [envs.make_builder(notes_google())]
+    name = builders[0].name
+    config = BuildConfig(builders=[name], num_tasks=10, mix=dict(DEFAULT_MIX))
+    stats = BuildStats(builders)
+    specs = plan_round(config, builders, TargetSampler(builders), 0, 200)
+    wanted = next(c for c in ("sequential", "parallel", "simple") if any(s.category == c for s in specs))
+    failed = [s for s in specs if s.category == wanted][:2]
+    stats.record(failed[0], ["no_unique_descriptor"] * 6, {})
+    assert (name, wanted) not in stats.exhausted()  # one item is no evidence
+    stats.record(failed[1], ["no_unique_descriptor"] * 6, {})
+    assert stats.exhausted() == {(name, wanted)}
+    later = plan_round(config, builders, TargetSampler(builders), 200, 200, stats.exhausted())
+    assert later and all(s.category != wanted for s in later)
+    # a category that once made a task is never given up
+    fine = BuildStats(builders)
+    for spec in failed * 3:
+        fine.record(spec, ["trivial"], {})
+    fine.record(failed[0], [], {"tools": [], "query": "q", "category": wanted, "builder": name, "method": "m"})
+    assert not fine.exhausted()
+
+
+def test_hand_written_builders_make_every_category_they_can() -> None:
+    """The rule never fires on the hand-written builders (their plans, and so their bytes, stay)."""
+    builders = resolve_builders(["all"])
+    config = BuildConfig(builders=[b.name for b in builders], num_tasks=400, seed=11)
+    stats = BuildStats(builders)
+    assign = split_of(11, config.split_ratios)
+    for spec in plan_round(config, builders, TargetSampler(builders), 0, 400):
+        outcome = make_item(spec, 11, assign)
+        facts = {"tools": [c.name for c in outcome.task.calls], "query": outcome.task.query,
+                 "category": outcome.task.category, "builder": spec.builder,
+                 "method": outcome.task.method} if outcome.task else {}
+        stats.record(spec, outcome.rejections, facts)
+    assert stats.exhausted() == frozenset()
