@@ -277,18 +277,18 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
     Ray Data tasks (local Ray, or the cluster at ``ray_address``). Output bytes are the same either way.
     ``llm`` (an :class:`~covert.synth.llm_realize.EvolvingRealizer`) rewrites queries with an LLM.
     """
-    config.validate()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*BUILD_GC_THRESHOLD)  # binding hundreds of imported environments makes many objects too
+    try:
+        config.validate()  # resolves (binds) the builders
+        builders = resolve_builders(config.builders)
+    finally:
+        gc.set_threshold(*thresholds)
     if engine not in ENGINES:
         raise BuildError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     if llm is not None and engine != "local":
         raise BuildError("--llm runs with --engine local (the LLM stage batches requests in this process)")
     out = Path(out)
-    thresholds = gc.get_threshold()
-    gc.set_threshold(*BUILD_GC_THRESHOLD)  # binding hundreds of imported environments makes many objects too
-    try:
-        builders = resolve_builders(config.builders)
-    finally:
-        gc.set_threshold(*thresholds)
     evaluation = [b.name for b in builders if _evaluation_source(b)]
     if evaluation and not allow_eval_sources:
         raise BuildError(f"{', '.join(evaluation[:5])} derive from an evaluation source (BFCL); training on them "

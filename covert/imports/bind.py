@@ -315,7 +315,7 @@ def set_parent(resource: Resource, rec: dict[str, Any], parent: dict[str, Any], 
 
 def public(rec: dict[str, Any]) -> dict[str, Any]:
     """A record as tools return it (without covert's private parent and scope links)."""
-    if any(k.startswith("x-") for k in rec):
+    if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy
         return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith(SCOPE_PREFIX)}
     return rec
 

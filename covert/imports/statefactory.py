@@ -20,6 +20,9 @@ from covert.imports.resources import words
 
 MAX_DEPTH = 3
 MAX_ITEMS = 3
+# how often an optional field is left out: a record's own fields mostly there, a nested object's half of
+# them (nothing says them; they make outputs long), deeper objects only what they require
+OPTIONAL_LEFT_OUT = (0.15, 0.5)
 
 FIRST = ("Ava", "Liam", "Maya", "Noah", "Iris", "Omar", "Lena", "Jonas", "Priya", "Mateo", "Sofia", "Kenji",
          "Nora", "Elias", "Zara", "Hugo", "Amara", "Felix", "Ines", "Theo")
@@ -124,7 +127,8 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> dict[s
     out: dict[str, Any] = {}
     for name, sub in props.items():
         # a record always has its name or title (lists are told by it); other optional fields mostly
-        if name not in required and (depth > 1 or (not (depth == 0 and _names_record(name)) and rng.random() < 0.15)):
+        if name not in required and (depth > 1 or (not (depth == 0 and _names_record(name))
+                                                    and rng.random() < OPTIONAL_LEFT_OUT[depth])):
             continue
         try:
             out[name] = value_for(sub, name, rng, depth)
