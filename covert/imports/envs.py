@@ -40,7 +40,7 @@ from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
 from covert.imports.resources import classify, infer
-from covert.imports.store import read_spec, store_dir
+from covert.imports.store import StoreError, read_spec, store_dir
 from covert.io.staging import write_atomically
 
 ADMITTED = "admitted.json"
@@ -156,7 +156,7 @@ def read_admitted(store: str | Path | None = None) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path} is not a readable admitted list ({exc}); run `covert envs verify` again") from None
+        raise StoreError(f"{path} is not a readable admitted list ({exc}); run `covert envs verify` again") from None
     return data
 
 
@@ -202,7 +202,7 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
         spec = read_spec(path)
         made = make_builder(spec, exclude, custom)
         if made.version != entry.get("version"):
-            raise ValueError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
+            raise StoreError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
                              f"{made.version}; run `covert envs verify` again")
         if key is not None and builder is None:
             _save_slim(slim_at, key, made, exclude)

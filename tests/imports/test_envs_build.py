@@ -12,7 +12,7 @@ from covert.build import BuildConfig, BuildError, build
 from covert.cli import main
 from covert.imports import envs
 from covert.imports.model import ApiSpec
-from covert.imports.store import save_spec
+from covert.imports.store import StoreError, save_spec
 from covert.io.reader import iter_rows
 from covert.rewards import Scorer, oracle_completion
 from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
@@ -95,5 +95,8 @@ def test_a_changed_spec_is_not_silently_rebuilt(store: Path) -> None:
     changed = ApiSpec(**{**shop_openapi().__dict__, "description": "A shop, changed."})
     save_spec(store, changed)
     envs.clear_caches()
-    with pytest.raises(ValueError, match="run `covert envs verify` again"):
+    with pytest.raises(StoreError, match="run `covert envs verify` again"):
         envs.admitted_builder("api.openapi.shop.example.1.0")
+    # the CLI says it in one line and exits non-zero
+    assert main(["build", "--builders", "api.openapi.shop.example.1.0", "--num-tasks", "4",
+                 "--out", str(store.parent / "stale")]) == 2
