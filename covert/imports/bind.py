@@ -134,6 +134,11 @@ class BoundApi:
                     set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
                 for key in sorted(scoped.get(resource.table, ())):
                     rec[key] = scopes[key]
+                # a resource path names the project, location or parent the record lives in
+                links = [scopes[k] for k in sorted(scoped.get(resource.table, ()))]
+                if resource.parent:
+                    links.append(rec.get(resource.parent_field or PARENT_KEY))
+                rec[resource.id_field] = placed_id(rec[resource.id_field], links)
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
@@ -290,6 +295,25 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
 
 
 _SEGMENT = re.compile(r"\[\^/\]\+|\[\^/\]\*|\.\+|\.\*")
+
+
+def placed_id(key: Any, under: list[Any]) -> Any:
+    """A resource-path id (``projects/p-1/locations/p-1/datasets/dataset-4``) moved under the longest of
+    ``under`` (the record's project and location, or its parent's path) whose collections it shares:
+    ``projects/willow-19/locations/us-east4/datasets/dataset-4``. Other ids are returned as they are."""
+    if not isinstance(key, str) or "/" not in key:
+        return key
+    parts = key.split("/")
+    best: list[str] = []
+    for prefix in under:
+        if not isinstance(prefix, str) or "/" not in prefix:
+            continue
+        head = prefix.split("/")
+        if len(head) % 2 or len(head) >= len(parts) or len(head) <= len(best) or not all(head[1::2]):
+            continue
+        if all(head[i] == parts[i] for i in range(0, len(head), 2)):
+            best = head
+    return "/".join(best + parts[len(best):]) if best else key
 
 
 def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
@@ -667,12 +691,12 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 n = state.next_id(table)
             else:
                 n = state.next_id(table)
-                key = new_id(resource, api_id, n)
+                key = placed_id(new_id(resource, api_id, n), list(links.values()))
                 for _ in range(64):
                     if state.get(table, str(key)) is None:
                         break
                     n = state.next_id(table)
-                    key = new_id(resource, api_id, n)
+                    key = placed_id(new_id(resource, api_id, n), list(links.values()))
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
             rec = _fresh_record(made, resource.schema, f"{api}:{n}", n)

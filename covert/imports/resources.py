@@ -210,6 +210,10 @@ def _http_role(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, st
     method = (op.http_method or "").upper()
     if not segs:
         return "custom", "", None, [], "no_resource_in_path"
+    if ":" in (op.path or "").rstrip("/").rpartition("/")[2]:
+        # Google's custom methods (POST /v1/services/{serviceName}:undelete, /v1/things:batchGet): an
+        # action, never the collection's create or list
+        return "custom", "", None, [], "custom_method"
     parents: list[tuple[str, str]] = []
     last_literal = ""
     for name, is_param in segs[:-1]:

@@ -194,3 +194,46 @@ def test_a_post_named_as_a_read_is_no_create() -> None:
                        "/v1/audit/findings")
     assert classify(spec, search)[0] == "custom"
     assert classify(spec, create)[0] == "create"
+
+
+def test_a_google_custom_method_is_no_create_or_list() -> None:
+    """POST /v1/services/{serviceName}:undelete restores a service; GET /v1/services:search searches:
+    neither is the collection's create or list (they were, when the `:verb` segment was dropped)."""
+    from covert.imports.model import Operation
+    from covert.imports.resources import classify
+
+    spec = ApiSpec("openapi", "openapi:googleapis.com:svc:v1", "Services", "v1", "", "Apache-2.0", None, {}, ())
+    params = {"type": "object", "properties": {"serviceName": {"type": "string", "x-in": "path"}},
+              "required": ["serviceName"]}
+    undelete = Operation("servicemanagement.services.undelete", "servicemanagement_services_undelete", "Restores.",
+                         params, {"type": "object"}, "write", "POST", "/v1/services/{serviceName}:undelete")
+    search = Operation("svc.services.search", "svc_services_search", "Searches.",
+                       {"type": "object", "properties": {}, "required": []}, {"type": "object"}, "read", "GET",
+                       "/v1/services:search")
+    create = Operation("svc.services.create", "svc_services_create", "Creates.",
+                       {"type": "object", "properties": {}, "required": []}, {"type": "object"}, "write", "POST",
+                       "/v1/services")
+    assert classify(spec, undelete)[0] == "custom"
+    assert classify(spec, search)[0] == "custom"
+    assert classify(spec, create)[0] == "create"
+
+
+def test_a_resource_path_names_the_project_and_parent_the_record_lives_in() -> None:
+    """Seeded and created records of a scoped Google-style table have ids under their own project and
+    location (``projects/harbor-42/locations/us-east4/instances/...``), not filler in every segment."""
+    from covert.imports.bind import SCOPES, placed_id
+    from tests.imports.test_language_queries import cache_google
+
+    api = bind(cache_google())
+    state = api.make_state(random.Random(4))
+    rows = state["tables"]["projects_locations_instances"]
+    (scope,) = state["tables"][SCOPES]["scope"].values()  # the one project and location of this state
+    assert rows and scope.startswith("projects/") and "instance" not in scope
+    for key, rec in rows.items():
+        assert key == rec["name"] and key.startswith(scope + "/instances/"), (key, scope)
+    # a created one lands there too
+    env = api.environment(state)
+    made = env.call("cache_projects_locations_instances_create", {"parent": scope, "displayName": "Atlas"})
+    assert made["name"].startswith(scope + "/instances/"), made
+    assert placed_id("projects/a-1/locations/a-1/ds/a-1", ["projects/p-9/locations/eu"]) == "projects/p-9/locations/eu/ds/a-1"
+    assert placed_id("projects/a-1/ds/a-1", ["zones/z"]) == "projects/a-1/ds/a-1"  # collections differ: unchanged
