@@ -53,7 +53,7 @@ def _words(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _WORD.findall(name.replace("-", "_").replace(".", "_")))
 
 
-_SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns"))
+_SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns", "apis"))
 
 
 _LATIN_PLURALS = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix"}

@@ -439,6 +439,9 @@ def _name_kind(name: str) -> str | None:
         return "city"
     if last in ("country", "region"):
         return "country"
+    if last == "address" and len(parts) > 1 and parts[-2] in ("ip", "ipv4", "host", "server", "network", "internal",
+                                                              "external", "public", "private", "nat"):
+        return "ip"  # a node's IP address is no street
     if last in ("street", "address", "line1", "address1"):
         return "street"
     if last in ("zip", "postcode", "postal", "zipcode") or joined.endswith("postalcode"):
@@ -476,6 +479,7 @@ _BY_KIND: dict[str, Any] = {
     "city": lambda rng: _choice(rng, CITIES)[0],
     "country": lambda rng: _choice(rng, CITIES)[1],
     "street": lambda rng: f"{_randint(rng, 10, 999)} {_choice(rng, STREETS)}",
+    "ip": _BY_FORMAT["ipv4"],
     "zip": lambda rng: f"{_randint(rng, 10000, 99999)}",
     "phone": lambda rng: f"+1-555-{_randint(rng, 100, 999)}-{_randint(rng, 1000, 9999)}",
     "currency": lambda rng: _choice(rng, ("usd", "eur", "gbp")),

@@ -13,6 +13,7 @@ from covert.build import DEFAULT_MIX, BuildConfig, TargetSampler, plan_round, sp
 from covert.env import get_builder, resolve_builders
 from covert.imports import envs
 from covert.imports.bind import _fill_wrapper
+from covert.imports.resources import singular
 from covert.imports.statefactory import _choice, _randint, record, sample_regex, value_for
 from covert.query_leaks import _keys
 from covert.synth.blueprint import parallel_tools
@@ -126,3 +127,11 @@ def test_hand_written_builders_make_every_category_they_can() -> None:
                  "method": outcome.task.method} if outcome.task else {}
         stats.record(spec, outcome.rejections, facts)
     assert stats.exhausted() == frozenset()
+
+
+def test_field_names_get_values_of_their_kind() -> None:
+    rng = random.Random(3)
+    assert all(re.fullmatch(r"10\.\d+\.\d+\.\d+", value_for({"type": "string"}, name, rng))
+               for name in ("ipAddress", "externalIpAddress", "host_address") for _ in range(20))
+    assert re.fullmatch(r"\d+ [A-Z][a-z]+ [A-Z][a-z]+", value_for({"type": "string"}, "address", rng))
+    assert singular("apis") == "api" and singular("ips") == "ip"
