@@ -124,6 +124,7 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         # recorded in the row's hashes, is the first run and _check_replay compares against it
         _check_deterministic(replay, _replay(builder.environment, oracle, initial))
     _check_replay(oracle, replay.outputs, replay.final_hash)
+    _check_parallel_order(builder.environment, oracle, initial)
     _check_semantics(builder, oracle, replay, initial)
     messages = row["messages"] if kind == "sft" else row["prompt"]
     system = messages[0]["content"] if messages and messages[0].get("role") == "system" else ""
@@ -218,6 +219,28 @@ def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Repla
         if before is not None:
             writes[len(outputs) - 1] = (before, env.state.hash())
     return Replay(outputs, env.state.hash(), writes)
+
+
+def _check_parallel_order(env_cls: type[Environment], oracle: Oracle, initial: State) -> None:
+    """Calls of one parallel turn run in any order: a turn with a write whose outputs or final state
+    change when its calls run in reverse (a create listed by a read beside it, two bookings of the last
+    room) is order-dependent and rejected. Only turns with a write and two calls or more are run again."""
+    groups = oracle.groups
+    specs = env_cls.tool_specs
+    if not any(len(g) > 1 and any(getattr(specs.get(c["name"]), "writes", False) for c in g) for g in groups):
+        return
+    env = env_cls(initial)
+    for group in groups:
+        if len(group) > 1 and any(getattr(specs.get(c["name"]), "writes", False) for c in group):
+            start = env.state.fork()
+            forward = [env.call(c["name"], c["arguments"]) for c in group]
+            other = env_cls(start)
+            backward = [other.call(c["name"], c["arguments"]) for c in reversed(group)][::-1]
+            if backward != forward or other.state.hash() != env.state.hash():
+                raise Invalid("parallel_order_dependent", ", ".join(c["name"] for c in group)[:200])
+        else:
+            for call in group:
+                env.call(call["name"], call["arguments"])
 
 
 def _check_deterministic(first: Replay, second: Replay) -> None:
