@@ -130,8 +130,8 @@ def dumps(value: Any) -> bytes:
         text = orjson.dumps(value)
     except (orjson.JSONEncodeError, TypeError) as exc:
         raise LoaderUnsafe(f"a value cannot be written as JSON that loads back the same: {exc}") from None
-    if not _MAYBE_FLOAT.search(text):
-        return text
+    if type(value) is not float and not _has_float_token(text):
+        return text  # no float inside: nothing ujson could misread
     found = _recent.get(text)
     if found is not None:
         return found  # the same JSON as a value just written (one task's ground truth in its SFT and RL rows)
@@ -150,6 +150,18 @@ def dumps(value: Any) -> bytes:
 # the loader-safe JSON of recently written texts (it depends on the text alone: equal texts hold equal floats)
 _recent: dict[bytes, bytes] = {}
 _RECENT_LIMIT = 16
+
+
+# the float tokens of orjson's compact JSON (a lower-case e), inside a list or an object: a fraction (``12.5``, ``1.25e+30``) or a
+# signed exponent (``1e-7``, ``1e+20``), then a delimiter; digits in strings are followed by other characters
+_FRACTION = re.compile(rb"\.\d+[e,\]}]")
+_EXPONENT = re.compile(rb"e[-+]\d+[,\]}]")
+
+
+def _has_float_token(text: bytes) -> bool:
+    """Whether orjson's ``text`` of a list or an object may hold a float (false positives: digits in strings)."""
+    return _FRACTION.search(text) is not None or (
+        (b"e-" in text or b"e+" in text) and _EXPONENT.search(text) is not None)
 
 
 def _reads_exactly(value: dict | list) -> bool:

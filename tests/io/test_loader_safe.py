@@ -125,3 +125,15 @@ def test_floats_deep_in_lists_and_records_are_respelled_the_same_every_time() ->
     assert dumps({"a": [{"b": [1.5, 2.25]}]}) == orjson.dumps({"a": [{"b": [1.5, 2.25]}]})
     with pytest.raises(LoaderUnsafe):
         dumps({"deep": [[{"x": 2 ** 70}]]})
+
+
+def test_every_float_orjson_writes_is_seen_as_one() -> None:
+    """A text with no float token is written as it is, unwalked: every float of every shape (fractions,
+    exponents either way, whole, negative) must show up as one, inside a list and an object."""
+    from covert.io.loader_safe import _has_float_token
+
+    floats = [*_floats(3000, 7), 1e-7, 1e20, 1e16, 5e-324, 1.7976931348623157e308, -0.0, 3.0, -2.5e-9]
+    for value in floats:
+        assert _has_float_token(orjson.dumps([value])), value
+        assert _has_float_token(orjson.dumps({"k": value, "s": "no 1.5 here"})), value
+    assert not _has_float_token(orjson.dumps({"price": "$193.00.", "n": [1, 2], "note": "re-book 2e-3 later"}))
