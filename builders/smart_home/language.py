@@ -32,6 +32,18 @@ def _pick(rng: random.Random, state: State, table: str, keep: Any) -> str:
     return rng.choice(ids)
 
 
+def _runnable(state: State, scene: dict[str, Any]) -> bool:
+    """A scene whose devices are all online, none of its locks standing open."""
+    for action in scene["actions"]:
+        device = state.get("devices", action["device_id"])
+        if device is None:
+            continue
+        if not device["online"] or (action["settings"].get("lock_state") == "locked"
+                                    and device["state"].get("door_state") == "open"):
+            return False
+    return True
+
+
 def _email(rng: random.Random, state: State) -> str:
     return state.get("accounts", _pick(rng, state, "accounts", lambda a: bool(a["home_ids"])))["email"]
 
@@ -217,6 +229,7 @@ LANGUAGE = Language(
     },
     entity_tables={"home_id": "homes", "room_id": "rooms", "device_id": "devices", "thermostat_id": "devices",
                    "lock_id": "devices", "scene_id": "scenes", "routine_id": "routines"},
+    eligible={"activate_scene.scene_id": _runnable},
     values={
         "email": _email,
         "get_energy_usage": _period,

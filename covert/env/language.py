@@ -80,6 +80,11 @@ class Language:
         actions: Per write tool, how a conversation restates the change ("delete {name}"; slots are argument
             names, as in ``builders/<name>/dialogue.py``), for tools whose names are no phrase.
         reads: Per read tool, what the agent checks ("list the custom metrics").
+        eligible: Per ``"tool.param"`` that names a record, what the call needs of that record (given the
+            state and the record): the tool fails on every record the test refuses (a return needs a
+            delivered order). Synthesis draws the person a task is about among those holding such records,
+            picks among them where it chooses one of a person's records, and counts a call on a refused
+            record as failed without running it; the calls it keeps still run, and validation replays them.
     """
 
     scope: str
@@ -93,6 +98,7 @@ class Language:
     phrases: dict[str, Callable[[Any], tuple[str, str]]] = field(default_factory=dict)
     actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reads: dict[str, str] = field(default_factory=dict)
+    eligible: dict[str, Callable[[State, dict[str, Any]], bool]] = field(default_factory=dict)
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""
