@@ -37,7 +37,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.validation import unused_read
+from covert.validation import takes_from_earlier_turn, unused_read
 from covert.values import (
     get_path,
     join_phrases,
@@ -873,6 +873,23 @@ def _reject_unused_reads(builder: Builder, inst: Instantiator, scalars: list[set
             raise Rejected("redundant_step", f"nothing uses the output of {call['name']}")
 
 
+def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list[int]], scalars: list[set[Any]]) -> None:
+    """Reject at once, before the query and answer are made, a plan that validation rejects whatever they
+    say: a sequential task whose later turns take nothing from an earlier turn's output
+    (``category_sequential``, by its test without the query), or one that identifies the user twice
+    (``repeated_identification``, as :func:`covert.policy.violations` counts identifications)."""
+    identity = inst.identity
+    if identity is not None and identity.table is not None and identity.tools:
+        lookups = [c.name for c in inst.calls if c.name in identity.tools
+                   and not (isinstance(c.output, dict) and "error" in c.output)]
+        if len(lookups) > 1:
+            raise Rejected("repeated_identification", ", ".join(lookups))
+    if inst.blueprint.category == "sequential":
+        turns = [[{"name": inst.calls[i].name, "arguments": inst.calls[i].arguments} for i in g] for g in groups]
+        if not takes_from_earlier_turn(builder, turns, scalars):
+            raise Rejected("category_sequential", "no call takes a value from an earlier turn's output")
+
+
 def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: random.Random, seed: int,
                 index: int) -> Task:
     """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
@@ -897,7 +914,6 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     blueprint = inst.blueprint
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
     _reject_unused_reads(builder, inst, [*scalars, set()])
-    query, answer, facts = inst.realize()
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     for i, call in enumerate(inst.calls):
         items = [v for value in call.arguments.values() for v in (value if isinstance(value, list) else [value])]
@@ -913,6 +929,8 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
                 bindings[i].update(j for j in range(i) if names[j] in identity.tools)
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
+    _reject_broken_rules(builder, inst, groups, scalars)
+    query, answer, facts = inst.realize()
     final = inst.env.state
     calls_n = len(inst.calls)
     hard = calls_n >= 4 or inst.reasoning or blueprint.method == "merge"
