@@ -696,7 +696,9 @@ class Instantiator:
         call = self.calls[index]
         return self.composer.goal(templates, call.output, index, call.name, facts)
 
-    def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
+    def reasoning_inputs(self, op: str, index: int) -> list[tuple[str, str, list[Any]]]:
+        """The lists of call ``index``'s output that aggregate ``op`` can run over (``(list_path, key,
+        elements)``: two elements or more, numeric for all but a count), in a fixed order; none: rejected."""
         call = self.calls[index]
         options = []
         for out in self.graph.list_fields[call.name]:
@@ -712,7 +714,11 @@ class Instantiator:
                 options.append((list_path, key, elements))
         if not options:
             raise Rejected("no_reasoning_input", f"{op} over {call.name}")
-        list_path, key, elements = self.rng.choice(sorted(options, key=lambda o: (o[0], o[1])))
+        return sorted(options, key=lambda o: (o[0], o[1]))
+
+    def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
+        call = self.calls[index]
+        list_path, key, elements = self.rng.choice(self.reasoning_inputs(op, index))
         plural, noun_ref = self._list_nouns(call.name, list_path)
         field_noun = self.language.noun_of_field(key)
         own = self._own_list(index)
@@ -912,6 +918,8 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
     blueprint = inst.blueprint
+    if blueprint.reasoning:  # what the aggregate runs over is known from the outputs: checked before the query
+        inst.reasoning_inputs(*blueprint.reasoning)
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
     _reject_unused_reads(builder, inst, [*scalars, set()])
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]

@@ -165,7 +165,7 @@ def test_the_early_sequential_test_rejects_only_what_validation_rejects() -> Non
         assert takes_from_earlier_turn(get_builder(name), *_turn_scalars(sft))
 
 
-def test_a_plan_that_identifies_twice_is_rejected_before_its_query() -> None:
+def test_plans_validation_or_the_answer_would_reject_are_rejected_before_their_query() -> None:
     import random
 
     from covert.synth.blueprint import Blueprint
@@ -185,6 +185,15 @@ def test_a_plan_that_identifies_twice_is_rejected_before_its_query() -> None:
     finally:
         Instantiator.realize = real
     assert caught.value.reason == "repeated_identification" and not realized
+    # an aggregate over an output with no list of two records or more: rejected as early
+    Instantiator.realize = lambda self: realized.append(1) or real(self)
+    try:
+        with pytest.raises(Rejected) as caught:
+            instantiate(builder, Blueprint("sequential", "walk", ["find_guest_by_email", "get_guest_profile"], [1],
+                                           reasoning=("sum", 0)), state, random.Random(2), 0, 0)
+    finally:
+        Instantiator.realize = real
+    assert caught.value.reason == "no_reasoning_input" and not realized
 
 
 def _write_dataset(root: Path, rows: list[dict[str, Any]]) -> Path:
