@@ -59,6 +59,11 @@ def _frozen(state: State, card: dict[str, Any]) -> bool:
     return card["status"] == "frozen"
 
 
+def _unfrozen_account(state: State, account: dict[str, Any]) -> bool:
+    """No money moves in or out of a frozen account."""
+    return account["status"] != "frozen"
+
+
 def _disputable(state: State, transaction: dict[str, Any]) -> bool:
     """A posted merchant charge, not disputed yet and inside the dispute window."""
     today = date.fromisoformat(state.get("meta", "clock")["today"])
@@ -267,6 +272,10 @@ LANGUAGE = Language(
         "freeze_card.card_id": _freezable,
         "unfreeze_card.card_id": _frozen,
         "dispute_transaction.transaction_id": _disputable,
+        "transfer_between_accounts.from_account_id": _unfrozen_account,
+        "transfer_between_accounts.to_account_id": _unfrozen_account,
+        "transfer_to_payee.account_id": _unfrozen_account,
+        "pay_bill.account_id": _unfrozen_account,
     },
     field_nouns={
         "balance": "balance", "available_balance": "available balance", "total_balance": "total balance",

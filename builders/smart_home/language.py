@@ -6,6 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from builders.smart_home.env import SWITCHABLE
 from covert.env import Intent, Language, Reference, State
 from covert.policy import Identity, listed_in
 
@@ -30,6 +31,13 @@ def _pick(rng: random.Random, state: State, table: str, keep: Any) -> str:
     """A random id of ``table`` whose record passes ``keep``, or any id when none does."""
     ids = [key for key, record in state.records(table) if keep(record)] or state.ids(table)
     return rng.choice(ids)
+
+
+def _online_kind(*kinds: str):
+    """A device of one of ``kinds`` that is online (what controlling it needs)."""
+    def test(state: State, device: dict[str, Any]) -> bool:
+        return device["kind"] in kinds and bool(device["online"])
+    return test
 
 
 def _runnable(state: State, scene: dict[str, Any]) -> bool:
@@ -229,7 +237,8 @@ LANGUAGE = Language(
     },
     entity_tables={"home_id": "homes", "room_id": "rooms", "device_id": "devices", "thermostat_id": "devices",
                    "lock_id": "devices", "scene_id": "scenes", "routine_id": "routines"},
-    eligible={"activate_scene.scene_id": _runnable},
+    eligible={"activate_scene.scene_id": _runnable, "set_thermostat.thermostat_id": _online_kind("thermostat"),
+              "set_lock.lock_id": _online_kind("lock"), "control_device.device_id": _online_kind(*SWITCHABLE)},
     values={
         "email": _email,
         "get_energy_usage": _period,
