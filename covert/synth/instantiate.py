@@ -526,10 +526,17 @@ class Instantiator:
             return False
         if param not in step.user_params:
             return True
+        out = set(failed)
+        first = next((s for s in self.steps if s.tool == tool), None) if self.blueprint.method == "parallel" else None
+        if first is not None:
+            if param != self._varying_param(first):
+                return True  # a later call of a parallel turn says what the first said, but for one thing
+            # nor are the records the turn already asks about drawn again
+            out |= {r for s in self.steps if s.tool == tool for r in self._named_records(s, param)}
         test = self.language.eligible[f"{tool}.{param}"]
         table = self.language.entity_tables[self.builder.tools[tool].param_entity(param)]
         view, state = self._sampling_state(), self.env.state
-        return not any((table, k) not in failed and test(state, record) for k, record in view.records(table))
+        return not any((table, k) not in out and test(state, record) for k, record in view.records(table))
 
     def _able(self, tool: str, param: str, entity: str, keys: list[Any]) -> set[Any] | None:
         """Those of ``keys`` (records of ``entity``'s table) that ``tool``'s call can act on by the

@@ -299,3 +299,37 @@ def test_a_write_that_changes_nothing_is_drawn_again() -> None:
         kept += 1
         redrawn += len(tried) > 1
     assert kept >= 10 and redrawn >= 1
+
+
+def test_a_parallel_call_with_no_record_left_to_act_on_stops_drawing() -> None:
+    """hotels: a guest with one booking that can take a special request (the others completed) asks for
+    requests on two: the second call of the turn can only draw a completed booking (the one the turn already
+    asks about is not drawn again), so it is given up after one refused draw, no call run, rather than drawn
+    again on each of the others; the turn of one call is rejected."""
+    builder = get_builder("hotels")
+    guest = "GST-9145653"
+    state = _hotels_state()
+    test = builder.language.eligible["add_special_request.booking_id"]
+    mine = [k for k, b in state.records("bookings") if b["guest_id"] == guest]
+    assert len(mine) == 3
+
+    def one_open(tables):
+        for key in mine[1:]:
+            tables["bookings"][key]["status"] = "completed"
+        tables["bookings"][mine[0]].update(status="confirmed", special_requests=[])
+
+    state = _hotels_state(one_open)
+    assert [k for k in mine if test(state, state.get("bookings", k))] == mine[:1]
+    blueprint = Blueprint("parallel", "parallel", ["add_special_request"] * 2, [0, 1], None, 0.0)
+    for seed in range(4):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        inst.principal = guest
+        tried = _recording(inst, "add_special_request")
+        binds = []
+        real = inst._bind
+        inst._bind = lambda tool, link, real=real, binds=binds: binds.append(tool) or real(tool, link)
+        with pytest.raises(Rejected) as caught:
+            inst.run()
+        assert caught.value.reason == "duplicate_parallel_call"
+        assert [a["booking_id"] for a in tried] == mine[:1]  # the one it can act on, once
+        assert len(binds) == 2
