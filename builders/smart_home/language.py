@@ -181,7 +181,7 @@ LANGUAGE = Language(
             Intent(ask=("run {scene_id}", "turn on {scene_id}", "can you start {scene_id} now?"),
                    answer=("{name} is running now and adjusted {devices_updated:n:device}.",
                            "Your {name} scene ran and changed {changes:list:name|status_summary}.",
-                           "I ran {name}: {changes:list:name} were adjusted.")),
+                           "I ran {name}, which adjusted {changes:list:name}.")),
         ),
         "create_routine": (
             Intent(ask=("at {home_id}, set up a routine called {routine_name} that runs {scene_id} at {time}, {repeat}",
