@@ -65,6 +65,10 @@ class _Step:
     sources: set[int] = field(default_factory=set)  # the earlier calls whose outputs gave arguments
 
 
+# (id(builder), parallel, steps) -> (builder, its eligible tests, needs): the builder is kept, so an id is not reused
+_NEEDS: dict[tuple[int, bool, tuple[str, ...]], tuple[Builder, Any, tuple[tuple[str, int, Any], ...]]] = {}
+
+
 class Instantiator:
     """Binds, executes and realizes one blueprint on one state."""
 
@@ -101,10 +105,23 @@ class Instantiator:
         step names a record of (by its first required parameter that names one, as :meth:`_varying_param`
         takes it): one, or two where a parallel turn calls the step's tool several times; records the
         step's call can act on where the language says which (``Language.eligible``; else ``test`` is
-        ``None``)."""
+        ``None``). A function of the builder and the plan's tools and method, cached."""
         identity = self.identity
         if identity is None:
             return ()
+        key = (id(self.builder), blueprint.method == "parallel", tuple(blueprint.steps))
+        found = _NEEDS.get(key)
+        if found is not None and found[0] is self.builder and found[1] is self.language.eligible:
+            return found[2]
+        needs = self._needs_of(blueprint)
+        if len(_NEEDS) >= 8192:
+            _NEEDS.clear()
+        _NEEDS[key] = (self.builder, self.language.eligible, needs)
+        return needs
+
+    def _needs_of(self, blueprint: Blueprint) -> tuple[tuple[str, int, Any], ...]:
+        identity = self.identity
+        assert identity is not None
         needs: dict[tuple[str, str], tuple[int, Any]] = {}
         eligible = self.language.eligible
         for tool in dict.fromkeys(blueprint.steps):
