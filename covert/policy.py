@@ -208,19 +208,21 @@ def _owner_weights(identity: Identity, state: State) -> tuple[list[str], list[in
 
 
 _DRAWS: OrderedDict[tuple[int, str, int, Any], tuple[list[str], list[int]]] = OrderedDict()
-_HOLDINGS: OrderedDict[tuple[int, str, str], dict[str, int]] = OrderedDict()
+_HOLDINGS: OrderedDict[tuple[int, str, str, Any], dict[str, int]] = OrderedDict()
+RecordTest = Callable[[State, dict[str, Any]], bool]
 
 
-def holdings(identity: Identity, state: State, table: str) -> dict[str, int]:
-    """How many records of ``table`` each person of ``identity.table`` owns (cached by content)."""
-    key = (id(identity), state.hash(), table)
+def holdings(identity: Identity, state: State, table: str, test: RecordTest | None = None) -> dict[str, int]:
+    """How many records of ``table`` each person of ``identity.table`` owns (those ``test(state, record)``
+    accepts, when given; cached by content)."""
+    key = (id(identity), state.hash(), table, test)
     found = _HOLDINGS.get(key)
     if found is not None:
         _HOLDINGS.move_to_end(key)
         return found
     count = dict.fromkeys(state.ids(identity.table), 0)
-    for (owned, _), owner in ownership(identity, state).items():
-        if owned != table:
+    for (owned, k), owner in ownership(identity, state).items():
+        if owned != table or (test is not None and not test(state, state.get(table, k))):
             continue
         for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
             if person in count:
@@ -229,23 +231,28 @@ def holdings(identity: Identity, state: State, table: str) -> dict[str, int]:
 
 
 def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1,
-                     needs: tuple[tuple[str, int], ...] = ()) -> str | None:
+                     needs: tuple[tuple[Any, ...], ...] = ()) -> str | None:
     """The person a task is about, drawn with weight (1 + the number of records they own) ** ``power`` (a
     task about someone with nothing on file has little to do; a parallel task needs several records).
     With ``needs=((table, n), ...)`` only people who own at least ``n`` records of each ``table`` are drawn
     (everyone when nobody does): a task that acts on such records, or a turn that asks about several of
-    them, has them to act on."""
+    them, has them to act on. A need ``(table, n, test)`` counts only the records ``test(state, record)``
+    accepts (those a call can act on: a delivered order to return); when nobody holds enough of them,
+    the needs are counted without their tests."""
     if identity.table is None:
         return None
     key = (id(identity), state.hash(), power, needs)
     found = _DRAWS.get(key)
     if found is None:
         people, weights = _owner_weights(identity, state)
-        if needs:
-            held = [(holdings(identity, state, table), n) for table, n in needs]
+        tested = any(len(need) > 2 and need[2] is not None for need in needs)
+        for use_tests in (True, False) if tested else (False,):
+            held = [(holdings(identity, state, need[0], need[2] if use_tests and len(need) > 2 else None), need[1])
+                    for need in needs]
             fit = [(p, w) for p, w in zip(people, weights) if all(h.get(p, 0) >= n for h, n in held)]
             if fit:
                 people, weights = [p for p, _ in fit], [w for _, w in fit]
+                break
         # cumulative weights, as random.choices derives them from weights (the same draw)
         found = _remember(_DRAWS, key, (people, list(accumulate(w ** power for w in weights))))
     else:

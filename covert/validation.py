@@ -416,6 +416,26 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
         raise Invalid("category_sequential", "no call takes a value from an earlier turn's output")
 
 
+def takes_from_earlier_turn(builder: Any, groups: list[list[dict[str, Any]]], scalars: list[set[Any]]) -> bool:
+    """Whether a call of a later turn takes a value that an earlier turn's output holds: what
+    ``category_sequential`` asks of a sequential row, less the test that the query does not give the value
+    (a weaker test, so a synthesis that rejects on it early rejects only what validation would).
+    ``scalars`` are the outputs' :func:`scalar_set`, in call order (the last one may be left out)."""
+    specs = builder.tools
+    before: set[Any] = set()
+    position = 0
+    for group in groups:
+        for call in group:
+            params = specs[call["name"]].parameters["properties"]
+            if any(in_scalars(before, item) for _, item, _ in _argument_items(call, params)):
+                return True
+        for k in range(position, position + len(group)):
+            if k < len(scalars):
+                before |= scalars[k]
+        position += len(group)
+    return False
+
+
 def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> None:
     for sel in truth["selections"]:
         source = outputs[sel["source_call"]]

@@ -159,7 +159,7 @@ def said_twice(text: str, values: Any, codes: Any = ()) -> str:
     made with another value ("Priya" in "Priya Dubois", a first name kept while the last name changes).
     """
     query = text.lower()
-    skip = {str(c).lower() for c in codes}
+    skip = _lowered(codes) if isinstance(codes, frozenset) else {str(c).lower() for c in codes}
     strings = sorted({v for v in values if isinstance(v, str)}, key=len, reverse=True)
     without_emails = None
     for value in strings:
@@ -184,6 +184,12 @@ def said_twice(text: str, values: Any, codes: Any = ()) -> str:
 
 
 _EMAIL = re.compile(r"\S+@\S+")
+
+
+@lru_cache(maxsize=256)
+def _lowered(codes: frozenset[Any]) -> frozenset[str]:
+    """A builder's enum codes in lower case (cached: validation passes the same codes for every row)."""
+    return frozenset(str(c).lower() for c in codes)
 
 
 def _word_count(text: str, needle: str) -> int:

@@ -279,6 +279,12 @@ LANGUAGE = Language(
         "add_checked_bags.reservation_id": _reservation_where(_is_open),
         "update_passenger_details.reservation_id": _reservation_where(_is_open),
     },
+    eligible={
+        "cancel_reservation.reservation_id": _cancellable,
+        "change_flight_date.reservation_id": _changeable,
+        "add_checked_bags.reservation_id": _is_open,
+        "update_passenger_details.reservation_id": _is_open,
+    },
     field_nouns={
         "price": "fare", "total_paid": "amount paid", "miles_balance": "miles balance", "balance": "remaining balance",
         "duration_minutes": "flight time in minutes", "delay_minutes": "delay in minutes",

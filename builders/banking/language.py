@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from datetime import date
 from typing import Any
 
+from builders.banking.env import DISPUTE_WINDOW_DAYS
 from covert.env import Intent, Language, Reference, State
 from covert.policy import Identity
 
@@ -46,6 +48,28 @@ def _bill_amount(rng: random.Random, state: State) -> float:
         return _amount(20, 150)(rng, state)
     # a partial payment of a real bill, rounded down to whole dollars
     return max(10, int(rng.choice(dues) * rng.uniform(0.3, 0.9)))
+
+
+def _freezable(state: State, card: dict[str, Any]) -> bool:
+    """A card in use (not closed, not frozen already)."""
+    return card["status"] not in ("closed", "frozen")
+
+
+def _frozen(state: State, card: dict[str, Any]) -> bool:
+    return card["status"] == "frozen"
+
+
+def _unfrozen_account(state: State, account: dict[str, Any]) -> bool:
+    """No money moves in or out of a frozen account."""
+    return account["status"] != "frozen"
+
+
+def _disputable(state: State, transaction: dict[str, Any]) -> bool:
+    """A posted merchant charge, not disputed yet and inside the dispute window."""
+    today = date.fromisoformat(state.get("meta", "clock")["today"])
+    return (not transaction["disputed"] and transaction["status"] != "pending" and transaction["direction"] == "debit"
+            and transaction["channel"] not in ("internal", "transfer")
+            and (today - date.fromisoformat(transaction["posted_on"])).days <= DISPUTE_WINDOW_DAYS)
 
 
 def _spending_category(rng: random.Random, state: State) -> str:
@@ -243,6 +267,15 @@ LANGUAGE = Language(
         "transfer_to_payee.amount": _amount(20, 300),
         "pay_bill.amount": _bill_amount,
         "get_account_transactions.category": _spending_category,
+    },
+    eligible={
+        "freeze_card.card_id": _freezable,
+        "unfreeze_card.card_id": _frozen,
+        "dispute_transaction.transaction_id": _disputable,
+        "transfer_between_accounts.from_account_id": _unfrozen_account,
+        "transfer_between_accounts.to_account_id": _unfrozen_account,
+        "transfer_to_payee.account_id": _unfrozen_account,
+        "pay_bill.account_id": _unfrozen_account,
     },
     field_nouns={
         "balance": "balance", "available_balance": "available balance", "total_balance": "total balance",

@@ -83,10 +83,39 @@ def _employee(rng: random.Random, state: State) -> dict[str, Any]:
 
 def _ticket_where(test):
     def sample(rng: random.Random, state: State) -> str:
-        ids = [k for k, t in state.records("tickets") if test(t)]
+        ids = [k for k, t in state.records("tickets") if test(state, t)]
         ids = ids or [k for k, t in state.records("tickets") if t["status"] in OPEN_STATUSES] or state.ids("tickets")
         return rng.choice(ids)
     return sample
+
+
+def _unassigned(state: State, ticket: dict[str, Any]) -> bool:
+    return ticket["status"] in OPEN_STATUSES and not ticket["assigned_agent_id"]
+
+
+def _escalable(state: State, ticket: dict[str, Any]) -> bool:
+    return ticket["status"] in OPEN_STATUSES and ticket["priority"] in ("low", "medium")
+
+
+def _open(state: State, ticket: dict[str, Any]) -> bool:
+    return ticket["status"] in OPEN_STATUSES
+
+
+def _resolvable(state: State, ticket: dict[str, Any]) -> bool:
+    return ticket["status"] in OPEN_STATUSES and bool(ticket["assigned_agent_id"])
+
+
+def _in_use(state: State, asset: dict[str, Any]) -> bool:
+    return asset["status"] == "in use"
+
+
+# what a call needs of its record (the tool fails on any other), for Language.eligible
+def _raisable(state: State, ticket: dict[str, Any]) -> bool:
+    return ticket["status"] in OPEN_STATUSES and ticket["priority"] != "critical"
+
+
+def _no_replacement_yet(state: State, asset: dict[str, Any]) -> bool:
+    return asset["status"] != "replacement requested"
 
 
 def _new_issue(rng: random.Random, state: State) -> dict[str, str]:
@@ -114,7 +143,7 @@ def _replacement_reason(rng: random.Random, state: State) -> str:
 
 
 def _replaceable_asset(rng: random.Random, state: State) -> str:
-    ids = [k for k, a in state.records("assets") if a["status"] == "in use"] or state.ids("assets")
+    ids = [k for k, a in state.records("assets") if _in_use(state, a)] or state.ids("assets")
     return rng.choice(ids)
 
 
@@ -326,14 +355,20 @@ LANGUAGE = Language(
         "comment": lambda rng, state: rng.choice(COMMENTS),
         "resolve_ticket": _resolution,
         "submit_leave_request": _leave_window,
-        "assign_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES and not t["assigned_agent_id"]),
-        "escalate_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES
-                                                   and t["priority"] in ("low", "medium")),
+        "assign_ticket.ticket_id": _ticket_where(_unassigned),
+        "escalate_ticket.ticket_id": _ticket_where(_escalable),
         "escalate_ticket.new_priority": lambda rng, state: rng.choice(("high", "critical")),
-        "add_ticket_comment.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES),
-        "resolve_ticket.ticket_id": _ticket_where(lambda t: t["status"] in OPEN_STATUSES and t["assigned_agent_id"]),
+        "add_ticket_comment.ticket_id": _ticket_where(_open),
+        "resolve_ticket.ticket_id": _ticket_where(_resolvable),
         "request_asset_replacement.asset_id": _replaceable_asset,
         "request_asset_replacement.reason": _replacement_reason,
+    },
+    eligible={
+        "assign_ticket.ticket_id": _open,
+        "escalate_ticket.ticket_id": _raisable,
+        "add_ticket_comment.ticket_id": _open,
+        "resolve_ticket.ticket_id": _resolvable,
+        "request_asset_replacement.asset_id": _no_replacement_yet,
     },
     field_nouns={
         "open_tickets": "open ticket count", "open_ticket_count": "number of open tickets",

@@ -6,7 +6,8 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from builders.hotels.state import REQUEST_IDEAS
+from builders.hotels.env import MAX_SPECIAL_REQUESTS, MIN_REDEMPTION
+from builders.hotels.state import ACTIVE, POINT_VALUE_USD, REQUEST_IDEAS
 from covert.env import Intent, Language, Reference, State
 from covert.policy import Identity
 
@@ -57,35 +58,45 @@ def _max_price(rng: random.Random, state: State) -> float:
     return float(50 * (int(prices[rng.randrange(len(prices))]) // 50 + 1))
 
 
-def _bookings(state: State, test) -> list[str]:
-    return [k for k, b in state.records("bookings") if test(b)]
-
-
 def _booking_where(test):
+    """A booking ``test(state, booking)`` accepts (any booking when none does)."""
     def sample(rng: random.Random, state: State) -> str:
-        return rng.choice(_bookings(state, test) or state.ids("bookings"))
+        return rng.choice([k for k, b in state.records("bookings") if test(state, b)] or state.ids("bookings"))
     return sample
 
 
-def _cancellable(state: State):
-    today = _today(state).isoformat()
-    return lambda b: b["status"] == "confirmed" and (b["rate_plan"] == "flexible" or today <= b["cancellation_deadline"])
+def _cancellable(state: State, booking: dict[str, Any]) -> bool:
+    """Confirmed, and flexible or still inside its free-cancellation window."""
+    return booking["status"] == "confirmed" and (booking["rate_plan"] == "flexible"
+                                                 or state.get("meta", "clock")["today"] <= booking["cancellation_deadline"])
 
 
-def _changeable_booking(rng: random.Random, state: State) -> str:
-    today = _today(state).isoformat()
-    return _booking_where(lambda b: b["status"] == "confirmed" and today <= b["cancellation_deadline"])(rng, state)
+def _changeable(state: State, booking: dict[str, Any]) -> bool:
+    """Confirmed, and its cancellation deadline (until which dates can move) not passed."""
+    return booking["status"] == "confirmed" and state.get("meta", "clock")["today"] <= booking["cancellation_deadline"]
 
 
-def _cancellable_booking(rng: random.Random, state: State) -> str:
-    return _booking_where(_cancellable(state))(rng, state)
+def _redeemable(state: State, booking: dict[str, Any]) -> bool:
+    """Confirmed, with enough left to pay and a guest with points to redeem on it."""
+    guest = state.get("guests", booking["guest_id"]) or {}
+    return booking["status"] == "confirmed" and guest.get("points_balance", 0) >= 5000 and booking["amount_paid"] >= 25
 
 
-def _redeemable_booking(rng: random.Random, state: State) -> str:
-    def ok(b: dict) -> bool:
-        guest = state.get("guests", b["guest_id"]) or {}
-        return b["status"] == "confirmed" and guest.get("points_balance", 0) >= 5000 and b["amount_paid"] >= 25
-    return _booking_where(ok)(rng, state)
+def _requestable(state: State, booking: dict[str, Any]) -> bool:
+    """An upcoming or current stay with room for another special request."""
+    return booking["status"] in ACTIVE and len(booking["special_requests"]) < MAX_SPECIAL_REQUESTS
+
+
+# what a call needs of its booking (the tool fails on any other), for Language.eligible
+def _can_cancel(state: State, booking: dict[str, Any]) -> bool:
+    return booking["status"] == "confirmed" and (booking["rate_plan"] != "nonrefundable"
+                                                 or state.get("meta", "clock")["today"] <= booking["cancellation_deadline"])
+
+
+def _can_redeem(state: State, booking: dict[str, Any]) -> bool:
+    guest = state.get("guests", booking["guest_id"]) or {}
+    return (booking["status"] == "confirmed" and guest.get("points_balance", 0) >= MIN_REDEMPTION
+            and booking["amount_paid"] >= MIN_REDEMPTION * POINT_VALUE_USD)
 
 
 IDENTITY = Identity(
@@ -295,12 +306,17 @@ LANGUAGE = Language(
         "get_room_availability": lambda rng, state: _planned(state),
         "book_room": lambda rng, state: _planned(state),
         "change_booking_dates": lambda rng, state: _stay(rng, state, "new_check_in", "new_check_out"),
-        "cancel_booking.booking_id": _cancellable_booking,
-        "change_booking_dates.booking_id": _changeable_booking,
-        "redeem_points.booking_id": _redeemable_booking,
-        "add_special_request.booking_id": _booking_where(lambda b: b["status"] in ("confirmed", "checked-in")
-                                                         and len(b["special_requests"]) < 4),
-        "get_booking_details.booking_id": _booking_where(lambda b: True),
+        "cancel_booking.booking_id": _booking_where(_cancellable),
+        "change_booking_dates.booking_id": _booking_where(_changeable),
+        "redeem_points.booking_id": _booking_where(_redeemable),
+        "add_special_request.booking_id": _booking_where(_requestable),
+        "get_booking_details.booking_id": _booking_where(lambda state, b: True),
+    },
+    eligible={
+        "cancel_booking.booking_id": _can_cancel,
+        "change_booking_dates.booking_id": _changeable,
+        "redeem_points.booking_id": _can_redeem,
+        "add_special_request.booking_id": _requestable,
     },
     field_nouns={"recent_activity": "points movements", "points": "points change",
         "total": "booking total", "price_per_night": "nightly rate", "lowest_price_per_night": "lowest nightly rate",

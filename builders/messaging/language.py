@@ -278,6 +278,9 @@ LANGUAGE = Language(
         ),
     },
     entity_tables={"message_id": "messages", "contact_id": "contacts"},
+    eligible={"archive_message.message_id": lambda state, message: message["folder"] == "inbox",
+              "reply_to_message.message_id": lambda state, message: message["folder"] != "drafts",
+              "forward_message.message_id": lambda state, message: message["folder"] != "drafts"},
     values={
         "search_contacts.name": _contact_name,
         "search_messages.sender": _sender,

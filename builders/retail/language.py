@@ -14,11 +14,27 @@ def _user(rng: random.Random, state: State) -> dict[str, Any]:
     return state.get("users", rng.choice(state.ids("users")))
 
 
-def _order_with_status(*statuses: str):
+def _status_in(*statuses: str):
+    """Whether an order is in one of ``statuses`` (the state a tool's precondition asks of it)."""
+    def test(state: State, order: dict[str, Any]) -> bool:
+        return order["status"] in statuses
+    return test
+
+
+def _shipped(state: State, order: dict[str, Any]) -> bool:
+    """An order with a shipment to track."""
+    return bool(order.get("fulfillment"))
+
+
+def _order_where(test):
     def sample(rng: random.Random, state: State) -> str:
-        ids = [k for k, o in state.records("orders") if o["status"] in statuses] or state.ids("orders")
+        ids = [k for k, o in state.records("orders") if test(state, o)] or state.ids("orders")
         return rng.choice(ids)
     return sample
+
+
+_PENDING = _status_in("pending")
+_DELIVERED = _status_in("delivered")
 
 
 def _name_zip(rng: random.Random, state: State) -> dict[str, str]:
@@ -158,10 +174,16 @@ LANGUAGE = Language(
         "find_user_id_by_name_zip": _name_zip,
         "modify_pending_order_address": _new_address,
         "modify_user_address": _new_address,
-        "cancel_pending_order.order_id": _order_with_status("pending"),
-        "modify_pending_order_address.order_id": _order_with_status("pending"),
-        "track_order.order_id": _order_with_status("processed", "delivered"),
-        "return_delivered_order_items.order_id": _order_with_status("delivered"),
+        "cancel_pending_order.order_id": _order_where(_PENDING),
+        "modify_pending_order_address.order_id": _order_where(_PENDING),
+        "track_order.order_id": _order_where(_shipped),
+        "return_delivered_order_items.order_id": _order_where(_DELIVERED),
+    },
+    eligible={
+        "cancel_pending_order.order_id": _PENDING,
+        "modify_pending_order_address.order_id": _PENDING,
+        "track_order.order_id": _shipped,
+        "return_delivered_order_items.order_id": _DELIVERED,
     },
     field_nouns={"total": "order total", "lowest_price": "starting price", "price": "price", "balance": "balance"},
     out_of_scope=(

@@ -6,6 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from builders.smart_home.env import SWITCHABLE
 from covert.env import Intent, Language, Reference, State
 from covert.policy import Identity, listed_in
 
@@ -30,6 +31,25 @@ def _pick(rng: random.Random, state: State, table: str, keep: Any) -> str:
     """A random id of ``table`` whose record passes ``keep``, or any id when none does."""
     ids = [key for key, record in state.records(table) if keep(record)] or state.ids(table)
     return rng.choice(ids)
+
+
+def _online_kind(*kinds: str):
+    """A device of one of ``kinds`` that is online (what controlling it needs)."""
+    def test(state: State, device: dict[str, Any]) -> bool:
+        return device["kind"] in kinds and bool(device["online"])
+    return test
+
+
+def _runnable(state: State, scene: dict[str, Any]) -> bool:
+    """A scene whose devices are all online, none of its locks standing open."""
+    for action in scene["actions"]:
+        device = state.get("devices", action["device_id"])
+        if device is None:
+            continue
+        if not device["online"] or (action["settings"].get("lock_state") == "locked"
+                                    and device["state"].get("door_state") == "open"):
+            return False
+    return True
 
 
 def _email(rng: random.Random, state: State) -> str:
@@ -161,7 +181,7 @@ LANGUAGE = Language(
             Intent(ask=("run {scene_id}", "turn on {scene_id}", "can you start {scene_id} now?"),
                    answer=("{name} is running now and adjusted {devices_updated:n:device}.",
                            "Your {name} scene ran and changed {changes:list:name|status_summary}.",
-                           "I ran {name}: {changes:list:name} were adjusted.")),
+                           "I ran {name}, which adjusted {changes:list:name}.")),
         ),
         "create_routine": (
             Intent(ask=("at {home_id}, set up a routine called {routine_name} that runs {scene_id} at {time}, {repeat}",
@@ -217,6 +237,8 @@ LANGUAGE = Language(
     },
     entity_tables={"home_id": "homes", "room_id": "rooms", "device_id": "devices", "thermostat_id": "devices",
                    "lock_id": "devices", "scene_id": "scenes", "routine_id": "routines"},
+    eligible={"activate_scene.scene_id": _runnable, "set_thermostat.thermostat_id": _online_kind("thermostat"),
+              "set_lock.lock_id": _online_kind("lock"), "control_device.device_id": _online_kind(*SWITCHABLE)},
     values={
         "email": _email,
         "get_energy_usage": _period,

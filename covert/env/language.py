@@ -83,6 +83,11 @@ class Language:
         fixed: ``"tool.param"`` keys whose value is the same in every call on one state (an imported
             API's project or region): calls of a tool that takes nothing else cannot differ, so the
             tool is never asked about several times in one parallel turn.
+        eligible: Per ``"tool.param"`` that names a record, what the call needs of that record (given the
+            state and the record): the tool fails on every record the test refuses (a return needs a
+            delivered order). Synthesis draws the person a task is about among those holding such records,
+            picks among them where it chooses one of a person's records, and counts a call on a refused
+            record as failed without running it; the calls it keeps still run, and validation replays them.
     """
 
     scope: str
@@ -97,6 +102,7 @@ class Language:
     actions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reads: dict[str, str] = field(default_factory=dict)
     fixed: frozenset[str] = frozenset()
+    eligible: dict[str, Callable[[State, dict[str, Any]], bool]] = field(default_factory=dict)
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

@@ -130,13 +130,55 @@ def dumps(value: Any) -> bytes:
         text = orjson.dumps(value)
     except (orjson.JSONEncodeError, TypeError) as exc:
         raise LoaderUnsafe(f"a value cannot be written as JSON that loads back the same: {exc}") from None
-    if not _MAYBE_FLOAT.search(text):
-        return text
-    if type(value) is not float and not _misread_candidates(text):
-        return text  # every float token reads back exactly: nothing to walk
-    # floats ujson would misread become orjson.Fragments holding an exact spelling
-    fixed = map_floats(value, _exact_spelling)
-    return text if fixed is value else orjson.dumps(fixed)
+    if type(value) is not float and not _has_float_token(text):
+        return text  # no float inside: nothing ujson could misread
+    found = _recent.get(text)
+    if found is not None:
+        return found  # the same JSON as a value just written (one task's ground truth in its SFT and RL rows)
+    if type(value) is not float and _reads_exactly(value):
+        result = text  # every float reads back exactly in its shortest form: nothing to respell
+    else:
+        # floats ujson would misread become orjson.Fragments holding an exact spelling
+        fixed = map_floats(value, _exact_spelling)
+        result = text if fixed is value else orjson.dumps(fixed)
+    if len(_recent) >= _RECENT_LIMIT:
+        _recent.clear()
+    _recent[text] = result
+    return result
+
+
+# the loader-safe JSON of recently written texts (it depends on the text alone: equal texts hold equal floats)
+_recent: dict[bytes, bytes] = {}
+_RECENT_LIMIT = 16
+
+
+# the float tokens of orjson's compact JSON (a lower-case e), inside a list or an object: a fraction (``12.5``, ``1.25e+30``) or a
+# signed exponent (``1e-7``, ``1e+20``), then a delimiter; digits in strings are followed by other characters
+_FRACTION = re.compile(rb"\.\d+[e,\]}]")
+_EXPONENT = re.compile(rb"e[-+]\d+[,\]}]")
+
+
+def _has_float_token(text: bytes) -> bool:
+    """Whether orjson's ``text`` of a list or an object may hold a float (false positives: digits in strings)."""
+    return _FRACTION.search(text) is not None or (
+        (b"e-" in text or b"e+" in text) and _EXPONENT.search(text) is not None)
+
+
+def _reads_exactly(value: dict | list) -> bool:
+    """Whether ujson reads every float of ``value`` (those :func:`map_floats` reaches: through dicts and
+    lists) back exactly in its shortest form, as orjson writes it. Walking the value costs less than
+    scanning its JSON text for float tokens (strings hold many digits and dots, and no floats); raises
+    :class:`LoaderUnsafe` as :func:`float_text` does."""
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        kind = type(item)
+        if kind is str or kind is int:
+            continue
+        if kind is float:
+            if _texts.get(item, _texts) is not None and float_text(item) is not None:
+                return False
+        elif isinstance(item, (dict, list)) and not _reads_exactly(item):
+            return False
+    return True
 
 
 # a number with a fraction or an exponent where a JSON value starts and ends (it may still sit inside a

@@ -37,7 +37,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.validation import unused_read
+from covert.validation import takes_from_earlier_turn, unused_read
 from covert.values import (
     get_path,
     join_phrases,
@@ -53,6 +53,7 @@ _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STEP_TRIES = 4
 NO_CHANGE = "no_change"  # what a try whose write changed nothing failed of
+INELIGIBLE = {"error": {"code": "ineligible_record", "message": "the call's record fails its eligible test"}}
 
 
 @dataclass
@@ -62,6 +63,10 @@ class _Step:
     phrases: dict[str, str] = field(default_factory=dict)
     user_params: list[str] = field(default_factory=list)
     sources: set[int] = field(default_factory=set)  # the earlier calls whose outputs gave arguments
+
+
+# (id(builder), parallel, steps) -> (builder, its eligible tests, needs): the builder is kept, so an id is not reused
+_NEEDS: dict[tuple[int, bool, tuple[str, ...]], tuple[Builder, Any, tuple[tuple[str, int, Any], ...]]] = {}
 
 
 class Instantiator:
@@ -90,18 +95,35 @@ class Instantiator:
         needs = self._needed_records(blueprint) if table else ()
         self.principal: str | None = choose_principal(self.identity, state, rng, 2 if parallel else 1, needs) if table else None
         self._view: tuple[int, frozenset[tuple[str, str]], State] | None = None
+        self._writes = 0  # write calls made so far (the principal's view changes with them)
         self.self_values: dict[str, Any] = {}
         # records the value samplers do not see while a call is bound (see _hiding)
         self._hidden: frozenset[tuple[str, str]] = frozenset()
 
-    def _needed_records(self, blueprint: Blueprint) -> tuple[tuple[str, int], ...]:
-        """``(table, n)``: the person the task is about needs ``n`` records of each owned table that a step
-        names a record of (by its first required parameter that names one, as :meth:`_varying_param`
-        takes it): one, or two where a parallel turn calls the step's tool several times."""
+    def _needed_records(self, blueprint: Blueprint) -> tuple[tuple[str, int, Any], ...]:
+        """``(table, n, test)``: the person the task is about needs ``n`` records of each owned table that a
+        step names a record of (by its first required parameter that names one, as :meth:`_varying_param`
+        takes it): one, or two where a parallel turn calls the step's tool several times; records the
+        step's call can act on where the language says which (``Language.eligible``; else ``test`` is
+        ``None``). A function of the builder and the plan's tools and method, cached."""
         identity = self.identity
         if identity is None:
             return ()
-        needs: dict[str, int] = {}
+        key = (id(self.builder), blueprint.method == "parallel", tuple(blueprint.steps))
+        found = _NEEDS.get(key)
+        if found is not None and found[0] is self.builder and found[1] is self.language.eligible:
+            return found[2]
+        needs = self._needs_of(blueprint)
+        if len(_NEEDS) >= 8192:
+            _NEEDS.clear()
+        _NEEDS[key] = (self.builder, self.language.eligible, needs)
+        return needs
+
+    def _needs_of(self, blueprint: Blueprint) -> tuple[tuple[str, int, Any], ...]:
+        identity = self.identity
+        assert identity is not None
+        needs: dict[tuple[str, str], tuple[int, Any]] = {}
+        eligible = self.language.eligible
         for tool in dict.fromkeys(blueprint.steps):
             if tool in identity.tools:
                 continue
@@ -110,18 +132,22 @@ class Instantiator:
                     table = self.language.entity_tables.get(entity)
                     if table in identity.owners:
                         repeated = blueprint.method == "parallel" and blueprint.steps.count(tool) > 1
-                        needs[table] = max(needs.get(table, 0), 2 if repeated else 1)
+                        name = f"{tool}.{param}" if f"{tool}.{param}" in eligible else ""
+                        n = max(needs.get((table, name), (0, None))[0], 2 if repeated else 1)
+                        needs[(table, name)] = (n, eligible.get(name))
                     break
-        return tuple(sorted(needs.items()))
+        return tuple((table, n, test) for (table, _), (n, test) in sorted(needs.items(), key=lambda kv: kv[0]))
 
     def _sampling_state(self) -> State:
         """What the value samplers see: the live state, cut down to the principal's records (less those
         hidden while a call is bound; see :meth:`_hiding`)."""
         if self.principal is None or self.identity is None:
             return self.env.state
-        if self._view is None or self._view[0] != len(self.calls) or self._view[1] != self._hidden:
+        # the view lasts until a write changes the state (read tools never write: the builder contract)
+        writes = self._writes
+        if self._view is None or self._view[0] != writes or self._view[1] != self._hidden:
             view = principal_view(self.env.state, self.identity, self.principal)
-            self._view = (len(self.calls), self._hidden, view.without(set(self._hidden)) if self._hidden else view)
+            self._view = (writes, self._hidden, view.without(set(self._hidden)) if self._hidden else view)
         return self._view[2]
 
     # -- binding ---------------------------------------------------------------------------------
@@ -140,6 +166,7 @@ class Instantiator:
                 raise
             self.steps.append(step)
             self.calls.append(Call(tool, step.args, output))
+            self._writes += self.builder.tools[tool].writes
         if parallel and len(self.steps) < len(self.blueprint.steps):
             if len(self.steps) < 2:
                 raise Rejected("duplicate_parallel_call", self.blueprint.steps[0])
@@ -154,10 +181,14 @@ class Instantiator:
             marks = (len(self.selections), len(self.reasoning), dict(self.origins))
             step = self._bind_step(tool, failed, f"{tool}:{error}")
             saved = self.env.state.fork()
-            output = self.env.call(tool, step.args)
+            # a record the call cannot act on (Language.eligible) fails it: no need to run it to know
+            refused = self._refused(step)
+            output = INELIGIBLE if refused else self.env.call(tool, step.args)
             if is_error(output):
                 error = output["error"]["code"]
                 failed |= {r for p in step.args for r in self._named_records(step, p)}
+                if refused and self._futile(step, refused, failed):
+                    break
             elif self.builder.tools[tool].writes and not saved.diff(self.env.state):
                 # a write that changes nothing (locking a locked door) is a redundant step validation
                 # rejects: another draw may change something (unlocking it)
@@ -328,6 +359,9 @@ class Instantiator:
             ids = self._sampling_state().ids(table) if table else []
             if not ids:
                 return None
+            able = self._able(tool, param, entity, ids)
+            if able is not None:
+                ids = [k for k in ids if k in able]
             chosen = self.rng.choice(ids)
             return [chosen] if schema.get("type") == "array" else chosen
         if "enum" in schema:
@@ -422,6 +456,10 @@ class Instantiator:
                       and e.get(key) not in hidden]
         if not candidates:
             raise Rejected("no_distinct_choice", f"{entity} in {self.calls[source].name}.{list_path}")
+        # only records the call can act on, where the language says which
+        able = self._able(tool, param, entity, [e.get(key) for e in candidates])
+        if able is not None:
+            candidates = [e for e in candidates if e.get(key) in able]
         ref = self.language.references[entity]
         record: dict[str, Any] = {"call": len(self.calls), "param": param, "source_call": source,
                                   "list_path": list_path, "key": key}
@@ -435,7 +473,8 @@ class Instantiator:
                 if values.count(best) != 1 or len(values) < 2:
                     continue
                 chosen = elements[values.index(best)]
-                if chosen.get(key) is None or chosen.get(key) in taken or chosen.get(key) in hidden:
+                if chosen.get(key) is None or chosen.get(key) in taken or chosen.get(key) in hidden \
+                        or (able is not None and chosen.get(key) not in able):
                     continue
                 phrase = ref.superlative[numeric][0 if mode == "max" else 1]
                 record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])
@@ -476,6 +515,68 @@ class Instantiator:
             self.selections.append(record)
             return elements[0][key], phrase
         raise Rejected("no_unique_descriptor", f"{entity} in {self.calls[source].name}.{list_path}")
+
+    def _refused(self, step: _Step) -> str:
+        """The parameter of ``step`` that names a record the language's ``eligible`` test of it refuses
+        (so the call would fail), or ``""``."""
+        eligible = self.language.eligible
+        if not eligible:
+            return ""
+        state = self.env.state
+        spec = self.builder.tools[step.tool]
+        for param, value in step.args.items():
+            test = eligible.get(f"{step.tool}.{param}")
+            table = self.language.entity_tables.get(spec.param_entity(param)) if test is not None else None
+            if table is None:
+                continue
+            for key in value if isinstance(value, list) else [value]:
+                record = state.get(table, key) if isinstance(key, str) else None
+                if record is not None and not test(state, record):
+                    return param
+        return ""
+
+    def _futile(self, step: _Step, param: str, failed: set[tuple[str, str]]) -> bool:
+        """Whether every further try of ``step``'s call fails as this one did on ``param``'s record (a required
+        parameter): a value taken straight from an earlier output is the same on every try, and a value the user gives comes
+        from the principal's records, of which no record the call can act on is left (less ``failed``).
+        A value picked from a listed output is not: the next pick sees only records it can act on."""
+        tool = step.tool
+        if param not in self.builder.tools[tool].parameters["required"]:
+            return False  # another try may leave it out
+        if any(s["call"] == len(self.calls) and s["param"] == param for s in self.selections):
+            return False
+        if param not in step.user_params:
+            return True
+        out = set(failed)
+        first = next((s for s in self.steps if s.tool == tool), None) if self.blueprint.method == "parallel" else None
+        if first is not None:
+            if param != self._varying_param(first):
+                return True  # a later call of a parallel turn says what the first said, but for one thing
+            # nor are the records the turn already asks about drawn again
+            out |= {r for s in self.steps if s.tool == tool for r in self._named_records(s, param)}
+        test = self.language.eligible[f"{tool}.{param}"]
+        table = self.language.entity_tables[self.builder.tools[tool].param_entity(param)]
+        view, state = self._sampling_state(), self.env.state
+        return not any((table, k) not in out and test(state, record) for k, record in view.records(table))
+
+    def _able(self, tool: str, param: str, entity: str, keys: list[Any]) -> set[Any] | None:
+        """Those of ``keys`` (records of ``entity``'s table) that ``tool``'s call can act on by the
+        language's ``eligible`` test of ``tool.param`` on the live state; ``None`` when there is no test.
+        None of them: the call fails whichever is drawn, so the attempt is rejected as it would be after
+        failing (``precondition_failed``)."""
+        test = self.language.eligible.get(f"{tool}.{param}")
+        table = self.language.entity_tables.get(entity)
+        if test is None or table is None:
+            return None
+        state = self.env.state
+        able = set()
+        for k in keys:
+            record = state.get(table, k) if isinstance(k, str) else None
+            if record is None or test(state, record):
+                able.add(k)
+        if not able:
+            raise Rejected("precondition_failed", f"{tool}: no {entity} it can act on")
+        return able
 
     # -- realization -----------------------------------------------------------------------------
     def realize(self) -> tuple[str, str, list[dict[str, Any]]]:
@@ -623,7 +724,9 @@ class Instantiator:
         call = self.calls[index]
         return self.composer.goal(templates, call.output, index, call.name, facts)
 
-    def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
+    def reasoning_inputs(self, op: str, index: int) -> list[tuple[str, str, list[Any]]]:
+        """The lists of call ``index``'s output that aggregate ``op`` can run over (``(list_path, key,
+        elements)``: two elements or more, numeric for all but a count), in a fixed order; none: rejected."""
         call = self.calls[index]
         options = []
         for out in self.graph.list_fields[call.name]:
@@ -639,7 +742,11 @@ class Instantiator:
                 options.append((list_path, key, elements))
         if not options:
             raise Rejected("no_reasoning_input", f"{op} over {call.name}")
-        list_path, key, elements = self.rng.choice(sorted(options, key=lambda o: (o[0], o[1])))
+        return sorted(options, key=lambda o: (o[0], o[1]))
+
+    def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
+        call = self.calls[index]
+        list_path, key, elements = self.rng.choice(self.reasoning_inputs(op, index))
         plural, noun_ref = self._list_nouns(call.name, list_path)
         field_noun = self.language.noun_of_field(key)
         own = self._own_list(index)
@@ -783,7 +890,7 @@ def group_calls(blueprint: Blueprint, steps: list[str], bindings: list[set[int]]
     return groups
 
 
-def _reject_unused_reads(builder: Builder, inst: Instantiator) -> None:
+def _reject_unused_reads(builder: Builder, inst: Instantiator, scalars: list[set[Any]]) -> None:
     """Reject at once a plan with a read that feeds nothing (validation would reject the row as a
     redundant step after its query and answer were made): the same test without the query, so it
     rejects only what validation rejects."""
@@ -793,13 +900,28 @@ def _reject_unused_reads(builder: Builder, inst: Instantiator) -> None:
         used.add(blueprint.reasoning[1])
     calls = [{"name": c.name, "arguments": c.arguments} for c in inst.calls]
     names = [c["name"] for c in calls]
-    scalars: list[set[Any]] | None = None
     for j, call in enumerate(calls):
         if j in used or builder.tools[call["name"]].writes or required_call(builder, names, j):
             continue
-        scalars = scalars or [scalar_set(c.output) for c in inst.calls[:-1]] + [set()]
         if unused_read(builder, calls, scalars, j):
             raise Rejected("redundant_step", f"nothing uses the output of {call['name']}")
+
+
+def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list[int]], scalars: list[set[Any]]) -> None:
+    """Reject at once, before the query and answer are made, a plan that validation rejects whatever they
+    say: a sequential task whose later turns take nothing from an earlier turn's output
+    (``category_sequential``, by its test without the query), or one that identifies the user twice
+    (``repeated_identification``, as :func:`covert.policy.violations` counts identifications)."""
+    identity = inst.identity
+    if identity is not None and identity.table is not None and identity.tools:
+        lookups = [c.name for c in inst.calls if c.name in identity.tools
+                   and not (isinstance(c.output, dict) and "error" in c.output)]
+        if len(lookups) > 1:
+            raise Rejected("repeated_identification", ", ".join(lookups))
+    if inst.blueprint.category == "sequential":
+        turns = [[{"name": inst.calls[i].name, "arguments": inst.calls[i].arguments} for i in g] for g in groups]
+        if not takes_from_earlier_turn(builder, turns, scalars):
+            raise Rejected("category_sequential", "no call takes a value from an earlier turn's output")
 
 
 def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: random.Random, seed: int,
@@ -824,10 +946,11 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
     blueprint = inst.blueprint
-    _reject_unused_reads(builder, inst)
-    query, answer, facts = inst.realize()
-    bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
+    if blueprint.reasoning:  # what the aggregate runs over is known from the outputs: checked before the query
+        inst.reasoning_inputs(*blueprint.reasoning)
     scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
+    _reject_unused_reads(builder, inst, [*scalars, set()])
+    bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     for i, call in enumerate(inst.calls):
         items = [v for value in call.arguments.values() for v in (value if isinstance(value, list) else [value])]
         used = [v for v in items if isinstance(v, str) and len(v) >= 3]
@@ -842,6 +965,8 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
                 bindings[i].update(j for j in range(i) if names[j] in identity.tools)
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
+    _reject_broken_rules(builder, inst, groups, scalars)
+    query, answer, facts = inst.realize()
     final = inst.env.state
     calls_n = len(inst.calls)
     hard = calls_n >= 4 or inst.reasoning or blueprint.method == "merge"

@@ -111,3 +111,29 @@ def test_canonical_floats_undo_decoder_noise_and_keep_real_changes() -> None:
     assert canonical_json(data) == {"a": [1, 0.1, {"b": 0.3}], "s": "0.30000000000000004"}
     clean = {"a": [1, 0.1, {"b": 0.3}]}
     assert canonical_json(clean) is clean
+
+
+def test_floats_deep_in_lists_and_records_are_respelled_the_same_every_time() -> None:
+    """Floats are found by walking the value (not by scanning its text): deep in lists and records they
+    are respelled, digits in strings never are, and the same JSON written again (a task's ground truth
+    in its SFT and its RL row) gives the same bytes."""
+    document = {"a": [1, {"b": 0.3, "c": [0.7, "0.3 and 0.7", 2.5]}], "d": 12.5, "e": [[0.1, [0.3]]]}
+    first = dumps(document)
+    assert first == dumps(dict(document)) == dumps(orjson.loads(orjson.dumps(document)))
+    assert b'"0.3 and 0.7"' in first and b'"b":0.3,' not in first and b"[0.3]" not in first
+    assert ujson_loads(first.decode()) == document
+    assert dumps({"a": [{"b": [1.5, 2.25]}]}) == orjson.dumps({"a": [{"b": [1.5, 2.25]}]})
+    with pytest.raises(LoaderUnsafe):
+        dumps({"deep": [[{"x": 2 ** 70}]]})
+
+
+def test_every_float_orjson_writes_is_seen_as_one() -> None:
+    """A text with no float token is written as it is, unwalked: every float of every shape (fractions,
+    exponents either way, whole, negative) must show up as one, inside a list and an object."""
+    from covert.io.loader_safe import _has_float_token
+
+    floats = [*_floats(3000, 7), 1e-7, 1e20, 1e16, 5e-324, 1.7976931348623157e308, -0.0, 3.0, -2.5e-9]
+    for value in floats:
+        assert _has_float_token(orjson.dumps([value])), value
+        assert _has_float_token(orjson.dumps({"k": value, "s": "no 1.5 here"})), value
+    assert not _has_float_token(orjson.dumps({"price": "$193.00.", "n": [1, 2], "note": "re-book 2e-3 later"}))

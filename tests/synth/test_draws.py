@@ -38,28 +38,147 @@ def _recording(inst: Instantiator, tool: str) -> list[dict]:
     return seen
 
 
-def test_a_failed_try_is_followed_by_another_record_then_rejected() -> None:
-    builder = get_builder("hotels")
-    guest = "GST-7337574"
+@contextlib.contextmanager
+def _without_eligible(builder):
+    """The builder's language with no ``eligible`` tests (calls are only known to fail once they run)."""
+    language = builder.language
+    kept = language.eligible
+    object.__setattr__(language, "eligible", {})
+    try:
+        yield
+    finally:
+        object.__setattr__(language, "eligible", kept)
 
-    def close_all(tables):  # both of the guest's bookings are over: no try can cancel one
+
+def _close_all(guest):
+    def close(tables):  # every booking of the guest is over: no try can cancel one
         for booking in tables["bookings"].values():
             if booking["guest_id"] == guest:
                 booking["status"] = "completed"
+    return close
 
-    state = _hotels_state(close_all)
+
+def test_a_failed_try_is_followed_by_another_record_then_rejected() -> None:
+    builder = get_builder("hotels")
+    guest = "GST-7337574"
+    state = _hotels_state(_close_all(guest))
     mine = sorted(k for k, b in state.records("bookings") if b["guest_id"] == guest)
     assert len(mine) == 2
+    with _without_eligible(builder):
+        for seed in range(5):
+            inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
+            inst.principal = guest
+            tried = _recording(inst, "cancel_booking")
+            with pytest.raises(Rejected) as caught:
+                inst.run()
+            assert caught.value.reason == "precondition_failed"
+            assert caught.value.detail == "cancel_booking:booking_not_active"
+            # each of the guest's bookings is tried once, none of anyone else's
+            assert sorted(a["booking_id"] for a in tried) == mine
+
+
+def test_no_record_the_call_can_act_on_is_rejected_without_running_it() -> None:
+    """hotels' eligible test of cancel_booking.booking_id refuses completed bookings: a guest with nothing
+    to cancel gets the same rejection at once, no call made and no further draw."""
+    builder = get_builder("hotels")
+    guest = "GST-7337574"
+    state = _hotels_state(_close_all(guest))
     for seed in range(5):
         inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
         inst.principal = guest
         tried = _recording(inst, "cancel_booking")
         with pytest.raises(Rejected) as caught:
             inst.run()
-        assert caught.value.reason == "precondition_failed"
-        assert caught.value.detail == "cancel_booking:booking_not_active"
-        # each of the guest's bookings is tried once, none of anyone else's
-        assert sorted(a["booking_id"] for a in tried) == mine
+        assert caught.value.reason == "precondition_failed" and tried == []
+
+
+def test_the_principal_holds_a_record_the_call_can_act_on() -> None:
+    builder = get_builder("hotels")
+    identity = identity_of(builder)
+    test = builder.language.eligible["cancel_booking.booking_id"]
+    state = _hotels_state(_close_all("GST-7337574"))
+    able = holdings(identity, state, "bookings", test)
+    assert able["GST-7337574"] == 0 < holdings(identity, state, "bookings")["GST-7337574"]
+    fit = {p for p, n in able.items() if n >= 1}
+    assert fit and fit != set(able)
+    rng = random.Random(5)
+    assert {choose_principal(identity, state, rng, 1, (("bookings", 1, test),)) for _ in range(40)} <= fit
+    # nobody holds five such bookings: the need is counted without its test (as before there were tests)
+    assert (choose_principal(identity, state, random.Random(1), 1, (("bookings", 5, test),))
+            == choose_principal(identity, state, random.Random(1), 1, (("bookings", 5),)))
+    for seed in range(8):  # a task that cancels a booking is about someone with one to cancel
+        inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
+        assert inst.principal in fit
+        tried = _recording(inst, "cancel_booking")
+        inst.run()
+        assert len(tried) == 1 and test(state, state.get("bookings", tried[0]["booking_id"]))
+
+
+def test_a_record_picked_from_a_listed_output_is_one_the_call_can_act_on() -> None:
+    """retail: the order picked from the user's order list to be cancelled is a pending one."""
+    builder = get_builder("retail")
+    state = builder.state(0, 1)
+    test = builder.language.eligible["cancel_pending_order.order_id"]
+    blueprint = Blueprint("state_changing", "backward",
+                          ["find_user_id_by_email", "get_user_details", "cancel_pending_order"], [2], None, 0.0)
+    picked = 0
+    for seed in range(30):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        tried = _recording(inst, "cancel_pending_order")
+        with contextlib.suppress(Rejected):
+            inst.run()
+        for args in tried:
+            assert test(state, state.get("orders", args["order_id"]))
+        picked += any(s["param"] == "order_id" for s in inst.selections)
+    assert picked >= 5
+
+
+@pytest.mark.parametrize("name", ["airline", "banking", "helpdesk", "hotels", "messaging", "retail", "smart_home"])
+def test_eligible_tests_never_refuse_a_record_a_call_succeeds_on(name: str) -> None:
+    """A builder's ``eligible`` tests are necessary conditions: with the tests switched off (records drawn
+    as before), no call that succeeds acts on a record its test refuses, in the state it ran on."""
+    from covert.env.environment import Environment
+    from covert.synth.generate import ItemSpec, make_task
+
+    builder = get_builder(name)
+    language = builder.language
+    tests = dict(language.eligible)
+    assert tests
+    seen: dict[str, int] = {}
+    wrong: list[str] = []
+    real = Environment.call
+
+    def call(env, tool, arguments=None):
+        before = env.state.fork()
+        output = real(env, tool, arguments)
+        if (isinstance(output, dict) and "error" in output) or not isinstance(arguments, dict):
+            return output
+        for param, value in arguments.items():
+            test = tests.get(f"{tool}.{param}")
+            if test is None:
+                continue
+            table = language.entity_tables[builder.tools[tool].param_entity(param)]
+            for key in value if isinstance(value, list) else [value]:
+                record = before.get(table, key)
+                if record is not None:
+                    seen[tool] = seen.get(tool, 0) + 1
+                    if not test(before, record):
+                        wrong.append(f"{tool}.{param}={key}")
+        return output
+
+    with _without_eligible(builder):
+        Environment.call = call
+        try:
+            for index in range(240):
+                category = ("state_changing", "parallel", "simple", "parallel_multiple")[index % 4]
+                spec = ItemSpec(index, name, category, None, index // 60)
+                for attempt in range(2):
+                    with contextlib.suppress(Rejected):
+                        make_task(spec, 0, attempt)
+        finally:
+            Environment.call = real
+    assert not wrong, wrong[:5]
+    assert sum(seen.values()) >= 10
 
 
 def test_a_parallel_turn_asks_about_records_it_has_not_asked_about() -> None:
@@ -180,3 +299,37 @@ def test_a_write_that_changes_nothing_is_drawn_again() -> None:
         kept += 1
         redrawn += len(tried) > 1
     assert kept >= 10 and redrawn >= 1
+
+
+def test_a_parallel_call_with_no_record_left_to_act_on_stops_drawing() -> None:
+    """hotels: a guest with one booking that can take a special request (the others completed) asks for
+    requests on two: the second call of the turn can only draw a completed booking (the one the turn already
+    asks about is not drawn again), so it is given up after one refused draw, no call run, rather than drawn
+    again on each of the others; the turn of one call is rejected."""
+    builder = get_builder("hotels")
+    guest = "GST-9145653"
+    state = _hotels_state()
+    test = builder.language.eligible["add_special_request.booking_id"]
+    mine = [k for k, b in state.records("bookings") if b["guest_id"] == guest]
+    assert len(mine) == 3
+
+    def one_open(tables):
+        for key in mine[1:]:
+            tables["bookings"][key]["status"] = "completed"
+        tables["bookings"][mine[0]].update(status="confirmed", special_requests=[])
+
+    state = _hotels_state(one_open)
+    assert [k for k in mine if test(state, state.get("bookings", k))] == mine[:1]
+    blueprint = Blueprint("parallel", "parallel", ["add_special_request"] * 2, [0, 1], None, 0.0)
+    for seed in range(4):
+        inst = Instantiator(builder, blueprint, state, random.Random(seed))
+        inst.principal = guest
+        tried = _recording(inst, "add_special_request")
+        binds = []
+        real = inst._bind
+        inst._bind = lambda tool, link, real=real, binds=binds: binds.append(tool) or real(tool, link)
+        with pytest.raises(Rejected) as caught:
+            inst.run()
+        assert caught.value.reason == "duplicate_parallel_call"
+        assert [a["booking_id"] for a in tried] == mine[:1]  # the one it can act on, once
+        assert len(binds) == 2

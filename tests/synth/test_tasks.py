@@ -10,7 +10,7 @@ import pytest
 from covert.env import get_builder
 from covert.synth.generate import ItemSpec, make_item
 from covert.synth.records import CATEGORIES
-from covert.validation import Invalid, validate_row
+from covert.validation import _ID_LIKE, Invalid, validate_row
 
 RETAIL = get_builder("retail")
 
@@ -57,7 +57,8 @@ def test_lookups_are_not_handed_over() -> None:
         task = outcome.task
         for i, call in enumerate(task.calls):
             for value in call.arguments.values():
-                if isinstance(value, str) and any(value in str(c.output) for c in task.calls[:i]):
+                # an id (a city both in the user's address and in the one they move to is no lookup)
+                if isinstance(value, str) and _ID_LIKE.search(value) and any(value in str(c.output) for c in task.calls[:i]):
                     first = next(j for j, c in enumerate(task.calls) if value in c.arguments.values())
                     if any(value in str(c.output) for c in task.calls[:first]):
                         assert value not in task.query

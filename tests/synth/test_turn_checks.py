@@ -138,6 +138,64 @@ def test_sequential_label_needs_a_dependency() -> None:
     assert _reason(dict(_split_turns(sft), category="sequential")) == "category_sequential"
 
 
+def _turn_scalars(sft: dict[str, Any]) -> tuple[list[list[dict[str, Any]]], list[set[Any]]]:
+    from covert.values import scalar_set
+
+    outputs = [json.loads(m["content"]) for m in sft["messages"] if m["role"] == "tool"]
+    return sft["ground_truth"]["calls"], [scalar_set(o) for o in outputs]
+
+
+def test_the_early_sequential_test_rejects_only_what_validation_rejects() -> None:
+    """Synthesis rejects a sequential plan whose later turns take nothing from an earlier output before
+    making its query (covert.validation.takes_from_earlier_turn): a row with such turns fails validation
+    as category_sequential, and an accepted sequential row passes the early test."""
+    from covert.validation import takes_from_earlier_turn
+
+    # two booking lookups in turns of their own: the second takes nothing from the first's output
+    sft = _find("hotels", "parallel", "get_booking_details", lambda t: len(t.calls) == 2).rows["sft"]
+    broken = dict(_split_turns(sft), category="sequential")
+    assert not takes_from_earlier_turn(get_builder("hotels"), *_turn_scalars(broken))
+    assert _reason(broken) == "category_sequential"
+    # a date both turns give is in the first output: the early test leaves it to validation (the query says it)
+    flights = dict(_split_turns(_find("airline", "parallel", "get_flight_status").rows["sft"]), category="sequential")
+    assert takes_from_earlier_turn(get_builder("airline"), *_turn_scalars(flights))
+    assert _reason(flights) == "category_sequential"
+    for name in ("airline", "hotels", "banking"):
+        sft = _find(name, "sequential").rows["sft"]
+        assert takes_from_earlier_turn(get_builder(name), *_turn_scalars(sft))
+
+
+def test_plans_validation_or_the_answer_would_reject_are_rejected_before_their_query() -> None:
+    import random
+
+    from covert.synth.blueprint import Blueprint
+    from covert.synth.instantiate import Instantiator, instantiate
+    from covert.synth.records import Rejected
+
+    builder = get_builder("hotels")
+    state = builder.state(0, 0)
+    blueprint = Blueprint("sequential", "walk", ["find_guest_by_email", "find_guest_by_loyalty_number",
+                                                 "get_guest_profile"], [2])
+    realized = []
+    real = Instantiator.realize
+    Instantiator.realize = lambda self: realized.append(1) or real(self)
+    try:
+        with pytest.raises(Rejected) as caught:
+            instantiate(builder, blueprint, state, random.Random(2), 0, 0)
+    finally:
+        Instantiator.realize = real
+    assert caught.value.reason == "repeated_identification" and not realized
+    # an aggregate over an output with no list of two records or more: rejected as early
+    Instantiator.realize = lambda self: realized.append(1) or real(self)
+    try:
+        with pytest.raises(Rejected) as caught:
+            instantiate(builder, Blueprint("sequential", "walk", ["find_guest_by_email", "get_guest_profile"], [1],
+                                           reasoning=("sum", 0)), state, random.Random(2), 0, 0)
+    finally:
+        Instantiator.realize = real
+    assert caught.value.reason == "no_reasoning_input" and not realized
+
+
 def _write_dataset(root: Path, rows: list[dict[str, Any]]) -> Path:
     writer = ShardWriter(root, "sft", "train", 1000)
     for row in rows:
