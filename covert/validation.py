@@ -124,8 +124,8 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         # recorded in the row's hashes, is the first run and _check_replay compares against it
         _check_deterministic(replay, _replay(builder.environment, oracle, initial))
     _check_replay(oracle, replay.outputs, replay.final_hash)
-    _check_parallel_order(builder.environment, oracle, initial)
     _check_semantics(builder, oracle, replay, initial)
+    _check_parallel_order(builder.environment, oracle, initial)  # after the named conflict of two writes on one id
     messages = row["messages"] if kind == "sft" else row["prompt"]
     system = messages[0]["content"] if messages and messages[0].get("role") == "system" else ""
     broken = violation(builder, system, oracle.groups, replay.outputs, initial)
