@@ -289,7 +289,7 @@ LANGUAGE = Language(
                         'minutes and invite {person_ids}. I\'m {email}',
                         'I\'m {email}. Book "{title}" in {room_id} on {date} at {start_time} for '
                         '{duration_minutes} minutes and invite {person_ids}'),
-                   answer=("\"{title}\" is booked on {date:date} from {start_time:time} to {end_time:time} ({location}), and {attendees:list:name} are invited.",
+                   answer=("\"{title}\" is booked on {date:date} from {start_time:time} to {end_time:time} ({location}), with {attendees:list:name} invited.",
                            "I've set up \"{title}\" for {date:date} at {start_time:time} with {attendees:list:name}; location: {location}.",
                            "Your meeting \"{title}\" is on the calendar: {date:date}, {start_time:time} to {end_time:time}, invitees {attendees:list:name}.")),
         ),

@@ -207,6 +207,9 @@ def plural_subject(ask: str, subjects: list[str]) -> str:
     return ask
 
 
+_REFERS_BACK = re.compile(r"(?:their|his|her|its|it's|it is|they're|they are)\b", re.IGNORECASE)
+
+
 def compose_query(rng: random.Random, contexts: list[str], asks: list[str], register: str = "customer",
                   repeats: dict[str, str] | None = None, trailing: list[str] | None = None) -> str:
     """A user message: optional greeting, the context the user hands over, the requests, optional thanks.
@@ -215,9 +218,10 @@ def compose_query(rng: random.Random, contexts: list[str], asks: list[str], regi
     ``trailing`` are clarifications ("I mean ..."), said after the requests."""
     connectors = rng.sample(CONNECTORS, min(len(CONNECTORS), max(0, len(asks) - 1)))
     ask_sentences = [sentence(asks[0])] + [sentence(c + a) for c, a in zip(connectors, asks[1:], strict=False)]
-    context_sentences = [sentence(c) for c in contexts]
+    # "their name is X" names what a request refers to: it follows the request, it cannot open the message
+    context_sentences = [sentence(c) for c in contexts if not _REFERS_BACK.match(c)]
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
-    parts += [sentence(t) for t in trailing or ()]
+    parts += [sentence(c) for c in contexts if _REFERS_BACK.match(c)] + [sentence(t) for t in trailing or ()]
     if repeats:
         parts = refer_back(parts, repeats, rng)
     greeting, closing = pleasantries(rng, register)
