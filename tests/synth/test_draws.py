@@ -66,15 +66,21 @@ def test_a_failed_try_is_followed_by_another_record_then_rejected() -> None:
     assert len(mine) == 2
     with _without_eligible(builder):
         for seed in range(5):
-            inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
-            inst.principal = guest
-            tried = _recording(inst, "cancel_booking")
-            with pytest.raises(Rejected) as caught:
-                inst.run()
-            assert caught.value.reason == "precondition_failed"
-            assert caught.value.detail == "cancel_booking:booking_not_active"
+            tried, caught = _cancel_for(builder, state, guest, seed)
+            assert caught.reason == "precondition_failed"
+            assert caught.detail == "cancel_booking:booking_not_active"
             # each of the guest's bookings is tried once, none of anyone else's
             assert sorted(a["booking_id"] for a in tried) == mine
+
+
+def _cancel_for(builder, state, guest: str, seed: int) -> tuple[list, Rejected]:
+    """The arguments of every cancel_booking call a simple cancellation for ``guest`` tried, and its rejection."""
+    inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
+    inst.principal = guest
+    tried = _recording(inst, "cancel_booking")
+    with pytest.raises(Rejected) as caught:
+        inst.run()
+    return tried, caught.value
 
 
 def test_no_record_the_call_can_act_on_is_rejected_without_running_it() -> None:
@@ -84,12 +90,8 @@ def test_no_record_the_call_can_act_on_is_rejected_without_running_it() -> None:
     guest = "GST-7337574"
     state = _hotels_state(_close_all(guest))
     for seed in range(5):
-        inst = Instantiator(builder, Blueprint("simple", "single", ["cancel_booking"], [0]), state, random.Random(seed))
-        inst.principal = guest
-        tried = _recording(inst, "cancel_booking")
-        with pytest.raises(Rejected) as caught:
-            inst.run()
-        assert caught.value.reason == "precondition_failed" and tried == []
+        tried, caught = _cancel_for(builder, state, guest, seed)
+        assert caught.reason == "precondition_failed" and tried == []
 
 
 def test_the_principal_holds_a_record_the_call_can_act_on() -> None:
