@@ -51,22 +51,28 @@ class Edge:
     entity: str
 
 
-def output_fields(schema: dict[str, Any], prefix: str = "", in_list: bool = False) -> list[OutputField]:
-    """Every scalar field of an output schema, with its path, entity and type."""
+OUTPUT_DEPTH = 5  # nesting levels of an output a later call may take a value from (hand-written outputs use 3)
+
+
+def output_fields(schema: dict[str, Any], prefix: str = "", in_list: bool = False, depth: int = 0) -> list[OutputField]:
+    """Every scalar field of an output schema, with its path, entity and type, down to
+    :data:`OUTPUT_DEPTH` levels (an imported API's outputs nest far deeper than anything links from)."""
     fields: list[OutputField] = []
     kind = schema.get("type")
+    if depth >= OUTPUT_DEPTH:
+        return fields
     if kind == "object":
         for name, sub in schema.get("properties", {}).items():
             path = f"{prefix}.{name}" if prefix else name
             sub_kind = sub.get("type")
             if sub_kind in ("object", "array"):
-                fields.extend(output_fields(sub, path, in_list))
+                fields.extend(output_fields(sub, path, in_list, depth + 1))
             elif sub_kind:
                 fields.append(OutputField(path, sub.get(ENTITY_KEY, name), sub_kind, in_list))
     elif kind == "array":
         items = schema.get("items", {})
         if items.get("type") in ("object", "array"):
-            fields.extend(output_fields(items, f"{prefix}[]", True))
+            fields.extend(output_fields(items, f"{prefix}[]", True, depth + 1))
         elif items.get("type"):
             name = prefix.rsplit(".", 1)[-1]
             entity = items.get(ENTITY_KEY) or (name[:-1] if name.endswith("_ids") else name)
