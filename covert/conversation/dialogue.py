@@ -69,6 +69,8 @@ def opening_of(task: Any, rng: random.Random, kept: list[str] = ()) -> str:
         raise ConversationError("empty_opening")
 
     greeting, _ = pleasantries(rng, REGISTERS.get(getattr(task, "builder", ""), "customer"))  # as often as queries
+    if getattr(task, "category", "") == "irrelevance" or not task.dialogue.get("asks"):
+        greeting = ""  # the whole query (an off-topic request) has its own greeting already
     return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not text.startswith("I") else \
         (f"{greeting} {text}" if greeting else text)
 

@@ -188,3 +188,20 @@ def test_parallel_calls_of_a_tool_all_say_what_varies() -> None:
         if None not in durations:
             assert len(set(durations)) == len(durations), durations
     assert checked >= 5
+
+
+def test_an_off_topic_opening_greets_once() -> None:
+    """An irrelevance task's query has its own greeting: the conversation's opening adds none."""
+    from covert.synth.realize import OPENINGS
+
+    openers = {o.rstrip(",.!").lower() for register in OPENINGS.values() for o in register}
+    tasks = [t for b in ("retail", "airline", "hotels") for t in _many(b, "irrelevance", 40)]
+    greeted = 0
+    for task in tasks:
+        messages, _ = conversation(task, get_builder(task.builder))
+        opening = next(m["content"] for m in messages if m["role"] == "user")
+        assert opening == task.query
+        sentences = [s.strip().rstrip(",.!").lower() for s in re.split(r"(?<=[.!?,])\s+", opening)]
+        greeted += sum(s in openers for s in sentences) > 0
+        assert sum(s in openers for s in sentences) <= 1, opening
+    assert greeted >= 5
