@@ -18,10 +18,28 @@ from covert.io.background import Background
 from covert.io.features import arrow_schema, features_for
 from covert.io.loader_safe import dumps as _loader_safe_dumps
 
-_SHARED: dict[int, tuple[Any, bytes]] = {}
-_SHARED_BYTES = 0
-_SHARED_BUDGET = 32 << 20  # bytes of JSON kept (a build on 100 imported environments keeps ~200 states of ~60 kB)
-_SHARED_ENTRIES = 1024
+
+class _SharedJson:
+    """JSON of values many rows share, serialised once, keyed by identity (each entry keeps its object
+    alive, so an id is never reused while cached) and bounded by bytes and entries."""
+
+    def __init__(self, budget: int, entries: int = 1024) -> None:
+        self.budget, self.entries = budget, entries
+        self.kept: dict[int, tuple[Any, bytes]] = {}
+        self.size = 0
+
+    def __call__(self, value: Any) -> bytes:
+        found = self.kept.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]
+        text = _dumps(value)
+        while self.kept and (len(self.kept) >= self.entries or self.size + len(text) > self.budget):
+            self.size -= len(self.kept.pop(next(iter(self.kept)))[1])
+        if id(value) in self.kept:
+            self.size -= len(self.kept.pop(id(value))[1])
+        self.kept[id(value)] = (value, text)
+        self.size += len(text)
+        return text
 
 
 def _dumps(value: Any) -> bytes:
@@ -29,35 +47,18 @@ def _dumps(value: Any) -> bytes:
     return _loader_safe_dumps(value)
 
 
-def _dumps_shared(value: Any) -> bytes:
-    """JSON of a value many rows share (an initial state used by several tasks), serialised once.
-
-    Keyed by identity; the entry keeps the object alive, so an id is never reused while cached.
-    """
-    global _SHARED_BYTES
-    found = _SHARED.get(id(value))
-    if found is not None and found[0] is value:
-        return found[1]
-    text = _dumps(value)
-    # bounded by bytes, not by a few entries: a build on hundreds of imported environments cycles
-    # through hundreds of shared states before any repeats
-    while _SHARED and (len(_SHARED) >= _SHARED_ENTRIES or _SHARED_BYTES + len(text) > _SHARED_BUDGET):
-        _SHARED_BYTES -= len(_SHARED.pop(next(iter(_SHARED)))[1])
-    if id(value) in _SHARED:
-        _SHARED_BYTES -= len(_SHARED.pop(id(value))[1])
-    _SHARED[id(value)] = (value, text)
-    _SHARED_BYTES += len(text)
-    return text
-
-
-_SHARED_COLUMNS = ("initial_state", "tools")  # values rows share by identity: serialised once
+# values rows share by identity, serialised once. An initial state is shared by a world's tasks (a few MB
+# hold every builder's current world; holding more keeps old states alive for the collector to walk); a
+# tool list by every row of a builder (a build on 100 imported environments offers ~10 MB of them, which
+# the environments keep alive anyway)
+_SHARED = {"initial_state": _SharedJson(4 << 20), "tools": _SharedJson(32 << 20)}
 
 
 def _encoder(feature: dict[str, Any], name: str) -> Any:
     """A function that encodes one value of ``feature``: JSON to bytes, structs field by field, plain
     values as they are."""
     if feature.get("_type") == "Json":
-        dumps = _dumps_shared if name in _SHARED_COLUMNS else _dumps
+        dumps = _SHARED.get(name, _dumps)
         return lambda value: None if value is None else dumps(value)
     if feature.get("_type") is None:
         fields = [(key, _encoder(sub, key)) for key, sub in feature.items()]
