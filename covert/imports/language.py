@@ -191,7 +191,9 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
     superlative = {k: (f"the {noun} with the highest {field_words(k)}", f"the {noun} with the lowest {field_words(k)}")
                    for k in _amount_fields(resource)}
     id_words = words(resource.id_field)
-    knows = source in ("botocore", "mcp") and bool(id_words) and id_words[-1] == "name" and len(id_words) > 1
+    # a user names what they keep by name: botocore's QueueName, an MCP memory's entity ``name``
+    knows = source in ("botocore", "mcp") and bool(id_words) and id_words[-1] == "name" \
+        and (len(id_words) > 1 or source == "mcp")
     return Reference(noun=noun, plural=shown(resource.plural), by_id=(f"the {noun} {{value}}", f"{noun} {{value}}"),
                      user_knows_id=knows, by_field=by_field, superlative=superlative)
 

@@ -66,6 +66,30 @@ def _identity_lookup(builder: Builder, tool: str) -> bool:
     return bool(linked_out) and not consumes_linked and all(not refs[e].user_knows_id for e in linked_out)
 
 
+def _same_records_read_and_written(builder: Builder, graph: ToolGraph, steps: list[str]) -> None:
+    """An API without a signed-in user (an imported one) whose turn both writes and reads records of one
+    kind (creates a dataset and lists the datasets) is order-dependent: the read sees the write or not.
+    Rejected here, as validation would (``parallel_order_dependent``); a domain with a user keeps its plans."""
+    if identity_of(builder) is not None:
+        return
+    refs = graph.link_entities or set()
+    written = set().union(*(graph.produced_entities(t) for t in steps if builder.tools[t].writes)) & refs
+    if written and any(graph.produced_entities(t) & written for t in steps if not builder.tools[t].writes):
+        raise Rejected("parallel_order_dependent", ", ".join(steps))
+
+
+@cache
+def singles_out(builder: Builder, producer: str, entity: str) -> bool:
+    """Whether a record of ``entity`` that ``producer`` returns can be singled out: it returns one record,
+    or the records say what tells them apart (a name, a highest or lowest amount), or they are the
+    signed-in user's own (a person has one or two: "my dispute"). An imported API's list of records
+    nothing tells apart (ids only) cannot feed a later call."""
+    ref = builder.language.references.get(entity)
+    if ref is None or ref.by_field or ref.superlative or identity_of(builder) is not None:
+        return True
+    return any(not out.in_list for out in tool_graph(builder).by_entity[producer].get(entity, ()))
+
+
 def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph | None = None,
              lookup_known: float = 0.5) -> list[str]:
     """Tools needed to call ``target``: producers of its linked inputs first (topological order).
@@ -86,7 +110,11 @@ def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph
                 continue
             if ref.user_knows_id and rng.random() >= lookup_known:
                 continue
-            candidates = [p for p in graph.producers(entity) if p not in order and p != tool]
+            found = [p for p in graph.producers(entity) if p not in order and p != tool]
+            candidates = [p for p in found if singles_out(builder, p, entity)]
+            if found and not candidates and not ref.user_knows_id:
+                # only lists of records nothing tells apart give this id: no request can lead to one
+                raise Rejected("no_unique_descriptor", f"{entity} for {tool}")
             if not candidates or depth > 5:
                 continue
             producer = rng.choice(candidates)
@@ -300,6 +328,7 @@ def _sample_blueprint(builder: Builder, category: str, rng: random.Random, targe
         for tool in picks:
             steps.extend([tool] * (rng.choice((1, 1, 2)) if tool in repeatable else 1))
         rng.shuffle(steps)
+        _same_records_read_and_written(builder, graph, steps)
         return Blueprint(category, "parallel", steps, list(range(len(steps))))
     if category == "sequential":
         linked = catalog.linked

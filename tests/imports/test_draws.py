@@ -135,3 +135,24 @@ def test_field_names_get_values_of_their_kind() -> None:
                for name in ("ipAddress", "externalIpAddress", "host_address") for _ in range(20))
     assert re.fullmatch(r"\d+ [A-Z][a-z]+ [A-Z][a-z]+", value_for({"type": "string"}, "address", rng))
     assert singular("apis") == "api" and singular("ips") == "ip"
+
+
+def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:
+    """A create and a list of one table in one parallel turn (the list sees the create or not), and an id
+    only lists of records nothing tells apart give: rejected at the plan, before any call runs."""
+    from covert.synth.blueprint import _same_records_read_and_written, singles_out
+    from covert.synth.graph import tool_graph
+    from covert.synth.records import Rejected as PlanRejected
+
+    builder = envs.make_builder(notes_google())
+    graph = tool_graph(builder)
+    with pytest.raises(PlanRejected) as caught:
+        _same_records_read_and_written(builder, graph, ["notes_notes_insert", "notes_notes_list"])
+    assert caught.value.reason == "parallel_order_dependent"
+    _same_records_read_and_written(builder, graph, ["notes_notes_list", "notes_notes_get"])  # two reads
+    hand = get_builder("retail")  # a domain with a signed-in user keeps its plans
+    _same_records_read_and_written(hand, tool_graph(hand), ["cancel_pending_order", "get_order_details"])
+    entity = next(e for e in builder.language.references)
+    ref = builder.language.references[entity]
+    listed = next(t for t in builder.tools if any(o.in_list for o in graph.by_entity[t].get(entity, ())))
+    assert singles_out(builder, listed, entity) == bool(ref.by_field or ref.superlative)

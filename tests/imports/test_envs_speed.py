@@ -21,6 +21,7 @@ from covert.imports.bind import ImportedEnvironment
 from covert.imports.store import read_spec, save_spec
 from covert.synth.blueprint import askable, can_make, sample_blueprint
 from covert.synth.generate import WORLDS_KEPT, shared_state
+from covert.synth.records import Rejected
 from tests.imports.api_fixtures import (
     memory_mcp,
     monitors_botocore,
@@ -178,7 +179,10 @@ def test_goals_are_tools_a_user_can_ask_for() -> None:
         for category in ("simple", "multiple", "parallel", "parallel_multiple", "state_changing"):
             if not can_make(builder, category):
                 continue
-            blueprint = sample_blueprint(builder, category, random.Random(seed), "listOrders")
+            try:
+                blueprint = sample_blueprint(builder, category, random.Random(seed), "listOrders")
+            except Rejected:  # a plan no request can carry (a create beside a list of its table)
+                continue
             goals = [blueprint.steps[g] for g in blueprint.goals]
             assert "listOrders" not in goals, (category, blueprint)
 
