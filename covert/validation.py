@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -125,7 +125,7 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         _check_deterministic(replay, _replay(builder.environment, oracle, initial))
     _check_replay(oracle, replay.outputs, replay.final_hash)
     _check_semantics(builder, oracle, replay, initial)
-    _check_parallel_order(builder.environment, oracle, initial)  # after the named conflict of two writes on one id
+    _check_parallel_order(builder.environment, oracle, replay)  # after the named conflict of two writes on one id
     messages = row["messages"] if kind == "sft" else row["prompt"]
     system = messages[0]["content"] if messages and messages[0].get("role") == "system" else ""
     broken = violation(builder, system, oracle.groups, replay.outputs, initial)
@@ -200,52 +200,51 @@ def _check_messages(row: dict[str, Any]) -> None:
 
 @dataclass
 class Replay:
-    """One replay of an oracle: its outputs, the final-state hash, and for every write call the state
-    hashes just before and just after it."""
+    """One replay of an oracle: its outputs, the final-state hash, for every write call the state
+    hashes just before and just after it, and the state before each parallel turn that mixes reads and
+    writes (by turn index: what :func:`_check_parallel_order` runs again in reverse)."""
 
     outputs: list[Any]
     final_hash: str
     writes: dict[int, tuple[str, str]]
+    mixed_turns: dict[int, State] = field(default_factory=dict)
 
 
 def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Replay:
     env = env_cls(initial)
     outputs = []
     writes = {}
-    for call in (c for group in oracle.groups for c in group):
-        spec = env_cls.tool_specs.get(call["name"])
-        before = env.state.hash() if spec is not None and spec.writes else None
-        outputs.append(env.call(call["name"], call["arguments"]))
-        if before is not None:
-            writes[len(outputs) - 1] = (before, env.state.hash())
-    return Replay(outputs, env.state.hash(), writes)
+    mixed: dict[int, State] = {}
+    for turn, group in enumerate(oracle.groups):
+        if len(group) > 1 and len({_writes(env_cls, c) for c in group}) == 2:
+            mixed[turn] = env.state.fork()
+        for call in group:
+            before = env.state.hash() if _writes(env_cls, call) else None
+            outputs.append(env.call(call["name"], call["arguments"]))
+            if before is not None:
+                writes[len(outputs) - 1] = (before, env.state.hash())
+    return Replay(outputs, env.state.hash(), writes, mixed)
 
 
-def _check_parallel_order(env_cls: type[Environment], oracle: Oracle, initial: State) -> None:
+def _writes(env_cls: type[Environment], call: dict[str, Any]) -> bool:
+    spec = env_cls.tool_specs.get(call["name"])
+    return spec is not None and spec.writes
+
+
+def _check_parallel_order(env_cls: type[Environment], oracle: Oracle, replay: Replay) -> None:
     """Calls of one parallel turn run in any order: a read beside a write of its turn must give the same
     output whichever runs first (a list beside a create of its table sees the new record or not, so the
     turn is rejected as ``parallel_order_dependent``). Two creates in one turn stay: only the ids they are
-    given follow the order. Only turns with a write and two calls or more are run again, in reverse."""
-    groups = oracle.groups
-    specs = env_cls.tool_specs
-
-    def writes(call: dict[str, Any]) -> bool:
-        return bool(getattr(specs.get(call["name"]), "writes", False))
-
-    if not any(len(g) > 1 and any(map(writes, g)) and not all(map(writes, g)) for g in groups):
-        return
-    env = env_cls(initial)
-    for group in groups:
-        if len(group) > 1 and any(map(writes, group)) and not all(map(writes, group)):
-            start = env.state.fork()
-            forward = [env.call(c["name"], c["arguments"]) for c in group]
-            other = env_cls(start)
-            backward = [other.call(c["name"], c["arguments"]) for c in reversed(group)][::-1]
-            if any(f != b for c, f, b in zip(group, forward, backward, strict=True) if not writes(c)):
-                raise Invalid("parallel_order_dependent", ", ".join(c["name"] for c in group)[:200])
-        else:
-            for call in group:
-                env.call(call["name"], call["arguments"])
+    given follow the order. Each turn that mixes reads and writes runs again, in reverse, from the state
+    the replay had before it."""
+    starts = [sum(len(g) for g in oracle.groups[:turn]) for turn in range(len(oracle.groups))]
+    for turn, state in replay.mixed_turns.items():
+        group = oracle.groups[turn]
+        other = env_cls(state)
+        backward = [other.call(c["name"], c["arguments"]) for c in reversed(group)][::-1]
+        forward = replay.outputs[starts[turn]:starts[turn] + len(group)]
+        if any(f != b for c, f, b in zip(group, forward, backward, strict=True) if not _writes(env_cls, c)):
+            raise Invalid("parallel_order_dependent", ", ".join(c["name"] for c in group)[:200])
 
 
 def _check_deterministic(first: Replay, second: Replay) -> None:
