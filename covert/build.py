@@ -140,9 +140,8 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
         if not can_make(builder, category) or (builder.name, category) in exhausted:
             # e.g. a domain whose only repeatable tools identify people, or an imported API whose
             # parallel calls can never differ: another category it can make
-            possible = [(c, w) for c, w in zip(categories, weights)
-                        if can_make(builder, c) and (builder.name, c) not in exhausted] \
-                or [(c, w) for c, w in zip(categories, weights) if can_make(builder, c)]
+            makeable = [(c, w) for c, w in zip(categories, weights) if can_make(builder, c)]
+            possible = [(c, w) for c, w in makeable if (builder.name, c) not in exhausted] or makeable
             category = rng.choices([c for c, _ in possible], [w for _, w in possible])[0]
         target = sampler.pick(rng, builder.name) if category != "irrelevance" else None
         specs.append(ItemSpec(index, builder.name, category, target, world))

@@ -300,7 +300,6 @@ _BY_FORMAT: dict[str, Any] = {
     "date": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}",
     "email": lambda rng: _email(rng),
     "uri": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}/{_randint(rng, 100, 999)}",
-    "url": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}/{_randint(rng, 100, 999)}",
     "uuid": lambda rng: seeded_uuid(rng),
     "ipv4": lambda rng: f"10.{_randint(rng, 0, 255)}.{_randint(rng, 0, 255)}.{_randint(rng, 1, 254)}",
     "hostname": lambda rng: f"{_choice(rng, WORDS)}.{_choice(rng, DOMAINS)}",
@@ -308,6 +307,7 @@ _BY_FORMAT: dict[str, Any] = {
     "int64": lambda rng: str(_randint(rng, 1000, 999999)),
     "int32": lambda rng: str(_randint(rng, 1, 99999)),
 }
+_BY_FORMAT["url"] = _BY_FORMAT["uri"]
 
 
 def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:

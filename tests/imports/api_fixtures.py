@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from covert.imports.model import ApiSpec, Operation
 
@@ -220,3 +224,23 @@ def monitors_botocore() -> ApiSpec:
     )
     return ApiSpec("botocore", "botocore:monitors:2020-01-01", "Monitor Service", "2020-01-01", "Monitors.",
                    "Apache-2.0", None, {"package": "botocore"}, ops)
+
+
+def stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specs: tuple[ApiSpec, ...] = (),
+           verify: bool = False) -> Iterator[Path]:
+    """A store under ``tmp_path`` holding ``specs`` (verified when ``verify``), made the current one
+    (``COVERT_ENVS``) for a fixture's lifetime: ``yield from stored(...)`` in a fixture."""
+    from covert.cli import main
+    from covert.imports import envs
+    from covert.imports.store import save_spec
+
+    root = tmp_path / "store"
+    for spec in specs:
+        save_spec(root, spec)
+    monkeypatch.setenv("COVERT_ENVS", str(root))
+    envs.clear_caches()
+    if verify:
+        assert main(["envs", "verify"]) == 0
+        envs.clear_caches()
+    yield root
+    envs.clear_caches()

@@ -21,7 +21,7 @@ from covert.imports.custom_actions_check import Validator, custom_roles
 from covert.imports.resources import infer
 from covert.imports.store import save_spec
 from covert.sandbox import bwrap_unavailable_reason
-from tests.imports.api_fixtures import notes_google, queues_botocore, shop_openapi
+from tests.imports.api_fixtures import notes_google, queues_botocore, shop_openapi, stored
 from tests.imports.custom_action_fixtures import BUGGY, CORRECT, HOSTILE, conversations, fit, helpdesk_openapi
 from tests.llm.conftest import one_torch_thread, random_model_dir, tiny_tokenizer  # noqa: F401 - fixtures
 
@@ -51,11 +51,7 @@ def closing_model_dir(tmp_path_factory: pytest.TempPathFactory, tiny_tokenizer: 
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "store"
-    monkeypatch.setenv("COVERT_ENVS", str(root))
-    envs.clear_caches()
-    yield root
-    envs.clear_caches()
+    yield from stored(tmp_path, monkeypatch)
 
 
 def _helpdesk_validator(pool: Any) -> tuple[Validator, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -152,7 +153,13 @@ def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:
     _same_records_read_and_written(builder, graph, ["notes_notes_list", "notes_notes_get"])  # two reads
     hand = get_builder("retail")  # a domain with a signed-in user keeps its plans
     _same_records_read_and_written(hand, tool_graph(hand), ["cancel_pending_order", "get_order_details"])
-    entity = next(e for e in builder.language.references)
-    ref = builder.language.references[entity]
+    # notes are told apart by their titles; the same API with a reference that says nothing of a note is not
+    entity, ref = next(iter(builder.language.references.items()))
     listed = next(t for t in builder.tools if any(o.in_list for o in graph.by_entity[t].get(entity, ())))
-    assert singles_out(builder, listed, entity) == bool(ref.by_field or ref.superlative)
+    single = next(t for t in builder.tools if any(not o.in_list for o in graph.by_entity[t].get(entity, ()))
+                  and not builder.tools[t].writes)
+    assert ref.by_field and singles_out(builder, listed, entity)
+    blank = replace(builder, language=replace(builder.language, references={
+        entity: replace(ref, by_field={}, superlative={})}))
+    assert not singles_out(blank, listed, entity)  # a list of notes nothing tells apart
+    assert singles_out(blank, single, entity)  # one note, returned by its id

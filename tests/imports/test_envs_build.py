@@ -15,7 +15,7 @@ from covert.imports.model import ApiSpec
 from covert.imports.store import StoreError, save_spec
 from covert.io.reader import iter_rows
 from covert.rewards import Scorer, oracle_completion
-from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
+from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi, stored
 
 datasets = pytest.importorskip("datasets")
 NAMES = ["api.openapi.shop.example.1.0", "api.google.notes.v1", "api.botocore.queues.2012-11-05", "api.mcp.memory"]
@@ -23,15 +23,8 @@ NAMES = ["api.openapi.shop.example.1.0", "api.google.notes.v1", "api.botocore.qu
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "store"
-    for make in (shop_openapi, notes_google, queues_botocore, memory_mcp):
-        save_spec(root, make())
     bfcl = ApiSpec(**{**memory_mcp().__dict__, "source": "bfcl", "api": "bfcl:memory", "evaluation_source": True})
-    save_spec(root, bfcl)
-    monkeypatch.setenv("COVERT_ENVS", str(root))
-    envs.clear_caches()
-    yield root
-    envs.clear_caches()
+    yield from stored(tmp_path, monkeypatch, (shop_openapi(), notes_google(), queues_botocore(), memory_mcp(), bfcl))
 
 
 def test_verify_list_and_covert_list(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

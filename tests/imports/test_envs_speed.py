@@ -13,7 +13,6 @@ import orjson
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.cli import main
 from covert.env import Environment, get_builder
 from covert.env.environment import VALIDATOR_OPTIONS
 from covert.imports import compiled, envs
@@ -28,6 +27,7 @@ from tests.imports.api_fixtures import (
     notes_google,
     queues_botocore,
     shop_openapi,
+    stored,
 )
 
 NAMES = ["api.openapi.shop.example.1.0", "api.google.notes.v1", "api.botocore.queues.2012-11-05", "api.mcp.memory"]
@@ -36,15 +36,8 @@ CONFIG = dict(builders=NAMES, num_tasks=120, seed=3)
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "store"
-    for make in (shop_openapi, notes_google, queues_botocore, memory_mcp):
-        save_spec(root, make())
-    monkeypatch.setenv("COVERT_ENVS", str(root))
-    envs.clear_caches()
-    assert main(["envs", "verify"]) == 0
-    envs.clear_caches()
-    yield root
-    envs.clear_caches()
+    yield from stored(tmp_path, monkeypatch, (shop_openapi(), notes_google(), queues_botocore(), memory_mcp()),
+                      verify=True)
 
 
 def _parquet(root: Path) -> dict[str, bytes]:

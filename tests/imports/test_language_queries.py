@@ -17,12 +17,11 @@ from covert.cli import main
 from covert.imports import envs
 from covert.imports.language import path_phrase
 from covert.imports.model import ApiSpec, Operation
-from covert.imports.store import save_spec
 from covert.io.reader import iter_rows
 from covert.query_leaks import path_said, query_leaks
 from covert.validation import Invalid, validate_row
 from covert.values import normalize_text
-from tests.imports.api_fixtures import notes_google, shop_openapi
+from tests.imports.api_fixtures import notes_google, shop_openapi, stored
 
 datasets = pytest.importorskip("datasets")
 
@@ -113,13 +112,7 @@ def test_resource_paths_are_said_by_their_parts() -> None:
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "store"
-    for make in (shop_openapi, notes_google, cache_google, shop_reads):
-        save_spec(root, make())
-    monkeypatch.setenv("COVERT_ENVS", str(root))
-    envs.clear_caches()
-    yield root
-    envs.clear_caches()
+    yield from stored(tmp_path, monkeypatch, (shop_openapi(), notes_google(), cache_google(), shop_reads()))
 
 
 def test_queries_on_imported_apis_read_like_requests(store: Path, tmp_path: Path) -> None:
