@@ -276,18 +276,40 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
     Ray Data tasks (local Ray, or the cluster at ``ray_address``). Output bytes are the same either way.
     ``llm`` (an :class:`~covert.synth.llm_realize.EvolvingRealizer`) rewrites queries with an LLM.
     """
-    thresholds = gc.get_threshold()
-    gc.set_threshold(*BUILD_GC_THRESHOLD)  # binding hundreds of imported environments makes many objects too
+    thresholds, collecting = gc.get_threshold(), gc.isenabled()
+    gc.disable()  # what binding (or reading kept bindings) makes lives as long as the build:
     try:
+        made = _bindings_made()
         config.validate()  # resolves (binds) the builders
         builders = resolve_builders(config.builders)
+        if _bindings_made() > made:  # binding from a spec leaves garbage behind: not to be frozen
+            gc.collect()
+        gc.freeze()  # the collector need not walk it, now or later
+        if collecting:
+            gc.enable()
+        gc.set_threshold(*BUILD_GC_THRESHOLD)
+        return _checked_build(config, builders, Path(out), workers, overwrite, progress, command, engine,
+                              ray_address, llm, allow_eval_sources)
     finally:
+        gc.unfreeze()
         gc.set_threshold(*thresholds)
+        if collecting:
+            gc.enable()
+
+
+def _bindings_made() -> int:
+    """How many imported environments this process has bound from their specs (not read back)."""
+    envs = sys.modules.get("covert.imports.envs")  # loaded only once an imported environment is asked for
+    return envs.bindings_made() if envs is not None else 0
+
+
+def _checked_build(config: BuildConfig, builders: list[Any], out: Path, workers: int, overwrite: bool,
+                   progress: bool, command: str, engine: str, ray_address: str | None, llm: Any,
+                   allow_eval_sources: bool) -> dict[str, Any]:
     if engine not in ENGINES:
         raise BuildError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     if llm is not None and engine != "local":
         raise BuildError("--llm runs with --engine local (the LLM stage batches requests in this process)")
-    out = Path(out)
     evaluation = [b.name for b in builders if _evaluation_source(b)]
     if evaluation and not allow_eval_sources:
         raise BuildError(f"{', '.join(evaluation[:5])} derive from an evaluation source (BFCL); training on them "
@@ -302,8 +324,6 @@ def build(config: BuildConfig, out: str | Path, workers: int = 1, overwrite: boo
     except BaseException:
         discard(staging)
         raise
-    finally:
-        gc.set_threshold(*thresholds)
     return manifest
 
 

@@ -98,6 +98,9 @@ class BoundApi:
         tools: Bound tools by name, in source order.
         left_out: ``(operation name, reason)`` for every operation left out.
         environment: The Environment subclass holding the tools.
+        style: The API's error codes.
+        inferred: Every table inferred from the spec, those no tool uses too (a tool checks the parent
+            its arguments name among them).
     """
 
     spec: ApiSpec
@@ -108,6 +111,7 @@ class BoundApi:
     left_out: list[tuple[str, str]]
     environment: type[Environment]
     style: ErrorStyle
+    inferred: dict[str, Resource] = field(default_factory=dict)
 
     def make_state(self, rng: random.Random, scale: int = 1) -> dict[str, Any]:
         """A seeded state: a few realistic records per table (``scale`` times as many), children
@@ -206,6 +210,7 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
     """
     exclude = exclude or {}
     resources, roles = infer(spec)
+    inferred = resources
     style = error_style(spec)
     left_out: list[tuple[str, str]] = [(op_id, reason) for op_id, reason in spec.skipped]
     tools: dict[str, BoundTool] = {}
@@ -249,8 +254,20 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
             from covert.imports.custom_actions import custom_version
 
             version = custom_version(version, {n: c for n, c in custom.items() if n in {r.op.name for r in customs}})
-    api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools, version), style)
+    api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools, version), style,
+                   inferred)
     return api
+
+
+def implement(api: BoundApi) -> None:
+    """Give a binding read back from the store (:mod:`covert.imports.bound`) its tools' implementations
+    and its Environment class, as :func:`bind` made them (LLM-written custom actions are not kept)."""
+    for bound in api.tools.values():
+        if bound.role.kind == "custom":
+            raise BindError("custom_action_not_kept", bound.spec.name)
+        bound.impl = _implementation(bound, api.resources[bound.role.table], api.inferred or api.resources,
+                                     api.style, api.spec.api)
+    api.environment = _environment(api.name, api.tools, api.version)
 
 
 # -- records ----------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ Store layout (the importers write ``specs/``)::
     <store>/compiled/<name>.validators the environment's compiled argument validators (covert.imports.compiled)
     <store>/compiled/<name>.spec       the spec cut down to what binding it reads (written on first use,
                                        kept only when it binds to the very same builder)
+    <store>/compiled/<name>.bound      the binding itself, read back by later processes (covert.imports.bound)
 
 An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
 ``evaluation_source``, ``tools``, ``exclude`` (tools left out by verification, with reasons) and, after
@@ -36,6 +37,10 @@ import orjson
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
+from covert.imports.bound import BOUND_SUFFIX
+from covert.imports.bound import cache_key as kept_key
+from covert.imports.bound import load as load_bound
+from covert.imports.bound import save as save_bound
 from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
@@ -122,6 +127,12 @@ def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: d
     ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`);
     ``version`` as for :func:`~covert.imports.bind.bind`."""
     api, language = _bind_reachable(spec, exclude, custom, version)
+    return builder_of(api, language)
+
+
+def builder_of(api: BoundApi, language: Language) -> Builder:
+    """The covert builder of a binding and its language."""
+    spec = api.spec
     sources = [f"{spec.source} spec: {spec.title} {spec.version} ({spec.api})"]
     if spec.provenance:
         sources.append("provenance: " + ", ".join(f"{k}={v}" for k, v in sorted(spec.provenance.items())))
@@ -194,10 +205,18 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
         from covert.imports.custom_actions import load_code
 
         custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
+    bound_at = root / COMPILED / f"{name}{BOUND_SUFFIX}"
+    bound_key = kept_key(path, entry) if custom is None else None
+    kept = load_bound(bound_at, bound_key) if bound_key is not None else None
+    if kept is not None:  # bound by an earlier process: read back, not bound again
+        builder = builder_of(*kept)
+        builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
+        return builder
     slim_at = root / COMPILED / f"{name}{SLIM_SUFFIX}"
     # an environment with LLM-written actions is bound from its whole spec (the cut-down one is for CRUD)
     key = _slim_key(path, entry) if custom is None else None
     builder = _from_slim(slim_at, key, exclude, entry.get("version")) if key is not None else None
+    _count_binding()
     if builder is None or builder is _WHOLE:
         spec = read_spec(path)
         made = make_builder(spec, exclude, custom)
@@ -208,8 +227,23 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
             _save_slim(slim_at, key, made, exclude)
         builder = made
     _slim(builder)
+    if bound_key is not None:
+        save_bound(bound_at, bound_key, builder.bound, builder.language)  # type: ignore[attr-defined]
     builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
     return builder
+
+
+_made = 0  # environments bound from their specs in this process
+
+
+def bindings_made() -> int:
+    """How many admitted environments this process has bound from their specs (not read back)."""
+    return _made
+
+
+def _count_binding() -> None:
+    global _made
+    _made += 1
 
 
 # -- the cut-down spec: what binding an admitted environment reads, kept beside its validators ------
@@ -333,7 +367,7 @@ def prune_compiled(store: str | Path | None, keep: set[str]) -> int:
     folder = store_dir(store) / COMPILED
     gone = 0
     for path in sorted(folder.iterdir()) if folder.is_dir() else []:
-        stem = path.name.removesuffix(SUFFIX).removesuffix(SLIM_SUFFIX)
+        stem = path.name.removesuffix(SUFFIX).removesuffix(SLIM_SUFFIX).removesuffix(BOUND_SUFFIX)
         if stem != path.name and stem not in keep:
             path.unlink(missing_ok=True)
             gone += 1

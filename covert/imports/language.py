@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -282,11 +283,18 @@ def _scope_phrase(param: str, schema: dict[str, Any]):  # noqa: ANN202 - a phras
     if _path_scope(schema):
         return path_phrase
     noun = scope_noun(param)
-    generic = noun in _GENERIC_SCOPES
+    return _ScopeSaid(noun, noun in _GENERIC_SCOPES)
 
-    def said(value: Any) -> tuple[str, str]:
-        return (str(value), "one") if generic else (f"the {noun} {value}", noun)
-    return said
+
+@dataclass(frozen=True)
+class _ScopeSaid:
+    """How a user says a scope that is no resource path: the value itself or "the <noun> <value>"."""
+
+    noun: str
+    generic: bool
+
+    def __call__(self, value: Any) -> tuple[str, str]:
+        return (str(value), "one") if self.generic else (f"the {self.noun} {value}", self.noun)
 
 
 def scope_noun(param: str) -> str:
@@ -297,15 +305,23 @@ def scope_noun(param: str) -> str:
     return " ".join([*parts[:-1], singular(parts[-1])]) if parts else param
 
 
-def _scope_sampler(param: str, schema: dict[str, Any]):
-    from covert.imports.bind import SCOPES, scope_key
+def _scope_sampler(param: str, schema: dict[str, Any]) -> _ScopeValue:
+    from covert.imports.bind import scope_key
 
-    key = scope_key(param, schema)
+    return _ScopeValue(scope_key(param, schema))
 
-    def sample(rng: random.Random, state: State) -> Any:
+
+@dataclass(frozen=True)
+class _ScopeValue:
+    """The value sampler of a scope parameter: the one scope of the state (its project, its region)."""
+
+    key: str
+
+    def __call__(self, rng: random.Random, state: State) -> Any:
+        from covert.imports.bind import SCOPES
+
         scopes = state.get(SCOPES, "scope") or {}
-        return scopes.get(key)
-    return sample
+        return scopes.get(self.key)
 
 
 def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:
@@ -458,15 +474,25 @@ def _facts(resource: Resource) -> list[str]:
     return out[:3]
 
 
-def _sampler(schema: dict[str, Any], field: str):
-    def sample(rng: random.Random, state: State) -> Any:
+def _sampler(schema: dict[str, Any], field: str) -> _FieldValue:
+    return _FieldValue(schema, field)
+
+
+@dataclass(frozen=True, eq=False)
+class _FieldValue:
+    """The value sampler of a parameter the user supplies: a realistic value for its schema. A class,
+    not a closure, so that a bound environment can be kept in the store (:mod:`covert.imports.bound`)."""
+
+    schema: dict[str, Any]
+    field: str
+
+    def __call__(self, rng: random.Random, state: State) -> Any:
         try:
-            return value_for(schema, field, rng)
+            return value_for(self.schema, self.field, rng)
         except Unsatisfiable as exc:  # the task is not made; synthesis goes on
             from covert.synth.records import Rejected
 
             raise Rejected("unsatisfiable_value", str(exc)[:120]) from None
-    return sample
 
 
 def _dialogue(api: BoundApi) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:

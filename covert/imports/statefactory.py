@@ -80,19 +80,13 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any
     """One plausible value for a field called ``name`` with JSON Schema ``schema``."""
     if not isinstance(schema, dict):
         return _by_name(name, rng) or "sample"
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        choices = [v for v in schema["enum"] if v is not None] or schema["enum"]
-        return _choice(rng, choices)
-    for key in ("oneOf", "anyOf"):
-        if isinstance(schema.get(key), list) and schema[key]:
-            return value_for(schema[key][0], name, rng, depth)
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "string")
-    if kind is None:
-        kind = "object" if "properties" in schema else ("array" if "items" in schema else "string")
+    kind, arg = _shape(schema)
+    if kind == "const":
+        return arg
+    if kind == "enum":
+        return _choice(rng, arg)
+    if kind == "alternative":
+        return value_for(arg, name, rng, depth)
     if kind == "boolean":
         return rng.random() < 0.5
     if kind == "integer":
@@ -120,20 +114,72 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any
     return _string(schema, name, rng)
 
 
-def record(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> dict[str, Any]:
-    """An object for ``schema``: every required property, and most optional ones."""
+# Per schema, what value_for and record decide from the schema alone, worked out once: a state draws
+# tens of thousands of values from the same few hundred schemas. Entries hold their schema, so an id
+# is never reused while its entry lives.
+_SHAPES: dict[int, tuple[dict[str, Any], str, Any]] = {}
+_PLANS: dict[tuple[int, int], tuple[dict[str, Any], tuple[tuple[str, Any, bool, bool], ...]]] = {}
+_KEPT = 65536
+
+
+def _shape(schema: dict[str, Any]) -> tuple[str, Any]:
+    """What kind of value ``schema`` gives: ``const`` / ``enum`` / ``alternative`` (with the constant,
+    the choices or the first alternative), else its JSON type."""
+    found = _SHAPES.get(id(schema))
+    if found is not None and found[0] is schema:
+        return found[1], found[2]
+    arg: Any = None
+    if "const" in schema:
+        kind, arg = "const", schema["const"]
+    elif schema.get("enum"):
+        kind, arg = "enum", [v for v in schema["enum"] if v is not None] or schema["enum"]
+    elif any(isinstance(schema.get(k), list) and schema[k] for k in ("oneOf", "anyOf")):
+        key = next(k for k in ("oneOf", "anyOf") if isinstance(schema.get(k), list) and schema[k])
+        kind, arg = "alternative", schema[key][0]
+    else:
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "string")
+        if kind is None:
+            kind = "object" if "properties" in schema else ("array" if "items" in schema else "string")
+    if len(_SHAPES) >= _KEPT:
+        _SHAPES.clear()
+    _SHAPES[id(schema)] = (schema, kind, arg)
+    return kind, arg
+
+
+def _plan(schema: dict[str, Any], depth: int) -> tuple[tuple[str, Any, bool, bool], ...]:
+    """The properties a record of ``schema`` at ``depth`` may hold: ``(name, schema, required, drawn)``,
+    ``drawn`` when an optional one is left out by a draw (deeper levels keep only required ones; a
+    top-level name or title is always kept)."""
+    found = _PLANS.get((id(schema), depth))
+    if found is not None and found[0] is schema:
+        return found[1]
     props = schema.get("properties") or {}
     required = set(schema.get("required") or ())
-    out: dict[str, Any] = {}
+    plan = []
     for name, sub in props.items():
+        if name in required:
+            plan.append((name, sub, True, False))
+        elif depth <= 1:
+            plan.append((name, sub, False, not (depth == 0 and _names_record(name))))
+    if len(_PLANS) >= _KEPT:
+        _PLANS.clear()
+    _PLANS[(id(schema), depth)] = (schema, tuple(plan))
+    return tuple(plan)
+
+
+def record(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> dict[str, Any]:
+    """An object for ``schema``: every required property, and most optional ones."""
+    out: dict[str, Any] = {}
+    for name, sub, required, drawn in _plan(schema, depth):
         # a record always has its name or title (lists are told by it); other optional fields mostly
-        if name not in required and (depth > 1 or (not (depth == 0 and _names_record(name))
-                                                    and rng.random() < OPTIONAL_LEFT_OUT[depth])):
+        if drawn and rng.random() < OPTIONAL_LEFT_OUT[depth]:
             continue
         try:
             out[name] = value_for(sub, name, rng, depth)
         except Unsatisfiable:
-            if name in required:
+            if required:
                 raise
     return out
 

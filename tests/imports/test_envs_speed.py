@@ -4,6 +4,8 @@ builder and world, and goals drawn only from tools a user can ask for."""
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import random
 import shutil
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 from covert.build import BuildConfig, build
 from covert.env import Environment, get_builder
 from covert.env.environment import VALIDATOR_OPTIONS
-from covert.imports import compiled, envs
+from covert.imports import bound, compiled, envs
 from covert.imports.bind import ImportedEnvironment
 from covert.imports.store import read_spec, save_spec
 from covert.synth.blueprint import askable, can_make, sample_blueprint
@@ -74,6 +76,8 @@ def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Pat
     assert [p.name for p in specs] == sorted(f"{name}{envs.SLIM_SUFFIX}" for name in NAMES)
     specs[0].write_text("{not json")
     specs[1].write_bytes(specs[1].read_bytes()[:50])
+    for kept in folder.glob(f"*{bound.BOUND_SUFFIX}"):  # else the bindings kept are read, not the specs
+        kept.unlink()
     paths = sorted(folder.glob(f"*{compiled.SUFFIX}"))
     assert [p.name for p in paths] == sorted(f"{name}{compiled.SUFFIX}" for name in NAMES)  # written again
     paths[0].write_bytes(paths[0].read_bytes()[:200])  # truncated
@@ -210,3 +214,55 @@ def test_a_record_schema_from_a_read_no_tool_implements_stays_in_the_cut_down_sp
     assert [op["name"] for op in kept["operations"]] == ["ListMonitors", "GetMonitor", "CreateMonitor"]
     again = envs._from_slim(at, "key", {}, whole.version)
     assert envs.fingerprint(again) == target
+
+
+def test_a_kept_binding_builds_the_same_bytes_and_a_bad_one_is_bound_again(store: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = store / compiled.COMPILED
+    for path in folder.glob(f"*{bound.BOUND_SUFFIX}"):
+        path.unlink()
+    fresh = _build(tmp_path / "fresh")  # binds every environment and keeps the bindings
+    kept = sorted(folder.glob(f"*{bound.BOUND_SUFFIX}"))
+    assert [p.name for p in kept] == sorted(f"{name}{bound.BOUND_SUFFIX}" for name in NAMES)
+    stamps = {p.name: p.stat().st_mtime_ns for p in kept}
+    envs.clear_caches()
+    calls = []
+    real = envs.bind
+    monkeypatch.setattr(envs, "bind", lambda *a, **k: calls.append(a) or real(*a, **k))  # counts; binds for real
+    assert _build(tmp_path / "read-back") == fresh
+    assert calls == []  # every builder came from its kept binding
+    assert {p.name: p.stat().st_mtime_ns for p in kept} == stamps
+    kept[0].write_bytes(kept[0].read_bytes()[:300])  # truncated
+    kept[1].write_bytes(b"not a kept binding")
+    body = kept[2].read_bytes()
+    kept[2].write_bytes(body[:-10] + bytes(b ^ 0xFF for b in body[-10:]))  # flipped bits
+    payload = pickle.dumps({"key": "made by other code", "api": None, "language": None})
+    kept[3].write_bytes(bound.HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    assert _build(tmp_path / "mended") == fresh
+    assert len(calls) == 4  # each bad file was ignored: bound again ...
+    for path in kept:  # ... and kept again, whole
+        name = path.name.removesuffix(bound.BOUND_SUFFIX)
+        entry = envs.read_admitted(store)["environments"][name]
+        assert bound.load(path, bound.cache_key(store / entry["spec"], entry)) is not None, path
+
+
+def test_a_kept_binding_is_stale_when_its_spec_file_or_entry_changes(store: Path) -> None:
+    name = "api.google.notes.v1"
+    full = get_builder(name)
+    entry = envs.read_admitted(store)["environments"][name]
+    spec_file = store / entry["spec"]
+    key = bound.cache_key(spec_file, entry)
+    path = store / compiled.COMPILED / f"{name}{bound.BOUND_SUFFIX}"
+    api, language = bound.load(path, key)
+    assert language.references.keys() == full.language.references.keys()
+    assert api.version == full.version and list(api.tools) == list(full.bound.tools)
+    assert all(callable(b.impl) for b in api.tools.values()) and issubclass(api.environment, ImportedEnvironment)
+    assert bound.cache_key(spec_file, {**entry, "exclude": {"x": "y"}}) != key
+    assert bound.cache_key(spec_file, {**entry, "version": "0.other"}) != key
+    spec_file.write_bytes(spec_file.read_bytes() + b" ")  # re-imported
+    assert bound.cache_key(spec_file, entry) != key
+    assert bound.load(path, bound.cache_key(spec_file, entry)) is None
+    envs.clear_caches()
+    assert envs.fingerprint(get_builder(name)) == envs.fingerprint(full)
+    assert bound.load(path, bound.cache_key(spec_file, entry)) is not None  # kept again for the new file
+    assert bound.cache_key(store / "specs" / "missing.json", entry) is None
