@@ -36,9 +36,17 @@ from covert.imports.resources import (
     record_of,
     words,
 )
-from covert.imports.statefactory import Unsatisfiable, pattern_of, record, scope_path, seeded_uuid, value_for
+from covert.imports.statefactory import (
+    Unsatisfiable,
+    distinct_names,
+    pattern_of,
+    record,
+    scope_path,
+    seeded_uuid,
+    value_for,
+)
 
-BINDER_VERSION = "5"
+BINDER_VERSION = "6"
 TYPED_DEPTH = 6  # how deep a tool's output schema is kept (deeper levels: any value)
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
@@ -132,8 +140,10 @@ class BoundApi:
             count = rng.randint(3, 5) * max(1, scale)
             parent_ids = list(tables.get(resource.parent, {})) if resource.parent else []
             rows: dict[str, Any] = {}
+            taken: dict[str, set[str]] = {}
             for n in range(1, count + 1):
                 rec = generate_record(resource, rng, self.spec.api, n)
+                distinct_names(resource.schema, rec, taken, rng, resource.id_field)
                 if parent_ids:
                     set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
                 for key in sorted(scoped.get(resource.table, ())):

@@ -462,6 +462,33 @@ def _names_record(name: str) -> bool:
     return _name_kind(name) in ("title", "person")
 
 
+DISTINCT_ATTEMPTS = 8
+
+
+def distinct_names(schema: dict[str, Any], rec: dict[str, Any], taken: dict[str, set[str]], rng: random.Random,
+                   id_field: str = "") -> None:
+    """Redraw the name or title of ``rec`` (a record of ``schema`` whose id is ``id_field``) while another
+    record of its table has it (at most :data:`DISTINCT_ATTEMPTS` draws: a pattern or enum may allow no
+    other), and note it in ``taken``: a list of a table's records never says one name twice, and a name
+    tells a record."""
+    props = schema.get("properties") or {}
+    for key, value in rec.items():
+        if key == id_field or not isinstance(value, str) or not _names_record(key) or key not in props:
+            continue
+        seen = taken.setdefault(key, set())
+        for _ in range(DISTINCT_ATTEMPTS):
+            if value not in seen:
+                break
+            try:
+                drawn = value_for(props[key], key, rng)
+            except Unsatisfiable:
+                break
+            if isinstance(drawn, str):
+                value = drawn
+        rec[key] = value
+        seen.add(value)
+
+
 @lru_cache(maxsize=65536)
 def _name_kind(name: str) -> str | None:
     """What a field called ``name`` holds, from its words (remembered: a state factory asks per record)."""
@@ -476,6 +503,8 @@ def _name_kind(name: str) -> str | None:
         return "last"
     if last in ("username", "login", "handle"):
         return "username"
+    if last == "name" and len(parts) > 1 and parts[-2] in ("domain", "host", "hostname", "dns"):
+        return "hostname"  # a domain name is no title
     if last == "name" and len(parts) > 1 and parts[-2] in ("full", "contact", "customer", "user", "person",
                                                           "owner", "member", "author", "given", "family"):
         return "person"
@@ -526,6 +555,7 @@ _BY_KIND: dict[str, Any] = {
     "country": lambda rng: _choice(rng, CITIES)[1],
     "street": lambda rng: f"{_randint(rng, 10, 999)} {_choice(rng, STREETS)}",
     "ip": _BY_FORMAT["ipv4"],
+    "hostname": _BY_FORMAT["hostname"],
     "zip": lambda rng: f"{_randint(rng, 10000, 99999)}",
     "phone": lambda rng: f"+1-555-{_randint(rng, 100, 999)}-{_randint(rng, 1000, 9999)}",
     "currency": lambda rng: _choice(rng, ("usd", "eur", "gbp")),

@@ -237,3 +237,32 @@ def test_a_resource_path_names_the_project_and_parent_the_record_lives_in() -> N
     assert made["name"].startswith(scope + "/instances/"), made
     assert placed_id("projects/a-1/locations/a-1/ds/a-1", ["projects/p-9/locations/eu"]) == "projects/p-9/locations/eu/ds/a-1"
     assert placed_id("projects/a-1/ds/a-1", ["zones/z"]) == "projects/a-1/ds/a-1"  # collections differ: unchanged
+
+
+def test_records_of_a_table_have_distinct_names_and_a_domain_name_is_a_host() -> None:
+    from covert.imports.statefactory import _name_kind, _names_record, distinct_names, value_for
+
+    for spec in (shop_openapi(), notes_google(), queues_botocore(), memory_mcp()):
+        api = bind(spec)
+        for seed in range(3):
+            state = api.make_state(random.Random(seed), scale=10)  # 30-50 records a table: names would clash
+            for table, rows in state["tables"].items():
+                resource = api.resources.get(table)
+                if resource is None:
+                    continue
+                for key in resource.schema["properties"]:
+                    if key == resource.id_field or not _names_record(key):
+                        continue
+                    said = [r[key] for r in rows.values() if isinstance(r.get(key), str)]
+                    assert len(said) == len(set(said)), (spec.api, table, key)
+    assert _name_kind("DomainName") == "hostname" and "." in value_for({"type": "string"}, "DomainName",
+                                                                          random.Random(0))
+    # a name only an enum of two allows: redrawn a bounded number of times, then kept as it is
+    schema = {"type": "object", "properties": {"title": {"type": "string", "enum": ["North", "South"]}}}
+    taken: dict[str, set[str]] = {}
+    made = []
+    for _ in range(5):
+        rec = {"title": "North"}
+        distinct_names(schema, rec, taken, random.Random(1))
+        made.append(rec["title"])
+    assert set(made) == {"North", "South"} and taken == {"title": {"North", "South"}}
