@@ -45,16 +45,36 @@ def sha256(data: bytes) -> str:
 
 
 def tool_name(raw: str, taken: set[str]) -> str:
-    """A tool name matching ``^[A-Za-z0-9_-]{1,64}$`` built from ``raw``, unique within ``taken`` (then added)."""
+    """A tool name matching ``^[A-Za-z0-9_-]{1,64}$`` built from ``raw``, unique within ``taken`` (then added).
+
+    A name too long keeps its first and last parts (the service and the verb) and drops parts from the
+    middle, the outermost first: ``analyticsadmin_properties_dataStreams_measurementProtocolSecrets_create``
+    becomes ``analyticsadmin_dataStreams_measurementProtocolSecrets_create``, not a name cut off before
+    its verb (which then tells a create from a delete only by a number)."""
     base = _NAME_BAD.sub("_", raw).strip("_") or "operation"
-    base = base[:64]
-    name, n = base, 2
+    name, n = shortened(base, 64), 2
     while name in taken:
         suffix = f"_{n}"
-        name = base[: 64 - len(suffix)] + suffix
+        name = shortened(base, 64 - len(suffix)) + suffix
         n += 1
     taken.add(name)
     return name
+
+
+def shortened(name: str, limit: int) -> str:
+    """``name`` in at most ``limit`` characters: whole when it fits, else without middle parts (split at
+    ``_``, outermost first), else cut."""
+    if len(name) <= limit:
+        return name
+    parts = name.split("_")
+    if len(parts) >= 3 and parts[0] and parts[-1]:
+        middle = parts[1:-1]
+        while middle:
+            middle = middle[1:]
+            candidate = "_".join([parts[0], *middle, parts[-1]])
+            if len(candidate) <= limit:
+                return candidate
+    return name[:limit]
 
 
 def prop_name(raw: str, taken: set[str]) -> str:

@@ -185,3 +185,18 @@ def test_bfcl_file_is_an_evaluation_source(tmp_path: Path, capsys: pytest.Captur
                  "--allow-eval-sources"]) == 0
     (stored,) = list(load_specs(store))
     assert stored == spec
+
+
+def test_a_long_tool_name_keeps_its_service_and_verb() -> None:
+    from covert.imports.common import shortened, tool_name
+
+    taken: set[str] = set()
+    made = [tool_name(f"analyticsadmin_properties_dataStreams_measurementProtocolSecrets_{verb}", taken)
+            for verb in ("create", "delete", "get", "list", "patch")]
+    assert made == [f"analyticsadmin_dataStreams_measurementProtocolSecrets_{verb}"
+                    for verb in ("create", "delete", "get", "list", "patch")]
+    assert all(len(name) <= 64 for name in made)
+    # two operations whose short names clash are told apart by a number, still ending in the verb's word
+    again = tool_name("analyticsadmin_accounts_dataStreams_measurementProtocolSecrets_create", taken)
+    assert again == "analyticsadmin_dataStreams_measurementProtocolSecrets_create_2"
+    assert shortened("x" * 70, 64) == "x" * 64 and shortened("a_b", 64) == "a_b"
