@@ -495,6 +495,50 @@ class _FieldValue:
             raise Rejected("unsatisfiable_value", str(exc)[:120]) from None
 
 
+_RANGE_END = re.compile(r"^(min|max)(?:imum)?_?(?=[A-Za-z0-9])", re.IGNORECASE)
+
+
+def _ranges(tool: str, bound: BoundTool, values: dict[str, Any]) -> list[tuple[str, str, Any, Any]]:
+    """The numeric parameters of a create or update that bound one range (``minInstances`` and
+    ``maxInstances``), as ``(low, high, low sampler, high sampler)``."""
+    if bound.role.kind not in ("create", "update"):
+        return []
+    ends: dict[str, dict[str, str]] = {}
+    for param in bound.fields:
+        schema = bound.spec.parameters["properties"].get(param) or {}
+        found = _RANGE_END.match(param)
+        if found and schema.get("type") in ("integer", "number") and f"{tool}.{param}" in values:
+            ends.setdefault(param[found.end():].lower(), {})[found.group(1).lower()] = param
+    return [(pair["min"], pair["max"], values[f"{tool}.{pair['min']}"], values[f"{tool}.{pair['max']}"])
+            for _, pair in sorted(ends.items()) if len(pair) == 2]
+
+
+@dataclass(frozen=True, eq=False)
+class _OrderedRanges:
+    """The joint sampler of a tool with range parameters: each low end at most its high end (drawn as
+    each alone would be, then put in order; a draw the order would put outside a bound is not made)."""
+
+    pairs: tuple[tuple[str, str, Any, Any], ...]
+
+    def __call__(self, rng: random.Random, state: State) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for low, high, draw_low, draw_high in self.pairs:
+            a, b = draw_low(rng, state), draw_high(rng, state)
+            if a > b:
+                a, b = b, a
+                if not (_within(a, draw_low.schema) and _within(b, draw_high.schema)):
+                    from covert.synth.records import Rejected
+
+                    raise Rejected("unordered_range", f"{low} > {high}")
+            out[low], out[high] = a, b
+        return out
+
+
+def _within(value: Any, schema: dict[str, Any]) -> bool:
+    low, high = schema.get("minimum"), schema.get("maximum")
+    return (not isinstance(low, (int, float)) or value >= low) and (not isinstance(high, (int, float)) or value <= high)
+
+
 def _dialogue(api: BoundApi) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
     """How conversations restate each write ("delete {name}", "update {name}: set the display name to
     {displayName}") and say each read ("list the custom metrics"): operation ids are no phrases."""
@@ -558,6 +602,10 @@ def build_language(api: BoundApi) -> Language:
         if role.kind == "create" and role.id_param and role.id_param in bound.spec.parameters["properties"]:
             schema = bound.spec.parameters["properties"][role.id_param]
             values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param)
+    for name, bound in api.tools.items():
+        pairs = _ranges(name, bound, values)
+        if pairs:  # "min instances 120 and max instances 63" is no request
+            values[name] = _OrderedRanges(tuple(pairs))
     for resource in api.resources.values():
         for key in resource.schema["properties"]:
             field_nouns[key] = field_words(key)

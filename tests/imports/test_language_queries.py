@@ -175,3 +175,37 @@ def test_latin_plurals_have_their_singular() -> None:
     from covert.imports.resources import singular
 
     assert singular("matrices") == "matrix" and singular("indices") == "index" and singular("orders") == "order"
+
+
+def test_range_parameters_of_a_write_are_drawn_in_order() -> None:
+    import random
+
+    from covert.env import State
+    from covert.imports.bind import bind
+    from covert.imports.language import build_language
+
+    pool = {"type": "object", "properties": {
+        "id": {"type": "string"}, "displayName": {"type": "string"},
+        "minInstances": {"type": "integer", "minimum": 2, "maximum": 200},
+        "maxInstances": {"type": "integer", "minimum": 3, "maximum": 300}}}
+    ops = (
+        Operation("pools.pools.list", "pools_pools_list", "Lists pools.", {"type": "object", "properties": {}},
+                  {"type": "object", "properties": {"pools": {"type": "array", "items": pool}}},
+                  "read", "GET", "v1/pools"),
+        Operation("pools.pools.create", "pools_pools_create", "Creates a pool.",
+                  {"type": "object", "required": ["displayName"], "properties": {
+                      "displayName": {"type": "string", "x-in": "body"},
+                      "minInstances": {"type": "integer", "minimum": 2, "maximum": 200, "x-in": "body"},
+                      "maxInstances": {"type": "integer", "minimum": 3, "maximum": 300, "x-in": "body"}}},
+                  pool, "write", "POST", "v1/pools"),
+    )
+    api = bind(ApiSpec("google", "google:pools:v1", "Pools API", "v1", "Pools.", "Apache-2.0", None,
+                       {"package": "test"}, ops))
+    language = build_language(api)
+    state = State.from_dict(api.make_state(random.Random(0)))
+    rng = random.Random(5)
+    alone = [(language.values["pools_pools_create.minInstances"](rng, state),
+              language.values["pools_pools_create.maxInstances"](rng, state)) for _ in range(200)]
+    assert any(low > high for low, high in alone)  # drawn alone, a range is often upside down
+    joint = [language.values["pools_pools_create"](rng, state) for _ in range(200)]
+    assert all(2 <= d["minInstances"] <= d["maxInstances"] <= 300 for d in joint)
