@@ -84,6 +84,22 @@ def _pick_media(content: Any) -> dict[str, Any] | None:
     return first if isinstance(first, dict) else None
 
 
+
+_FORMAT = re.compile(r"\bFormat:\s*`?((?:[a-z][A-Za-z]*/(?:\{[^{}/\s]+\}|\[[^\[\]/\s]+\]|<[^<>/\s]+>|\*)/?)+)")
+
+
+def declared_path_format(description: str) -> str | None:
+    """The pattern of a resource path a parameter's description declares ("Format:
+    projects/[project_name]/locations/[location]"): ``^projects/[^/]+/locations/[^/]+$``; ``None`` when it
+    declares none (Google's OpenAPI conversions keep the format in words, not as a pattern)."""
+    found = _FORMAT.search(description)
+    if not found:
+        return None
+    parts = found.group(1).rstrip("/").split("/")
+    if len(parts) % 2 or len(parts) > 16:
+        return None
+    return "^" + "/".join(f"{parts[k]}/[^/]+" for k in range(0, len(parts), 2)) + "$"
+
 class _Spec:
     """One document being imported."""
 
@@ -119,6 +135,9 @@ class _Spec:
         description = clean_text(param.get("description"), 1024)
         if description:
             schema = {**schema, "description": description}
+            pattern = declared_path_format(description) if param.get("in") == "path" else None
+            if pattern and schema.get("type") == "string" and "pattern" not in schema:
+                schema = {**schema, "pattern": pattern}
         return schema
 
     def operation(self, path: str, method: str, op: dict[str, Any], shared: list[Any], taken: set[str]) -> Operation:

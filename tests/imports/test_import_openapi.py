@@ -205,3 +205,15 @@ def test_a_folder_import_goes_on_past_bad_specs_and_the_cli_fills_the_store(tmp_
     assert main(["import", "openapi", str(specs / "bad.json"), "--store", str(store)]) == 1
     assert "invalid_json" in capsys.readouterr().err
     assert main(["import", "openapi", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_path_format_declared_in_words_becomes_the_parameters_pattern(tmp_path: Path) -> None:
+    described = "Required. The parent of the vulnerabilities. Format: projects/[project_name]/locations/[location]/scans/[scan_id]"
+    doc = {"openapi": "3.0.0", "info": {"title": "Scans", "version": "1", "license": {"name": "Apache-2.0"}},
+           "paths": {"/v1/{parent}/vulnerabilities": {"get": {"operationId": "scans.vulnerabilities.list", "parameters": [
+               {"name": "parent", "in": "path", "required": True, "schema": {"type": "string"}, "description": described},
+               {"name": "filter", "in": "query", "schema": {"type": "string"}, "description": "Format: projects/{p}"}],
+               "responses": {"200": {"description": "ok"}}}}}}
+    props = import_file(_write(tmp_path, "scans.json", doc)).operations[0].parameters["properties"]
+    assert props["parent"]["pattern"] == "^projects/[^/]+/locations/[^/]+/scans/[^/]+$"
+    assert "pattern" not in props["filter"]  # only a path parameter is a resource path
