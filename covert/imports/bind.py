@@ -128,12 +128,15 @@ class BoundApi:
         counters: dict[str, int] = {}
         scopes: dict[str, str] = {}
         scoped: dict[str, set[str]] = {}
+        patterns: dict[str, Any] = {}
         for bound in self.tools.values():
             for param in bound.role.scope_params:
                 key = scope_key(param, bound.spec.parameters["properties"][param])
                 if key not in scopes:
                     scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng)
+                    patterns[key] = bound.spec.parameters["properties"][param].get("pattern")
                 scoped.setdefault(bound.role.table, set()).add(key)
+        scopes = aligned_scopes(scopes, patterns)
         if scopes:
             tables[SCOPES] = {"scope": dict(sorted(scopes.items()))}
         for resource in _parents_first(self.resources):
@@ -157,6 +160,31 @@ class BoundApi:
             tables[resource.table] = rows
             counters[resource.table] = count
         return {"tables": tables, "counters": counters}
+
+
+def aligned_scopes(scopes: dict[str, str], patterns: dict[str, Any]) -> dict[str, str]:
+    """Scope paths that agree where they name the same collections: one user's account, project and
+    region throughout (``accounts/354895/adUnits/aurora-90`` beside ``accounts/354895/mediationGroups/...``,
+    not a second account), each path still matching its parameter's pattern."""
+    known: dict[tuple[str, ...], str] = {}  # collections from the root -> the value of the last one
+    out: dict[str, str] = {}
+    for key, value in scopes.items():
+        parts = value.split("/") if isinstance(value, str) else []
+        if len(parts) < 2 or len(parts) % 2:
+            out[key] = value
+            continue
+        made = list(parts)
+        for k in range(0, len(parts), 2):
+            chain = tuple(parts[0:k + 1:2])
+            made[k + 1] = known.setdefault(chain, made[k + 1])
+        candidate = "/".join(made)
+        pattern = patterns.get(key)
+        try:
+            fits = not isinstance(pattern, str) or bool(pattern_of(pattern).search(candidate))
+        except re.error:
+            fits = False
+        out[key] = candidate if fits else value
+    return out
 
 
 def env_name(spec: ApiSpec) -> str:

@@ -266,3 +266,16 @@ def test_records_of_a_table_have_distinct_names_and_a_domain_name_is_a_host() ->
         distinct_names(schema, rec, taken, random.Random(1))
         made.append(rec["title"])
     assert set(made) == {"North", "South"} and taken == {"title": {"North", "South"}}
+
+
+def test_scope_paths_agree_on_the_collections_they_share() -> None:
+    from covert.imports.bind import aligned_scopes
+
+    scopes = {"a": "accounts/354895/mediationGroups/cobalt-97", "b": "accounts/887018/adUnits/aurora-90",
+              "c": "projects/harbor-1", "d": "projects/cedar-2/locations/us-east4", "e": "plain-3",
+              "f": "projects/atlas-3/zones/us-east4-a"}
+    patterns = {"b": "^accounts/[^/]+/adUnits/[^/]+$", "f": "^projects/atlas-[0-9]/zones/[^/]+$"}
+    assert aligned_scopes(scopes, patterns) == {
+        "a": "accounts/354895/mediationGroups/cobalt-97", "b": "accounts/354895/adUnits/aurora-90",
+        "c": "projects/harbor-1", "d": "projects/harbor-1/locations/us-east4", "e": "plain-3",
+        "f": "projects/atlas-3/zones/us-east4-a"}  # a path its pattern would refuse keeps its own value
