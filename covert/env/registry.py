@@ -64,6 +64,9 @@ def get_builder(name: str) -> Builder:
     names an admitted imported environment, ``procgen.<env>`` a procedural environment's tool form, ``mcp.<server>``
     a live MCP environment."""
     found = _discover()
+    builder = found.get(name) if isinstance(name, str) else None
+    if builder is not None:
+        return builder  # a hand-written builder (their names never start with a prefix below)
     if isinstance(name, str) and name.startswith(IMPORTED_PREFIX):
         imported = _imported().admitted_builder(name)
         if imported is None:

@@ -189,7 +189,7 @@ class Instantiator:
                 failed |= {r for p in step.args for r in self._named_records(step, p)}
                 if refused and self._futile(step, refused, failed):
                     break
-            elif self.builder.tools[tool].writes and not saved.diff(self.env.state):
+            elif self.builder.tools[tool].writes and saved.same_content(self.env.state):
                 # a write that changes nothing (locking a locked door) is a redundant step validation
                 # rejects: another draw may change something (unlocking it)
                 error = NO_CHANGE
