@@ -397,7 +397,7 @@ def test_state_matches_plain_dict_model(initial: dict[str, dict[str, Any]], ops:
     # keeping the ids a table lists is hiding the others
     for table in TABLES:
         ids = state.ids(table)
-        kept = ids[::2] + ["absent-id"]
+        kept = [*ids[::2], "absent-id"]
         hidden = {(table, k) for k in ids[1::2]}
         assert state.keeping({table: kept}).to_dict() == state.without(hidden).to_dict()
 
