@@ -224,7 +224,8 @@ class State:
         if changed is not None and key in changed:
             value = changed[key]
             return None if value is DELETED else value
-        return self._snapshot.tables.get(table, {}).get(key)
+        rows = self._snapshot.tables.get(table)
+        return None if rows is None else rows.get(key)
 
     def has(self, table: str, key: str) -> bool:
         """Whether ``table`` holds ``key``."""
