@@ -37,7 +37,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.validation import takes_from_earlier_turn, unused_read
+from covert.validation import mixed_turn, order_dependent, takes_from_earlier_turn, unused_read
 from covert.values import (
     get_path,
     join_phrases,
@@ -924,6 +924,18 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
             raise Rejected("category_sequential", "no call takes a value from an earlier turn's output")
 
 
+def _reject_order_dependent(builder: Builder, inst: Instantiator, groups: list[list[int]], initial: State) -> None:
+    """Reject at once, before the query and answer are made, a plan whose first turn mixes reads and writes
+    and whose reads give other outputs when the turn runs in reverse (``parallel_order_dependent``, by
+    validation's own test: :func:`covert.validation.order_dependent`, from the initial state)."""
+    if not groups:
+        return
+    turn = [{"name": inst.calls[i].name, "arguments": inst.calls[i].arguments} for i in groups[0]]
+    env_cls = builder.environment
+    if mixed_turn(env_cls, turn) and order_dependent(env_cls, turn, [inst.calls[i].output for i in groups[0]], initial):
+        raise Rejected("parallel_order_dependent", ", ".join(c["name"] for c in turn)[:200])
+
+
 def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: random.Random, seed: int,
                 index: int) -> Task:
     """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
@@ -966,6 +978,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
     _reject_broken_rules(builder, inst, groups, scalars)
+    _reject_order_dependent(builder, inst, groups, state)
     query, answer, facts = inst.realize()
     final = inst.env.state
     calls_n = len(inst.calls)
