@@ -645,7 +645,7 @@ class Instantiator:
         an earlier context sentence already said or a request will say (the dates of a stay, once): a
         template for just the new values, else a plain "I mean ..." for new records, else the full
         template. ``None`` when everything is said elsewhere."""
-        templates = tuple(t for it in self.language.intents[step.tool] for t in it.context)
+        templates = _context_templates(self.language, step.tool)
         if not templates:
             raise Rejected("no_context_phrasing", step.tool)
         fresh = {p for p in needed if not _said(said, step.args.get(p)) and step.args.get(p) not in asked}
@@ -715,7 +715,7 @@ class Instantiator:
 
     def _template(self, templates: tuple[str, ...], needed: set[str], available: dict[str, str], tool: str) -> str:
         have = available.keys()
-        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= have]
+        fitting = [t for t, names in _slotted(templates) if needed <= names and names <= have]
         if not fitting:
             raise Rejected("no_phrasing", f"{tool} with {sorted(needed)}")
         return self.rng.choice(fitting)
@@ -840,6 +840,39 @@ def _parameters(builder: Builder, tool: str) -> tuple[tuple[str, dict[str, Any],
         out.append((param, schema, entity, entity in builder.language.references, schema.get("type") == "array",
                     param in required))
     return tuple(out)
+
+
+# (id(language), tool) -> (language, the context templates of the tool's intents): the language is kept
+_CONTEXTS: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+
+
+def _context_templates(language: Any, tool: str) -> tuple[str, ...]:
+    """Every context template of ``tool``'s intents, in order (one tuple per language and tool)."""
+    found = _CONTEXTS.get((id(language), tool))
+    if found is not None and found[0] is language:
+        return found[1]
+    templates = tuple(t for it in language.intents[tool] for t in it.context)
+    if len(_CONTEXTS) >= 65536:
+        _CONTEXTS.clear()
+    _CONTEXTS[(id(language), tool)] = (language, templates)
+    return templates
+
+
+# id(templates) -> (templates, ((template, its slots), ...)): the tuple is kept, so an id is not reused
+_SLOTTED: dict[int, tuple[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]]] = {}
+
+
+def _slotted(templates: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each template of an intent's tuple with its :func:`slots` (computed once per tuple; the intents'
+    tuples live as long as their builders)."""
+    found = _SLOTTED.get(id(templates))
+    if found is not None and found[0] is templates:
+        return found[1]
+    pairs = tuple((t, slots(t)) for t in templates)
+    if len(_SLOTTED) >= 65536:
+        _SLOTTED.clear()
+    _SLOTTED[id(templates)] = (templates, pairs)
+    return pairs
 
 
 @cache
