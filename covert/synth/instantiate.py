@@ -284,17 +284,7 @@ class Instantiator:
 
     def _varying_param(self, step: _Step) -> str:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
-        spec = self.builder.tools[step.tool]
-        own = self.identity.self_params if self.identity is not None else ()
-        fixed = self.language.fixed  # one project or region per state: it never varies
-        params = [p for p in step.user_params if p not in own and f"{step.tool}.{p}" not in fixed]
-        for param in params:
-            if spec.param_entity(param) in self.language.references:
-                return param
-        # a date or a time bounds a range the calls share ("from X to Y"): it cannot be the one that varies
-        params = [p for p in params if p not in ("since", "until", "before", "after")
-                  and not any(w in p for w in ("date", "time", "start", "end", "check_"))]
-        return params[0] if params else ""
+        return _varying_of(self.builder, step.tool, step.user_params)
 
     def _bind(self, tool: str, link: bool) -> _Step:
         step = _Step(tool)
@@ -828,6 +818,42 @@ class Instantiator:
         raise Rejected("no_label", "list element has no describing field")
 
 
+def _varying_of(builder: Builder, tool: str, params: list[str]) -> str:
+    """Of ``params`` (those the user gives a call of ``tool``), the one parallel calls of the tool differ in:
+    the first that names a linked record, else the first that is no date or time, never one in which the
+    user names themselves or one fixed per state; ``""`` when none."""
+    identity = identity_of(builder)
+    own = identity.self_params if identity is not None else ()
+    fixed = builder.language.fixed  # one project or region per state: it never varies
+    spec = builder.tools[tool]
+    params = [p for p in params if p not in own and f"{tool}.{p}" not in fixed]
+    for param in params:
+        if spec.param_entity(param) in builder.language.references:
+            return param
+    # a date or a time bounds a range the calls share ("from X to Y"): it cannot be the one that varies
+    params = [p for p in params if p not in ("since", "until", "before", "after")
+              and not any(w in p for w in ("date", "time", "start", "end", "check_"))]
+    return params[0] if params else ""
+
+
+@cache
+def never_varies(builder: Builder, tool: str) -> bool:
+    """Whether no parameter of ``tool`` can be the one its parallel calls differ in (all name the user, are
+    fixed per state, or are dates and times): a parallel turn keeps one call of it, the others all fail."""
+    return not _varying_of(builder, tool, list(builder.tools[tool].parameters["properties"]))
+
+
+def _reject_unvarying_turn(builder: Builder, blueprint: Blueprint) -> None:
+    """Reject at once a parallel plan that keeps fewer than two calls whatever is drawn: every call of a tool
+    that :func:`never_varies` but its first fails (``no_parallel_param``), so it keeps one, and run() rejects
+    a turn of one call as ``duplicate_parallel_call`` (as it would after making the first calls)."""
+    counts: dict[str, int] = {}
+    for tool in blueprint.steps:
+        counts[tool] = counts.get(tool, 0) + 1
+    if sum(1 if n > 1 and never_varies(builder, tool) else n for tool, n in counts.items()) < 2:
+        raise Rejected("duplicate_parallel_call", blueprint.steps[0])
+
+
 @cache
 def _parameters(builder: Builder, tool: str) -> tuple[tuple[str, dict[str, Any], str, bool, bool, bool], ...]:
     """Per parameter of ``tool``: name, schema, entity, whether the language can refer to the entity
@@ -988,6 +1014,8 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         raise Rejected("empty_blueprint", blueprint.method)
     if blueprint.category in ("sequential", "state_changing") and len(blueprint.steps) < 2:
         raise Rejected("blueprint_too_short", blueprint.method)
+    if blueprint.method == "parallel":
+        _reject_unvarying_turn(builder, blueprint)
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
     blueprint = inst.blueprint

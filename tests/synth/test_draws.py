@@ -335,3 +335,32 @@ def test_a_parallel_call_with_no_record_left_to_act_on_stops_drawing() -> None:
         assert caught.value.reason == "duplicate_parallel_call"
         assert [a["booking_id"] for a in tried] == mine[:1]  # the one it can act on, once
         assert len(binds) == 2
+
+
+def test_a_parallel_turn_of_a_tool_that_never_varies_is_rejected_before_it_runs(monkeypatch) -> None:
+    """calendar's list_events takes only the user's own email and dates: its parallel calls can never differ,
+    so a parallel plan of it is rejected before anything runs, with the reason run() gives after one call."""
+    import random
+
+    import covert.synth.instantiate as instantiate_module
+    from covert.env import get_builder
+    from covert.synth.blueprint import Blueprint
+    from covert.synth.instantiate import instantiate, never_varies
+    from covert.synth.records import Rejected
+
+    builder = get_builder("calendar")
+    assert never_varies(builder, "list_events") and not never_varies(builder, "search_rooms")
+    plan = Blueprint("parallel", "parallel", ["list_events", "list_events"], [0, 1])
+    state = builder.state(11, 0)
+    ran = []
+    monkeypatch.setattr(instantiate_module.Instantiator, "run", lambda self: ran.append(1))
+    with pytest.raises(Rejected) as early:
+        instantiate(builder, plan, state, random.Random(1), 11, 0)
+    assert early.value.reason == "duplicate_parallel_call" and not ran
+    monkeypatch.undo()
+    monkeypatch.setattr(instantiate_module, "_reject_unvarying_turn", lambda *args: None)
+    for seed in range(5):  # without the early test, the plan runs and is rejected all the same
+        with pytest.raises(Rejected) as late:
+            instantiate(builder, Blueprint("parallel", "parallel", ["list_events"] * 3, [0, 1, 2]), state,
+                        random.Random(seed), 11, 0)
+        assert late.value.reason == "duplicate_parallel_call"
