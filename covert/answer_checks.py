@@ -38,6 +38,23 @@ LIST_CUE = re.compile(
     r"(?:emails|messages|events|flights|rooms|tickets|orders|devices|transactions|meetings)\b|pull up (?:all|every)|"
     r"what do i have|what have i got)", re.IGNORECASE)
 COUNT_CUE = re.compile(r"\b(how many|how much|how big|number of|total|add up|count|sum)\b", re.IGNORECASE)
+# words one of which a text must hold for LIST_CUE, COUNT_CUE or _FREE to find anything in it (every
+# alternative starts with one); an ASCII text without them is not searched
+_LIST_WORDS = ("show", "list", "which", "remind me what", "what", "any ", "pull up ")
+_COUNT_WORDS = ("how ", "number of", "total", "add up", "count", "sum")
+_FREE_WORDS = ("free", "without ")
+
+
+def _cued(pattern: re.Pattern[str], words: tuple[str, ...], text: str) -> bool:
+    """Whether ``pattern`` (case-insensitive, each alternative led by one of ``words``) finds something in
+    ``text``: an ASCII text holding none of the words, in any case, cannot match, and is not searched."""
+    if text.isascii():
+        lowered = text.lower()
+        if not any(word in lowered for word in words):
+            return False
+    return pattern.search(text) is not None
+
+
 _DATE_OR_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$|^\d{1,2}:\d{2}(:\d{2})?$")
 _CODE3 = re.compile(r"^[A-Z]{3}$")
 MAX_RECORDS = 200
@@ -173,7 +190,7 @@ def answer_problem(answer: str, query: str, truth: dict[str, Any], outputs: list
         found = _contradiction(fact, outputs)
         if found:
             return "answer_contradicts_outputs", found
-    if _FREE.search(answer):
+    if _cued(_FREE, _FREE_WORDS, answer):
         flags: list[bool] = []
         _free_flags(outputs, flags)
         if flags and not any(flags):
@@ -184,7 +201,7 @@ def answer_problem(answer: str, query: str, truth: dict[str, Any], outputs: list
 
 
 def _list_problem(answer_norm: str, query: str, last: list[Any]) -> Problem:
-    if not LIST_CUE.search(query) or COUNT_CUE.search(query):
+    if not _cued(LIST_CUE, _LIST_WORDS, query) or _cued(COUNT_CUE, _COUNT_WORDS, query):
         return None
     query_norm = normalize_text(query)
     records = [r for output in last for r in record_lists(output)]

@@ -148,6 +148,19 @@ def _updated(identity: Identity, state: State, stored: dict[tuple[str, str], Any
     changed records and for every record whose owner rule follows a field to one of them (field and
     table rules only, whose owners depend on nothing else)."""
     result = dict(stored)
+    for table, k in _dirty(identity, state, changed):
+        if table not in owned:
+            continue
+        if state.get(table, k) is None:
+            result.pop((table, k), None)
+        else:
+            result[(table, k)] = owner_of(identity, state, table, k)
+    return result
+
+
+def _dirty(identity: Identity, state: State, changed: dict[str, list[str]]) -> set[tuple[str, str]]:
+    """The records of ``state`` whose owner may differ from its stored state's: the ``changed`` ones and
+    every record whose owner rule follows a field to one of them (field and table rules only)."""
     dirty = {(table, k) for table, keys in changed.items() for k in keys}
     follows = [(table, rule) for table, rule in identity.owners.items() if isinstance(rule, tuple)]
     grew = True
@@ -161,14 +174,7 @@ def _updated(identity: Identity, state: State, stored: dict[tuple[str, str], Any
                 if (table, k) not in dirty and record.get(field_name) in targets:
                     dirty.add((table, k))
                     grew = True
-    for table, k in dirty:
-        if table not in owned:
-            continue
-        if state.get(table, k) is None:
-            result.pop((table, k), None)
-        else:
-            result[(table, k)] = owner_of(identity, state, table, k)
-    return result
+    return dirty
 
 
 def principal_view(state: State, identity: Identity, principal: str) -> State:
@@ -177,13 +183,56 @@ def principal_view(state: State, identity: Identity, principal: str) -> State:
     key = (id(identity), state.hash(), principal)
     cached = _VIEWS.get(key)
     if cached is None:
-        hidden = {tk for tk, owner in ownership(identity, state).items() if not owned_by(owner, principal)}
         # the view is a state of its own (not a fork with everyone else deleted): its reads and forks then
         # cost what a state of the principal's records costs, not one of every record
-        cached = _remember(_VIEWS, key, state.without(hidden))
+        changed = state.changed_keys()
+        if changed and not any(callable(rule) for rule in identity.owners.values()):
+            # a state changed by a few writes: the stored state's view with the records whose owner may differ redone
+            kept = _kept(identity, state.stored(), principal)
+            dirty = _dirty(identity, state, changed)
+            for table, keys in kept.items():
+                redo = {k for t, k in dirty if t == table}
+                if redo:
+                    kept[table] = [*(k for k in keys if k not in redo),
+                                   *(k for k in redo if state.get(table, k) is not None
+                                     and owned_by(owner_of(identity, state, table, k), principal))]
+        else:
+            kept = _kept(identity, state, principal)
+        cached = _remember(_VIEWS, key, state.keeping(kept))
     else:
         _VIEWS.move_to_end(key)
     return cached.fork()
+
+
+def _kept(identity: Identity, state: State, principal: str) -> dict[str, list[str]]:
+    """Per owned table, the ids of the records ``principal`` may act on (see :func:`owned_by`)."""
+    return {table: [*free, *mine.get(principal, ()), *(k for k, owner in shared if owned_by(owner, principal))]
+            for table, (free, mine, shared) in _owner_index(identity, state).items()}
+
+
+_INDEXES: OrderedDict[tuple[int, str], dict[str, tuple[list[str], dict[Any, list[str]], list[tuple[str, Any]]]]] = \
+    OrderedDict()
+
+
+def _owner_index(identity: Identity, state: State) -> dict[str, tuple[list[str], dict[Any, list[str]], list[tuple[str, Any]]]]:
+    """:func:`ownership` of ``state`` by owned table: the records nobody owns, those of each single owner
+    (by owner), and the others with their owners (records several people share, owners no key holds);
+    cached by content, so each person's view of a state costs what their records cost."""
+    key = (id(identity), state.hash())
+    found = _INDEXES.get(key)
+    if found is not None:
+        _INDEXES.move_to_end(key)
+        return found
+    found = {table: ([], {}, []) for table in dict.fromkeys((identity.table, *identity.owners)) if table}
+    for (table, k), owner in ownership(identity, state).items():
+        free, mine, shared = found[table]
+        if owner is None:
+            free.append(k)
+        elif isinstance(owner, (str, int)) and not isinstance(owner, bool):
+            mine.setdefault(owner, []).append(k)
+        else:
+            shared.append((k, owner))
+    return _remember(_INDEXES, key, found)
 
 
 _WEIGHTS: OrderedDict[tuple[int, str], tuple[list[str], list[int]]] = OrderedDict()
@@ -221,8 +270,12 @@ def holdings(identity: Identity, state: State, table: str, test: RecordTest | No
         _HOLDINGS.move_to_end(key)
         return found
     count = dict.fromkeys(state.ids(identity.table), 0)
-    for (owned, k), owner in ownership(identity, state).items():
-        if owned != table or (test is not None and not test(state, state.get(table, k))):
+    _, mine, shared = _owner_index(identity, state).get(table, ((), {}, ()))  # nobody holds a record nobody owns
+    for owner, keys in mine.items():
+        if owner in count:
+            count[owner] += len(keys) if test is None else sum(1 for k in keys if test(state, state.get(table, k)))
+    for k, owner in shared:
+        if test is not None and not test(state, state.get(table, k)):
             continue
         for person in owner if isinstance(owner, (set, frozenset, list, tuple)) else [owner]:
             if person in count:
@@ -249,9 +302,13 @@ def choose_principal(identity: Identity, state: State, rng: Any, power: int = 1,
         for use_tests in (True, False) if tested else (False,):
             held = [(holdings(identity, state, need[0], need[2] if use_tests and len(need) > 2 else None), need[1])
                     for need in needs]
-            fit = [(p, w) for p, w in zip(people, weights) if all(h.get(p, 0) >= n for h, n in held)]
+            if not held:
+                break  # everyone fits
+            fit = [i for i, p in enumerate(people) if held[0][0].get(p, 0) >= held[0][1]]
+            for h, n in held[1:]:
+                fit = [i for i in fit if h.get(people[i], 0) >= n]
             if fit:
-                people, weights = [p for p, _ in fit], [w for _, w in fit]
+                people, weights = [people[i] for i in fit], [weights[i] for i in fit]
                 break
         # cumulative weights, as random.choices derives them from weights (the same draw)
         found = _remember(_DRAWS, key, (people, list(accumulate(w ** power for w in weights))))

@@ -139,8 +139,8 @@ def say_count(value: Any, nouns: str) -> str:
 def raw_value(form: str, value: Any) -> str:
     """The raw text of a fact: the value as :func:`covert.values.render` writes it, or for a count the
     number counted."""
-    kind = form.split(":", 1)[0]
-    return str(count_of(value)) if kind == "n" else render(value)
+    counted = form == "n" or form.startswith("n:")  # the kind before the first ":" is "n"
+    return str(count_of(value)) if counted else render(value)
 
 
 def say(form: str, value: Any, unit: Any = None) -> str:

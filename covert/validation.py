@@ -216,7 +216,7 @@ def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Repla
     writes = {}
     mixed: dict[int, State] = {}
     for turn, group in enumerate(oracle.groups):
-        if len(group) > 1 and len({_writes(env_cls, c) for c in group}) == 2:
+        if mixed_turn(env_cls, group):
             mixed[turn] = env.state.fork()
         for call in group:
             before = env.state.hash() if _writes(env_cls, call) else None
@@ -240,11 +240,23 @@ def _check_parallel_order(env_cls: type[Environment], oracle: Oracle, replay: Re
     starts = [sum(len(g) for g in oracle.groups[:turn]) for turn in range(len(oracle.groups))]
     for turn, state in replay.mixed_turns.items():
         group = oracle.groups[turn]
-        other = env_cls(state)
-        backward = [other.call(c["name"], c["arguments"]) for c in reversed(group)][::-1]
-        forward = replay.outputs[starts[turn]:starts[turn] + len(group)]
-        if any(f != b for c, f, b in zip(group, forward, backward, strict=True) if not _writes(env_cls, c)):
+        if order_dependent(env_cls, group, replay.outputs[starts[turn]:starts[turn] + len(group)], state):
             raise Invalid("parallel_order_dependent", ", ".join(c["name"] for c in group)[:200])
+
+
+def order_dependent(env_cls: type[Environment], group: list[dict[str, Any]], forward: list[Any], state: State) -> bool:
+    """Whether a read of one turn's calls (``{"name", "arguments"}``, which gave the ``forward`` outputs run
+    in order from ``state``) gives another output when the turn runs in reverse from ``state``. Shared
+    with synthesis, which rejects such a turn before its query is made (the same test)."""
+    other = env_cls(state)
+    backward = [other.call(c["name"], c["arguments"]) for c in reversed(group)][::-1]
+    return any(f != b for c, f, b in zip(group, forward, backward, strict=True) if not _writes(env_cls, c))
+
+
+def mixed_turn(env_cls: type[Environment], group: list[dict[str, Any]]) -> bool:
+    """Whether a turn holds two calls or more, reads and writes both (what :func:`_replay` keeps the state
+    before, for :func:`order_dependent`)."""
+    return len(group) > 1 and len({_writes(env_cls, c) for c in group}) == 2
 
 
 def _check_deterministic(first: Replay, second: Replay) -> None:

@@ -13,18 +13,28 @@ def get_path(value: Any, path: str, default: Any = None) -> Any:
     """Follow a dotted path (``refund.amount``, ``events.0.title``) into nested dicts and lists (a
     numeric part indexes a list); ``default`` if absent."""
     current = value
-    for part in path.split("."):
+    for part, index in _path_parts(path):
         if isinstance(current, dict) and part in current:
             current = current[part]
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
-            current = current[int(part)]
+        elif isinstance(current, list) and index is not None and (index if index >= 0 else int(part)) < len(current):
+            current = current[index if index >= 0 else int(part)]
         else:
             return default
     return current
 
 
+@lru_cache(maxsize=1 << 14)
+def _path_parts(path: str) -> tuple[tuple[str, int | None], ...]:
+    """A dotted path's parts, each with its list index: ``None`` for a part that is not all digits, ``-1``
+    for digits other than ASCII ones (``int`` reads them where a list is indexed, as it always did)."""
+    return tuple((part, None if not part.isdigit() else int(part) if part.isascii() else -1)
+                 for part in path.split("."))
+
+
 def render(value: Any) -> str:
     """How a value reads in text: ``200.0`` as ``200``, booleans as yes/no, lists joined."""
+    if type(value) is str:
+        return value
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -70,6 +80,8 @@ def normalize_text(text: str) -> str:
 
 def text_forms(value: Any) -> list[str]:
     """Normalised forms under which ``value`` may appear in text (``12.5`` -> ``12.50``, ``12.5``)."""
+    if type(value) is str:
+        return [normalize_text(value)]
     if isinstance(value, bool):
         return ["true" if value else "false", "yes" if value else "no"]
     if isinstance(value, int):

@@ -53,3 +53,29 @@ def test_writes_on_different_records_may_share_a_turn(notes) -> None:
             {"name": "notes_notes_get", "arguments": {"noteId": first}}]
     with pytest.raises(Invalid):
         _check(builder, [seen], state)
+
+
+def test_synthesis_rejects_an_order_dependent_first_turn_as_validation_would(monkeypatch) -> None:
+    """A hand-written plan whose first turn gives another read output in reverse is rejected before its
+    query is made; made into rows without that early test, validation rejects the very same attempt."""
+    import covert.synth.instantiate as instantiate_module
+    from covert.env import get_builder
+    from covert.synth.generate import ItemSpec, make_task, shared_state
+    from covert.synth.records import Rejected
+    from covert.validation import validate_pair
+    from covert.views import ground_truth, rl_row, sft_row
+
+    spec = ItemSpec(index=675, builder="helpdesk", category="parallel_multiple", target="add_ticket_comment",
+                    state_index=5)
+    state = shared_state(spec.builder, 11, spec.world).fork()
+    with pytest.raises(Rejected) as early:
+        make_task(spec, 11, 0, state)
+    assert early.value.reason == "parallel_order_dependent"
+    monkeypatch.setattr(instantiate_module, "_reject_order_dependent", lambda *args: None)
+    task = make_task(spec, 11, 0, state)
+    writes = {get_builder("helpdesk").tools[c.name].writes for c in task.calls}
+    assert writes == {True, False} and len(task.groups) == 1  # one turn of reads and writes
+    truth = ground_truth(task)
+    with pytest.raises(Invalid) as late:
+        validate_pair(sft_row(task, truth), rl_row(task, "train", spec.index, truth), state)
+    assert late.value.reason == "parallel_order_dependent"

@@ -238,3 +238,33 @@ def test_ownership_of_a_changed_state_is_the_full_computation() -> None:
                 state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", copy_of)
             full = {(t, k): owner_of(identity, state, t, k) for t in owned for k, _ in _records(state, t)}
             assert ownership(identity, state) == full, name
+
+
+def test_principal_view_of_a_changed_state_is_the_full_computation() -> None:
+    """Each person's view of a state changed by writes (derived from the stored state's view) holds exactly
+    the records owner_of lets them act on, and is the same state as hiding everyone else's."""
+    from covert.policy import _records, owned_by
+
+    for name in ("banking", "hotels", "smart_home", "retail"):
+        builder = get_builder(name)
+        identity = identity_of(builder)
+        base = builder.state(7, 2)
+        owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
+        rng = random.Random(name)
+        for _ in range(6):
+            state = base.fork()
+            people = state.ids(identity.table)
+            for table in rng.sample(owned, min(3, len(owned))):
+                keys = state.ids(table)
+                if not keys:
+                    continue
+                record = state.edit(table, rng.choice(keys))
+                for field_name in [f for f, v in record.items() if isinstance(v, str) and v in people][:1]:
+                    record[field_name] = rng.choice(people)  # the record changes hands
+                if len(keys) > 1 and rng.random() < 0.5:
+                    state.delete(table, keys[-1])
+                state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", dict(state.get(table, keys[0]) or {}))
+            for person in people:
+                hidden = {(t, k) for t in owned for k, _ in _records(state, t)
+                          if not owned_by(owner_of(identity, state, t, k), person)}
+                assert principal_view(state, identity, person).to_dict() == state.without(hidden).to_dict(), name

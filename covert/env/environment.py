@@ -63,20 +63,21 @@ class Environment:
         spec = self.tool_specs.get(name) if isinstance(name, str) else None
         if spec is None:
             return error_observation(UNKNOWN_TOOL, f"There is no tool named {_text(name, 80)!r}.")
-        if arguments is None:
-            arguments = {}
-        elif isinstance(arguments, (str, bytes)):
-            try:
-                arguments = orjson.loads(arguments)
-            except orjson.JSONDecodeError:
-                return error_observation(INVALID_ARGUMENTS, "Arguments are not valid JSON.")
-        if not isinstance(arguments, dict):
-            return error_observation(INVALID_ARGUMENTS, "Arguments must be a JSON object.")
+        if type(arguments) is not dict:
+            if arguments is None:
+                arguments = {}
+            elif isinstance(arguments, (str, bytes)):
+                try:
+                    arguments = orjson.loads(arguments)
+                except orjson.JSONDecodeError:
+                    return error_observation(INVALID_ARGUMENTS, "Arguments are not valid JSON.")
+            if not isinstance(arguments, dict):
+                return error_observation(INVALID_ARGUMENTS, "Arguments must be a JSON object.")
         arguments, problem = admit(arguments)
         if problem is not None:
             return error_observation(INVALID_ARGUMENTS, problem[:300])
         try:
-            self._validator(name)(arguments)
+            (self._validators.get(name) or self._validator(name))(arguments)
         except fastjsonschema.JsonSchemaValueException as exc:
             message = exc.message
             if message.startswith("data."):

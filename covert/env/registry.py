@@ -54,6 +54,12 @@ def builder_names() -> list[str]:
     return list(_discover())
 
 
+def hand_written(builder: Builder) -> bool:
+    """Whether ``builder`` is one of the registered (hand-written) builders, not an imported, procedural or
+    live environment."""
+    return _discover().get(builder.name) is builder
+
+
 def admitted_names() -> list[str]:
     """Names of the imported environments the store admits (``api.<id>``), sorted."""
     return list(_imported().admitted_names())
@@ -64,6 +70,9 @@ def get_builder(name: str) -> Builder:
     names an admitted imported environment, ``procgen.<env>`` a procedural environment's tool form, ``mcp.<server>``
     a live MCP environment."""
     found = _discover()
+    builder = found.get(name) if isinstance(name, str) else None
+    if builder is not None:
+        return builder  # a hand-written builder (their names never start with a prefix below)
     if isinstance(name, str) and name.startswith(IMPORTED_PREFIX):
         imported = _imported().admitted_builder(name)
         if imported is None:

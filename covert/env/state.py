@@ -198,6 +198,25 @@ class State:
         snapshot._init(tables, dict(self._counters))  # records() yields in id order: nothing to sort
         return State(snapshot)
 
+    def keeping(self, kept: dict[str, list[str]]) -> State:
+        """A state of its own (a new snapshot, records shared) with this state's content less every record
+        of a table in ``kept`` whose id ``kept`` does not list: what :meth:`without` gives with the others
+        hidden, at the cost of the records kept (ids absent from the state are ignored)."""
+        stored = self._snapshot.tables
+        tables = {}
+        for table in self.tables():
+            keys = kept.get(table)
+            if keys is not None:
+                found = ((k, self.get(table, k)) for k in sorted(set(keys)))
+                tables[table] = {k: r for k, r in found if r is not None}
+            elif self._changes.get(table) or table not in stored:
+                tables[table] = dict(self.records(table))
+            else:
+                tables[table] = stored[table]  # unchanged and nothing hidden: the stored (read-only) table
+        snapshot = Snapshot.__new__(Snapshot)
+        snapshot._init(tables, dict(self._counters))  # records in id order: nothing to sort
+        return State(snapshot)
+
     # -- reads ----------------------------------------------------------------------------------
     def get(self, table: str, key: str) -> Record | None:
         """The record ``key`` of ``table``, or ``None``."""
@@ -205,7 +224,8 @@ class State:
         if changed is not None and key in changed:
             value = changed[key]
             return None if value is DELETED else value
-        return self._snapshot.tables.get(table, {}).get(key)
+        rows = self._snapshot.tables.get(table)
+        return None if rows is None else rows.get(key)
 
     def has(self, table: str, key: str) -> bool:
         """Whether ``table`` holds ``key``."""
@@ -384,6 +404,20 @@ class State:
                     StateChange("counter", "", name, before=self.counter(name), after=other.counter(name))
                 )
         return changes
+
+    def same_content(self, other: State) -> bool:
+        """Whether :meth:`diff` to ``other`` is empty, without building it (O(changes) when both states
+        share a snapshot)."""
+        if other._snapshot is not self._snapshot:
+            return not self.diff(other)
+        for state in (self, other):
+            for table, rows in state._changes.items():
+                for key in rows:
+                    if self.get(table, key) != other.get(table, key):
+                        return False
+        if self._counters == other._counters:
+            return True
+        return all(self.counter(n) == other.counter(n) for n in set(self._counters) | set(other._counters))
 
     def tables(self) -> list[str]:
         """Names of the tables in this state."""

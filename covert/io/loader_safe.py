@@ -168,16 +168,26 @@ def _reads_exactly(value: dict | list) -> bool:
     """Whether ujson reads every float of ``value`` (those :func:`map_floats` reaches: through dicts and
     lists) back exactly in its shortest form, as orjson writes it. Walking the value costs less than
     scanning its JSON text for float tokens (strings hold many digits and dots, and no floats); raises
-    :class:`LoaderUnsafe` as :func:`float_text` does."""
-    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
-        kind = type(item)
-        if kind is str or kind is int:
-            continue
-        if kind is float:
-            if _texts.get(item, _texts) is not None and float_text(item) is not None:
-                return False
-        elif isinstance(item, (dict, list)) and not _reads_exactly(item):
-            return False
+    :class:`LoaderUnsafe` as :func:`float_text` does. The walk goes depth first, in order, without recursion."""
+    if not isinstance(value, (dict, list)):
+        return True
+    stack = [iter(value.values() if isinstance(value, dict) else value)]
+    while stack:
+        for item in stack[-1]:
+            kind = type(item)
+            if kind is str or kind is int:
+                continue
+            if kind is float:
+                if _texts.get(item, _texts) is not None and float_text(item) is not None:
+                    return False
+            elif isinstance(item, dict):
+                stack.append(iter(item.values()))
+                break
+            elif isinstance(item, list):
+                stack.append(iter(item))
+                break
+        else:
+            stack.pop()
     return True
 
 

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
+from covert.env.registry import hand_written
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import singular
 from covert.synth.answers import Composer
@@ -37,7 +38,7 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.validation import takes_from_earlier_turn, unused_read
+from covert.validation import mixed_turn, order_dependent, takes_from_earlier_turn, unused_read
 from covert.values import (
     get_path,
     join_phrases,
@@ -174,6 +175,26 @@ class Instantiator:
             self.blueprint = Blueprint(b.category, b.method, [s.tool for s in self.steps],
                                        list(range(len(self.steps))), b.reasoning, b.superlative, dict(b.notes))
 
+    def skip_call(self, j: int) -> None:
+        """Leave read ``j`` out of the plan (a lookup nothing uses): its step, call and the selection that
+        named its record (with that selection's max/min node) go, later indexes move down by one."""
+        def moved(k: int) -> int:
+            return k - 1 if k > j else k
+
+        superlatives = [s for s in self.selections if s.get("mode") in ("max", "min")]
+        assert len(superlatives) == len(self.reasoning)  # each max/min pick made one node, in order
+        dropped = {id(node) for s, node in zip(superlatives, self.reasoning, strict=True) if s["call"] == j}
+        self.reasoning = [dict(node, call=moved(node["call"])) for node in self.reasoning if id(node) not in dropped]
+        self.selections = [dict(s, call=moved(s["call"]), source_call=moved(s["source_call"]))
+                           for s in self.selections if s["call"] != j]
+        del self.steps[j], self.calls[j]
+        for step in self.steps:
+            step.sources = {moved(k) for k in step.sources if k != j}
+        b = self.blueprint
+        reasoning = (b.reasoning[0], moved(b.reasoning[1])) if b.reasoning else None
+        self.blueprint = Blueprint(b.category, b.method, [s.tool for s in self.steps], [moved(g) for g in b.goals],
+                                   reasoning, b.superlative, {**b.notes, "skipped": "lookup"})
+
     def _execute(self, tool: str) -> tuple[_Step, Any]:
         error = ""
         failed: set[tuple[str, str]] = set()  # the principal's records a failed try named: others are drawn next
@@ -189,7 +210,7 @@ class Instantiator:
                 failed |= {r for p in step.args for r in self._named_records(step, p)}
                 if refused and self._futile(step, refused, failed):
                     break
-            elif self.builder.tools[tool].writes and not saved.diff(self.env.state):
+            elif self.builder.tools[tool].writes and saved.same_content(self.env.state):
                 # a write that changes nothing (locking a locked door) is a redundant step validation
                 # rejects: another draw may change something (unlocking it)
                 error = NO_CHANGE
@@ -284,17 +305,7 @@ class Instantiator:
 
     def _varying_param(self, step: _Step) -> str:
         """The one parameter that differs between parallel calls of a tool: its first linked entity."""
-        spec = self.builder.tools[step.tool]
-        own = self.identity.self_params if self.identity is not None else ()
-        fixed = self.language.fixed  # one project or region per state: it never varies
-        params = [p for p in step.user_params if p not in own and f"{step.tool}.{p}" not in fixed]
-        for param in params:
-            if spec.param_entity(param) in self.language.references:
-                return param
-        # a date or a time bounds a range the calls share ("from X to Y"): it cannot be the one that varies
-        params = [p for p in params if p not in ("since", "until", "before", "after")
-                  and not any(w in p for w in ("date", "time", "start", "end", "check_"))]
-        return params[0] if params else ""
+        return _varying_of(self.builder, step.tool, step.user_params)
 
     def _bind(self, tool: str, link: bool) -> _Step:
         step = _Step(tool)
@@ -645,7 +656,7 @@ class Instantiator:
         an earlier context sentence already said or a request will say (the dates of a stay, once): a
         template for just the new values, else a plain "I mean ..." for new records, else the full
         template. ``None`` when everything is said elsewhere."""
-        templates = tuple(t for it in self.language.intents[step.tool] for t in it.context)
+        templates = _context_templates(self.language, step.tool)
         if not templates:
             raise Rejected("no_context_phrasing", step.tool)
         fresh = {p for p in needed if not _said(said, step.args.get(p)) and step.args.get(p) not in asked}
@@ -715,7 +726,7 @@ class Instantiator:
 
     def _template(self, templates: tuple[str, ...], needed: set[str], available: dict[str, str], tool: str) -> str:
         have = available.keys()
-        fitting = [t for t in templates if needed <= slots(t) and slots(t) <= have]
+        fitting = [t for t, names in _slotted(templates) if needed <= names and names <= have]
         if not fitting:
             raise Rejected("no_phrasing", f"{tool} with {sorted(needed)}")
         return self.rng.choice(fitting)
@@ -828,6 +839,42 @@ class Instantiator:
         raise Rejected("no_label", "list element has no describing field")
 
 
+def _varying_of(builder: Builder, tool: str, params: list[str]) -> str:
+    """Of ``params`` (those the user gives a call of ``tool``), the one parallel calls of the tool differ in:
+    the first that names a linked record, else the first that is no date or time, never one in which the
+    user names themselves or one fixed per state; ``""`` when none."""
+    identity = identity_of(builder)
+    own = identity.self_params if identity is not None else ()
+    fixed = builder.language.fixed  # one project or region per state: it never varies
+    spec = builder.tools[tool]
+    params = [p for p in params if p not in own and f"{tool}.{p}" not in fixed]
+    for param in params:
+        if spec.param_entity(param) in builder.language.references:
+            return param
+    # a date or a time bounds a range the calls share ("from X to Y"): it cannot be the one that varies
+    params = [p for p in params if p not in ("since", "until", "before", "after")
+              and not any(w in p for w in ("date", "time", "start", "end", "check_"))]
+    return params[0] if params else ""
+
+
+@cache
+def never_varies(builder: Builder, tool: str) -> bool:
+    """Whether no parameter of ``tool`` can be the one its parallel calls differ in (all name the user, are
+    fixed per state, or are dates and times): a parallel turn keeps one call of it, the others all fail."""
+    return not _varying_of(builder, tool, list(builder.tools[tool].parameters["properties"]))
+
+
+def _reject_unvarying_turn(builder: Builder, blueprint: Blueprint) -> None:
+    """Reject at once a parallel plan that keeps fewer than two calls whatever is drawn: every call of a tool
+    that :func:`never_varies` but its first fails (``no_parallel_param``), so it keeps one, and run() rejects
+    a turn of one call as ``duplicate_parallel_call`` (as it would after making the first calls)."""
+    counts: dict[str, int] = {}
+    for tool in blueprint.steps:
+        counts[tool] = counts.get(tool, 0) + 1
+    if sum(1 if n > 1 and never_varies(builder, tool) else n for tool, n in counts.items()) < 2:
+        raise Rejected("duplicate_parallel_call", blueprint.steps[0])
+
+
 @cache
 def _parameters(builder: Builder, tool: str) -> tuple[tuple[str, dict[str, Any], str, bool, bool, bool], ...]:
     """Per parameter of ``tool``: name, schema, entity, whether the language can refer to the entity
@@ -840,6 +887,39 @@ def _parameters(builder: Builder, tool: str) -> tuple[tuple[str, dict[str, Any],
         out.append((param, schema, entity, entity in builder.language.references, schema.get("type") == "array",
                     param in required))
     return tuple(out)
+
+
+# (id(language), tool) -> (language, the context templates of the tool's intents): the language is kept
+_CONTEXTS: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+
+
+def _context_templates(language: Any, tool: str) -> tuple[str, ...]:
+    """Every context template of ``tool``'s intents, in order (one tuple per language and tool)."""
+    found = _CONTEXTS.get((id(language), tool))
+    if found is not None and found[0] is language:
+        return found[1]
+    templates = tuple(t for it in language.intents[tool] for t in it.context)
+    if len(_CONTEXTS) >= 65536:
+        _CONTEXTS.clear()
+    _CONTEXTS[(id(language), tool)] = (language, templates)
+    return templates
+
+
+# id(templates) -> (templates, ((template, its slots), ...)): the tuple is kept, so an id is not reused
+_SLOTTED: dict[int, tuple[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]]] = {}
+
+
+def _slotted(templates: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each template of an intent's tuple with its :func:`slots` (computed once per tuple; the intents'
+    tuples live as long as their builders)."""
+    found = _SLOTTED.get(id(templates))
+    if found is not None and found[0] is templates:
+        return found[1]
+    pairs = tuple((t, slots(t)) for t in templates)
+    if len(_SLOTTED) >= 65536:
+        _SLOTTED.clear()
+    _SLOTTED[id(templates)] = (templates, pairs)
+    return pairs
 
 
 @cache
@@ -890,10 +970,10 @@ def group_calls(blueprint: Blueprint, steps: list[str], bindings: list[set[int]]
     return groups
 
 
-def _reject_unused_reads(builder: Builder, inst: Instantiator, scalars: list[set[Any]]) -> None:
-    """Reject at once a plan with a read that feeds nothing (validation would reject the row as a
-    redundant step after its query and answer were made): the same test without the query, so it
-    rejects only what validation rejects."""
+def _unused_read(builder: Builder, inst: Instantiator, scalars: list[set[Any]]) -> int:
+    """The first read of the plan that feeds nothing (validation would reject the row as a redundant step
+    after its query and answer were made), by the same test without the query (so it finds only what
+    validation finds); ``-1`` if none."""
     blueprint = inst.blueprint
     used = set(blueprint.goals) | {s["source_call"] for s in inst.selections}
     if blueprint.reasoning:
@@ -904,7 +984,61 @@ def _reject_unused_reads(builder: Builder, inst: Instantiator, scalars: list[set
         if j in used or builder.tools[call["name"]].writes or required_call(builder, names, j):
             continue
         if unused_read(builder, calls, scalars, j):
-            raise Rejected("redundant_step", f"nothing uses the output of {call['name']}")
+            return j
+    return -1
+
+
+SKIPPABLE_METHODS = ("walk", "backward", "merge")  # plans of one call per turn order: a lookup can be left out
+
+
+def _drop_unused_reads(builder: Builder, inst: Instantiator) -> list[set[Any]]:
+    """Leave out of a plan the lookups that feed nothing: a read whose every value a later call takes an
+    earlier output already gave (an identification that gives the customer id, then a booking looked up only
+    for the customer id it holds). A read changes no state, so the other calls and their outputs are what
+    they were; a plan left with too few calls for its category, or of another method, is rejected
+    (``redundant_step``), as validation would reject it. Returns the outputs' scalar sets (the last one
+    left out)."""
+    while True:
+        scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
+        j = _unused_read(builder, inst, [*scalars, set()])
+        if j < 0:
+            return scalars
+        name = inst.calls[j].name
+        short = inst.blueprint.category in ("sequential", "state_changing") and len(inst.calls) <= 2
+        # (imported environments keep rejecting such plans: their rows stay as their binder version made them)
+        if inst.blueprint.method not in SKIPPABLE_METHODS or short or not hand_written(builder) \
+                or not _said_elsewhere(inst, j, scalars[j]):
+            raise Rejected("redundant_step", f"nothing uses the output of {name}")
+        inst.skip_call(j)
+
+
+def _said_elsewhere(inst: Instantiator, j: int, output_scalars: set[Any]) -> bool:
+    """Whether read ``j`` can be left out with every later call still telling what it acts on: no record
+    of the read was picked from a list (its request names it: "my cheapest reservation"), and each value a
+    later call takes that the read returned stands in an earlier output outside any list (the customer id
+    an identification returned, not one flight number among a customer's reservations)."""
+    if any(s["call"] == j for s in inst.selections):
+        return False
+    single = set().union(*(_unlisted_scalars(c.output) for c in inst.calls[:j]))
+    for call in inst.calls[j + 1:]:
+        for value in call.arguments.values():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, (str, int, float)) and not isinstance(item, bool) and item in output_scalars \
+                        and item not in single:
+                    return False
+    return True
+
+
+def _unlisted_scalars(value: Any, depth: int = 0) -> set[Any]:
+    """The strings and numbers of nested objects that no list holds (booleans left out)."""
+    out: set[Any] = set()
+    if isinstance(value, dict) and depth <= 12:
+        for item in value.values():
+            if isinstance(item, dict):
+                out |= _unlisted_scalars(item, depth + 1)
+            elif isinstance(item, (str, int, float)) and not isinstance(item, bool):
+                out.add(item)
+    return out
 
 
 def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list[int]], scalars: list[set[Any]]) -> None:
@@ -922,6 +1056,18 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
         turns = [[{"name": inst.calls[i].name, "arguments": inst.calls[i].arguments} for i in g] for g in groups]
         if not takes_from_earlier_turn(builder, turns, scalars):
             raise Rejected("category_sequential", "no call takes a value from an earlier turn's output")
+
+
+def _reject_order_dependent(builder: Builder, inst: Instantiator, groups: list[list[int]], initial: State) -> None:
+    """Reject at once, before the query and answer are made, a plan whose first turn mixes reads and writes
+    and whose reads give other outputs when the turn runs in reverse (``parallel_order_dependent``, by
+    validation's own test: :func:`covert.validation.order_dependent`, from the initial state)."""
+    if not groups:
+        return
+    turn = [{"name": inst.calls[i].name, "arguments": inst.calls[i].arguments} for i in groups[0]]
+    env_cls = builder.environment
+    if mixed_turn(env_cls, turn) and order_dependent(env_cls, turn, [inst.calls[i].output for i in groups[0]], initial):
+        raise Rejected("parallel_order_dependent", ", ".join(c["name"] for c in turn)[:200])
 
 
 def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: random.Random, seed: int,
@@ -943,13 +1089,15 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         raise Rejected("empty_blueprint", blueprint.method)
     if blueprint.category in ("sequential", "state_changing") and len(blueprint.steps) < 2:
         raise Rejected("blueprint_too_short", blueprint.method)
+    if blueprint.method == "parallel":
+        _reject_unvarying_turn(builder, blueprint)
     inst = Instantiator(builder, blueprint, state, rng)
     inst.run()
     blueprint = inst.blueprint
     if blueprint.reasoning:  # what the aggregate runs over is known from the outputs: checked before the query
         inst.reasoning_inputs(*blueprint.reasoning)
-    scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
-    _reject_unused_reads(builder, inst, [*scalars, set()])
+    scalars = _drop_unused_reads(builder, inst)
+    blueprint = inst.blueprint
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     for i, call in enumerate(inst.calls):
         items = [v for value in call.arguments.values() for v in (value if isinstance(value, list) else [value])]
@@ -966,6 +1114,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     writes = [builder.tools[c.name].writes for c in inst.calls]
     groups = group_calls(blueprint, blueprint.steps, bindings, writes)
     _reject_broken_rules(builder, inst, groups, scalars)
+    _reject_order_dependent(builder, inst, groups, state)
     query, answer, facts = inst.realize()
     final = inst.env.state
     calls_n = len(inst.calls)

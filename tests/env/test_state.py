@@ -391,6 +391,15 @@ def test_state_matches_plain_dict_model(initial: dict[str, dict[str, Any]], ops:
             while replay.counter(change.key) < change.after:
                 replay.next_id(change.key)
     assert replay.hash() == state.hash()
+    # same_content is exactly an empty diff, both ways, and for states of their own
+    assert stored.same_content(state) == (not stored.diff(state)) == state.same_content(stored)
+    assert state.same_content(replay) and state.same_content(State.from_dict(state.to_dict()))
+    # keeping the ids a table lists is hiding the others
+    for table in TABLES:
+        ids = state.ids(table)
+        kept = [*ids[::2], "absent-id"]
+        hidden = {(table, k) for k in ids[1::2]}
+        assert state.keeping({table: kept}).to_dict() == state.without(hidden).to_dict()
 
 
 @settings(max_examples=100, deadline=None, database=None)

@@ -7,8 +7,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from covert.answer_checks import answer_problem
+from covert.answer_checks import (
+    _COUNT_WORDS,
+    _FREE,
+    _FREE_WORDS,
+    _LIST_WORDS,
+    COUNT_CUE,
+    LIST_CUE,
+    _cued,
+    answer_problem,
+)
 from covert.check import validate_dataset
 from covert.cli import main
 from covert.rewards.facts import facts_score
@@ -186,3 +197,18 @@ def test_a_highest_or_lowest_record_is_named_by_its_name() -> None:
             assert not re.search(r"\d{4}-\d{2}-\d{2}", task.answer), task.answer
             assert not re.search(r"\ba [aeiou]", task.answer), task.answer
     assert checked >= 10
+
+
+_CUE_PARTS = ["Show", "LIST", "which", "remind me what", "What's in", "what are", "any open tickets", "Any ",
+              "pull up all", "how many", "How much", "number of", "total", "add up", "count", "sum", "summer",
+              "free of charge", "FREE cancellation", "cancelled for free", "without a fee", "without charge",
+              "company", "many", "show", " ", ".", "?", "\u017fhow", "whıch", "caf\u00e9", "K", "\u212aey"]
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(st.lists(st.one_of(st.sampled_from(_CUE_PARTS), st.text(max_size=6)), max_size=12))
+def test_cue_prefilter_finds_what_the_pattern_finds(parts: list[str]) -> None:
+    """The literal prefilter of the list, count and free-of-charge cues never changes what they find."""
+    text = "".join(parts)
+    for pattern, words in ((LIST_CUE, _LIST_WORDS), (COUNT_CUE, _COUNT_WORDS), (_FREE, _FREE_WORDS)):
+        assert _cued(pattern, words, text) == (pattern.search(text) is not None), (pattern.pattern[:30], text)
