@@ -54,12 +54,6 @@ def builder_names() -> list[str]:
     return list(_discover())
 
 
-def hand_written(builder: Builder) -> bool:
-    """Whether ``builder`` is one of the registered (hand-written) builders, not an imported, procedural or
-    live environment."""
-    return _discover().get(builder.name) is builder
-
-
 def admitted_names() -> list[str]:
     """Names of the imported environments the store admits (``api.<id>``), sorted."""
     return list(_imported().admitted_names())

@@ -17,7 +17,6 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
-from covert.env.registry import hand_written
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import singular
 from covert.synth.answers import Composer
@@ -1005,9 +1004,7 @@ def _drop_unused_reads(builder: Builder, inst: Instantiator) -> list[set[Any]]:
             return scalars
         name = inst.calls[j].name
         short = inst.blueprint.category in ("sequential", "state_changing") and len(inst.calls) <= 2
-        # (imported environments keep rejecting such plans: their rows stay as their binder version made them)
-        if inst.blueprint.method not in SKIPPABLE_METHODS or short or not hand_written(builder) \
-                or not _said_elsewhere(inst, j, scalars[j]):
+        if inst.blueprint.method not in SKIPPABLE_METHODS or short or not _said_elsewhere(inst, j, scalars[j]):
             raise Rejected("redundant_step", f"nothing uses the output of {name}")
         inst.skip_call(j)
 
