@@ -174,26 +174,6 @@ class Instantiator:
             self.blueprint = Blueprint(b.category, b.method, [s.tool for s in self.steps],
                                        list(range(len(self.steps))), b.reasoning, b.superlative, dict(b.notes))
 
-    def skip_call(self, j: int) -> None:
-        """Leave read ``j`` out of the plan (a lookup nothing uses): its step, call and the selection that
-        named its record (with that selection's max/min node) go, later indexes move down by one."""
-        def moved(k: int) -> int:
-            return k - 1 if k > j else k
-
-        superlatives = [s for s in self.selections if s.get("mode") in ("max", "min")]
-        assert len(superlatives) == len(self.reasoning)  # each max/min pick made one node, in order
-        dropped = {id(node) for s, node in zip(superlatives, self.reasoning, strict=True) if s["call"] == j}
-        self.reasoning = [dict(node, call=moved(node["call"])) for node in self.reasoning if id(node) not in dropped]
-        self.selections = [dict(s, call=moved(s["call"]), source_call=moved(s["source_call"]))
-                           for s in self.selections if s["call"] != j]
-        del self.steps[j], self.calls[j]
-        for step in self.steps:
-            step.sources = {moved(k) for k in step.sources if k != j}
-        b = self.blueprint
-        reasoning = (b.reasoning[0], moved(b.reasoning[1])) if b.reasoning else None
-        self.blueprint = Blueprint(b.category, b.method, [s.tool for s in self.steps], [moved(g) for g in b.goals],
-                                   reasoning, b.superlative, {**b.notes, "skipped": "lookup"})
-
     def _execute(self, tool: str) -> tuple[_Step, Any]:
         error = ""
         failed: set[tuple[str, str]] = set()  # the principal's records a failed try named: others are drawn next
@@ -969,10 +949,10 @@ def group_calls(blueprint: Blueprint, steps: list[str], bindings: list[set[int]]
     return groups
 
 
-def _unused_read(builder: Builder, inst: Instantiator, scalars: list[set[Any]]) -> int:
-    """The first read of the plan that feeds nothing (validation would reject the row as a redundant step
-    after its query and answer were made), by the same test without the query (so it finds only what
-    validation finds); ``-1`` if none."""
+def _reject_unused_reads(builder: Builder, inst: Instantiator, scalars: list[set[Any]]) -> None:
+    """Reject at once a plan with a read that feeds nothing (validation would reject the row as a
+    redundant step after its query and answer were made): the same test without the query, so it
+    rejects only what validation rejects."""
     blueprint = inst.blueprint
     used = set(blueprint.goals) | {s["source_call"] for s in inst.selections}
     if blueprint.reasoning:
@@ -983,59 +963,7 @@ def _unused_read(builder: Builder, inst: Instantiator, scalars: list[set[Any]]) 
         if j in used or builder.tools[call["name"]].writes or required_call(builder, names, j):
             continue
         if unused_read(builder, calls, scalars, j):
-            return j
-    return -1
-
-
-SKIPPABLE_METHODS = ("walk", "backward", "merge")  # plans of one call per turn order: a lookup can be left out
-
-
-def _drop_unused_reads(builder: Builder, inst: Instantiator) -> list[set[Any]]:
-    """Leave out of a plan the lookups that feed nothing: a read whose every value a later call takes an
-    earlier output already gave (an identification that gives the customer id, then a booking looked up only
-    for the customer id it holds). A read changes no state, so the other calls and their outputs are what
-    they were; a plan left with too few calls for its category, or of another method, is rejected
-    (``redundant_step``), as validation would reject it. Returns the outputs' scalar sets (the last one
-    left out)."""
-    while True:
-        scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
-        j = _unused_read(builder, inst, [*scalars, set()])
-        if j < 0:
-            return scalars
-        name = inst.calls[j].name
-        short = inst.blueprint.category in ("sequential", "state_changing") and len(inst.calls) <= 2
-        if inst.blueprint.method not in SKIPPABLE_METHODS or short or not _said_elsewhere(inst, j, scalars[j]):
-            raise Rejected("redundant_step", f"nothing uses the output of {name}")
-        inst.skip_call(j)
-
-
-def _said_elsewhere(inst: Instantiator, j: int, output_scalars: set[Any]) -> bool:
-    """Whether read ``j`` can be left out with every later call still telling what it acts on: no record
-    of the read was picked from a list (its request names it: "my cheapest reservation"), and each value a
-    later call takes that the read returned stands in an earlier output outside any list (the customer id
-    an identification returned, not one flight number among a customer's reservations)."""
-    if any(s["call"] == j for s in inst.selections):
-        return False
-    single = set().union(*(_unlisted_scalars(c.output) for c in inst.calls[:j]))
-    for call in inst.calls[j + 1:]:
-        for value in call.arguments.values():
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, (str, int, float)) and not isinstance(item, bool) and item in output_scalars \
-                        and item not in single:
-                    return False
-    return True
-
-
-def _unlisted_scalars(value: Any, depth: int = 0) -> set[Any]:
-    """The strings and numbers of nested objects that no list holds (booleans left out)."""
-    out: set[Any] = set()
-    if isinstance(value, dict) and depth <= 12:
-        for item in value.values():
-            if isinstance(item, dict):
-                out |= _unlisted_scalars(item, depth + 1)
-            elif isinstance(item, (str, int, float)) and not isinstance(item, bool):
-                out.add(item)
-    return out
+            raise Rejected("redundant_step", f"nothing uses the output of {call['name']}")
 
 
 def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list[int]], scalars: list[set[Any]]) -> None:
@@ -1093,8 +1021,8 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     blueprint = inst.blueprint
     if blueprint.reasoning:  # what the aggregate runs over is known from the outputs: checked before the query
         inst.reasoning_inputs(*blueprint.reasoning)
-    scalars = _drop_unused_reads(builder, inst)
-    blueprint = inst.blueprint
+    scalars = [scalar_set(c.output) for c in inst.calls[:-1]]  # the last output feeds no later call
+    _reject_unused_reads(builder, inst, [*scalars, set()])
     bindings = [{s["source_call"] for s in inst.selections if s["call"] == i} for i in range(len(inst.calls))]
     for i, call in enumerate(inst.calls):
         items = [v for value in call.arguments.values() for v in (value if isinstance(value, list) else [value])]

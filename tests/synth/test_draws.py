@@ -364,32 +364,3 @@ def test_a_parallel_turn_of_a_tool_that_never_varies_is_rejected_before_it_runs(
             instantiate(builder, Blueprint("parallel", "parallel", ["list_events"] * 3, [0, 1, 2]), state,
                         random.Random(seed), 11, 0)
         assert late.value.reason == "duplicate_parallel_call"
-
-
-def test_a_lookup_nothing_uses_is_left_out_of_the_plan(monkeypatch) -> None:
-    """hotels, seed 11: a guest profile looked up on the way to redeeming points feeds nothing (the guest id
-    it returns the identification already gave): the plan goes on without it and its rows validate; a
-    lookup whose record was picked from a list ("my cheapest reservation") is not left out (the request
-    would no longer say which record the next call acts on): that plan is rejected as before."""
-    import covert.synth.instantiate as instantiate_module
-    from covert.synth.generate import ItemSpec, make_task, shared_state
-    from covert.synth.records import Rejected
-    from covert.validation import validate_pair
-    from covert.views import ground_truth, rl_row, sft_row
-
-    spec = ItemSpec(index=268, builder="hotels", category="state_changing", target="find_guest_by_loyalty_number",
-                    state_index=2)
-    state = shared_state(spec.builder, 11, spec.world).fork()
-    task = make_task(spec, 11, 0, state)
-    assert [c.name for c in task.calls] == ["find_guest_by_email", "get_booking_details", "redeem_points"]
-    truth = ground_truth(task)
-    validate_pair(sft_row(task, truth), rl_row(task, "train", spec.index, truth), state)
-    monkeypatch.setattr(instantiate_module, "_said_elsewhere", lambda *args: False)
-    with pytest.raises(Rejected) as kept:
-        make_task(spec, 11, 0, state)
-    assert kept.value.reason == "redundant_step" and "get_guest_profile" in kept.value.detail
-    monkeypatch.undo()
-    listed = ItemSpec(index=160, builder="airline", category="sequential", target="change_flight_date", state_index=1)
-    with pytest.raises(Rejected) as picked:
-        make_task(listed, 11, 2, shared_state(listed.builder, 11, listed.world).fork())
-    assert picked.value.reason == "redundant_step" and "get_reservation_details" in picked.value.detail
