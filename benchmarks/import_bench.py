@@ -124,11 +124,17 @@ def build_and_check(store: Path, names: list[str], tasks: int, hand_written: str
     from build_bench import run_build
 
     os.environ["COVERT_ENVS"] = str(store)
+    # the first build on a fresh store binds every environment and keeps the bindings (and the first
+    # hand-written one writes bytecode): timed too, as "first", then both again as every later build runs
+    _, first_cpu, _ = run_build(tasks, ",".join(names), out / "imported")
+    run_build(tasks, hand_written, out / "hand")
     imported_s, imported_cpu, _ = run_build(tasks, ",".join(names), out / "imported")
     hand_s, hand_cpu, _ = run_build(tasks, hand_written, out / "hand")
     result = {"imported_tasks_per_cpu_s": round(tasks / imported_cpu, 1), "imported_tasks_per_s": round(tasks / imported_s, 1),
-              "hand_tasks_per_cpu_s": round(tasks / hand_cpu, 1), "hand_tasks_per_s": round(tasks / hand_s, 1)}
+              "hand_tasks_per_cpu_s": round(tasks / hand_cpu, 1), "hand_tasks_per_s": round(tasks / hand_s, 1),
+              "imported_first_build_tasks_per_cpu_s": round(tasks / first_cpu, 1)}
     result["ratio"] = round(result["imported_tasks_per_cpu_s"] / result["hand_tasks_per_cpu_s"], 3)
+    result["ratio_first_build"] = round(result["imported_first_build_tasks_per_cpu_s"] / result["hand_tasks_per_cpu_s"], 3)
     from covert.cli import main as covert
 
     result["validate_exit"] = covert(["validate", str(out / "imported")])
@@ -191,7 +197,8 @@ def main() -> None:
         report["build"] = built
         print(f"\nbuild on {len(sample)} imported environments: {built['imported_tasks_per_cpu_s']} validated tasks/s "
               f"per core; hand-written ({args.hand_written}): {built['hand_tasks_per_cpu_s']}; ratio {built['ratio']} "
-              f"(bar >= 0.5: {'PASS' if built['ratio'] >= 0.5 else 'FAIL'})")
+              f"(bar >= 0.5: {'PASS' if built['ratio'] >= 0.5 else 'FAIL'}); the first build on the new store "
+              f"(binding every environment): {built['imported_first_build_tasks_per_cpu_s']}, ratio {built['ratio_first_build']}")
         print(f"covert validate exit {built['validate_exit']}; rows scored 1.0 with their oracle: "
               f"{built['rows_scoring_1']} of {built['rows_scored']} ({built['environments_in_rows']} environments)")
         print("\n20 queries from 20 APIs:")

@@ -421,6 +421,7 @@ def _phrase(rng: random.Random) -> str:
 
 _PATH_CHAIN = re.compile(r"[a-z][A-Za-z]*/\[\^/\]\+(?:/[a-z][A-Za-z]*/\[\^/\]\+)*")
 _PATH_COLLECTION = re.compile(r"([a-z][A-Za-z]*)/\[\^/\]\+")
+_ANY_PARENT = "[^/]+/[^/]+/"
 REGIONS = ("us-central1", "europe-west1", "asia-east1", "us-east4", "europe-north1", "australia-southeast1")
 
 
@@ -429,6 +430,10 @@ def scope_path(pattern: str, rng: random.Random) -> str | None:
     each collection gets a value in its own style (a project slug, a region for a location), or ``None``
     when the pattern is not a plain chain of ``collection/[^/]+`` segments."""
     body = pattern.removeprefix("^").removesuffix("$")
+    if body == _ANY_PARENT[:-1] or body.startswith(_ANY_PARENT):
+        # Google's ``{+parent}`` of any kind (``^[^/]+/[^/]+/services/[^/]+$``): a project is the usual one,
+        # and the path it makes still matches the pattern
+        body = "projects/[^/]+" + body[len(_ANY_PARENT) - 1:]
     if len(body) > 200 or not _PATH_CHAIN.fullmatch(body):
         return None
     out = []

@@ -279,3 +279,16 @@ def test_scope_paths_agree_on_the_collections_they_share() -> None:
         "a": "accounts/354895/mediationGroups/cobalt-97", "b": "accounts/354895/adUnits/aurora-90",
         "c": "projects/harbor-1", "d": "projects/harbor-1/locations/us-east4", "e": "plain-3",
         "f": "projects/atlas-3/zones/us-east4-a"}  # a path its pattern would refuse keeps its own value
+
+
+def test_a_parent_of_any_kind_is_drawn_and_said_as_a_project() -> None:
+    import re
+
+    from covert.imports.language import path_phrase
+    from covert.imports.statefactory import scope_path
+
+    pattern = "^[^/]+/[^/]+/services/[^/]+$"  # Google's {+parent}: projects/..., folders/... or organizations/...
+    value = scope_path(pattern, random.Random(1))
+    assert value is not None and re.fullmatch(pattern, value) and value.startswith("projects/")
+    said, noun = path_phrase(value)
+    assert said.startswith("service ") and " of project " in said and "/" not in said and noun == "service"
