@@ -221,24 +221,29 @@ def test_ownership_of_a_changed_state_is_the_full_computation() -> None:
         for _ in range(6):
             state = base.fork()
             ownership(identity, state.stored())  # the stored state's map is cached first
-            people = state.ids(identity.table)
-            for table in rng.sample(owned, min(3, len(owned))):
-                keys = state.ids(table)
-                if not keys:
-                    continue
-                record = state.edit(table, rng.choice(keys))
-                for field_name in [f for f, v in record.items() if isinstance(v, str) and v in people][:1]:
-                    record[field_name] = rng.choice(people)  # the record changes hands
-                for key, value in list(record.items()):
-                    if key.endswith("_id") and isinstance(value, str) and rng.random() < 0.5:
-                        record[key] = value + "-gone"  # it now points at nothing
-                if len(keys) > 1 and rng.random() < 0.5:
-                    state.delete(table, keys[-1])
-                copy_of = dict(state.get(table, keys[0]) or {})
-                state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", copy_of)
+            _shuffle_owners(state, identity, owned, rng, dangling=True)
             full = {(t, k): owner_of(identity, state, t, k) for t in owned for k, _ in _records(state, t)}
             assert ownership(identity, state) == full, name
 
+
+
+def _shuffle_owners(state: Any, identity: Any, owned: list[str], rng: random.Random, dangling: bool = False) -> None:
+    """Writes that move ownership around: a record changes hands (with ``dangling``, its ids may point at
+    nothing), a record goes, a copy of one comes."""
+    people = state.ids(identity.table)
+    for table in rng.sample(owned, min(3, len(owned))):
+        keys = state.ids(table)
+        if not keys:
+            continue
+        record = state.edit(table, rng.choice(keys))
+        for field_name in [f for f, v in record.items() if isinstance(v, str) and v in people][:1]:
+            record[field_name] = rng.choice(people)  # the record changes hands
+        for key, value in list(record.items()) if dangling else ():
+            if key.endswith("_id") and isinstance(value, str) and rng.random() < 0.5:
+                record[key] = value + "-gone"  # it now points at nothing
+        if len(keys) > 1 and rng.random() < 0.5:
+            state.delete(table, keys[-1])
+        state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", dict(state.get(table, keys[0]) or {}))
 
 def test_principal_view_of_a_changed_state_is_the_full_computation() -> None:
     """Each person's view of a state changed by writes (derived from the stored state's view) holds exactly
@@ -253,18 +258,8 @@ def test_principal_view_of_a_changed_state_is_the_full_computation() -> None:
         rng = random.Random(name)
         for _ in range(6):
             state = base.fork()
-            people = state.ids(identity.table)
-            for table in rng.sample(owned, min(3, len(owned))):
-                keys = state.ids(table)
-                if not keys:
-                    continue
-                record = state.edit(table, rng.choice(keys))
-                for field_name in [f for f, v in record.items() if isinstance(v, str) and v in people][:1]:
-                    record[field_name] = rng.choice(people)  # the record changes hands
-                if len(keys) > 1 and rng.random() < 0.5:
-                    state.delete(table, keys[-1])
-                state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", dict(state.get(table, keys[0]) or {}))
-            for person in people:
+            _shuffle_owners(state, identity, owned, rng)
+            for person in state.ids(identity.table):
                 hidden = {(t, k) for t in owned for k, _ in _records(state, t)
                           if not owned_by(owner_of(identity, state, t, k), person)}
                 assert principal_view(state, identity, person).to_dict() == state.without(hidden).to_dict(), name

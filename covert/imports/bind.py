@@ -93,6 +93,11 @@ class BoundTool:
     limit_param: str | None = None
     token_param: str | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a kept binding holds (:mod:`covert.imports.bound`): the implementation, a closure over the
+        binding, is made again on load (:func:`implement`)."""
+        return {**self.__dict__, "impl": None}
+
 
 @dataclass
 class BoundApi:
@@ -120,6 +125,10 @@ class BoundApi:
     environment: type[Environment]
     style: ErrorStyle
     inferred: dict[str, Resource] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a kept binding holds: the Environment class is made again on load (:func:`implement`)."""
+        return {**self.__dict__, "environment": None}
 
     def make_state(self, rng: random.Random, scale: int = 1) -> dict[str, Any]:
         """A seeded state: a few realistic records per table (``scale`` times as many), children

@@ -68,19 +68,10 @@ def save(path: Path, key: str, api: BoundApi, language: Language) -> Path | None
     a read-only store, or a binding holding something that does not pickle)."""
     if any(bound.role.kind == "custom" for bound in api.tools.values()):
         return None  # LLM-written actions are bound from the spec and their admitted code each time
-    implementations = {name: bound.impl for name, bound in api.tools.items()}
-    environment = api.environment
-    try:
-        for bound in api.tools.values():  # closures: made again on load
-            bound.impl = None  # type: ignore[assignment]
-        api.environment = None  # type: ignore[assignment]
+    try:  # the closures (implementations, Environment class) are left out by the classes themselves
         body = pickle.dumps({"key": key, "api": api, "language": language}, protocol=_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError):
         return None
-    finally:
-        for name, bound in api.tools.items():
-            bound.impl = implementations[name]
-        api.environment = environment
     try:
         return write_atomically(Path(path), HEADER + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
     except OSError:

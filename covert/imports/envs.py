@@ -37,7 +37,7 @@ import orjson
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
-from covert.imports.bound import BOUND_SUFFIX
+from covert.imports.bound import BOUND_SUFFIX, code_digest
 from covert.imports.bound import cache_key as kept_key
 from covert.imports.bound import load as load_bound
 from covert.imports.bound import save as save_bound
@@ -198,20 +198,26 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
     entry = _entries(str(root)).get(name)
     if entry is None:
         return None
-    exclude = entry.get("exclude") or {}
-    path = root / entry["spec"]
     custom = None
     if entry.get("custom_actions"):
         from covert.imports.custom_actions import load_code
 
         custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
     bound_at = root / COMPILED / f"{name}{BOUND_SUFFIX}"
-    bound_key = kept_key(path, entry) if custom is None else None
+    bound_key = kept_key(root / entry["spec"], entry) if custom is None else None
     kept = load_bound(bound_at, bound_key) if bound_key is not None else None
-    if kept is not None:  # bound by an earlier process: read back, not bound again
-        builder = builder_of(*kept)
-        builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
-        return builder
+    # bound by an earlier process: read back, not bound again
+    builder = builder_of(*kept) if kept is not None else _bound_afresh(root, name, entry, custom, bound_key)
+    builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
+    return builder
+
+
+def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str, Any] | None,
+                  bound_key: str | None) -> Builder:
+    """The builder of an admitted environment bound from its spec (the cut-down one when it is kept), with
+    the cut-down spec and the binding kept for later processes."""
+    exclude = entry.get("exclude") or {}
+    path = root / entry["spec"]
     slim_at = root / COMPILED / f"{name}{SLIM_SUFFIX}"
     # an environment with LLM-written actions is bound from its whole spec (the cut-down one is for CRUD)
     key = _slim_key(path, entry) if custom is None else None
@@ -228,8 +234,8 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
         builder = made
     _slim(builder)
     if bound_key is not None:
+        bound_at = root / COMPILED / f"{name}{BOUND_SUFFIX}"
         save_bound(bound_at, bound_key, builder.bound, builder.language)  # type: ignore[attr-defined]
-    builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
     return builder
 
 
@@ -276,23 +282,13 @@ def _slim(builder: Builder) -> None:
     object.__setattr__(builder, "spec", light)
 
 
-@cache
-def _code_digest() -> str:
-    """A digest of the code that turns a spec into a builder: a cut-down spec made by other code is stale."""
-    digest = hashlib.sha256(BINDER_VERSION.encode())
-    for folder in (Path(__file__).parent, Path(__file__).parents[1] / "env"):
-        for source in sorted(folder.glob("*.py")):
-            digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    return digest.hexdigest()
-
-
 def _slim_key(path: Path, entry: dict[str, Any]) -> str | None:
     """What a cut-down spec must have been made from: the spec file's bytes, the admitted entry and the code."""
     try:
         spec_digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
-    return hashlib.sha256(json.dumps([spec_digest, entry.get("version"), entry.get("exclude") or {}, _code_digest()],
+    return hashlib.sha256(json.dumps([spec_digest, entry.get("version"), entry.get("exclude") or {}, code_digest()],
                                      sort_keys=True).encode()).hexdigest()
 
 

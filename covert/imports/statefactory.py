@@ -133,9 +133,9 @@ def _shape(schema: dict[str, Any]) -> tuple[str, Any]:
         kind, arg = "const", schema["const"]
     elif schema.get("enum"):
         kind, arg = "enum", [v for v in schema["enum"] if v is not None] or schema["enum"]
-    elif any(isinstance(schema.get(k), list) and schema[k] for k in ("oneOf", "anyOf")):
-        key = next(k for k in ("oneOf", "anyOf") if isinstance(schema.get(k), list) and schema[k])
-        kind, arg = "alternative", schema[key][0]
+    elif alternatives := next((schema[k] for k in ("oneOf", "anyOf") if isinstance(schema.get(k), list) and schema[k]),
+                              None):
+        kind, arg = "alternative", alternatives[0]
     else:
         kind = schema.get("type")
         if isinstance(kind, list):
