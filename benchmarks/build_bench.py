@@ -2,14 +2,15 @@
 
     python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
     python benchmarks/build_bench.py --sizes 2000    # quicker
-    python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 3   # this tree against a ref
+    python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 6   # this tree against a ref
     python benchmarks/build_bench.py --imported 100 --tasks-per-env 20 --store DIR   # imported vs hand-written
     python benchmarks/build_bench.py --imported 100 --store DIR --samples 0,1,2 --repeats 3   # three samples
 
 With ``--baseline REF`` the same builds also run on the committed tree ``REF`` (exported with
 ``git archive`` into a temporary folder), alternating with this tree's, and the ratio of the best
-per-core rates is printed (new / baseline; 1.0 is the same speed). Each tree first runs one build that
-is not timed, so both run from bytecode, as an installed package does.
+per-core rates is printed (new / baseline; 1.0 is the same speed), with the median of each round's own
+ratio (steadier on a shared machine whose speed drifts). Each tree first runs one build that is not
+timed, so both run from bytecode, as an installed package does.
 
 Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
 The build encodes Parquet on a second thread, so the per-core rate is tasks per CPU-second, counting
@@ -218,22 +219,31 @@ def export_tree(ref: str, into: Path) -> Path:
 
 
 def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
-    """Per-core rate of this tree and of ``ref``, builds alternating, best of ``repeats`` each."""
+    """Per-core rate of this tree and of ``ref`` over ``repeats`` rounds per size.
+
+    Each round builds once with each tree, back to back, the tree that goes first alternating between
+    rounds (so neither always runs first). Printed: the ratio of the best rates, and the median over
+    rounds of each round's own ratio, which cancels drifts in machine speed slower than one round (a
+    shared VM's neighbours): the steadier of the two figures on a busy machine."""
     repo = Path(__file__).resolve().parents[1]
-    print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, best of {repeats}")
+    print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, {repeats} rounds, "
+          f"load {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         base = export_tree(ref, Path(tmp) / "baseline")
         for tree in (repo, base):  # one build each, not timed: bytecode written, as an installed package has it
             run_build(200, builders, Path(tmp) / "warm-up", tree)
         for size in sizes:
-            best = {"new": float("inf"), ref: float("inf")}
-            for _ in range(repeats):
-                for label, tree in (("new", repo), (ref, base)):
-                    _, cpu, _ = run_build(size, builders, Path(tmp) / f"d-{size}", tree)
-                    best[label] = min(best[label], cpu)
-            new_rate, base_rate = size / best["new"], size / best[ref]
-            print(f"  {size:>8} tasks: new {new_rate:9.1f} tasks/s/core, {ref} {base_rate:9.1f} tasks/s/core, "
-                  f"ratio {new_rate / base_rate:.3f}")
+            cpu: dict[str, list[float]] = {"new": [], ref: []}
+            trees = [("new", repo), (ref, base)]
+            for round_ in range(repeats):
+                for label, tree in trees if round_ % 2 == 0 else trees[::-1]:
+                    cpu[label].append(run_build(size, builders, Path(tmp) / f"d-{size}", tree)[1])
+            new_rate, base_rate = size / min(cpu["new"]), size / min(cpu[ref])
+            paired = sorted(b / n for n, b in zip(cpu["new"], cpu[ref]))
+            median = paired[len(paired) // 2] if len(paired) % 2 else sum(paired[len(paired) // 2 - 1:][:2]) / 2
+            print(f"  {size:>8} tasks: new {new_rate:9.1f} tasks/s/core, {ref} {base_rate:9.1f} tasks/s/core (best of "
+                  f"{repeats}), ratio {new_rate / base_rate:.3f}; median of the rounds' ratios {median:.3f} "
+                  f"(range {paired[0]:.3f}-{paired[-1]:.3f})")
 
 
 if __name__ == "__main__":

@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 import orjson
 
 from covert.env import Environment, State, ToolError, ToolSpec
+from covert.env.compiled import CompiledValidators
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
-from covert.imports.compiled import CompiledValidators
 from covert.imports.model import ApiSpec
 from covert.imports.resources import (
     LIMIT_NAMES,
@@ -880,21 +880,10 @@ def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str) 
 
 
 class ImportedEnvironment(Environment):
-    """Base of the environments :func:`bind` makes: argument validators come from a
-    :class:`~covert.imports.compiled.CompiledValidators` (compiled once, kept in the store)."""
+    """Base of the environments :func:`bind` makes: argument validators come from the
+    :class:`~covert.env.compiled.CompiledValidators` each is given (compiled once, kept in the store)."""
 
     _compiled: ClassVar[CompiledValidators | None] = None
-
-    @classmethod
-    def _validator(cls, name: str) -> Any:
-        validator = cls._validators.get(name)
-        if validator is None:
-            compiled = cls.__dict__.get("_compiled")
-            if compiled is None:
-                return super()._validator(name)
-            validator = compiled.validator(name, cls.argument_schema(name))
-            cls._validators[name] = validator
-        return validator
 
 
 def _environment(name: str, tools: dict[str, BoundTool], version: str) -> type[Environment]:

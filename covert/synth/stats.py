@@ -56,9 +56,8 @@ class BuildStats:
         if self.sampled_queries < DIVERSITY_SAMPLE:
             self.sampled_queries += 1
             words = query.lower().split()
-            grams = [hash(tuple(words[i:i + 4])) for i in range(len(words) - 3)]
-            self.fourgram_total += len(grams)
-            self.fourgrams.update(grams)
+            self.fourgram_total += max(len(words) - 3, 0)
+            self.fourgrams.update(map(hash, zip(words, words[1:], words[2:], words[3:])))
 
     def exhausted(self, items: int = EXHAUSTED_AFTER) -> frozenset[tuple[str, str]]:
         """The ``(builder, category)`` pairs whose every one of at least ``items`` items failed all its

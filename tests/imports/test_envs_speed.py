@@ -16,7 +16,8 @@ import pytest
 
 from covert.build import BuildConfig, build
 from covert.env import Environment, get_builder
-from covert.env.environment import VALIDATOR_OPTIONS
+from covert.env import compiled as validator_files
+from covert.env.compiled import VALIDATOR_OPTIONS
 from covert.imports import bound, compiled, envs
 from covert.imports.bind import ImportedEnvironment
 from covert.imports.store import read_spec, save_spec
@@ -62,7 +63,7 @@ def test_verify_writes_the_compiled_validators_and_builds_load_them(store: Path)
         builder.environment._validator(tool)
     cache = builder.environment._compiled
     assert cache.compiled == 0  # every validator came from the store
-    assert compiled.read(cache.path, cache.key).keys() == set(builder.tools)
+    assert validator_files.read(cache.path, cache.key).keys() == set(builder.tools)
 
 
 def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Path, tmp_path: Path) -> None:
@@ -84,13 +85,13 @@ def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Pat
     paths[1].write_bytes(b"not a compiled file at all")
     body = paths[2].read_bytes()
     paths[2].write_bytes(body[:-10] + bytes(b ^ 0xFF for b in body[-10:]))  # flipped bits: digest mismatch
-    compiled.write(paths[3], compiled.cache_key("some other version"), {})  # whole, but for another version
+    validator_files.write(paths[3], validator_files.cache_key("some other version"), {})  # whole, but for another version
     assert _build(tmp_path / "mended") == warm
     assert all(orjson.loads(p.read_bytes())["key"] for p in specs[:2])  # rewritten whole
     for path in paths:  # every bad file was rebuilt and is whole again
         name = path.name.removesuffix(compiled.SUFFIX)
-        key = compiled.cache_key(get_builder(name).version)
-        assert compiled.read(path, key).keys() == set(get_builder(name).tools), path
+        key = validator_files.cache_key(get_builder(name).version)
+        assert validator_files.read(path, key).keys() == set(get_builder(name).tools), path
     assert _build(tmp_path / "two", workers=2) == warm
 
 
@@ -119,7 +120,7 @@ def test_a_build_without_the_cache_gives_the_same_bytes(store: Path, tmp_path: P
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     cached = _build(tmp_path / "cached")
     # the validators exactly as every environment compiles them when nothing is cached
-    monkeypatch.setattr(ImportedEnvironment, "_validator", classmethod(Environment._validator.__func__))
+    monkeypatch.setattr(Environment, "_compiled_validators", classmethod(lambda cls: None))
     assert _build(tmp_path / "plain") == cached
 
 
