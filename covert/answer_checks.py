@@ -138,7 +138,13 @@ def fact_problem(fact: dict[str, Any], outputs: list[Any], reasoning: list[dict[
             return "reasoning_input", f"{step['op']} over {step['list_path']}"
         if fact["value"] not in values:
             return "fact_not_derivable", f"{fact['value']} from {step['op']}"
-        output, value = None, int(fact["value"]) if form.startswith("n:") else fact["value"]
+        # an amount's currency is in the output the step ran over
+        output = outputs[step["call"]] if "unit" in fact else None
+        value = fact["value"]
+        try:
+            value = int(value) if form.startswith("n:") else float(value) if form == "money" else value
+        except ValueError:
+            return "fact_said_mismatch", f"{fact['value']} is no {form.split(':')[0]}"
     else:
         return "fact_without_source", fact["value"]
     if "said" in fact:

@@ -163,7 +163,8 @@ def _leave_window(rng: random.Random, state: State) -> dict[str, str]:
         first = today + timedelta(days=rng.randint(3, 75))
         while first.weekday() >= 5:
             first += timedelta(days=1)
-        length = rng.randint(2, most) if most >= 2 and rng.random() < 0.85 else 1
+        # a leave of one day would be asked for "from 2026-09-07 to 2026-09-07": only where the balance allows no more
+        length = rng.randint(2, most) if most >= 2 else 1
         last = first
         while working_days(first, last) < length:
             last += timedelta(days=1)

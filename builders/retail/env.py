@@ -6,6 +6,8 @@ from typing import Literal, Optional, TypedDict
 
 from covert.env import Environment, ToolError, tool
 
+STORE_CURRENCY = "USD"  # the currency of the catalogue's prices (orders carry theirs)
+
 
 class UserRef(TypedDict):
     """A customer's id and name.
@@ -64,7 +66,8 @@ class OrderSummary(TypedDict):
         order_id: The order id.
         status: pending, processed, delivered, cancelled or returned.
         placed_at: Date the order was placed (YYYY-MM-DD).
-        total: Order total in USD.
+        total: Order total.
+        currency: Currency code of the total.
         item_names: Names of the ordered products.
     """
 
@@ -72,6 +75,7 @@ class OrderSummary(TypedDict):
     status: str
     placed_at: str
     total: float
+    currency: str
     item_names: str
 
 
@@ -225,10 +229,12 @@ class ProductList(TypedDict):
     Attributes:
         count: Number of matching products.
         products: The matching products.
+        currency: Currency code of the prices.
     """
 
     count: int
     products: list[ProductSummary]
+    currency: str
 
 
 class Variant(TypedDict):
@@ -255,12 +261,14 @@ class ProductDetails(TypedDict):
         name: Product name.
         category: Category.
         variants: All variants.
+        currency: Currency code of the prices.
     """
 
     product_id: str
     name: str
     category: str
     variants: list[Variant]
+    currency: str
 
 
 class Tracking(TypedDict):
@@ -349,7 +357,8 @@ class RetailEnv(Environment):
             if order is not None:
                 orders.append({
                     "order_id": order_id, "status": order["status"], "placed_at": order["placed_at"],
-                    "total": order["total"], "item_names": ", ".join(i["name"] for i in order["items"]),
+                    "total": order["total"], "currency": order["currency"],
+                    "item_names": ", ".join(i["name"] for i in order["items"]),
                 })
         return {
             "user_id": user_id, "name": f"{user['first_name']} {user['last_name']}", "email": user["email"],
@@ -396,7 +405,7 @@ class RetailEnv(Environment):
             prices = [v["price"] for v in product["variants"].values()]
             products.append({"product_id": product_id, "name": product["name"],
                              "category": product["category"], "lowest_price": min(prices)})
-        return {"count": len(products), "products": products}
+        return {"count": len(products), "products": products, "currency": STORE_CURRENCY}
 
     @tool(errors=("product_not_found",))
     def get_product_details(self, product_id: str) -> ProductDetails:
@@ -409,7 +418,7 @@ class RetailEnv(Environment):
         if product is None:
             raise ToolError("product_not_found", f"No product has id {product_id}.")
         return {"product_id": product_id, "name": product["name"], "category": product["category"],
-                "variants": [dict(v) for v in product["variants"].values()]}
+                "variants": [dict(v) for v in product["variants"].values()], "currency": STORE_CURRENCY}
 
     # -- writes ----------------------------------------------------------------------------------
     @tool(writes=True, errors=("order_not_found", "order_not_pending"))

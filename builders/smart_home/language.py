@@ -57,10 +57,11 @@ def _email(rng: random.Random, state: State) -> str:
 
 
 def _period(rng: random.Random, state: State) -> dict[str, str]:
-    """A period inside the stored energy readings (which end yesterday)."""
+    """A period of two days or more inside the stored energy readings (which end yesterday): a request
+    "from 2026-10-21 to 2026-10-21" is no period anyone asks about."""
     today = date.fromisoformat(state.get("meta", "clock")["today"])
     end = today - timedelta(days=rng.randint(1, 5))
-    start = end - timedelta(days=rng.choice((0, 2, 3, 6, 6)))
+    start = end - timedelta(days=rng.choice((1, 2, 3, 6, 6)))
     return {"start_date": start.isoformat(), "end_date": end.isoformat()}
 
 
@@ -256,6 +257,11 @@ LANGUAGE = Language(
         "room_count": "number of rooms", "home_count": "number of homes", "offline_device_count": "number of offline devices",
         "devices_updated": "number of devices adjusted", "last_activated": "last run", "next_run": "next run",
         "last_seen": "last contact", "peak_date": "busiest day", "floor": "floor",
+    },
+    field_units={
+        "total_kwh": "kWh", "average_daily_kwh": "kWh", "peak_kwh": "kWh", "kwh": "kWh", "power_w": "W",
+        "brightness_pct": "%", "humidity_pct": "%", "position_pct": "%", "volume_pct": "%", "battery_pct": "%",
+        "target_temp_c": "°C", "current_temp_c": "°C", "min_temp_c": "°C", "max_temp_c": "°C",
     },
     out_of_scope=(
         "Can you order a four-pack of replacement light bulbs for me?",

@@ -235,6 +235,41 @@ def grammar_artefacts(view: RowView) -> Verdict | None:
     return OK if (view.user_texts or view.assistant_texts) else None
 
 
+_AMOUNT = re.compile(r"(?<![\w.,$€£¥])(\d{1,3}(?:,\d{3})+|\d+)\.\d{2}(?![\d.,]?\d)")
+_AMOUNT_AFTER = re.compile(r"\s?(?:[A-Z]{3}\b|%|kwh\b|wh\b|km\b|kg\b|miles?\b|points?\b|nights?\b|hours?\b|"
+                           r"minutes?\b|days?\b|°|degrees?\b|per\b)", re.IGNORECASE)
+_AMOUNT_BEFORE = re.compile(r"(?:[$€£¥]|\b[A-Z]{3} |\b(?:firmware|version|v)\s?)$", re.IGNORECASE)
+
+
+def _has_currency(value: Any, depth: int = 0) -> bool:
+    """Whether nested output data names a currency (a ``currency`` field holding a code)."""
+    if depth > 12:
+        return False
+    if isinstance(value, dict):
+        if isinstance(value.get("currency"), str):
+            return True
+        return any(_has_currency(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_currency(v, depth + 1) for v in value[:200])
+    return False
+
+
+@check("amount_without_currency", "answers that state an amount of money without its currency ('comes to 110.74', "
+       "'with a price of 31.92') in rows whose outputs name the currency", 0.0)
+def amount_without_currency(view: RowView) -> Verdict | None:
+    """The final answer of rows whose outputs carry a ``currency`` field. Flagged when it states a number
+    with two decimals (``90.24``, ``1,312.82``) with no currency symbol or code before it and no code or
+    unit (kWh, %, nights, ...) after it; a version number ("firmware 3.90") is not an amount."""
+    if not view.answer or not any(_has_currency(c.output) for c in view.calls):
+        return None
+    for match in _AMOUNT.finditer(view.answer):
+        before, after = view.answer[max(0, match.start() - 12):match.start()], view.answer[match.end():]
+        if _AMOUNT_BEFORE.search(before) or _AMOUNT_AFTER.match(after):
+            continue
+        return _flag("bare_amount", view.answer[max(0, match.start() - 40):match.end() + 10])
+    return OK
+
+
 _USER_FACING_ID = re.compile(r"(booking|reservation|order|ticket|dispute|return|request|transfer|confirmation|claim|"
                              r"case|invoice|refund|tracking|flight)", re.IGNORECASE)
 _ISO_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
@@ -631,7 +666,8 @@ def canned_greeting(view: RowView) -> Verdict | None:
 
 _STOCK_HANDOVER = re.compile(
     r"(?:^|[.?!]\s+|,\s+)(?:it concerns|this is about|the person (?:i mean )?is|the person i mean is|"
-    r"i mean the person)\b|\badd up to in\b|\bhow much do [\w' ]{1,40} add up to\b", re.IGNORECASE)
+    r"i mean the person)\b|\badd up to in\b|\bhow much do [\w' ]{1,40} add up to\b|\bis top for\b|"
+    r"\bis lowest on\b", re.IGNORECASE)
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_CHAIN = re.compile(rf"\b(?:between|from) {_DATE} (?:and|to|through|until) {_DATE} and {_DATE}\b")
 _RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_DATE})\b")
@@ -645,13 +681,14 @@ def _repeated_value(view: RowView) -> str:
 
 
 @check("stilted_handover", "queries with stilted hand-over phrasing: a value said twice ('... of Ingrid Kim? The "
-       "person is Ingrid Kim.'), stock frames ('It concerns ...', '... add up to in ...'), chained or reversed "
-       "date ranges", 0.0)
+       "person is Ingrid Kim.'), stock frames ('It concerns ...', '... add up to in ...', '... is top for ...'), "
+       "chained, reversed or one-day date ranges", 0.0)
 def stilted_handover(view: RowView) -> Verdict | None:
     """The first user message of rows with calls. Flagged when an argument value (five characters or
-    more, not a bare number) occurs twice in it, when it uses a stock hand-over frame, when a date range
-    chains a third date ("between 2026-06-01 and 2026-05-26 and 2026-06-02"), or when a range ends before
-    it starts."""
+    more, not a bare number) occurs twice in it, when it uses a stock frame ("It concerns ...", "which of
+    my orders is top for order total?"), when a date range chains a third date ("between 2026-06-01 and
+    2026-05-26 and 2026-06-02"), or when a range ends before it starts or on the day it starts ("from
+    2026-10-21 to 2026-10-21")."""
     if not view.query or not view.turns:
         return None
     match = _STOCK_HANDOVER.search(view.query)
@@ -663,6 +700,8 @@ def stilted_handover(view: RowView) -> Verdict | None:
     for start, end in _RANGE.findall(view.query):
         if end < start:
             return _flag("reversed_range", f"{start} .. {end}")
+        if end == start:
+            return _flag("one_day_range", f"from {start} to {end}")
     repeated = _repeated_value(view)
     if repeated:
         return _flag("said_twice", repeated)

@@ -70,6 +70,9 @@ class Language:
         entity_tables: Per entity, the state table holding its records (``{"order_id": "orders"}``).
         values: Samplers for parameters the user supplies, keyed ``"tool.param"`` or ``"param"``.
         field_nouns: Readable names of output fields ("total" -> "order total").
+        field_units: The unit an output field's numbers are in, said after them where an answer states a
+            value computed from the field ("kwh" -> "kWh": "the readings come to 60.08 kWh"); amounts of
+            money get their currency from the outputs instead.
         out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
         identity: How the domain identifies its user (a :class:`covert.policy.Identity`), if it does.
         phrases: How a user says a parameter's value when not verbatim, keyed ``"tool.param"``: the phrase
@@ -96,6 +99,7 @@ class Language:
     entity_tables: dict[str, str]
     values: dict[str, ValueSampler]
     field_nouns: dict[str, str] = field(default_factory=dict)
+    field_units: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
     identity: Any = None
     phrases: dict[str, Callable[[Any], tuple[str, str]]] = field(default_factory=dict)

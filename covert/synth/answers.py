@@ -79,6 +79,45 @@ def answer_paths(template: str) -> frozenset[str]:
     return frozenset(slot.path for _, slot in parse(template) if slot is not None)
 
 
+_MONEY: dict[int, tuple[Any, frozenset[str]]] = {}  # id(language) -> (language, fields): the language is kept
+
+
+def money_fields(language: Any) -> frozenset[str]:
+    """The output fields a language's answer templates say as amounts of money (``{total:money}``, a
+    list extra ``price@money``): an aggregate over one of them (a sum, the highest) is said with its
+    currency too. Computed once per language."""
+    found = _MONEY.get(id(language))
+    if found is not None and found[0] is language:
+        return found[1]
+    fields = set()
+    for options in language.intents.values():
+        for intent in options:
+            for template in intent.answer:
+                for _, slot in parse(template):
+                    if slot is None:
+                        continue
+                    if slot.form == "money":
+                        fields.add(slot.path.rsplit(".", 1)[-1])
+                    elif slot.form == "list":
+                        fields.update(key for key, form, _ in _item_spec(slot.arg) if form == "money")
+    if len(_MONEY) >= 4096:
+        _MONEY.clear()
+    _MONEY[id(language)] = (language, frozenset(fields))
+    return _MONEY[id(language)][1]
+
+
+def aggregate_currency(output: Any, list_path: str, key: str, indexes: list[int]) -> str:
+    """The output path of the one currency the amounts ``key`` of the listed elements ``indexes`` are in
+    (each element's own ``currency`` field, or the nearest one above it); raises :class:`Unspeakable`
+    when one has none, and :class:`Rejected` (``mixed_currencies``) when they differ: amounts in
+    different currencies add up to nothing a person could be told."""
+    prefix = f"{list_path}." if list_path else ""
+    units = [_unit_path(output, f"{prefix}{i}.{key}", "") for i in indexes]
+    if len({get_path(output, unit) for unit in units}) > 1:
+        raise Rejected("mixed_currencies", f"{key} in {list_path}")
+    return units[0]
+
+
 def _guard_holds(output: Any, slot: Slot) -> bool:
     """``{?status=a,b}``: the value at the path is one of a, b; ``{?status~a,b}``: it is none of them."""
     value = get_path(output, slot.path)

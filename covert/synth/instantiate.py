@@ -18,8 +18,8 @@ from typing import Any
 
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
-from covert.spoken import singular
-from covert.synth.answers import Composer
+from covert.spoken import Unspeakable, say, singular
+from covert.synth.answers import Composer, aggregate_currency, money_fields
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
@@ -49,6 +49,9 @@ from covert.values import (
 )
 
 OPTIONAL_PROBABILITY = 0.35
+# words of a field name that make it an amount of money where its records name a currency
+MONEY_WORDS = frozenset(("price", "amount", "total", "balance", "cost", "fee", "fees", "paid", "due", "spent",
+                         "charge", "fare", "subtotal", "refund"))
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STEP_TRIES = 4
@@ -746,12 +749,14 @@ class Instantiator:
         words = {"field": field_noun, "items": items, "plural": plural, "record": record,
                  "whose": "your" if own else "the"}
         reasoning: dict[str, Any] = {"op": op, "call": index, "list_path": list_path, "field": key}
+        money: dict[str, str] = {}
         if op == "count":
             result: Any = len(elements)
             words["value"] = str(result)
         elif op == "sum":
             result = round(sum(e[key] for e in elements), 2)
-            words["value"] = render(result)
+            money = self._money(call.output, list_path, key, list(range(len(elements))), result)
+            words["value"] = money.get("said") or self._with_unit(result, key)
         else:
             values = [e[key] for e in elements]
             best = max(values) if op == "max" else min(values)
@@ -760,7 +765,8 @@ class Instantiator:
             chosen = elements[values.index(best)]
             label = self._label(chosen, noun_ref)
             result = best
-            words.update(value=render(best), label=label)
+            money = self._money(call.output, list_path, key, [values.index(best)], result)
+            words.update(value=money.get("said") or self._with_unit(best, key), label=label)
             facts.append({"value": label, "reasoning": len(self.reasoning)})
         reasoning["result"] = result
         if op == "count" and record:
@@ -775,9 +781,30 @@ class Instantiator:
             answer, extra = self.composer.aggregate(op, words, result, (one, plural))
         else:
             answer, extra = self.composer.aggregate(op, words)
+            extra = {**extra, **money}
         facts.append({"value": render(result), "reasoning": len(self.reasoning), **extra})
         self.reasoning.append(reasoning)
         return ask, answer
+
+    def _money(self, output: Any, list_path: str, key: str, indexes: list[int], amount: Any) -> dict[str, str]:
+        """The fact fields of an aggregate amount said with its currency (``form``, ``unit``: the currency's
+        path in the output, ``said``), when ``key`` is an amount (the language says it as money, or its name
+        has a word of :data:`MONEY_WORDS`) and the elements ``indexes`` name one currency; ``{}`` for a
+        field that is no amount, or amounts without a currency."""
+        if key not in money_fields(self.language) and not MONEY_WORDS & set(key.lower().split("_")):
+            return {}
+        try:
+            unit = aggregate_currency(output, list_path, key, indexes)
+            return {"form": "money", "unit": unit, "said": say("money", amount, get_path(output, unit))}
+        except Unspeakable:
+            return {}
+
+    def _with_unit(self, value: Any, key: str) -> str:
+        """A number computed from field ``key``, with the unit the language gives the field ("60.08 kWh")."""
+        unit = self.language.field_units.get(key)
+        if not unit:
+            return render(value)
+        return f"{render(value)}{'' if unit == '%' else ' '}{unit}"
 
     def _record_phrase(self, index: int) -> str:
         """How the request names the one record call ``index`` is about ("my contact at Northwind

@@ -62,10 +62,10 @@ AGGREGATE_ASKS = {
     "count": ("can you tell me how many {plural} there are?", "how many {plural} are there?",
               "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?"),
     "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?",
-            "out of {items}, which has the highest {field}?", "which of {items} is top for {field}?",
+            "out of {items}, which has the highest {field}?", "of {items}, which one has the highest {field}?",
             "what's the one with the highest {field} among {items}?"),
     "min": ("which of {items} has the lowest {field}?", "which one of {items} has the smallest {field}?",
-            "out of {items}, which has the lowest {field}?", "among {items}, which is lowest on {field}?",
+            "out of {items}, which has the lowest {field}?", "among {items}, which one has the lowest {field}?",
             "what's the one with the lowest {field} among {items}?"),
 }
 
