@@ -123,7 +123,7 @@ LANGUAGE = Language(
                            "We have the {name} in {variants:n:version}: {variants:list:options}.")),
         ),
         "cancel_pending_order": (
-            Intent(ask=("please cancel {order_id}, it was {reason}", "I want to cancel {order_id} — {reason}",
+            Intent(ask=("please cancel {order_id}, reason: {reason}", "I want to cancel {order_id} — {reason}",
                         "I'd like my money back for {order_id} before it ships; {reason}"),
                    answer=("Order {order_id} is cancelled, and {refund.amount:money} will be refunded to your original payment method.",
                            "I cancelled {order_id}; a refund of {refund.amount:money} is on its way.",

@@ -134,10 +134,11 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
             if phrase in said and phrase in part:
                 anaphor = rng.choice(ANAPHORS).format(noun=noun)
                 start = part.find(phrase)
-                # "it" only as a plain object: not first, not after a particle ("picked up it"), not in a list
+                # "it" only as a plain object: not first, not after a particle ("picked up it"), not in a list,
+                # not opening what a colon introduces ("named Holiday Mode: it at 08:45")
                 if anaphor == "it" and (start == 0 or _PARTICLE_END.search(part, 0, start)
                                         or part.startswith(" and ", start + len(phrase))
-                                        or part[:start].endswith(("and ", "with ", "for "))):
+                                        or part[:start].endswith(("and ", "with ", "for ", ": "))):
                     anaphor = "that " + noun
                 part = part[:start] + anaphor + part[start + len(phrase):]
                 part = part[0].upper() + part[1:] if start == 0 else part

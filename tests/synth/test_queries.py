@@ -11,7 +11,7 @@ from covert.env import get_builder
 from covert.rewards.judge import Rubric, RuleJudge
 from covert.synth.generate import ItemSpec, make_item
 from covert.synth.irrelevance import decline, irrelevant_request
-from covert.synth.realize import CLOSINGS, OPENINGS, compose_query, pleasantries
+from covert.synth.realize import CLOSINGS, OPENINGS, compose_query, pleasantries, refer_back
 from tests.test_audit import make_row, verdict
 
 BUILDERS = ("airline", "banking", "calendar", "helpdesk", "hotels", "messaging", "retail", "smart_home")
@@ -268,3 +268,17 @@ def test_a_context_that_refers_back_follows_the_request() -> None:
         assert "I'm in Lisbon" in query
     opened = [compose_query(random.Random(s), ["I'm in Lisbon"], ["what's the weather?"]) for s in range(60)]
     assert any(q.index("Lisbon") < q.index("weather") for q in opened)
+
+
+def test_a_back_reference_never_opens_what_a_colon_introduces() -> None:
+    """'... named Holiday Mode: it at 08:45' is no sentence; 'that scene at 08:45' is. 'it' stays where it
+    reads as a plain object ('turn it on')."""
+    parts = ["Turn on the Good Morning scene.", "Add a routine named Holiday Mode: the Good Morning scene at 08:45.",
+             "Then rename the Good Morning scene."]
+    said = Counter()
+    for seed in range(60):
+        first, colon, plain = refer_back(parts, {"the Good Morning scene": "scene"}, random.Random(seed))
+        assert first == parts[0]
+        assert ": it " not in colon and ("Holiday Mode: that scene at" in colon or "the same scene at" in colon), colon
+        said[plain.split("rename ")[1]] += 1
+    assert said["it."] > 0 and said["that scene."] > 0
