@@ -229,7 +229,8 @@ LANGUAGE = Language(
         "get_ticket_details": (
             Intent(ask=("what's the status of {ticket_id}?", "any update on {ticket_id}?", "is {ticket_id} still open?"),
                    answer=("Ticket {ticket_id} is {status:status}, at {priority} priority.",
-                           "{?status~resolved,closed}{ticket_id} (\"{title}\") is currently {status:status}.",
+                           "{?status~new,resolved,closed}{ticket_id} (\"{title}\") is currently {status:status}.",
+                           "{?status=new}{ticket_id} (\"{title}\") is new and waiting to be picked up.",
                            "{?status=resolved,closed}{ticket_id} (\"{title}\") has been {status:status}.",
                            "{?assigned_to~unassigned}Your ticket {ticket_id} shows as {status:status}; {assigned_to} has it.")),
             Intent(ask=("who is working on {ticket_id}?", "has anyone picked up {ticket_id} yet?"),

@@ -90,8 +90,8 @@ LANGUAGE = Language(
         "get_order_details": (
             Intent(ask=("what's the status of {order_id}?", "can you tell me where {order_id} stands?",
                         "has {order_id} gone through yet?"),
-                   answer=("{?status~delivered,cancelled,returned}Order {order_id} is currently {status:status}.",
-                           "{?status=delivered,cancelled,returned}Order {order_id} has been {status:status}.",
+                   answer=("{?status~processed,delivered,cancelled,returned}Order {order_id} is currently {status:status}.",
+                           "{?status=processed,delivered,cancelled,returned}Order {order_id} has been {status:status}.",
                            "{order_id} ({items:list:name}) is {status:status}.",
                            "Your order {order_id}, placed on {placed_at:date}, is {status:status}."),
                    context=("it's about {order_id}", "I'm writing about {order_id}")),

@@ -147,7 +147,7 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
     return out
 
 
-_PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were", "needs": "need"}
+_PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were", "needs": "need", "stands": "stand"}
 
 
 _PLURAL_HEAD = re.compile(r"^(?:the|my|our) (?:[a-z]+ )?([a-z]{3,}s)$")
@@ -166,7 +166,7 @@ def plural_phrase(phrase: str) -> bool:
 # "whoever has #A and #B": the subject is "whoever", not the records
 _AUX_BEFORE = re.compile(r"(?<!\bwho )(?<!\bwhoever )(?<!\bwhat )(?<!\bwhich )(?<!\bthat )\b(has|is|does|was) $",
                          re.IGNORECASE)
-_AUX_AFTER = re.compile(r" (needs|has|is|was|does)\b")
+_AUX_AFTER = re.compile(r" (needs|stands|has|is|was|does)\b")
 
 
 def _verb_spans(ask: str, subject: str) -> list[tuple[int, int]]:

@@ -150,6 +150,8 @@ def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
         "have order #W1 and order #W2 gone through yet?"
     assert plural_subject("When does Kwame and Grace usually work?", ["Kwame and Grace"]) == \
         "When do Kwame and Grace usually work?"
+    assert plural_subject("can you tell me where my order #W1 and order #W2 stands?", ["my order #W1 and order #W2"]) == \
+        "can you tell me where my order #W1 and order #W2 stand?"
     # the subject is "the total", not the records: the verb stays singular
     assert plural_subject("what was the total on #W1 and #W2?", ["#W1 and #W2"]) == "what was the total on #W1 and #W2?"
     assert plural_subject("is Felix in my contacts?", ["Felix"]) == "is Felix in my contacts?"
