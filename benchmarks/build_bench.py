@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -239,8 +240,8 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
                 for label, tree in trees if round_ % 2 == 0 else trees[::-1]:
                     cpu[label].append(run_build(size, builders, Path(tmp) / f"d-{size}", tree)[1])
             new_rate, base_rate = size / min(cpu["new"]), size / min(cpu[ref])
-            paired = sorted(b / n for n, b in zip(cpu["new"], cpu[ref]))
-            median = paired[len(paired) // 2] if len(paired) % 2 else sum(paired[len(paired) // 2 - 1:][:2]) / 2
+            paired = sorted(b / n for n, b in zip(cpu["new"], cpu[ref], strict=True))
+            median = statistics.median(paired)
             print(f"  {size:>8} tasks: new {new_rate:9.1f} tasks/s/core, {ref} {base_rate:9.1f} tasks/s/core (best of "
                   f"{repeats}), ratio {new_rate / base_rate:.3f}; median of the rounds' ratios {median:.3f} "
                   f"(range {paired[0]:.3f}-{paired[-1]:.3f})")

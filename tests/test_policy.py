@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -207,24 +208,33 @@ def test_acts_is_cached_per_builder_identity_and_tool() -> None:
     assert acts(builder, other, lookup) == _acts(builder, other, lookup)
 
 
+def _changed_states(names: tuple[str, ...], seed: int, world: int, dangling: bool = False,
+                    before: Callable[[Any, Any], Any] | None = None) -> Iterator[tuple[str, Any, list[str], Any]]:
+    """``(name, identity, owned tables, state)``: six states per builder, each one seeded world changed by
+    :func:`_shuffle_owners`; ``before(identity, stored state)`` runs on each before its writes."""
+    for name in names:
+        builder = get_builder(name)
+        identity = identity_of(builder)
+        base = builder.state(seed, world)
+        owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
+        rng = random.Random(name)
+        for _ in range(6):
+            state = base.fork()
+            if before is not None:
+                before(identity, state.stored())
+            _shuffle_owners(state, identity, owned, rng, dangling)
+            yield name, identity, owned, state
+
+
 def test_ownership_of_a_changed_state_is_the_full_computation() -> None:
     """The ownership of a state changed by writes (derived from its stored state's) equals owner_of of
     every record: owners moved, records added and removed, also along field-and-table rules."""
     from covert.policy import _records, ownership
 
-    for name in ("banking", "hotels", "smart_home"):
-        builder = get_builder(name)
-        identity = identity_of(builder)
-        base = builder.state(5, 1)
-        owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
-        rng = random.Random(name)
-        for _ in range(6):
-            state = base.fork()
-            ownership(identity, state.stored())  # the stored state's map is cached first
-            _shuffle_owners(state, identity, owned, rng, dangling=True)
-            full = {(t, k): owner_of(identity, state, t, k) for t in owned for k, _ in _records(state, t)}
-            assert ownership(identity, state) == full, name
-
+    # the stored state's map is cached first, so the changed state's is derived from it
+    for name, identity, owned, state in _changed_states(("banking", "hotels", "smart_home"), 5, 1, True, ownership):
+        full = {(t, k): owner_of(identity, state, t, k) for t in owned for k, _ in _records(state, t)}
+        assert ownership(identity, state) == full, name
 
 
 def _shuffle_owners(state: Any, identity: Any, owned: list[str], rng: random.Random, dangling: bool = False) -> None:
@@ -245,21 +255,14 @@ def _shuffle_owners(state: Any, identity: Any, owned: list[str], rng: random.Ran
             state.delete(table, keys[-1])
         state.insert(table, f"{keys[0]}-new{rng.randrange(99)}", dict(state.get(table, keys[0]) or {}))
 
+
 def test_principal_view_of_a_changed_state_is_the_full_computation() -> None:
     """Each person's view of a state changed by writes (derived from the stored state's view) holds exactly
     the records owner_of lets them act on, and is the same state as hiding everyone else's."""
     from covert.policy import _records, owned_by
 
-    for name in ("banking", "hotels", "smart_home", "retail"):
-        builder = get_builder(name)
-        identity = identity_of(builder)
-        base = builder.state(7, 2)
-        owned = [t for t in dict.fromkeys((identity.table, *identity.owners)) if t]
-        rng = random.Random(name)
-        for _ in range(6):
-            state = base.fork()
-            _shuffle_owners(state, identity, owned, rng)
-            for person in state.ids(identity.table):
-                hidden = {(t, k) for t in owned for k, _ in _records(state, t)
-                          if not owned_by(owner_of(identity, state, t, k), person)}
-                assert principal_view(state, identity, person).to_dict() == state.without(hidden).to_dict(), name
+    for name, identity, owned, state in _changed_states(("banking", "hotels", "smart_home", "retail"), 7, 2):
+        for person in state.ids(identity.table):
+            hidden = {(t, k) for t in owned for k, _ in _records(state, t)
+                      if not owned_by(owner_of(identity, state, t, k), person)}
+            assert principal_view(state, identity, person).to_dict() == state.without(hidden).to_dict(), name

@@ -117,7 +117,7 @@ class CompiledValidators:
                 try:
                     self.save()
                     self.on_disk = True
-                except OSError:  # a read-only store: this process keeps its compiled code
+                except OSError:  # a read-only store or cache folder: this process keeps its compiled code
                     self.on_disk = False
                 entry = self.codes.get(tool)
             if entry is None or entry[0] != digest:
@@ -161,9 +161,9 @@ def cache_dir() -> Path | None:
     """Where hand-written environments keep their compiled validators: ``$COVERT_VALIDATOR_CACHE``
     (``0`` or ``off``: nowhere, each process compiles its own), else ``~/.cache/covert/validators``."""
     chosen = os.environ.get("COVERT_VALIDATOR_CACHE")
-    if chosen is not None and chosen.strip().lower() in ("0", "off", "no", "false", ""):
-        return None
-    return Path(chosen).expanduser() if chosen else Path.home() / ".cache" / "covert" / "validators"
+    if chosen is None:
+        return Path.home() / ".cache" / "covert" / "validators"
+    return None if chosen.strip().lower() in ("", "0", "off", "no", "false") else Path(chosen).expanduser()
 
 
 def cache_file(name: str, schemas: dict[str, dict[str, Any]]) -> Path | None:
@@ -172,8 +172,7 @@ def cache_file(name: str, schemas: dict[str, dict[str, Any]]) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(orjson.dumps(schemas, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
-    return folder / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', name)[:100]}-{digest}{SUFFIX}"
+    return folder / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', name)[:100]}-{schema_digest(schemas)[:16]}{SUFFIX}"
 
 
 def write(path: Path, key: str, codes: dict[str, Entry]) -> Path:

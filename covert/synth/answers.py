@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import string
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from covert.spoken import FORMS, Unspeakable, plural, raw_value, say, say_count
@@ -79,16 +79,15 @@ def answer_paths(template: str) -> frozenset[str]:
     return frozenset(slot.path for _, slot in parse(template) if slot is not None)
 
 
-_MONEY: dict[int, tuple[Any, frozenset[str]]] = {}  # id(language) -> (language, fields): the language is kept
+# words of a field name that make it an amount of money where its records name a currency
+MONEY_WORDS = frozenset(("price", "amount", "total", "balance", "cost", "fee", "fees", "paid", "due", "spent",
+                         "charge", "fare", "subtotal", "refund"))
 
 
+@lru_cache(maxsize=4096)
 def money_fields(language: Any) -> frozenset[str]:
     """The output fields a language's answer templates say as amounts of money (``{total:money}``, a
-    list extra ``price@money``): an aggregate over one of them (a sum, the highest) is said with its
-    currency too. Computed once per language."""
-    found = _MONEY.get(id(language))
-    if found is not None and found[0] is language:
-        return found[1]
+    list extra ``price@money``). Cached per language (languages hash by identity)."""
     fields = set()
     for options in language.intents.values():
         for intent in options:
@@ -100,10 +99,14 @@ def money_fields(language: Any) -> frozenset[str]:
                         fields.add(slot.path.rsplit(".", 1)[-1])
                     elif slot.form == "list":
                         fields.update(key for key, form, _ in _item_spec(slot.arg) if form == "money")
-    if len(_MONEY) >= 4096:
-        _MONEY.clear()
-    _MONEY[id(language)] = (language, frozenset(fields))
-    return _MONEY[id(language)][1]
+    return frozenset(fields)
+
+
+def is_amount(language: Any, key: str) -> bool:
+    """Whether output field ``key`` holds amounts of money: the language's answers say it as money, or its
+    name has a word of :data:`MONEY_WORDS` (an aggregate over it is then said with its currency, where the
+    records name one)."""
+    return key in money_fields(language) or not MONEY_WORDS.isdisjoint(key.lower().split("_"))
 
 
 def aggregate_currency(output: Any, list_path: str, key: str, indexes: list[int]) -> str:

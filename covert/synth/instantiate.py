@@ -19,7 +19,7 @@ from typing import Any
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import Unspeakable, say, singular
-from covert.synth.answers import Composer, aggregate_currency, money_fields
+from covert.synth.answers import Composer, aggregate_currency, is_amount
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
@@ -49,9 +49,6 @@ from covert.values import (
 )
 
 OPTIONAL_PROBABILITY = 0.35
-# words of a field name that make it an amount of money where its records name a currency
-MONEY_WORDS = frozenset(("price", "amount", "total", "balance", "cost", "fee", "fees", "paid", "due", "spent",
-                         "charge", "fare", "subtotal", "refund"))
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 STEP_TRIES = 4
@@ -762,10 +759,11 @@ class Instantiator:
             best = max(values) if op == "max" else min(values)
             if values.count(best) != 1:
                 raise Rejected("reasoning_tie", f"{op} {key}")
-            chosen = elements[values.index(best)]
+            at = values.index(best)
+            chosen = elements[at]
             label = self._label(chosen, noun_ref)
             result = best
-            money = self._money(call.output, list_path, key, [values.index(best)], result)
+            money = self._money(call.output, list_path, key, [at], result)
             words.update(value=money.get("said") or self._with_unit(best, key), label=label)
             facts.append({"value": label, "reasoning": len(self.reasoning)})
         reasoning["result"] = result
@@ -788,10 +786,10 @@ class Instantiator:
 
     def _money(self, output: Any, list_path: str, key: str, indexes: list[int], amount: Any) -> dict[str, str]:
         """The fact fields of an aggregate amount said with its currency (``form``, ``unit``: the currency's
-        path in the output, ``said``), when ``key`` is an amount (the language says it as money, or its name
-        has a word of :data:`MONEY_WORDS`) and the elements ``indexes`` name one currency; ``{}`` for a
-        field that is no amount, or amounts without a currency."""
-        if key not in money_fields(self.language) and not MONEY_WORDS & set(key.lower().split("_")):
+        path in the output, ``said``), when ``key`` is an amount (:func:`covert.synth.answers.is_amount`) and
+        the elements ``indexes`` name one currency; ``{}`` for a field that is no amount, or amounts without
+        a currency."""
+        if not is_amount(self.language, key):
             return {}
         try:
             unit = aggregate_currency(output, list_path, key, indexes)
