@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from covert.env import Builder
 from covert.policy import identified_first, identity_of
@@ -124,7 +124,65 @@ def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph
             order.append(tool)
 
     resolve(target, 0)
-    return order
+    return _without_identity_relays(builder, graph, order)
+
+
+@cache
+def _identity_entities(builder: Builder) -> frozenset[str]:
+    """The entities that name the person a task is about (``guest_id``): one value in any task."""
+    identity = identity_of(builder)
+    if identity is None or identity.table is None:
+        return frozenset()
+    return frozenset(e for e, t in builder.language.entity_tables.items() if t == identity.table)
+
+
+def _relays_identity(builder: Builder, graph: ToolGraph, tool: str, before: list[str], after: list[str]) -> bool:
+    """Whether a read ``tool`` gives the steps ``after`` it nothing but the user's own id, which a step
+    ``before`` it already returned (the user has one id: a booking's details read only for its guest id
+    leave the booking unused, and validation rejects the row as redundant)."""
+    person = _identity_entities(builder)
+    if not person or builder.tools[tool].writes or not graph.produced_entities(tool) & person:
+        return False
+    return _relays(builder, tool, tuple(before), tuple(after))
+
+
+@lru_cache(maxsize=1 << 14)
+def _relays(builder: Builder, tool: str, before: tuple[str, ...], after: tuple[str, ...]) -> bool:
+    graph = tool_graph(builder)
+    needed = set().union(*(_required_entities(builder, t) for t in after))
+    passed = graph.produced_entities(tool) & needed & builder.language.references.keys()
+    return bool(passed) and passed <= _identity_entities(builder) and any(
+        passed & graph.produced_entities(t) for t in before)
+
+
+@cache
+def _required_entities(builder: Builder, tool: str) -> frozenset[str]:
+    """The entities of ``tool``'s required parameters."""
+    spec = builder.tools[tool]
+    return frozenset(spec.param_entity(p) for p in spec.parameters["required"])
+
+
+def _without_identity_relays(builder: Builder, graph: ToolGraph, order: list[str]) -> list[str]:
+    """``order`` (the target last) less the lookups that only relay the user's id (see :func:`_relays_identity`)."""
+    return [order[i] for i in _unrelayed(builder, graph, order, {len(order) - 1})]
+
+
+def _unrelayed(builder: Builder, graph: ToolGraph, steps: list[str], keep: set[int]) -> list[int]:
+    """The indexes of ``steps`` kept when the lookups that only relay the user's id are dropped (never
+    those in ``keep``: the goals)."""
+    kept = list(range(len(steps)))
+    pruned = True
+    while pruned:
+        pruned = False
+        for position, i in enumerate(kept):
+            if i in keep:
+                continue
+            before, after = [steps[k] for k in kept[:position]], [steps[k] for k in kept[position + 1:]]
+            if _relays_identity(builder, graph, steps[i], before, after):
+                del kept[position]
+                pruned = True
+                break
+    return kept
 
 
 def random_walk(builder: Builder, rng: random.Random, length: int, graph: ToolGraph | None = None) -> list[str]:
@@ -135,7 +193,10 @@ def random_walk(builder: Builder, rng: random.Random, length: int, graph: ToolGr
         return []
     walk = [rng.choice(starts)]
     while len(walk) < length:
-        options = [t for t in graph.successors(walk[-1]) if t not in walk and not builder.tools[t].writes]
+        # a step after one that only hands on what it was given (an order's details, then tracking that
+        # order) leaves the middle step unused: validation rejects it as redundant
+        options = [t for t in graph.successors(walk[-1], fresh=True) if t not in walk and not builder.tools[t].writes
+                   and not _relays_identity(builder, graph, walk[-1], walk[:-1], [t])]
         if not options:
             break
         walk.append(rng.choice(options))
@@ -252,9 +313,14 @@ def identify_first(builder: Builder, blueprint: Blueprint, rng: random.Random) -
     tools = [t for t in identity.tools if t in builder.tools]
     if not tools:
         return blueprint
-    reasoning = (blueprint.reasoning[0], blueprint.reasoning[1] + 1) if blueprint.reasoning else None
-    return Blueprint(blueprint.category, blueprint.method, [rng.choice(tools), *blueprint.steps],
-                     [g + 1 for g in blueprint.goals], reasoning=reasoning, superlative=blueprint.superlative,
+    steps = [rng.choice(tools), *blueprint.steps]
+    goals = {g + 1 for g in blueprint.goals} | ({blueprint.reasoning[1] + 1} if blueprint.reasoning else set())
+    # the identification may leave a lookup that found the user's id for nothing
+    kept = _unrelayed(builder, tool_graph(builder), steps, goals | {0})
+    where = {i: k for k, i in enumerate(kept)}
+    reasoning = (blueprint.reasoning[0], where[blueprint.reasoning[1] + 1]) if blueprint.reasoning else None
+    return Blueprint(blueprint.category, blueprint.method, [steps[i] for i in kept],
+                     [where[g + 1] for g in blueprint.goals], reasoning=reasoning, superlative=blueprint.superlative,
                      notes={**blueprint.notes, "identified": "prepended"})
 
 

@@ -125,6 +125,8 @@ class ToolGraph:
                 seen.add((edge.entity, edge.source))
                 producers.append(edge.source)
         self._found: dict[tuple[str, bool], list[str]] = {}
+        self._successors: dict[tuple[str, bool], list[str]] = {}
+        self._produced: dict[str, frozenset[str]] = {}
 
     def producers(self, entity: str, exclude_consumers: bool = True) -> list[str]:
         """Read tools that output ``entity``; by default not those that also need it as input."""
@@ -144,17 +146,34 @@ class ToolGraph:
             out.append(name)
         return out
 
-    def successors(self, source: str) -> list[str]:
-        """Tools that can consume something ``source`` outputs (not itself)."""
-        seen: list[str] = []
-        for edge in self.edges:
-            if edge.source == source and edge.target != source and edge.target not in seen:
-                seen.append(edge.target)
-        return seen
+    def successors(self, source: str, fresh: bool = False) -> list[str]:
+        """Tools that can consume something ``source`` outputs (not itself); with ``fresh``, only by an
+        edge that is no echo (see :meth:`echoes`)."""
+        found = self._successors.get((source, fresh))
+        if found is None:
+            found = []
+            for edge in self.edges:
+                if edge.source == source and edge.target != source and edge.target not in found \
+                        and not (fresh and self.echoes(edge)):
+                    found.append(edge.target)
+            self._successors[(source, fresh)] = found
+        return list(found)
 
-    def produced_entities(self, tool: str) -> set[str]:
+    def echoes(self, edge: Edge) -> bool:
+        """Whether ``edge`` passes on only what its source was given: a field outside any list whose entity
+        is one of the source's own parameters (``get_order_details(order_id)`` returns that ``order_id``),
+        so whatever gave the source its value could give the target the same."""
+        if edge.path.count("[]"):
+            return False
+        spec = self.tools[edge.source]
+        return any(spec.param_entity(p) == edge.entity for p in spec.parameters["properties"])
+
+    def produced_entities(self, tool: str) -> frozenset[str]:
         """Entities in a tool's output."""
-        return {f.entity for f in self.outputs[tool]}
+        found = self._produced.get(tool)
+        if found is None:
+            found = self._produced[tool] = frozenset(f.entity for f in self.outputs[tool])
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         """Nodes and edges as plain data (for ``covert graph --json``)."""

@@ -364,16 +364,26 @@ class Instantiator:
         """The sampler a later write of the task has for a record of ``entity`` (``"tool.param"``), for a
         lookup that names the record the write then acts on: the user asks about one it can act on (a
         delivered order before returning its items), not any of theirs. ``None`` if no later write has one."""
+        return self._later_write(tool, entity, self.language.values)
+
+    def _later_test(self, tool: str, entity: str) -> Any:
+        """The ``eligible`` test a later write of the task has for a record of ``entity``, for a lookup that
+        picks from a listed output the record the write then acts on (see :meth:`_later_sampler`)."""
+        return self._later_write(tool, entity, self.language.eligible)
+
+    def _later_write(self, tool: str, entity: str, found_in: dict[str, Any]) -> Any:
+        """What ``found_in`` holds for ``"later.param"``: the first write after the step being bound (a
+        step of ``tool``, not in a parallel turn) whose parameter takes one record of ``entity``."""
         steps = self.blueprint.steps
         position = len(self.steps)
-        if self.blueprint.method == "parallel" or position >= len(steps) or steps[position] != tool:
+        if not found_in or self.blueprint.method == "parallel" or position >= len(steps) or steps[position] != tool:
             return None
         for later in steps[position + 1:]:
             if not self.builder.tools[later].writes:
                 continue
             for param, _, other, _, is_list, _ in _parameters(self.builder, later):
                 if other == entity and not is_list:
-                    found = self.language.values.get(f"{later}.{param}")
+                    found = found_in.get(f"{later}.{param}")
                     if found is not None:
                         return found
         return None
@@ -450,6 +460,15 @@ class Instantiator:
         able = self._able(tool, param, entity, [e.get(key) for e in candidates])
         if able is not None:
             candidates = [e for e in candidates if e.get(key) in able]
+        # a lookup of the record a later write acts on picks one the write can act on (the order to return
+        # is a delivered one), where there is one
+        later = self._later_test(tool, entity)
+        table = self.language.entity_tables.get(entity) if later is not None else None
+        if table is not None:
+            fitting = [e for e in candidates if _passes(later, self.env.state, table, e.get(key))]
+            if fitting:
+                able = {e[key] for e in fitting} if able is None else able & {e[key] for e in fitting}
+                candidates = fitting
         ref = self.language.references[entity]
         record: dict[str, Any] = {"call": len(self.calls), "param": param, "source_call": source,
                                   "list_path": list_path, "key": key}
@@ -864,8 +883,14 @@ def _varying_of(builder: Builder, tool: str, params: list[str]) -> str:
 @cache
 def never_varies(builder: Builder, tool: str) -> bool:
     """Whether no parameter of ``tool`` can be the one its parallel calls differ in (all name the user, are
-    fixed per state, or are dates and times): a parallel turn keeps one call of it, the others all fail."""
-    return not _varying_of(builder, tool, list(builder.tools[tool].parameters["properties"]))
+    fixed per state, or are dates and times; or an optional one the user is never given a value for, which
+    :meth:`Instantiator._wants_optional` needs: an enum or a sampler, and a slot of a request): a parallel
+    turn keeps one call of it, the others all fail."""
+    spec, language = builder.tools[tool], builder.language
+    required = spec.parameters["required"]
+    givable = [p for p, schema in spec.parameters["properties"].items() if p in required or (
+        ("enum" in schema or language.sampler(tool, p) is not None) and p in _phrased_slots(language, tool))]
+    return not _varying_of(builder, tool, givable)
 
 
 def _reject_unvarying_turn(builder: Builder, blueprint: Blueprint) -> None:
@@ -1082,6 +1107,12 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
         user_inputs=[{"call": i, "param": p, "value": step.args[p]} for i, step in enumerate(inst.steps)
                      for p in step.user_params],
     )
+
+
+def _passes(test: Any, state: State, table: str, key: Any) -> bool:
+    """Whether the record ``key`` of ``table`` exists and ``test(state, record)`` accepts it."""
+    record = state.get(table, key) if isinstance(key, str) else None
+    return record is not None and test(state, record)
 
 
 def _said(text: str, value: Any) -> bool:
