@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from covert.env import get_builder, item_rng
 from covert.synth.blueprint import Blueprint, backward, random_walk, sample_blueprint
 from covert.synth.graph import tool_graph
@@ -30,7 +32,7 @@ def test_walks_never_take_a_step_that_only_hands_on_its_own_input() -> None:
         assert {e.param for e in graph.edges if e.source == a and e.target == b} == {"order_id"}
     for seed in range(300):
         walk = random_walk(RETAIL, item_rng("echo", seed), 5)
-        assert not echo_only & set(zip(walk, walk[1:])), walk
+        assert not echo_only & set(pairwise(walk)), walk
 
 
 def test_no_lookup_only_relays_the_users_own_id() -> None:
@@ -48,7 +50,7 @@ def test_no_lookup_only_relays_the_users_own_id() -> None:
     for seed in range(150):
         plan = sample_blueprint(HOTELS, "sequential", item_rng("relay-walk", seed))
         steps = plan.steps
-        for i, (a, b) in enumerate(zip(steps, steps[1:])):
+        for i, (a, b) in enumerate(pairwise(steps)):
             if a == "get_booking_details" and b in ("get_loyalty_account", "get_guest_profile") \
                     and i not in plan.goals:
                 assert not lookups & set(steps[:i]), steps
