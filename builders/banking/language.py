@@ -95,7 +95,7 @@ LANGUAGE = Language(
     intents={
         "find_customer": (
             Intent(ask=("can you pull up my banking profile? I'm registered under {email_or_phone}",
-                        "I need my customer number — you have me on file as {email_or_phone}",
+                        "can you check you have me on file? I'm under {email_or_phone}",
                         "could you look me up? My contact on file is {email_or_phone}"),
                    answer=("Thanks, {name}, I found your profile.",
                            "I have your profile up, {name}.",

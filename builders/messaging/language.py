@@ -156,7 +156,7 @@ LANGUAGE = Language(
                            "Your address book has {contacts:list:name|job_title}.",
                            "{?contacts=}I found {total:n:contact} with that name."),
                    context=("their name is {name}", "it's {name} from my contacts", "I'm looking for {name}",
-                            "I mean {name}")),
+                            "it's about my contact {name}")),
         ),
         "get_contact": (
             Intent(ask=("what's the phone number for {contact_id}?", "can you give me {contact_id}'s number?"),

@@ -358,7 +358,7 @@ class RetailEnv(Environment):
                 orders.append({
                     "order_id": order_id, "status": order["status"], "placed_at": order["placed_at"],
                     "total": order["total"], "currency": order["currency"],
-                    "item_names": ", ".join(i["name"] for i in order["items"]),
+                    "item_names": ", ".join(dict.fromkeys(i["name"] for i in order["items"])),
                 })
         return {
             "user_id": user_id, "name": f"{user['first_name']} {user['last_name']}", "email": user["email"],

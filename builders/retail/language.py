@@ -69,11 +69,10 @@ LANGUAGE = Language(
                            "Your account is under {name}."),
                    context=("my email is {email}", "this is {email}", "my account email is {email}")),
         ),
+        # a lookup on the way only: all it returns besides the internal id is the name the user just gave,
+        # so as a request of its own its answer could tell them nothing (the row would be trivial)
         "find_user_id_by_name_zip": (
-            Intent(ask=("can you find my account? I'm {first_name} {last_name}, ZIP {zip}",),
-                   answer=("Thanks, {name}, I found your account.",
-                           "I have your account up, {name}.",
-                           "Your account is under {name}."),
+            Intent(ask=(), answer=(),
                    context=("I'm {first_name} {last_name} and my ZIP code is {zip}",
                             "my name is {first_name} {last_name}, ZIP {zip}")),
         ),
