@@ -225,7 +225,10 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
     Each round builds once with each tree, back to back, the tree that goes first alternating between
     rounds (so neither always runs first). Printed: the ratio of the best rates, and the median over
     rounds of each round's own ratio, which cancels drifts in machine speed slower than one round (a
-    shared VM's neighbours): the steadier of the two figures on a busy machine."""
+    shared VM's neighbours): the steadier of the two figures on a busy machine. With two sizes or more, also
+    the marginal rates between the smallest and the largest (tasks added per CPU-second added): the cost
+    of a task without the per-process costs (imports, compiling, builder discovery) that a small build
+    spends a larger share of its time on."""
     repo = Path(__file__).resolve().parents[1]
     print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, {repeats} rounds, "
           f"load {os.getloadavg()[0]:.2f}")
@@ -233,6 +236,7 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
         base = export_tree(ref, Path(tmp) / "baseline")
         for tree in (repo, base):  # one build each, not timed: bytecode written, as an installed package has it
             run_build(200, builders, Path(tmp) / "warm-up", tree)
+        fastest: dict[int, dict[str, float]] = {}
         for size in sizes:
             cpu: dict[str, list[float]] = {"new": [], ref: []}
             trees = [("new", repo), (ref, base)]
@@ -245,6 +249,14 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
             print(f"  {size:>8} tasks: new {new_rate:9.1f} tasks/s/core, {ref} {base_rate:9.1f} tasks/s/core (best of "
                   f"{repeats}), ratio {new_rate / base_rate:.3f}; median of the rounds' ratios {median:.3f} "
                   f"(range {paired[0]:.3f}-{paired[-1]:.3f})")
+            fastest[size] = {label: min(times) for label, times in cpu.items()}
+        low, high = min(sizes), max(sizes)
+        if high > low:
+            marginal = {label: (high - low) / max(fastest[high][label] - fastest[low][label], 1e-9)
+                        for label in ("new", ref)}
+            print(f"  marginal {low}->{high} tasks: new {marginal['new']:9.1f} tasks/s/core, {ref} "
+                  f"{marginal[ref]:9.1f} tasks/s/core, ratio {marginal['new'] / marginal[ref]:.3f} "
+                  "(per-task cost without per-process costs)")
 
 
 if __name__ == "__main__":
