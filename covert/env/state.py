@@ -132,13 +132,12 @@ class State:
     returns a private copy that becomes the record's new value.
     """
 
-    __slots__ = ("_changes", "_counters", "_hashed", "_snapshot")
+    __slots__ = ("_changes", "_counters", "_snapshot")
 
     def __init__(self, snapshot: Snapshot) -> None:
         self._snapshot = snapshot
         self._changes: dict[str, dict[str, Any]] = {}
         self._counters = dict(snapshot.counters)
-        self._hashed: str | None = None  # the content hash since the last write (see hash)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -171,7 +170,6 @@ class State:
         other._snapshot = self._snapshot
         other._changes = {t: dict(rows) for t, rows in self._changes.items()}
         other._counters = dict(self._counters)
-        other._hashed = self._hashed
         return other
 
     def freeze(self) -> State:
@@ -301,7 +299,6 @@ class State:
             raise KeyError(f"{table}/{key}")
         record = copy_json(current)
         self._changes.setdefault(table, {})[key] = record
-        self._hashed = None  # the caller changes the record next
         return record
 
     def insert(self, table: str, key: str, record: Record) -> Record:
@@ -309,7 +306,6 @@ class State:
         if self.get(table, key) is not None:
             raise KeyError(f"{table}/{key} exists")
         self._changes.setdefault(table, {})[key] = record
-        self._hashed = None
         return record
 
     def delete(self, table: str, key: str) -> None:
@@ -317,22 +313,16 @@ class State:
         if self.get(table, key) is None:
             raise KeyError(f"{table}/{key}")
         self._changes.setdefault(table, {})[key] = DELETED
-        self._hashed = None
 
     def next_id(self, name: str) -> int:
         """Increment a counter and return its new value."""
         value = self._counters.get(name, 0) + 1
         self._counters[name] = value
-        self._hashed = None
         return value
 
     # -- identity ------------------------------------------------------------------------------
     def hash(self) -> str:
-        """Content hash: equal for equal content whatever the insertion order; O(changes), and kept until
-        the next write (:meth:`edit`, :meth:`insert`, :meth:`delete`, :meth:`next_id`: a record :meth:`edit`
-        hands out is changed before the state is hashed again; records :meth:`get` returns are never changed)."""
-        if self._hashed is not None:
-            return self._hashed
+        """Content hash: equal for equal content whatever the insertion order; O(changes)."""
         snapshot = self._snapshot
         unchanged = not any(self._changes.values()) and self._counters == snapshot.counters
         if unchanged and snapshot._hash is not None:
@@ -351,7 +341,6 @@ class State:
         digest = hashlib.blake2b(payload, digest_size=16).hexdigest()
         if unchanged:
             snapshot._hash = digest
-        self._hashed = digest
         return digest
 
     def to_dict(self) -> dict[str, Any]:
