@@ -667,7 +667,7 @@ def canned_greeting(view: RowView) -> Verdict | None:
 _STOCK_HANDOVER = re.compile(
     r"(?:^|[.?!]\s+|,\s+)(?:it concerns|this is about|the person (?:i mean )?is|the person i mean is|"
     r"i mean the person)\b|\badd up to in\b|\bhow much do [\w' ]{1,40} add up to\b|\bis top for\b|"
-    r"\bis lowest on\b", re.IGNORECASE)
+    r"\bis lowest on\b|\bcome to in [\w' ]{1,40}, all together\b", re.IGNORECASE)
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _DATE_CHAIN = re.compile(rf"\b(?:between|from) {_DATE} (?:and|to|through|until) {_DATE} and {_DATE}\b")
 _RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_DATE})\b")
@@ -681,7 +681,8 @@ def _repeated_value(view: RowView) -> str:
 
 
 @check("stilted_handover", "queries with stilted hand-over phrasing: a value said twice ('... of Ingrid Kim? The "
-       "person is Ingrid Kim.'), stock frames ('It concerns ...', '... add up to in ...', '... is top for ...'), "
+       "person is Ingrid Kim.'), stock frames ('It concerns ...', '... add up to in ...', '... is top for ...', "
+       "'... come to in points, all together?'), "
        "chained, reversed or one-day date ranges", 0.0)
 def stilted_handover(view: RowView) -> Verdict | None:
     """The first user message of rows with calls. Flagged when an argument value (five characters or

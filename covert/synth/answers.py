@@ -34,9 +34,9 @@ from covert.values import get_path, join_phrases, render
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
 
 AGGREGATE_ANSWERS = {
-    "sum": ("The {field} across {whose} {plural} comes to {value}.",
-            "Added up, {whose} {plural} come to {value} in {field}.",
-            "Across {whose} {plural}, the {field} adds up to {value}."),
+    "sum": ("The {field} across {whose} {plural} {comes} to {value}.",
+            "Added up over {whose} {plural}, the {field} {comes} to {value}.",
+            "Across {whose} {plural}, the {field} {adds} up to {value}."),
     "count": ("You have {count}.", "I count {count} in all.", "All told, that's {count}.",
               "That comes to {count}."),
     "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",
@@ -279,6 +279,23 @@ class Composer:
             words = {**words, "count": say_count(count, form[2:])}
             extra = {"form": form, "said": words["count"]}
         template = self.rng.choice(AGGREGATE_ANSWERS[op])
-        article = "an" if words.get("field", "")[:1].lower() in ("a", "e", "i", "o", "u") else "a"
-        return template.format(**words, a=article), extra
+        field_noun = words.get("field", "")
+        article = "an" if field_noun[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+        many = plural_noun(field_noun)  # "the points come to", "the order total comes to"
+        return template.format(**words, a=article, comes="come" if many else "comes",
+                               adds="add" if many else "adds"), extra
+
+
+# words after a noun that say what its amount is (``rooms left``, ``energy used``): the noun leads
+_AFTER_NOUN = frozenset(("left", "used", "paid", "due", "remaining", "spent", "redeemed", "earned", "owed"))
+
+
+def plural_noun(phrase: str) -> bool:
+    """Whether a field noun takes a plural verb: its head word is a plural ("points", "rooms left",
+    "booked minutes"; not "number of devices", "order total", "status")."""
+    words = phrase.split(" of ")[0].split()
+    if not words:
+        return False
+    head = words[0] if len(words) > 1 and words[-1] in _AFTER_NOUN else words[-1]
+    return head.endswith("s") and not head.endswith(("ss", "us", "is"))
 

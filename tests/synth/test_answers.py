@@ -212,3 +212,25 @@ def test_cue_prefilter_finds_what_the_pattern_finds(parts: list[str]) -> None:
     text = "".join(parts)
     for pattern, words in ((LIST_CUE, _LIST_WORDS), (COUNT_CUE, _COUNT_WORDS), (_FREE, _FREE_WORDS)):
         assert _cued(pattern, words, text) == (pattern.search(text) is not None), (pattern.pattern[:30], text)
+
+
+def test_sums_agree_with_the_field_noun() -> None:
+    """'the points come to', 'the order total comes to'; never 'Added up, your orders come to $846.71 in order
+    total.' nor a query 'what do my points movements come to in points, all together?'."""
+    import random
+    import re
+
+    from covert.audit.checks import _STOCK_HANDOVER
+    from covert.synth.answers import plural_noun
+    from covert.synth.realize import AGGREGATE_ASKS
+
+    assert [plural_noun(w) for w in ("points", "rooms left", "booked minutes", "devices")] == [True] * 4
+    assert not any(plural_noun(w) for w in ("number of devices", "order total", "status", "energy used", "balance"))
+    for field, verbs in (("points", ("come", "add")), ("order total", ("comes", "adds"))):
+        for seed in range(12):
+            text, _ = Composer(random.Random(seed)).aggregate(
+                "sum", {"field": field, "whose": "your", "plural": "orders", "items": "my orders", "value": "$846.71"})
+            assert field in text and re.search(rf"\b({verbs[0]} to|{verbs[1]} up to) \$846\.71\.$", text), text
+    assert _STOCK_HANDOVER.search("What do my points movements come to in points, all together?")
+    for template in AGGREGATE_ASKS["sum"]:
+        assert not _STOCK_HANDOVER.search(template.format(field="points", items="my points movements")), template
