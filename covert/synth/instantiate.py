@@ -19,7 +19,7 @@ from typing import Any
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import Unspeakable, say, singular
-from covert.synth.answers import Composer, aggregate_currency, is_amount
+from covert.synth.answers import Composer, aggregate_currency, is_amount, plural_noun
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
@@ -763,7 +763,7 @@ class Instantiator:
         # the list of one record is said with it ("the emails for my contact at Northwind Analytics")
         items = f"{'my' if own else 'the'} {plural}" + (f" for {record}" if record else "")
         words = {"field": field_noun, "items": items, "plural": plural, "record": record,
-                 "whose": "your" if own else "the"}
+                 "whose": "your" if own else "the", "whats": "what are" if plural_noun(field_noun) else "what's"}
         reasoning: dict[str, Any] = {"op": op, "call": index, "list_path": list_path, "field": key}
         money: dict[str, str] = {}
         if op == "count":

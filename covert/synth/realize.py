@@ -56,9 +56,9 @@ RECORD_COUNT_ASKS = ("how many {plural} does {record} have?", "how many {plural}
 # a count of the user's own records (their bookings, their inbox) may say so
 OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?")
 AGGREGATE_ASKS = {
-    "sum": ("what's the total {field} across {items}?", "what's the combined {field} for {items}?",
-            "can you add up the {field} of {items} for me?", "what's the {field} for {items}, added up?",
-            "if you add up {items}, what's the total {field}?", "in total, what's the {field} for {items}?"),
+    "sum": ("what's the total {field} across {items}?", "{whats} the combined {field} for {items}?",
+            "can you add up the {field} of {items} for me?", "{whats} the {field} for {items}, added up?",
+            "if you add up {items}, what's the total {field}?", "in total, {whats} the {field} for {items}?"),
     "count": ("can you tell me how many {plural} there are?", "how many {plural} are there?",
               "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?"),
     "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?",
