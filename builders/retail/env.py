@@ -68,7 +68,7 @@ class OrderSummary(TypedDict):
         placed_at: Date the order was placed (YYYY-MM-DD).
         total: Order total.
         currency: Currency code of the total.
-        item_names: Names of the ordered products.
+        item_names: Names of the ordered products, each once.
     """
 
     order_id: str

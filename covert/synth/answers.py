@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from covert.spoken import FORMS, Unspeakable, plural, raw_value, say, say_count
+from covert.synth.realize import plural_noun
 from covert.synth.records import Rejected
 from covert.values import get_path, join_phrases, render
 
@@ -284,18 +285,4 @@ class Composer:
         many = plural_noun(field_noun)  # "the points come to", "the order total comes to"
         return template.format(**words, a=article, comes="come" if many else "comes",
                                adds="add" if many else "adds"), extra
-
-
-# words after a noun that say what its amount is (``rooms left``, ``energy used``): the noun leads
-_AFTER_NOUN = frozenset(("left", "used", "paid", "due", "remaining", "spent", "redeemed", "earned", "owed"))
-
-
-def plural_noun(phrase: str) -> bool:
-    """Whether a field noun takes a plural verb: its head word is a plural ("points", "rooms left",
-    "booked minutes"; not "number of devices", "order total", "status")."""
-    words = phrase.split(" of ")[0].split()
-    if not words:
-        return False
-    head = words[0] if len(words) > 1 and words[-1] in _AFTER_NOUN else words[-1]
-    return head.endswith("s") and not head.endswith(("ss", "us", "is"))
 

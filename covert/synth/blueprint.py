@@ -124,7 +124,7 @@ def backward(builder: Builder, target: str, rng: random.Random, graph: ToolGraph
             order.append(tool)
 
     resolve(target, 0)
-    return _without_identity_relays(builder, graph, order)
+    return [order[i] for i in _unrelayed(builder, order, {len(order) - 1})]
 
 
 @cache
@@ -136,12 +136,12 @@ def _identity_entities(builder: Builder) -> frozenset[str]:
     return frozenset(e for e, t in builder.language.entity_tables.items() if t == identity.table)
 
 
-def _relays_identity(builder: Builder, graph: ToolGraph, tool: str, before: list[str], after: list[str]) -> bool:
+def _relays_identity(builder: Builder, tool: str, before: list[str], after: list[str]) -> bool:
     """Whether a read ``tool`` gives the steps ``after`` it nothing but the user's own id, which a step
     ``before`` it already returned (the user has one id: a booking's details read only for its guest id
     leave the booking unused, and validation rejects the row as redundant)."""
     person = _identity_entities(builder)
-    if not person or builder.tools[tool].writes or not graph.produced_entities(tool) & person:
+    if not person or builder.tools[tool].writes or not tool_graph(builder).produced_entities(tool) & person:
         return False
     return _relays(builder, tool, tuple(before), tuple(after))
 
@@ -162,14 +162,9 @@ def _required_entities(builder: Builder, tool: str) -> frozenset[str]:
     return frozenset(spec.param_entity(p) for p in spec.parameters["required"])
 
 
-def _without_identity_relays(builder: Builder, graph: ToolGraph, order: list[str]) -> list[str]:
-    """``order`` (the target last) less the lookups that only relay the user's id (see :func:`_relays_identity`)."""
-    return [order[i] for i in _unrelayed(builder, graph, order, {len(order) - 1})]
-
-
-def _unrelayed(builder: Builder, graph: ToolGraph, steps: list[str], keep: set[int]) -> list[int]:
-    """The indexes of ``steps`` kept when the lookups that only relay the user's id are dropped (never
-    those in ``keep``: the goals)."""
+def _unrelayed(builder: Builder, steps: list[str], keep: set[int]) -> list[int]:
+    """The indexes of ``steps`` kept when the lookups that only relay the user's id are dropped (see
+    :func:`_relays_identity`; never those in ``keep``: the goals)."""
     kept = list(range(len(steps)))
     pruned = True
     while pruned:
@@ -178,7 +173,7 @@ def _unrelayed(builder: Builder, graph: ToolGraph, steps: list[str], keep: set[i
             if i in keep:
                 continue
             before, after = [steps[k] for k in kept[:position]], [steps[k] for k in kept[position + 1:]]
-            if _relays_identity(builder, graph, steps[i], before, after):
+            if _relays_identity(builder, steps[i], before, after):
                 del kept[position]
                 pruned = True
                 break
@@ -196,7 +191,7 @@ def random_walk(builder: Builder, rng: random.Random, length: int, graph: ToolGr
         # a step after one that only hands on what it was given (an order's details, then tracking that
         # order) leaves the middle step unused: validation rejects it as redundant
         options = [t for t in graph.successors(walk[-1], fresh=True) if t not in walk and not builder.tools[t].writes
-                   and not _relays_identity(builder, graph, walk[-1], walk[:-1], [t])]
+                   and not _relays_identity(builder, walk[-1], walk[:-1], [t])]
         if not options:
             break
         walk.append(rng.choice(options))
@@ -316,7 +311,7 @@ def identify_first(builder: Builder, blueprint: Blueprint, rng: random.Random) -
     steps = [rng.choice(tools), *blueprint.steps]
     goals = {g + 1 for g in blueprint.goals} | ({blueprint.reasoning[1] + 1} if blueprint.reasoning else set())
     # the identification may leave a lookup that found the user's id for nothing
-    kept = _unrelayed(builder, tool_graph(builder), steps, goals | {0})
+    kept = _unrelayed(builder, steps, goals | {0})
     where = {i: k for k, i in enumerate(kept)}
     reasoning = (blueprint.reasoning[0], where[blueprint.reasoning[1] + 1]) if blueprint.reasoning else None
     return Blueprint(blueprint.category, blueprint.method, [steps[i] for i in kept],

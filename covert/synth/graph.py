@@ -163,7 +163,7 @@ class ToolGraph:
         """Whether ``edge`` passes on only what its source was given: a field outside any list whose entity
         is one of the source's own parameters (``get_order_details(order_id)`` returns that ``order_id``),
         so whatever gave the source its value could give the target the same."""
-        if edge.path.count("[]"):
+        if "[]" in edge.path:
             return False
         spec = self.tools[edge.source]
         return any(spec.param_entity(p) == edge.entity for p in spec.parameters["properties"])

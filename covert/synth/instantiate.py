@@ -19,7 +19,7 @@ from typing import Any
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import Unspeakable, say, singular
-from covert.synth.answers import Composer, aggregate_currency, is_amount, plural_noun
+from covert.synth.answers import Composer, aggregate_currency, is_amount
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
@@ -32,6 +32,7 @@ from covert.synth.realize import (
     SELECTION_CONTEXTS,
     compose_query,
     fill,
+    plural_noun,
     plural_subject,
     sentence,
     slots,
@@ -310,8 +311,7 @@ class Instantiator:
         return step
 
     def _wants_optional(self, tool: str, param: str, schema: dict[str, Any]) -> bool:
-        sampleable = "enum" in schema or self.language.sampler(tool, param) is not None
-        return sampleable and param in _phrased_slots(self.language, tool) and self.rng.random() < OPTIONAL_PROBABILITY
+        return _givable(self.language, tool, param, schema) and self.rng.random() < OPTIONAL_PROBABILITY
 
     def _sampled(self, sampler: Any, tool: str) -> Any:
         """A sampler's draw on :meth:`_sampling_state`; a sampler with nothing left to pick among the
@@ -465,10 +465,10 @@ class Instantiator:
         later = self._later_test(tool, entity)
         table = self.language.entity_tables.get(entity) if later is not None else None
         if table is not None:
-            fitting = [e for e in candidates if _passes(later, self.env.state, table, e.get(key))]
+            fitting = _accepted(later, self.env.state, table, [e.get(key) for e in candidates])
             if fitting:
-                able = {e[key] for e in fitting} if able is None else able & {e[key] for e in fitting}
-                candidates = fitting
+                able = fitting if able is None else able & fitting
+                candidates = [e for e in candidates if e.get(key) in fitting]
         ref = self.language.references[entity]
         record: dict[str, Any] = {"call": len(self.calls), "param": param, "source_call": source,
                                   "list_path": list_path, "key": key}
@@ -577,12 +577,7 @@ class Instantiator:
         table = self.language.entity_tables.get(entity)
         if test is None or table is None:
             return None
-        state = self.env.state
-        able = set()
-        for k in keys:
-            record = state.get(table, k) if isinstance(k, str) else None
-            if record is None or test(state, record):
-                able.add(k)
+        able = _accepted(test, self.env.state, table, keys)
         if not able:
             raise Rejected("precondition_failed", f"{tool}: no {entity} it can act on")
         return able
@@ -886,11 +881,16 @@ def never_varies(builder: Builder, tool: str) -> bool:
     fixed per state, or are dates and times; or an optional one the user is never given a value for, which
     :meth:`Instantiator._wants_optional` needs: an enum or a sampler, and a slot of a request): a parallel
     turn keeps one call of it, the others all fail."""
-    spec, language = builder.tools[tool], builder.language
+    spec = builder.tools[tool]
     required = spec.parameters["required"]
-    givable = [p for p, schema in spec.parameters["properties"].items() if p in required or (
-        ("enum" in schema or language.sampler(tool, p) is not None) and p in _phrased_slots(language, tool))]
-    return not _varying_of(builder, tool, givable)
+    return not _varying_of(builder, tool, [p for p, schema in spec.parameters["properties"].items()
+                                           if p in required or _givable(builder.language, tool, p, schema)])
+
+
+def _givable(language: Any, tool: str, param: str, schema: dict[str, Any]) -> bool:
+    """Whether the user can be given a value for the optional parameter ``param``: it has an enum or a
+    sampler, and a request of the tool has a slot for it."""
+    return ("enum" in schema or language.sampler(tool, param) is not None) and param in _phrased_slots(language, tool)
 
 
 def _reject_unvarying_turn(builder: Builder, blueprint: Blueprint) -> None:
@@ -1109,10 +1109,15 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     )
 
 
-def _passes(test: Any, state: State, table: str, key: Any) -> bool:
-    """Whether the record ``key`` of ``table`` exists and ``test(state, record)`` accepts it."""
-    record = state.get(table, key) if isinstance(key, str) else None
-    return record is not None and test(state, record)
+def _accepted(test: Any, state: State, table: str, keys: list[Any]) -> set[Any]:
+    """Those of ``keys`` whose record of ``table`` ``test(state, record)`` accepts (a key with no record is
+    kept: nothing says the call cannot act on it)."""
+    out = set()
+    for key in keys:
+        record = state.get(table, key) if isinstance(key, str) else None
+        if record is None or test(state, record):
+            out.add(key)
+    return out
 
 
 def _said(text: str, value: Any) -> bool:

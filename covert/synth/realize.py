@@ -160,7 +160,24 @@ def plural_phrase(phrase: str) -> bool:
     if " and " in phrase:
         return True
     match = _PLURAL_HEAD.match(phrase)
-    return bool(match) and not match.group(1).endswith(_SINGULAR_S)
+    return bool(match) and _plural_word(match.group(1))
+
+
+# words after a noun that say what its amount is (``rooms left``, ``energy used``): the noun leads
+_AFTER_NOUN = frozenset(("left", "used", "paid", "due", "remaining", "spent", "redeemed", "earned", "owed"))
+
+
+def plural_noun(phrase: str) -> bool:
+    """Whether a field noun takes a plural verb: its head word is a plural ("points", "rooms left",
+    "booked minutes"; not "number of devices", "order total", "status")."""
+    words = phrase.split(" of ")[0].split()
+    if not words:
+        return False
+    return _plural_word(words[0] if len(words) > 1 and words[-1] in _AFTER_NOUN else words[-1])
+
+
+def _plural_word(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(_SINGULAR_S)
 
 
 # "whoever has #A and #B": the subject is "whoever", not the records

@@ -221,8 +221,7 @@ def test_sums_agree_with_the_field_noun() -> None:
     import re
 
     from covert.audit.checks import _STOCK_HANDOVER
-    from covert.synth.answers import plural_noun
-    from covert.synth.realize import AGGREGATE_ASKS
+    from covert.synth.realize import AGGREGATE_ASKS, plural_noun
 
     assert [plural_noun(w) for w in ("points", "rooms left", "booked minutes", "devices")] == [True] * 4
     assert not any(plural_noun(w) for w in ("number of devices", "order total", "status", "energy used", "balance"))
