@@ -12,7 +12,7 @@ import gc
 import hashlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -192,24 +192,51 @@ def _pack(outcome: Outcome) -> tuple:
             outcome.encoded, facts, keep)
 
 
+# Items made one after another in a process are grouped by builder (at most this many at a time, never
+# more than the caller still needs): consecutive items of one builder share its world, its caches and
+# its code, which stay warm, where the round's order cycles through every builder item by item (a
+# tenth of the CPU time on the default builders). Results are handed on in the round's order.
+GROUP_LIMIT = 512
+
+
+def builder_groups(specs: list[ItemSpec], wanted: Callable[[], int]) -> Iterator[list[int]]:
+    """Positions in ``specs``, a block at a time, each block in builder order (and in round order within
+    a builder). A block holds at most :data:`GROUP_LIMIT` items and at most ``wanted()``: how many
+    results the caller can still use, asked again before each block (none: the blocks end), so no item
+    is made that the caller would not use."""
+    position = 0
+    while position < len(specs):
+        size = min(wanted(), GROUP_LIMIT, len(specs) - position)
+        if size <= 0:
+            return
+        yield sorted(range(position, position + size), key=lambda i: (specs[i].builder, i))
+        position += size
+
+
 def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "local",
-              config: BuildConfig | None = None, ray_address: str | None = None) -> Iterator[tuple]:
+              config: BuildConfig | None = None, ray_address: str | None = None,
+              wanted: Callable[[], int] | None = None) -> Iterator[tuple]:
+    """``(spec, *packed outcome)`` for each of ``specs``, in their order. Locally, items are made in
+    :func:`builder_groups` of at most ``wanted()`` items (default: the whole round)."""
     if engine == "ray":
         from covert.scale.ray_engine import ray_outcomes
 
         packed: Iterator[tuple] = ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address,
                                                config.multi_turn, config.thinking)
-    elif workers <= 1:
-        packed = map(_work, specs)
-    else:
-        packed = pool.imap(_work, specs, chunksize=16)
-    try:
-        for spec, outcome in zip(specs, packed):
-            yield (spec, *outcome)
-    finally:
-        close = getattr(packed, "close", None)
-        if close is not None:
-            close()  # a pool's generator cancels what it has queued
+        try:
+            for spec, outcome in zip(specs, packed):
+                yield (spec, *outcome)
+        finally:
+            close = getattr(packed, "close", None)
+            if close is not None:
+                close()  # a pool's generator cancels what it has queued
+        return
+    for block in builder_groups(specs, wanted or (lambda: len(specs))):
+        ordered = [specs[i] for i in block]
+        made = map(_work, ordered) if workers <= 1 else pool.imap(_work, ordered, chunksize=16)
+        results = dict(zip(block, made, strict=True))
+        for i in sorted(block):
+            yield (specs[i], *results.pop(i))
 
 
 def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildStats) -> list[tuple]:
@@ -353,9 +380,13 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
             interrupts.check()
             specs = plan_round(config, builders, sampler, start, config.round_size, stats.exhausted())
             start += config.round_size
-            batch = []
+            batch: list[tuple] = []
+
+            def wanted(batch: list[tuple] = batch, accepted: int = accepted) -> int:
+                return config.num_tasks - accepted - len(batch)  # what this round can still use
+
             for spec, rejections, split, signature, rows, facts, task in _outcomes(
-                specs, workers, pool, engine, config, ray_address
+                specs, workers, pool, engine, config, ray_address, wanted
             ):
                 if accepted + len(batch) >= config.num_tasks:
                     break
