@@ -3,13 +3,15 @@
     python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
     python benchmarks/build_bench.py --sizes 2000    # quicker
     python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 6   # this tree against a ref
+    python benchmarks/build_bench.py --baseline main --repeats 3 --concurrent   # both trees at once, per round
     python benchmarks/build_bench.py --imported 100 --tasks-per-env 20 --store DIR   # imported vs hand-written
     python benchmarks/build_bench.py --imported 100 --store DIR --samples 0,1,2 --repeats 3   # three samples
 
 With ``--baseline REF`` the same builds also run on the committed tree ``REF`` (exported with
 ``git archive`` into a temporary folder), alternating with this tree's, and the ratio of the best
 per-core rates is printed (new / baseline; 1.0 is the same speed), with the median of each round's own
-ratio (steadier on a shared machine whose speed drifts). Each tree first runs one build that is not
+ratio (steadier on a shared machine whose speed drifts); ``--concurrent`` runs the two builds of a
+round at the same time, so both see the same machine. Each tree first runs one build that is not
 timed, so both run from bytecode, as an installed package does.
 
 Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
@@ -35,9 +37,9 @@ BAR_TASKS_PER_CORE = 2000
 BAR_RSS_MB = 1024
 
 
-def run_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (all threads) and peak RSS (MB) of one `covert build` subprocess
-    (of the code in ``tree`` when given, else of the installed covert)."""
+def start_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None) -> subprocess.Popen:
+    """A `covert build` subprocess (of the code in ``tree`` when given, else of the installed covert) that
+    prints its wall seconds, CPU seconds (all threads) and peak RSS (MB); see :func:`build_result`."""
     code = (
         "import resource, sys, time;"
         "from covert.build import BuildConfig, build;"
@@ -56,9 +58,22 @@ def run_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            cwd=tree, env=env)
-    seconds, cpu, rss = result.stdout.split()
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tree, env=env)
+
+
+def run_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (all threads) and peak RSS (MB) of one `covert build` subprocess
+    (of the code in ``tree`` when given, else of the installed covert)."""
+    return build_result(start_build(num_tasks, builders, out, tree))
+
+
+def build_result(process: subprocess.Popen) -> tuple[float, float, float]:
+    """What :func:`start_build`'s subprocess printed: wall seconds, CPU seconds and peak RSS (MB)."""
+    stdout, stderr = process.communicate()
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, process.args, stdout, stderr)
+    seconds, cpu, rss = stdout.split()
     return float(seconds), float(cpu), float(rss)
 
 
@@ -118,6 +133,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=3000, help="items for the stage breakdown")
     parser.add_argument("--baseline", help="a git ref to measure against in the same run")
     parser.add_argument("--repeats", type=int, default=1, help="builds per size and tree (best is kept)")
+    parser.add_argument("--concurrent", action="store_true",
+                        help="with --baseline: run the two trees' builds of each round at the same time")
     parser.add_argument("--imported", type=int, default=0,
                         help="compare with a build on this many admitted imported environments (seeded sample)")
     parser.add_argument("--tasks-per-env", type=int, default=20, help="with --imported: tasks per imported environment")
@@ -133,7 +150,7 @@ def main() -> None:
                   f"lowest {min(ratios):.3f} (bar >= 0.5: {'PASS' if min(ratios) >= 0.5 else 'FAIL'})")
         return
     if args.baseline:
-        compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats)
+        compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats, args.concurrent)
         return
 
     print(f"covert build benchmark: builders={args.builders}, 1 worker, Python {sys.version.split()[0]}")
@@ -219,7 +236,7 @@ def export_tree(ref: str, into: Path) -> Path:
     return into
 
 
-def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
+def compare(ref: str, sizes: list[int], builders: str, repeats: int, concurrent: bool = False) -> None:
     """Per-core rate of this tree and of ``ref`` over ``repeats`` rounds per size.
 
     Each round builds once with each tree, back to back, the tree that goes first alternating between
@@ -228,10 +245,16 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
     shared VM's neighbours): the steadier of the two figures on a busy machine. With two sizes or more, also
     the marginal rates between the smallest and the largest (tasks added per CPU-second added): the cost
     of a task without the per-process costs (imports, compiling, builder discovery) that a small build
-    spends a larger share of its time on."""
+    spends a larger share of its time on.
+
+    With ``concurrent`` the two builds of a round run at the same time, one per core: both see the same
+    machine (a shared VM's speed can drift by a quarter within minutes, more than the difference
+    measured), at the price of sharing the caches and memory bandwidth; the round's ratio is then the
+    figure to read."""
     repo = Path(__file__).resolve().parents[1]
-    print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, {repeats} rounds, "
-          f"load {os.getloadavg()[0]:.2f}")
+    mode = "both trees at once" if concurrent else "one tree at a time"
+    print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, {repeats} rounds "
+          f"({mode}), load {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         base = export_tree(ref, Path(tmp) / "baseline")
         for tree in (repo, base):  # one build each, not timed: bytecode written, as an installed package has it
@@ -241,7 +264,14 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int) -> None:
             cpu: dict[str, list[float]] = {"new": [], ref: []}
             trees = [("new", repo), (ref, base)]
             for round_ in range(repeats):
-                for label, tree in trees if round_ % 2 == 0 else trees[::-1]:
+                order = trees if round_ % 2 == 0 else trees[::-1]
+                if concurrent:
+                    started = [(label, start_build(size, builders, Path(tmp) / f"d-{size}-{k}", tree))
+                               for k, (label, tree) in enumerate(order)]
+                    for label, process in started:
+                        cpu[label].append(build_result(process)[1])
+                    continue
+                for label, tree in order:
                     cpu[label].append(run_build(size, builders, Path(tmp) / f"d-{size}", tree)[1])
             new_rate, base_rate = size / min(cpu["new"]), size / min(cpu[ref])
             paired = sorted(b / n for n, b in zip(cpu["new"], cpu[ref], strict=True))
