@@ -10,7 +10,7 @@ Forms (the ``form`` of an answer fact):
 - ``time``: ``15:30`` -> ``3:30 pm``, ``09:00`` -> ``9 am``;
 - ``when``: ``2026-03-12T15:30`` -> ``March 12, 2026 at 3:30 pm``;
 - ``money``: ``12.5`` with currency ``USD`` -> ``$12.50`` (other currencies: ``12.50 CAD``);
-- ``status``: ``resolved_refunded`` -> ``resolved refunded``;
+- ``status``: ``under_review`` -> ``under review``, ``resolved_refunded`` -> ``resolved with a refund``;
 - ``n:noun`` or ``n:noun|plural``: a count (an integer or the length of a list) with its noun in
   agreement: ``no events``, ``1 event``, ``3 events``.
 """
@@ -110,10 +110,19 @@ def say_money(value: Any, currency: Any) -> str:
     return f"{sign}{symbol}{digits}" if symbol else f"{sign}{digits} {currency}"
 
 
+# status codes whose words alone do not say what they mean ("is resolved refunded", "Noah (needs action)")
+STATUS_WORDS = {"resolved_refunded": "resolved with a refund", "needs_action": "no reply yet"}
+
+
 def say_status(value: Any) -> str:
-    """``resolved_refunded`` -> ``resolved refunded`` (statuses in words, never snake_case)."""
+    """``under_review`` -> ``under review``, ``resolved_refunded`` -> ``resolved with a refund`` (statuses
+    in words, never snake_case; :data:`STATUS_WORDS` says the codes whose bare words would not)."""
     if not isinstance(value, str) or not value:
         raise Unspeakable(f"not a status: {value!r}")
+    return STATUS_WORDS.get(value) or _status_words(value)
+
+
+def _status_words(value: str) -> str:
     return value.replace("_", " ").replace("-", " ")
 
 
@@ -243,8 +252,8 @@ def fact_forms(fact: Any) -> tuple[str, ...]:
         forms += _time_variants(value)
     elif kind == "money":
         forms += _money_variants(fact)
-    elif kind == "status":
-        forms.append(say_status(value) if value else value)
+    elif kind == "status" and value:
+        forms += [say_status(value), _status_words(value)]  # "resolved with a refund", "resolved refunded"
     return tuple(dict.fromkeys(f for f in forms if normalize_text(f)))
 
 
@@ -259,5 +268,5 @@ def spoken_variants(value: Any) -> tuple[str, ...]:
     elif _TIME.match(value):
         out += _time_variants(value)
     elif "_" in value and value.replace("_", "").isalpha():
-        out.append(say_status(value))
+        out += [say_status(value), _status_words(value)]
     return tuple(dict.fromkeys(out))

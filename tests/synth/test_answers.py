@@ -35,7 +35,11 @@ def test_values_are_said_as_people_write_them() -> None:
     assert say_time("15:30") == "3:30 pm" and say_time("09:00") == "9 am" and say_time("00:05") == "12:05 am"
     assert say_when("2026-10-05T16:15") == "October 5, 2026 at 4:15 pm"
     assert say_money(1234.5, "USD") == "$1,234.50" and say_money(8.48, "CAD") == "8.48 CAD"
-    assert say("status", "resolved_refunded") == "resolved refunded"
+    assert say("status", "under_review") == "under review"
+    assert say("status", "resolved_refunded") == "resolved with a refund"  # not "is resolved refunded"
+    assert say("status", "needs_action") == "no reply yet"  # an invitee's reply, not "(needs action)"
+    forms = fact_forms({"value": "resolved_refunded", "form": "status", "said": "resolved with a refund"})
+    assert "resolved refunded" in forms and "resolved_refunded" in forms  # a reward still accepts the plain words
     assert [say_count(n, "event") for n in (0, 1, 3)] == ["no events", "1 event", "3 events"]
     assert say_count(2, "person|people") == "2 people" and say_count([{}, {}], "reply") == "2 replies"
 
