@@ -71,6 +71,30 @@ def join_phrases(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def join_items(parts: list[str]) -> str:
+    """A list of items as :func:`join_phrases` says it, unless an item's own words hold a comma ("size
+    checked, color navy"; one inside its parentheses, "SK7468 (8:15 am, 5 open seats)", is no such
+    comma): then semicolons set the items apart (``a, b; c, d; and e``), so the reader sees where one
+    ends."""
+    parts = [p for p in parts if p]
+    if len(parts) <= 1 or not any(_bare_comma(p) for p in parts):
+        return join_phrases(parts)
+    return "; ".join(parts[:-1]) + "; and " + parts[-1]
+
+
+def _bare_comma(text: str) -> bool:
+    """Whether ``text`` holds a comma outside parentheses."""
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            return True
+    return False
+
+
 @lru_cache(maxsize=1 << 16)
 def normalize_text(text: str) -> str:
     """Lower case, single spaces, no thousands separators, for containment checks (memoized: one

@@ -30,7 +30,7 @@ from typing import Any
 from covert.spoken import FORMS, Unspeakable, plural, raw_value, say, say_count
 from covert.synth.realize import plural_noun
 from covert.synth.records import Rejected
-from covert.values import get_path, join_phrases, render
+from covert.values import get_path, join_items, render
 
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
 
@@ -206,7 +206,7 @@ def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str,
         names.append(f"{label} ({', '.join(extras)})" if extras else label)
     if len(shown) < len(items):
         names.append(f"{len(items) - len(shown)} more")
-    return join_phrases(names), facts
+    return join_items(names), facts
 
 
 def fill_answer(template: str, output: Any, index: int) -> tuple[str, list[dict[str, Any]]]:

@@ -44,6 +44,16 @@ def test_values_are_said_as_people_write_them() -> None:
     assert say_count(2, "person|people") == "2 people" and say_count([{}, {}], "reply") == "2 replies"
 
 
+def test_list_items_whose_own_words_hold_commas_are_set_apart_with_semicolons() -> None:
+    output = {"variants": [{"options": "nib medium, color burgundy", "price": 42.22, "currency": "USD"},
+                           {"options": "nib fine, color black", "price": 40.22, "currency": "USD"}]}
+    text, _ = fill_answer("It comes in {variants:list:options|price@money}.", output, 0)
+    assert text == "It comes in nib medium, color burgundy ($42.22); and nib fine, color black ($40.22)."
+    flights = {"flights": [{"id": "SK7468", "time": "8:15 am", "seats": 5}, {"id": "SK4916", "time": "12:15 pm", "seats": 5}]}
+    text, _ = fill_answer("These fly: {flights:list:id|time|seats#open seats}.", flights, 0)
+    assert text == "These fly: SK7468 (8:15 am, open seats 5) and SK4916 (12:15 pm, open seats 5)."  # commas in parentheses
+
+
 def test_a_list_names_its_items_with_a_limit() -> None:
     output = {"events": [{"title": f"Event {k}", "start_time": f"{9 + k:02d}:00"} for k in range(6)]}
     text, facts = fill_answer("You have {events:n:event}: {events:list:title|start_time@time}.", output, 0)
