@@ -194,8 +194,8 @@ def _pack(outcome: Outcome) -> tuple:
 
 # Items made one after another in a process are grouped by builder (at most this many at a time, never
 # more than the caller still needs): consecutive items of one builder share its world, its caches and
-# its code, which stay warm, where the round's order cycles through every builder item by item (a
-# tenth of the CPU time on the default builders). Results are handed on in the round's order.
+# its code, which stay warm, where the round's order cycles through every builder item by item (that
+# switching cost a default build several percent of its CPU time). Results are handed on in round order.
 GROUP_LIMIT = 512
 
 
