@@ -274,7 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with interrupts.handled():
         try:
-            return args.func(args)
+            status = args.func(args)
+            sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit
+            return status
         except (UsageError, BuildError, UnknownBuilderError, DatasetError, FileNotFoundError,
                 PermissionError) as exc:
             message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -283,6 +285,19 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             print("covert: interrupted; nothing partial was left in place", file=sys.stderr)
             return interrupts.exit_status()
+        except BrokenPipeError:
+            return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (``covert build ... | head``): what was written stays
+    written; stop quietly (no traceback, none at exit either) with the status a shell gives SIGPIPE."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # the interpreter's flush of stdout at exit would fail again
+    os.close(devnull)
+    return 141
 
 
 if __name__ == "__main__":
