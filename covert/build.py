@@ -389,7 +389,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
                 specs, workers, pool, engine, config, ray_address, wanted
             ):
                 if accepted + len(batch) >= config.num_tasks:
-                    break
+                    break  # an engine that hands on more than ``wanted`` (Ray) stops here
                 stats.record(spec, rejections, facts)
                 if rows:
                     batch.append((spec, split, signature, rows, task))

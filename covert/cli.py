@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -292,8 +293,6 @@ def main(argv: list[str] | None = None) -> int:
 def _reader_gone() -> int:
     """The reader of standard output went away (``covert build ... | head``): what was written stays
     written; stop quietly (no traceback, none at exit either) with the status a shell gives SIGPIPE."""
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # the interpreter's flush of stdout at exit would fail again
     os.close(devnull)

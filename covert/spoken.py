@@ -126,6 +126,12 @@ def _status_words(value: str) -> str:
     return value.replace("_", " ").replace("-", " ")
 
 
+def _status_forms(value: str) -> list[str]:
+    """How a status may be written: as :func:`say_status` says it and in its bare words ("resolved with a
+    refund", "resolved refunded")."""
+    return [say_status(value), _status_words(value)]
+
+
 def count_of(value: Any) -> int:
     """What a count slot counts: an integer, or the length of a list."""
     if isinstance(value, list):
@@ -253,7 +259,7 @@ def fact_forms(fact: Any) -> tuple[str, ...]:
     elif kind == "money":
         forms += _money_variants(fact)
     elif kind == "status" and value:
-        forms += [say_status(value), _status_words(value)]  # "resolved with a refund", "resolved refunded"
+        forms += _status_forms(value)
     return tuple(dict.fromkeys(f for f in forms if normalize_text(f)))
 
 
@@ -268,5 +274,5 @@ def spoken_variants(value: Any) -> tuple[str, ...]:
     elif _TIME.match(value):
         out += _time_variants(value)
     elif "_" in value and value.replace("_", "").isalpha():
-        out += [say_status(value), _status_words(value)]
+        out += _status_forms(value)
     return tuple(dict.fromkeys(out))
