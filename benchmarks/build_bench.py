@@ -4,6 +4,7 @@
     python benchmarks/build_bench.py --sizes 2000    # quicker
     python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 6   # this tree against a ref
     python benchmarks/build_bench.py --baseline main --repeats 3 --concurrent   # both trees at once, per round
+    python benchmarks/build_bench.py --baseline main --repeats 3 --in-turns     # both trees, taking turns
     python benchmarks/build_bench.py --imported 100 --tasks-per-env 20 --store DIR   # imported vs hand-written
     python benchmarks/build_bench.py --imported 100 --store DIR --samples 0,1,2 --repeats 3   # three samples
 
@@ -11,7 +12,9 @@ With ``--baseline REF`` the same builds also run on the committed tree ``REF`` (
 ``git archive`` into a temporary folder), alternating with this tree's, and the ratio of the best
 per-core rates is printed (new / baseline; 1.0 is the same speed), with the median of each round's own
 ratio (steadier on a shared machine whose speed drifts); ``--concurrent`` runs the two builds of a
-round at the same time, so both see the same machine. Each tree first runs one build that is not
+round at the same time, so both see the same machine; ``--in-turns`` starts both and lets them run
+by turns of a fraction of a second (one stopped while the other runs), so both see the same drift
+without sharing the caches. Each tree first runs one build that is not
 timed, so both run from bytecode, as an installed package does.
 
 Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -66,6 +70,33 @@ def run_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None
     """Wall seconds, CPU seconds (all threads) and peak RSS (MB) of one `covert build` subprocess
     (of the code in ``tree`` when given, else of the installed covert)."""
     return build_result(start_build(num_tasks, builders, out, tree))
+
+
+def run_in_turns(processes: list[subprocess.Popen], turn_s: float = 0.25) -> None:
+    """Let started ``processes`` run by turns until all have ended: the one whose turn it is runs for
+    ``turn_s`` seconds while the others are stopped (SIGSTOP / SIGCONT). Each then sees the machine's
+    speed drift as the others do, at a granularity far finer than a build, without sharing the CPU
+    caches and memory bandwidth with them as builds running at the same time do."""
+    for process in processes[1:]:
+        process.send_signal(signal.SIGSTOP)
+    turn = 0
+    try:
+        while True:
+            running = [p for p in processes if p.poll() is None]
+            if not running:
+                return
+            current = running[turn % len(running)]
+            current.send_signal(signal.SIGCONT)
+            try:
+                current.wait(turn_s)
+            except subprocess.TimeoutExpired:
+                if len(running) > 1:
+                    current.send_signal(signal.SIGSTOP)
+            turn += 1
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGCONT)
 
 
 def build_result(process: subprocess.Popen) -> tuple[float, float, float]:
@@ -133,8 +164,11 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=3000, help="items for the stage breakdown")
     parser.add_argument("--baseline", help="a git ref to measure against in the same run")
     parser.add_argument("--repeats", type=int, default=1, help="builds per size and tree (best is kept)")
-    parser.add_argument("--concurrent", action="store_true",
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--concurrent", action="store_true",
                         help="with --baseline: run the two trees' builds of each round at the same time")
+    timing.add_argument("--in-turns", action="store_true",
+                        help="with --baseline: run the two trees' builds of each round by turns of 0.25 s")
     parser.add_argument("--imported", type=int, default=0,
                         help="compare with a build on this many admitted imported environments (seeded sample)")
     parser.add_argument("--tasks-per-env", type=int, default=20, help="with --imported: tasks per imported environment")
@@ -150,7 +184,8 @@ def main() -> None:
                   f"lowest {min(ratios):.3f} (bar >= 0.5: {'PASS' if min(ratios) >= 0.5 else 'FAIL'})")
         return
     if args.baseline:
-        compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats, args.concurrent)
+        mode = "concurrent" if args.concurrent else "in-turns" if args.in_turns else "sequential"
+        compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats, mode)
         return
 
     print(f"covert build benchmark: builders={args.builders}, 1 worker, Python {sys.version.split()[0]}")
@@ -236,7 +271,10 @@ def export_tree(ref: str, into: Path) -> Path:
     return into
 
 
-def compare(ref: str, sizes: list[int], builders: str, repeats: int, concurrent: bool = False) -> None:
+MODES = {"sequential": "one tree at a time", "concurrent": "both trees at once", "in-turns": "both trees by turns"}
+
+
+def compare(ref: str, sizes: list[int], builders: str, repeats: int, mode: str = "sequential") -> None:
     """Per-core rate of this tree and of ``ref`` over ``repeats`` rounds per size.
 
     Each round builds once with each tree, back to back, the tree that goes first alternating between
@@ -247,14 +285,14 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int, concurrent:
     of a task without the per-process costs (imports, compiling, builder discovery) that a small build
     spends a larger share of its time on.
 
-    With ``concurrent`` the two builds of a round run at the same time, one per core: both see the same
-    machine (a shared VM's speed can drift by a quarter within minutes, more than the difference
+    With ``mode="concurrent"`` the two builds of a round run at the same time, one per core: both see the
+    same machine (a shared VM's speed can drift by a quarter within minutes, more than the difference
     measured), at the price of sharing the caches and memory bandwidth; the round's ratio is then the
-    figure to read."""
+    figure to read. With ``mode="in-turns"`` both are started and run by turns (:func:`run_in_turns`):
+    the same drift for both, and neither shares the caches with the other while it runs."""
     repo = Path(__file__).resolve().parents[1]
-    mode = "both trees at once" if concurrent else "one tree at a time"
     print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, {repeats} rounds "
-          f"({mode}), load {os.getloadavg()[0]:.2f}")
+          f"({MODES[mode]}), load {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         base = export_tree(ref, Path(tmp) / "baseline")
         for tree in (repo, base):  # one build each, not timed: bytecode written, as an installed package has it
@@ -265,9 +303,11 @@ def compare(ref: str, sizes: list[int], builders: str, repeats: int, concurrent:
             trees = [("new", repo), (ref, base)]
             for round_ in range(repeats):
                 order = trees if round_ % 2 == 0 else trees[::-1]
-                if concurrent:
+                if mode != "sequential":
                     started = [(label, start_build(size, builders, Path(tmp) / f"d-{size}-{k}", tree))
                                for k, (label, tree) in enumerate(order)]
+                    if mode == "in-turns":
+                        run_in_turns([process for _, process in started])
                     for label, process in started:
                         cpu[label].append(build_result(process)[1])
                     continue
