@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal, Optional, TypedDict
 
 from covert.env import Environment, ToolError, tool
+from covert.values import join_phrases
 
 STORE_CURRENCY = "USD"  # the currency of the catalogue's prices (orders carry theirs)
 
@@ -68,7 +69,7 @@ class OrderSummary(TypedDict):
         placed_at: Date the order was placed (YYYY-MM-DD).
         total: Order total.
         currency: Currency code of the total.
-        item_names: Names of the ordered products, each once.
+        item_names: Names of the ordered products, each once ("Desk Lamp, Kettle and Mug").
     """
 
     order_id: str
@@ -358,7 +359,7 @@ class RetailEnv(Environment):
                 orders.append({
                     "order_id": order_id, "status": order["status"], "placed_at": order["placed_at"],
                     "total": order["total"], "currency": order["currency"],
-                    "item_names": ", ".join(dict.fromkeys(i["name"] for i in order["items"])),
+                    "item_names": join_phrases(list(dict.fromkeys(i["name"] for i in order["items"]))),
                 })
         return {
             "user_id": user_id, "name": f"{user['first_name']} {user['last_name']}", "email": user["email"],

@@ -120,7 +120,7 @@ LANGUAGE = Language(
                    answer=("At {home_name} you have {devices:list:name|room_name}.",
                            "{home_name} has {device_count:n:device} ({online_count} online): {devices:list:name|status_summary}.",
                            "Your devices at {home_name}: {devices:list:name|kind}.",
-                           "{?devices=}I see {device_count:n:device} there."),
+                           "{?devices=}I see {device_count:n:device} matching that at {home_name}."),
                    context=("the device type is {kind}", "it's one of my {kind} devices at {home_id}",
                             "it's a {kind} device in {room_id}")),
         ),
