@@ -110,10 +110,10 @@ LANGUAGE = Language(
         "list_products": (
             Intent(ask=("what {category} products do you sell?", "can you show me your {category} range?",
                         "what products do you sell?", "can you show me everything you carry?"),
-                   answer=("We carry {products:n:product} there: {products:list:name|lowest_price@money}.",
+                   answer=("We carry {products:n:product}: {products:list:name|lowest_price@money}.",
                            "That range has {products:list:name|lowest_price@money}.",
                            "You can choose from {products:list:name}.",
-                           "{?products=}We carry {count:n:product} there at the moment."),
+                           "{?products=}We carry {count:n:product} in that range at the moment."),
                    context=("I was browsing your {category} products",)),
         ),
         "get_product_details": (
