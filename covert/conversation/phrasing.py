@@ -25,6 +25,10 @@ _READ_VERBS = {"get": "check", "list": "list", "search": "search", "find": "look
 _NAME_KEYS = ("name", "title", "subject", "label", "nickname")
 _QUOTED_KEYS = ("title", "subject")
 _KIND_KEYS = ("brand", "label", "method_label", "product_name", "kind", "card_type", "type")
+# nouns of records named by a proper name, said without an article ("assign it to Leila Chen", "pay Waste
+# Management"), unlike things ("the Harbor Inn", "the Front Door")
+_BARE_NAME_NOUNS = frozenset(("agent", "colleague", "contact", "employee", "invitee", "passenger", "payee", "person",
+                              "bill", "biller", "merchant"))
 _MAX_DEPTH = 8
 _ENUM = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 
@@ -84,6 +88,9 @@ def describe_record(record: dict[str, Any], noun: str, fields: tuple[str, ...] |
             if key in _QUOTED_KEYS and not person:  # an email or an event by its subject: the email "Re: lunch"
                 return f'the {noun} "{value}"'
             plain = person or value.lower().startswith(("the ", "my ", "your "))
+            if not plain and noun in _BARE_NAME_NOUNS:
+                # a proper name as it is ("Leila Chen", "Waste Management"); a nickname the user gave: "your nephew"
+                return value if value[:1].isupper() else f"your {value}"
             return value if plain else f"the {value}"
     parts = [render(record[f]) for f in fields if isinstance(record.get(f), (str, int, float))
              and not isinstance(record.get(f), bool) and "_" not in str(record[f])]

@@ -205,3 +205,26 @@ def test_an_off_topic_opening_greets_once() -> None:
         greeted += sum(s in openers for s in sentences) > 0
         assert sum(s in openers for s in sentences) <= 1, opening
     assert greeted >= 5
+
+
+def test_names_take_an_article_only_where_people_say_one() -> None:
+    """A confirmation names an agent or a biller bare ("assign ... to Leila Chen", "pay Waste Management"),
+    a payee's nickname as the user's own ("to your nephew"), and a thing with its article ("the Harbor Inn")."""
+    from covert.conversation.phrasing import describe_record
+
+    assert describe_record({"agent_id": "agt_1", "name": "Leila Chen", "team": "Desktop Support"}, "agent",
+                           ("name",)) == "Leila Chen"
+    assert describe_record({"biller_id": "BLR-1", "name": "Waste Management", "category": "trash"}, "bill",
+                           ("category", "name")) == "Waste Management"
+    assert describe_record({"payee_id": "PAY-1", "nickname": "nephew"}, "payee", ("nickname",)) == "your nephew"
+    assert describe_record({"hotel_id": "h1", "name": "Harbor Inn"}, "hotel", ("name",)) == "the Harbor Inn"
+    rows = []
+    for i in range(300):
+        builder = ("helpdesk", "banking")[i % 2]
+        outcome = make_item(ItemSpec(i, builder, "state_changing", None), 3, lambda s: "train", multi_turn=True)
+        if outcome.task is not None:
+            rows.append(outcome.rows["sft-multiturn"])
+    said = [m["content"] for row in rows for m in row["messages"] if m["role"] == "assistant" and m.get("content")]
+    confirmations = [text for text in said if "go ahead" in text or "proceed" in text]
+    assert any(re.search(r"(assign \S+ to|pay \S+ USD to|pay) [A-Z]", text) for text in confirmations)
+    assert not [text for text in confirmations if re.search(r"\b(to|pay) the [A-Z][a-z]+ [A-Z]", text)]
