@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from typing import Any, Literal, Optional, TypedDict
 
 from covert.env import Environment, ToolError, tool
+from covert.spoken import say_date
 
 Color = Literal["warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
 DeviceKind = Literal["light", "thermostat", "lock", "plug", "blinds", "speaker"]
@@ -530,7 +531,7 @@ class DeletedRoutine(TypedDict):
 def _summary(device: dict[str, Any]) -> str:
     """The device's state in words, as the app shows it."""
     if not device["online"]:
-        return f"offline since {device['last_seen']}"
+        return f"offline since {say_date(device['last_seen'][:10])}"  # the day, as the app shows it
     kind, st = device["kind"], device["state"]
     if kind == "light":
         if st["power_state"] == "off":

@@ -26,10 +26,11 @@ ASK_TEMPLATES = ("What {label} should I use?", "Happy to help. Could you tell me
                  "Could you give me the {label} first?")
 WHICH_TEMPLATES = ("Which {label} do you mean?", "Could you tell me which {label} this is about?",
                    "Sure, which {label} is it?")
-CONFIRM_TEMPLATES = ("Just to confirm before I make the change: I'll {action}. Shall I go ahead?",
-                     "I'm about to {action}. Do you want me to proceed?",
-                     "To confirm, I'll {action}. Shall I go ahead?",
-                     "Here's what I'll do: {action}. Should I proceed?")
+# (the restated change, the question): the change ends its own sentence ("... my desk." keeps its one stop)
+CONFIRM_TEMPLATES = (("Just to confirm before I make the change: I'll {action}", "Shall I go ahead?"),
+                     ("I'm about to {action}", "Do you want me to proceed?"),
+                     ("To confirm, I'll {action}", "Shall I go ahead?"),
+                     ("Here's what I'll do: {action}", "Should I proceed?"))
 _REVEALS = {"ask": ASK_TEMPLATES, "which": WHICH_TEMPLATES}
 
 
@@ -146,7 +147,8 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
             said += " " + normalize_text(answer.content)
         if builder.confirm_writes and any(builder.tools[task.calls[i].name].writes for i in group):
             action = describe_actions(builder, task, group, said)
-            question = {"role": "assistant", "content": rng.choice(CONFIRM_TEMPLATES).format(action=action)}
+            change, ask = rng.choice(CONFIRM_TEMPLATES)
+            question = {"role": "assistant", "content": f"{finish_sentence(change.format(action=action))} {ask}"}
             answer = user.reply(question)
             if answer.stop is not None or answer.revealed:
                 raise ConversationError("confirmation_not_answered")

@@ -172,3 +172,22 @@ class TestSmartHome(BuilderContract):
         Case("delete_routine", lambda s: {"routine_id": s.ids("routines")[0]}),
         Case("delete_routine", lambda s: {"routine_id": "rtn_0"}, "routine_not_found"),
     ]
+
+
+def test_an_offline_device_says_since_when_as_the_app_shows_it() -> None:
+    """``status_summary`` is words a person reads (answers quote it): the day, not a raw ISO timestamp."""
+    import re
+
+    from covert.env import get_builder
+
+    builder = get_builder("smart_home")
+    env = builder.env(builder.state(0, 0))
+    device_id = env.state.ids("devices")[0]
+    device = env.state.edit("devices", device_id)
+    device["online"], device["last_seen"] = False, "2026-01-11T03:58:46Z"
+    status = env.call("get_device_status", {"device_id": device_id})
+    assert status["status_summary"] == "offline since January 11, 2026"
+    listed = env.call("list_devices", {"home_id": device["home_id"]})
+    summaries = [d["status_summary"] for d in listed["devices"]]
+    assert "offline since January 11, 2026" in summaries
+    assert not [s for s in summaries if re.search(r"\d{4}-\d{2}-\d{2}T", s)]

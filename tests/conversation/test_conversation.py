@@ -228,3 +228,6 @@ def test_names_take_an_article_only_where_people_say_one() -> None:
     confirmations = [text for text in said if "go ahead" in text or "proceed" in text]
     assert any(re.search(r"(assign \S+ to|pay \S+ USD to|pay) [A-Z]", text) for text in confirmations)
     assert not [text for text in confirmations if re.search(r"\b(to|pay) the [A-Z][a-z]+ [A-Z]", text)]
+    # a restated note or message that ends its own sentence keeps its one stop: '... my desk." Shall I ...'
+    assert any(re.search(r'[.!?]" (Shall|Do|Should) ', text) for text in confirmations)
+    assert not [text for text in confirmations if re.search(r'[.!?]"\.', text)]
