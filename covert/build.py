@@ -285,6 +285,14 @@ def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildSt
 ENGINES = ("local", "ray")
 
 
+def value_data() -> dict[str, str]:
+    """The versions of the data imported environments draw their values from (Faker's lists): another
+    release gives other values, so ``covert regenerate`` compares them."""
+    from covert.imports.fieldvalues import faker_version
+
+    return {"faker": faker_version()}
+
+
 def _evaluation_source(builder: Any) -> bool:
     """Whether a builder is an environment imported from evaluation data (covert.imports)."""
     spec = getattr(builder, "spec", None)
@@ -420,6 +428,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
         "summary": summary,
         "rows": {f"{c}/{s}": w.rows for (c, s), w in writers.items()},
         **({"llm": llm.summary()} if llm is not None else {}),
+        **({"value_data": value_data()} if any(b.name.startswith("api.") for b in builders) else {}),
         "files": dict(sorted(files.items())),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")

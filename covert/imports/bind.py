@@ -24,6 +24,7 @@ from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.compiled import CompiledValidators
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
+from covert.imports.fieldvalues import QUALIFIERS, ValueContext, context_for, make_value
 from covert.imports.model import ApiSpec
 from covert.imports.resources import (
     LIMIT_NAMES,
@@ -39,6 +40,7 @@ from covert.imports.resources import (
 from covert.imports.statefactory import (
     Unsatisfiable,
     distinct_names,
+    names_record,
     pattern_of,
     record,
     scope_path,
@@ -46,7 +48,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "6"
+BINDER_VERSION = "7"
 TYPED_DEPTH = 6  # how deep a tool's output schema is kept (deeper levels: any value)
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
@@ -142,7 +144,8 @@ class BoundApi:
             for param in bound.role.scope_params:
                 key = scope_key(param, bound.spec.parameters["properties"][param])
                 if key not in scopes:
-                    scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng)
+                    scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng,
+                                              context_for(self.spec.api, scope_noun_of(param)))
                     patterns[key] = bound.spec.parameters["properties"][param].get("pattern")
                 scoped.setdefault(bound.role.table, set()).add(key)
         scopes = aligned_scopes(scopes, patterns)
@@ -153,9 +156,10 @@ class BoundApi:
             parent_ids = list(tables.get(resource.parent, {})) if resource.parent else []
             rows: dict[str, Any] = {}
             taken: dict[str, set[str]] = {}
+            ctx = context_for(self.spec.api, resource.noun)
             for n in range(1, count + 1):
                 rec = generate_record(resource, rng, self.spec.api, n)
-                distinct_names(resource.schema, rec, taken, rng, resource.id_field)
+                distinct_names(resource.schema, rec, taken, rng, resource.id_field, ctx)
                 if parent_ids:
                     set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
                 for key in sorted(scoped.get(resource.table, ())):
@@ -320,7 +324,7 @@ def implement(api: BoundApi) -> None:
 # -- records ----------------------------------------------------------------------------------------
 def generate_record(resource: Resource, rng: random.Random, api: str, n: int) -> dict[str, Any]:
     """One realistic record of ``resource``, with the ``n``-th id in the API's id style."""
-    rec = record(resource.schema, rng)
+    rec = record(resource.schema, rng, 0, context_for(api, resource.noun))
     rec[resource.id_field] = new_id(resource, api, n)
     return canonical_json(rec)
 
@@ -342,17 +346,18 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     if lowered == "name" and api.startswith("google:"):
         return f"{resource.table.replace('_', '')}/{n:04d}"
     if lowered.endswith("name"):
-        from covert.imports.statefactory import THINGS
-
         slug = resource.noun.replace(" ", "-")
-        return f"{THINGS[(n - 1) % len(THINGS)].lower()}-{slug}-{n}"
+        qualifier = QUALIFIERS[int(hashlib.sha256(f"{api}:{resource.table}:{n}".encode()).hexdigest()[:8], 16)
+                               % len(QUALIFIERS)]
+        return f"{qualifier}-{slug}-{n}"
     prefix = "".join(w[:3] for w in resource.noun.split())[:6] or "rec"
     candidate = f"{prefix}_{n:05d}"
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
             if not pattern_of(pattern).search(candidate):
-                candidate = value_for(schema, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"))
+                candidate = value_for(schema, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"), 0,
+                                      context_for(api, resource.noun))
         except (re.error, Unsatisfiable):
             pass
     return candidate
@@ -401,6 +406,14 @@ def set_parent(resource: Resource, rec: dict[str, Any], parent: dict[str, Any], 
     rec[resource.parent_field or PARENT_KEY] = parent_id
 
 
+def named_by(rec: dict[str, Any], id_field: str) -> dict[str, Any]:
+    """The field that names ``rec`` (its name or title) with its value, if it has one besides its id."""
+    for key, value in rec.items():
+        if key != id_field and isinstance(value, str) and names_record(key):
+            return {key: value}
+    return {}
+
+
 def public(rec: dict[str, Any]) -> dict[str, Any]:
     """A record as tools return it (without covert's private parent and scope links)."""
     if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy
@@ -416,16 +429,33 @@ def scope_key(param: str, schema: dict[str, Any] | None = None) -> str:
     return SCOPE_PREFIX + "".join(words(param)) + tail
 
 
-def scope_value(schema: dict[str, Any], param: str, rng: random.Random) -> str:
-    """A scope a user would name (``harbor-42``), in the parameter's pattern when it declares one."""
-    value = f"{rng.choice(('harbor', 'summit', 'cedar', 'atlas', 'juniper', 'falcon'))}-{rng.randint(10, 99)}"
+def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: ValueContext | None = None) -> str:
+    """A scope a user would name (a project ``billing-prod-482``, an account, a region), in the parameter's
+    pattern when it declares one."""
+    ctx = ctx or ValueContext()
+    parts = words(param)
+    noun = next((p for p in reversed(parts) if p not in ("id", "name", "key")), "project")
+    if noun in ("location", "locations", "region", "regions"):
+        value = make_value("region", rng, ctx)
+    elif noun in ("account", "accounts", "organization", "organizations", "customer", "customers"):
+        value = make_value("account", rng, ctx)
+    elif noun in ("project", "projects"):
+        value = make_value("project", rng, ctx)
+    else:
+        value = make_value("resource_name:" + noun.rstrip("s"), rng, ctx)
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
-        made = scope_path(pattern, rng) or _from_path_pattern(pattern, value, rng.randint(1, 9))
+        made = scope_path(pattern, rng, ctx) or _from_path_pattern(pattern, value, rng.randint(1, 9))
         if made is None:
-            made = value_for(schema, param, rng)
+            made = value_for(schema, param, rng, 0, ctx)
         return made
     return value
+
+
+def scope_noun_of(param: str) -> str:
+    """The noun of a scope parameter in words (``projectsId`` -> "project")."""
+    parts = [p for p in words(param) if p not in ("id", "name", "key")] or words(param) or ["project"]
+    return parts[-1].rstrip("s") or "project"
 
 
 def _parents_first(resources: dict[str, Resource]) -> list[Resource]:
@@ -723,7 +753,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
             if items_at == "":
                 return page
             return _list_wrapper(response, items_at, page, more, start + size, len(hits), role.op.pagination or {},
-                                 wrapper_rng_seed)
+                                 wrapper_rng_seed, context_for(api_id, resource.noun))
 
         return run_list
 
@@ -731,7 +761,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         found = record_of(response)
         if found is None or not found[0]:
             return public(rec)
-        return _fill_wrapper(response, found[0], public(rec), f"{api}:wrapper")
+        return _fill_wrapper(response, found[0], public(rec), f"{api}:wrapper", context_for(api_id, resource.noun))
 
     if role.kind == "get":
         def run_get(state: State, args: dict[str, Any]) -> Any:
@@ -763,7 +793,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                     key = placed_id(new_id(resource, api_id, n), list(links.values()))
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
-            rec = _fresh_record(made, resource.schema, f"{api}:{n}", n)
+            rec = _fresh_record(made, resource.schema, f"{api}:{n}", n, context_for(api_id, resource.noun))
             for param, target in bound.fields.items():
                 if param in args:
                     rec[target] = args[param]
@@ -796,9 +826,9 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         if not under_parent(rec, links):
             fail(style.not_found, f"There is no such {resource.noun} there.")
         state.delete(table, str(key))
-        if obj(response) is None:
-            return {"deleted": True}
-        return _deleted_body(response, id_field, key, f"{api}:wrapper")
+        if obj(response) is None:  # the API answers with no body: say which record went
+            return {"deleted": True, id_field: key, **named_by(rec, id_field)}
+        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun))
 
     return run_delete
 
@@ -806,14 +836,16 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
 _MADE_KEPT = 256
 
 
-def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: int) -> dict[str, Any]:
-    """``record(schema, Random(seed))``, a fresh copy each time: the ``n``-th new record of a create tool
-    is the same in every task on the same state (and again when validation replays it), so it is made
-    once and kept as JSON."""
+def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: int,
+                  ctx: ValueContext | None = None) -> dict[str, Any]:
+    """``record(schema, Random(seed))`` in its first state, a fresh copy each time: the ``n``-th new record
+    of a create tool is the same in every task on the same state (and again when validation replays it),
+    so it is made once and kept as JSON."""
     blob = made.get(n)
     if blob is not None:
         return orjson.loads(blob)
-    rec = record(schema, random.Random(seed))
+    rec = record(schema, random.Random(seed), 0, ctx)
+    first_status(schema, rec)
     if len(made) < _MADE_KEPT:
         try:
             blob = orjson.dumps(rec)
@@ -824,10 +856,32 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
     return rec
 
 
+_STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
+_FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
+                 "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
+                 "initializing", "starting", "created", "live", "valid", "ok", "healthy")
+
+
+def first_status(schema: dict[str, Any], rec: dict[str, Any]) -> None:
+    """Set ``rec``'s status-like enum fields to a state a record is in right after it is made (``CREATING``,
+    ``pending``, ``active``), never ``canceled`` or ``deleted``; left as drawn when the enum has none."""
+    props = schema.get("properties") or {}
+    for key, sub in props.items():
+        parts = _words(key)
+        if not parts or parts[-1] not in _STATUS_WORDS or not isinstance(sub, dict):
+            continue
+        choices = [v for v in sub.get("enum") or () if isinstance(v, str)]
+        ranked = sorted((_FIRST_STATES.index(v.lower()), i) for i, v in enumerate(choices)
+                        if v.lower() in _FIRST_STATES)
+        if ranked:
+            rec[key] = choices[ranked[0][1]]
+
+
 _WRAPPERS: dict[tuple[int, str, str], tuple[dict[str, Any], bytes]] = {}
 
 
-def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> dict[str, Any]:
+def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str,
+                  ctx: ValueContext | None = None) -> dict[str, Any]:
     """``value`` at ``key`` of a response object whose other required fields hold seeded values (the
     same in every response: they are drawn once per response schema and copied)."""
     remembered = _WRAPPERS.get((id(response), key, seed))
@@ -837,7 +891,7 @@ def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> 
         rng = random.Random(seed)
         for name in response.get("required") or ():
             if name != key and name in props:
-                out[name] = value_for(props[name], name, rng)
+                out[name] = value_for(props[name], name, rng, 0, ctx)
         if len(_WRAPPERS) >= 8192:
             _WRAPPERS.clear()
         remembered = _WRAPPERS[(id(response), key, seed)] = (response, orjson.dumps(out))
@@ -847,8 +901,8 @@ def _fill_wrapper(response: dict[str, Any], key: str, value: Any, seed: str) -> 
 
 
 def _list_wrapper(response: dict[str, Any], items_at: str, page: list[Any], more: bool, next_start: int,
-                  total: int, pagination: dict[str, str], seed: str) -> dict[str, Any]:
-    out = _fill_wrapper(response, items_at, page, seed)
+                  total: int, pagination: dict[str, str], seed: str, ctx: ValueContext | None = None) -> dict[str, Any]:
+    out = _fill_wrapper(response, items_at, page, seed, ctx)
     props = response.get("properties", {})
     next_field = pagination.get("next_token_field")
     for name, schema in props.items():
@@ -867,9 +921,10 @@ def _list_wrapper(response: dict[str, Any], items_at: str, page: list[Any], more
     return out
 
 
-def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str) -> dict[str, Any]:
+def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
+                  ctx: ValueContext | None = None) -> dict[str, Any]:
     props = response.get("properties", {})
-    out = _fill_wrapper(response, "", None, seed)
+    out = _fill_wrapper(response, "", None, seed, ctx)
     out.pop("", None)
     if id_field in props:
         out[id_field] = key

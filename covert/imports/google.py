@@ -3,7 +3,8 @@
 One operation per method, resources walked depth-first in document order. Parameters: the method's
 path and query parameters (``repeated`` ones become arrays; the API-wide ``alt``/``fields``/``key``/...
 parameters stay with the transport), then the request schema's properties as body parameters (its
-read-only fields, and those documented as "Output only.", dropped), or one ``body`` parameter when the request is not an object. The response
+read-only fields, and those documented as "Output only.", dropped; on a POST or PUT, those documented as
+"Required." are required), or one ``body`` parameter when the request is not an object. The response
 is the ``response`` schema, every ``$ref`` (a bare schema name) resolved. Effect: ``httpMethod`` GET is
 read, every other method writes. ``hints["standard_method"]`` names Google's standard method
 (list/get/create/update/delete) when the method's name is one of them or a known alias (insert, patch).
@@ -15,7 +16,6 @@ recorded as ``license`` with ``provenance["license_basis"]`` saying so.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from covert.imports.common import (
@@ -27,14 +27,13 @@ from covert.imports.common import (
     tool_name,
 )
 from covert.imports.model import ApiSpec, Operation, SpecRejected
-from covert.imports.schema import Normalizer, as_number, drop_marked
+from covert.imports.schema import Normalizer, as_number, documented_required, drop_marked, mark_output_only
 
 PACKAGE_LICENSE = "Apache-2.0"
 STANDARD = {"list": "list", "get": "get", "create": "create", "insert": "create", "update": "update",
             "patch": "update", "delete": "delete"}
 _PARAM_KEYS = ("type", "format", "enum", "description", "default", "minimum", "maximum", "pattern")
 MAX_RESOURCE_DEPTH = 12
-_OUTPUT_ONLY = re.compile(r"\s*\[?output[ -]only\b", re.IGNORECASE)
 
 
 def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
@@ -50,16 +49,6 @@ def _param_schema(param: dict[str, Any]) -> dict[str, Any]:
     if param.get("repeated") is True:
         schema = {"type": "array", "items": schema}
     return {k: v for k, v in schema.items() if v is not None}
-
-
-def _mark_output_only(schema: dict[str, Any]) -> dict[str, Any]:
-    """Mark as readOnly the top-level fields Google documents as "Output only." (request bodies drop them)."""
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return schema
-    marked = {k: ({**v, "readOnly": True} if isinstance(v, dict) and _OUTPUT_ONLY.match(v.get("description", ""))
-                  else v) for k, v in props.items()}
-    return {**schema, "properties": marked}
 
 
 def _methods(node: dict[str, Any], depth: int = 0) -> list[tuple[str, dict[str, Any]]]:
@@ -125,11 +114,13 @@ def _operation(key: str, op_id: str, method: dict[str, Any], norm: Normalizer, t
         params.add(pname, norm.normalize(_param_schema(param)), where, required=bool(param.get("required")))
     request = method.get("request")
     if isinstance(request, dict) and request:
-        body = drop_marked(_mark_output_only(norm.normalize(request)), "readOnly")
+        body = drop_marked(mark_output_only(norm.normalize(request)), "readOnly")
         props = body.get("properties")
         if isinstance(props, dict) and props:
+            # a create or update carries the fields its documentation says are "Required."
+            writes = str(method.get("httpMethod", "GET")).upper() in ("POST", "PUT")
             for pname, prop in props.items():
-                params.add(pname, prop, "body")
+                params.add(pname, prop, "body", required=writes and documented_required(prop))
         elif body:
             params.add("body", body, "body")
     response = method.get("response")

@@ -34,7 +34,14 @@ from covert.imports.common import (
     tool_name,
 )
 from covert.imports.model import ApiSpec, Operation, SpecRejected
-from covert.imports.schema import Normalizer, drop_marked, json_pointer
+from covert.imports.schema import (
+    Normalizer,
+    documented_required,
+    drop_marked,
+    examples_of,
+    json_pointer,
+    mark_output_only,
+)
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
@@ -132,6 +139,9 @@ class _Spec:
         else:  # Swagger 2.0 keeps the schema keywords on the parameter itself
             keep = {k: v for k, v in param.items() if k not in ("name", "in", "required", "description")}
             schema = self.norm.normalize(keep)
+        examples = examples_of(param.get("examples", param.get("example")))
+        if examples and "examples" not in schema:
+            schema = {**schema, "examples": examples}
         description = clean_text(param.get("description"), 1024)
         if description:
             schema = {**schema, "description": description}
@@ -171,12 +181,15 @@ class _Spec:
                 body_schema = self.norm.normalize(media["schema"])
                 body_required = bool(body.get("required"))
         if body_schema is not None:
-            body_schema = drop_marked(body_schema, "readOnly")
+            body_schema = drop_marked(mark_output_only(body_schema), "readOnly")
             props = body_schema.get("properties")
             if isinstance(props, dict) and props and _is_object(body_schema):
-                required = set(body_schema.get("required", ())) if body_required else set()
+                # a create (POST) sends the body whether or not the spec flags it required, and then its
+                # required fields, and those its documentation says are "Required.", go with it
+                creates = method.lower() == "post"
+                required = set(body_schema.get("required", ())) if body_required or creates else set()
                 for name, prop in props.items():
-                    params.add(name, prop, "body", required=name in required)
+                    params.add(name, prop, "body", required=name in required or (creates and documented_required(prop)))
             elif body_schema:
                 params.add("body", body_schema, "body", required=body_required)
         status, response = self.success(responses)

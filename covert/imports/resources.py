@@ -79,8 +79,19 @@ def singular(word: str) -> str:
     return word
 
 
+# nouns with no plural of their own ("billing info", "metadata") and acronyms that are no nouns ("aws")
+UNCOUNTABLE = frozenset(("info", "information", "data", "metadata", "aws", "gcp", "equipment", "software", "hardware",
+                         "feedback", "evidence", "media", "news", "series", "species", "settings", "analytics",
+                         "access", "traffic", "storage", "compliance", "config", "configuration", "inventory", "staff",
+                         "personnel", "advice", "research", "knowledge", "weather", "music", "firmware", "middleware"))
+
+
 def plural(word: str) -> str:
-    """A plain English plural of a singular noun."""
+    """A plain English plural of a singular noun ("analysis" -> "analyses", "info" stays "info")."""
+    if word in UNCOUNTABLE or word.endswith(("data", "ware")):
+        return word
+    if word.endswith("is") and len(word) > 3:  # analysis, basis, thesis
+        return word[:-2] + "es"
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     if word.endswith(("s", "x", "ch", "sh", "z")):

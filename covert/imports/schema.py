@@ -15,7 +15,10 @@ plain JSON Schema with no ``$ref`` left:
 - Nesting deeper than ``max_depth``, and every node past an operation's budget of ``max_nodes``,
   becomes ``{"type": ..., "x-truncated": true}``; a ``$ref`` that points nowhere raises
   ``dangling_ref``; a schema that is not an object raises ``invalid_schema``.
-- Keywords outside :data:`KEEP` (examples, xml, vendor ``x-`` keys, ...) are dropped; a ``pattern``
+- The spec's own example values (OpenAPI's ``example`` and ``examples``, JSON Schema's ``examples``) are
+  kept as ``examples``: at most :data:`MAX_EXAMPLES` scalars, strings of at most
+  :data:`MAX_EXAMPLE_LENGTH` characters (state factories draw realistic values from them).
+- Other keywords outside :data:`KEEP` (xml, vendor ``x-`` keys, ...) are dropped; a ``pattern``
   Python cannot compile (ECMA-only syntax) is kept as ``x-pattern``; OpenAPI 3.0's boolean
   ``exclusiveMinimum``/``exclusiveMaximum`` become the numeric form.
 
@@ -48,6 +51,8 @@ MAX_DEPTH = 5
 MAX_NODES = 1_000
 MAX_NESTED_DESCRIPTION = 300
 MAX_PATTERN = 500
+MAX_EXAMPLES = 5
+MAX_EXAMPLE_LENGTH = 200
 
 Resolver = Callable[[str], Any]
 
@@ -247,6 +252,10 @@ class Normalizer:
                     pass
                 else:
                     out[key] = value
+            elif key in ("example", "examples"):
+                kept = examples_of(value)
+                if kept:
+                    out["examples"] = list(dict.fromkeys([*out.get("examples", ()), *kept]))[:MAX_EXAMPLES]
             elif key == "properties" and isinstance(value, dict):
                 out["properties"] = {str(name): sub(prop, True) for name, prop in value.items()}
             elif key == "items":
@@ -312,6 +321,44 @@ class Normalizer:
         if isinstance(description, str) and description.strip() and "description" not in result:
             result = {**result, "description": description.strip()[:MAX_DESCRIPTION]}
         return result, frozenset(cuts), truncated
+
+
+def examples_of(value: Any) -> list[Any]:
+    """The scalar example values of an ``example``/``examples`` keyword (a value, a list of values, or
+    OpenAPI's map of named examples with ``value``), bounded."""
+    if isinstance(value, dict):  # OpenAPI 3's {"name": {"value": ...}} on media types and parameters
+        value = [v.get("value") for v in value.values() if isinstance(v, dict)] if all(
+            isinstance(v, dict) for v in value.values()) else []
+    values = value if isinstance(value, list) else [value]
+    out = []
+    for item in values[:MAX_EXAMPLES * 2]:
+        if (isinstance(item, str) and 0 < len(item) <= MAX_EXAMPLE_LENGTH and item.strip() == item) or (isinstance(item, (int, float)) and not isinstance(item, bool)):
+            out.append(item)
+    return out[:MAX_EXAMPLES]
+
+
+_DOCUMENTED_REQUIRED = re.compile(r"^\s*\[?required\b[\].:]", re.IGNORECASE)
+_DOCUMENTED_OUTPUT_ONLY = re.compile(r"(?:^|\.\s+|\()\[?output[ -]only\b", re.IGNORECASE)
+
+
+def documented_required(schema: Any) -> bool:
+    """Whether a property's description opens with "Required." (how Google's documents mark the body
+    fields a request must carry; their schemas list none)."""
+    return isinstance(schema, dict) and bool(_DOCUMENTED_REQUIRED.match(str(schema.get("description") or "")))
+
+
+def documented_output_only(schema: Any) -> bool:
+    """Whether a property's description says it is "Output only." (set by the server, never sent)."""
+    return isinstance(schema, dict) and bool(_DOCUMENTED_OUTPUT_ONLY.search(str(schema.get("description") or "")[:400]))
+
+
+def mark_output_only(schema: dict[str, Any]) -> dict[str, Any]:
+    """Mark as readOnly the top-level fields documented as "Output only." (request bodies drop them)."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return schema
+    marked = {k: ({**v, "readOnly": True} if documented_output_only(v) else v) for k, v in props.items()}
+    return {**schema, "properties": marked}
 
 
 def drop_marked(schema: dict[str, Any], marker: str) -> dict[str, Any]:

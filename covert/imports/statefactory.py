@@ -1,10 +1,12 @@
 """Seeded, realistic values from JSON Schemas: records for the state of an imported API.
 
 Values follow the schema (type, enum, format, bounded patterns, minimum/maximum, lengths) and, where
-the schema leaves room, the field's name: a ``name`` gets a person's or product's name, an ``email`` an
-address, ``city`` a city, ``price`` an amount, ``created_at`` a timestamp. Floats are rounded to cents
-and put in canonical form, so states hash the same however they were loaded. Work is bounded: nesting
-depth, array lengths and pattern attempts are capped.
+the schema leaves room, what the field means (:mod:`covert.imports.fieldvalues`): the spec's own
+examples, the fixed value its description states, and its name's words (a ``currencyCode`` gets an ISO
+code, a ``roleArn`` an IAM role ARN, a ``displayName`` a name fitting the resource). Fields that differ
+only in case (``sid`` and ``Sid``) hold one value, and a record's creation time comes before its last
+update. Floats are rounded to cents and put in canonical form, so states hash the same however they were
+loaded. Work is bounded: nesting depth, array lengths and pattern attempts are capped.
 """
 
 from __future__ import annotations
@@ -12,11 +14,22 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from covert.env.jsonsafe import canonical_float
-from covert.imports.resources import words
+from covert.imports.fieldvalues import (
+    QUALIFIERS,
+    ValueContext,
+    described_examples,
+    field_kind,
+    integer_range,
+    make_value,
+    resource_slug,
+    vary_example,
+)
+from covert.imports.resources import singular, words
 
 MAX_DEPTH = 3
 MAX_ITEMS = 3
@@ -24,23 +37,7 @@ MAX_ITEMS = 3
 # them (nothing says them; they make outputs long), deeper objects only what they require
 OPTIONAL_LEFT_OUT = (0.15, 0.5)
 
-FIRST = ("Ava", "Liam", "Maya", "Noah", "Iris", "Omar", "Lena", "Jonas", "Priya", "Mateo", "Sofia", "Kenji",
-         "Nora", "Elias", "Zara", "Hugo", "Amara", "Felix", "Ines", "Theo")
-LAST = ("Okafor", "Lindqvist", "Moreau", "Tanaka", "Haddad", "Novak", "Castillo", "Brennan", "Kowalski", "Rossi",
-        "Adeyemi", "Fischer", "Silva", "Nakamura", "Petrov", "Dubois", "Walsh", "Iqbal", "Jensen", "Costa")
-THINGS = ("Aurora", "Summit", "Harbor", "Juniper", "Cobalt", "Meridian", "Willow", "Falcon", "Cedar", "Atlas",
-          "Beacon", "Orchid", "Nimbus", "Quarry", "Saffron", "Tundra", "Vesper", "Lumen", "Pioneer", "Granite")
-KINDS = ("Project", "Plan", "Studio", "Report", "Campaign", "Workspace", "Portal", "Pipeline", "Archive", "Library")
-CITIES = (("Lisbon", "PT"), ("Osaka", "JP"), ("Denver", "US"), ("Lyon", "FR"), ("Toronto", "CA"), ("Leeds", "GB"),
-          ("Porto Alegre", "BR"), ("Utrecht", "NL"), ("Brisbane", "AU"), ("Graz", "AT"))
-STREETS = ("Maple Street", "Harbor Road", "Elm Avenue", "Station Lane", "Mill Road", "Park Terrace", "Quay Street")
-DOMAINS = ("example.com", "example.org", "example.net")
-WORDS = ("quarterly", "review", "shipment", "update", "draft", "final", "notes", "summary", "launch", "backup",
-         "weekly", "budget", "onboarding", "design", "invoice", "roadmap")
-DESCRIPTIONS = ("Weekly budget review for the {} team", "Staging setup for the {} launch", "Nightly backups of the {} data",
-                "Customer onboarding for {}", "Quarterly report for the {} account", "Draft roadmap for {}",
-                "Shared space for the {} design work", "Invoices and receipts for {}", "Release checklist for {}",
-                "Support requests from the {} office", "Training material for new {} staff", "Test plan for {}")
+DEFAULT_CONTEXT = ValueContext()
 _SIMPLE_PATTERNS = (
     lambda rng: "".join(_choice(rng, "0123456789") for _ in range(6)),
     lambda rng: "".join(_choice(rng, "abcdefghijklmnopqrstuvwxyz") for _ in range(8)),
@@ -48,7 +45,7 @@ _SIMPLE_PATTERNS = (
     lambda rng: "".join(_choice(rng, "abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10)),
     lambda rng: "".join(_choice(rng, "0123456789abcdef") for _ in range(16)),
     lambda rng: "".join(_choice(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") for _ in range(12)),
-    lambda rng: "-".join(_choice(rng, WORDS) for _ in range(2)),
+    lambda rng: "-".join(_choice(rng, QUALIFIERS) for _ in range(2)),
 )
 MAX_PATTERN_LENGTH = 200
 PATTERN_ATTEMPTS = 24  # draws from a pattern before a value is given up (anchored alternatives need several)
@@ -76,17 +73,20 @@ def seeded_uuid(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
-def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any:
-    """One plausible value for a field called ``name`` with JSON Schema ``schema``."""
+def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0, ctx: ValueContext | None = None,
+              siblings: frozenset[str] = frozenset()) -> Any:
+    """One plausible value for a field called ``name`` with JSON Schema ``schema``, in the API and record
+    ``ctx`` describes (``siblings``: the other fields of its record, which tell what a ``value`` is)."""
+    ctx = ctx or DEFAULT_CONTEXT
     if not isinstance(schema, dict):
-        return _by_name(name, rng) or "sample"
+        return make_value(field_kind(name), rng, ctx, name)
     kind, arg = _shape(schema)
     if kind == "const":
         return arg
     if kind == "enum":
         return _choice(rng, arg)
     if kind == "alternative":
-        return value_for(arg, name, rng, depth)
+        return value_for(arg, name, rng, depth, ctx, siblings)
     if kind == "boolean":
         return rng.random() < 0.5
     if kind == "integer":
@@ -99,7 +99,7 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any
         low = int(schema.get("minItems", 0) or 0)
         count = min(max(low, _randint(rng, 1, 2)), max(low, MAX_ITEMS))
         item_name = name[:-1] if name.endswith("s") else name
-        values = [value_for(schema.get("items", {}), item_name, rng, depth + 1) for _ in range(count)]
+        values = [value_for(schema.get("items", {}), item_name, rng, depth + 1, ctx) for _ in range(count)]
         if schema.get("uniqueItems"):
             unique: list[Any] = []
             for v in values:
@@ -108,17 +108,17 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0) -> Any
             values = unique
         return values
     if kind == "object":
-        return record(schema, rng, depth + 1) if depth < MAX_DEPTH else {}
+        return record(schema, rng, depth + 1, ctx) if depth < MAX_DEPTH else {}
     if kind == "null":
         return None
-    return _string(schema, name, rng)
+    return _string(schema, name, rng, ctx, siblings)
 
 
 # Per schema, what value_for and record decide from the schema alone, worked out once: a state draws
 # tens of thousands of values from the same few hundred schemas. Entries hold their schema, so an id
 # is never reused while its entry lives.
 _SHAPES: dict[int, tuple[dict[str, Any], str, Any]] = {}
-_PLANS: dict[tuple[int, int], tuple[dict[str, Any], tuple[tuple[str, Any, bool, bool], ...]]] = {}
+_PLANS: dict[tuple[int, int], tuple[dict[str, Any], Plan]] = {}
 _KEPT = 65536
 
 
@@ -148,39 +148,85 @@ def _shape(schema: dict[str, Any]) -> tuple[str, Any]:
     return kind, arg
 
 
-def _plan(schema: dict[str, Any], depth: int) -> tuple[tuple[str, Any, bool, bool], ...]:
-    """The properties a record of ``schema`` at ``depth`` may hold: ``(name, schema, required, drawn)``,
-    ``drawn`` when an optional one is left out by a draw (deeper levels keep only required ones; a
-    top-level name or title is always kept)."""
+@dataclass(frozen=True)
+class Plan:
+    """What a record of one schema at one depth holds: ``fields`` as ``(name, schema, required, drawn)``
+    (``drawn`` when an optional one is left out by a draw; deeper levels keep only required ones; a
+    top-level name or title is always kept), the names of the fields (``siblings``), ``twins``: fields that
+    differ only in case or separators from an earlier one (``Sid`` beside ``sid``), which copy its value,
+    and ``ordered``: (earlier, later) timestamp fields (creation before the last update)."""
+
+    fields: tuple[tuple[str, Any, bool, bool], ...]
+    siblings: frozenset[str]
+    twins: tuple[tuple[str, str], ...]
+    ordered: tuple[tuple[str, str], ...]
+
+
+_FIRST_EVENTS = ("create", "created", "creation", "insert", "inserted", "start", "started", "begin", "registered",
+                 "published", "opened", "submitted", "issued")
+_LATER_EVENTS = ("update", "updated", "modified", "modify", "last", "end", "ended", "completed", "closed",
+                 "finished", "expire", "expires", "expiry", "expiration", "resolved", "deleted", "archived")
+
+
+def _plan(schema: dict[str, Any], depth: int) -> Plan:
+    """The :class:`Plan` of a record of ``schema`` at ``depth``, worked out once per schema."""
     found = _PLANS.get((id(schema), depth))
     if found is not None and found[0] is schema:
         return found[1]
     props = schema.get("properties") or {}
     required = set(schema.get("required") or ())
-    plan = []
+    fields = []
     for name, sub in props.items():
         if name in required:
-            plan.append((name, sub, True, False))
+            fields.append((name, sub, True, False))
         elif depth <= 1:
-            plan.append((name, sub, False, not (depth == 0 and _names_record(name))))
+            fields.append((name, sub, False, not (depth == 0 and names_record(name))))
+    seen: dict[str, str] = {}
+    twins = []
+    firsts: list[str] = []
+    laters: list[str] = []
+    for name, sub, _required, _drawn in fields:
+        folded = name.lower().replace("_", "").replace("-", "")
+        if folded in seen:
+            twins.append((name, seen[folded]))
+        else:
+            seen[folded] = name
+        if isinstance(sub, dict) and sub.get("type") in ("string", None) and \
+                field_kind(name, str(sub.get("description") or "")[:300], str(sub.get("format") or "")) == "timestamp":
+            parts = words(name)
+            if any(p in _FIRST_EVENTS for p in parts):
+                firsts.append(name)
+            elif any(p in _LATER_EVENTS for p in parts):
+                laters.append(name)
+    plan = Plan(tuple(fields), frozenset(props), tuple(twins),
+                tuple((a, b) for a in firsts[:1] for b in laters))
     if len(_PLANS) >= _KEPT:
         _PLANS.clear()
-    _PLANS[(id(schema), depth)] = (schema, tuple(plan))
-    return tuple(plan)
+    _PLANS[(id(schema), depth)] = (schema, plan)
+    return plan
 
 
-def record(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> dict[str, Any]:
+def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: ValueContext | None = None) -> dict[str, Any]:
     """An object for ``schema``: every required property, and most optional ones."""
     out: dict[str, Any] = {}
-    for name, sub, required, drawn in _plan(schema, depth):
+    plan = _plan(schema, depth)
+    twins = dict(plan.twins)
+    for name, sub, required, drawn in plan.fields:
         # a record always has its name or title (lists are told by it); other optional fields mostly
         if drawn and rng.random() < OPTIONAL_LEFT_OUT[depth]:
             continue
+        if name in twins and twins[name] in out:
+            out[name] = out[twins[name]]
+            continue
         try:
-            out[name] = value_for(sub, name, rng, depth)
+            out[name] = value_for(sub, name, rng, depth, ctx, plan.siblings)
         except Unsatisfiable:
             if required:
                 raise
+    for first, later in plan.ordered:  # what happened first carries the earlier time
+        a, b = out.get(first), out.get(later)
+        if isinstance(a, str) and isinstance(b, str) and len(a) == len(b) and a > b:
+            out[first], out[later] = b, a
     return out
 
 
@@ -313,7 +359,10 @@ def _number(schema: dict[str, Any], name: str, rng: random.Random) -> float:
 
 def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, float]:
     lowered = name.lower()
-    if any(w in lowered for w in ("price", "amount", "cost", "total", "balance", "fee")):
+    meant = integer_range(name, str(schema.get("description") or "")[:300]) if integer else None
+    if meant is not None:
+        low, high = meant
+    elif any(w in lowered for w in ("price", "amount", "cost", "total", "balance", "fee")):
         low, high = 5, 500
     elif any(w in lowered for w in ("lat",)):
         low, high = -60, 60
@@ -340,29 +389,27 @@ def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, fl
     return low, high
 
 
-_BY_FORMAT: dict[str, Any] = {
-    "date-time": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}T"
-                             f"{_randint(rng, 7, 19):02d}:{_choice(rng, (0, 15, 30, 45)):02d}:00Z",
-    "date": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}",
-    "email": lambda rng: _email(rng),
-    "uri": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}/{_randint(rng, 100, 999)}",
-    "uuid": lambda rng: seeded_uuid(rng),
-    "ipv4": lambda rng: f"10.{_randint(rng, 0, 255)}.{_randint(rng, 0, 255)}.{_randint(rng, 1, 254)}",
-    "hostname": lambda rng: f"{_choice(rng, WORDS)}.{_choice(rng, DOMAINS)}",
-    "byte": lambda rng: "c2FtcGxl",
-    "int64": lambda rng: str(_randint(rng, 1000, 999999)),
-    "int32": lambda rng: str(_randint(rng, 1, 99999)),
-}
-_BY_FORMAT["url"] = _BY_FORMAT["uri"]
+_TEXT_KINDS = frozenset(("display_name", "title", "name", "person", "company", "text", "message", "email",
+                         "username", "first_name", "last_name", "city", "street", "street_address", "team", "job"))
 
 
-def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:
+def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueContext,
+            siblings: frozenset[str] = frozenset()) -> str:
     fmt = schema.get("format")
-    make = _BY_FORMAT.get(fmt) if isinstance(fmt, str) else None
     pattern = schema.get("pattern")
-    # a patterned code with no name to go by: a slug ("harbor-42"), which most id-like patterns accept
-    fallback = _slug if isinstance(pattern, str) else _phrase
-    text = make(rng) if make is not None else (_by_name(name, rng) or fallback(rng))
+    description = schema.get("description")
+    kind = field_kind(name, description[:300] if isinstance(description, str) else "",
+                      fmt if isinstance(fmt, str) else "", pattern if isinstance(pattern, str) else "", siblings)
+    text = None
+    examples = _examples(schema)
+    if examples and not kind.startswith("const:") and (kind not in _TEXT_KINDS or rng.random() < 0.25):
+        text = vary_example(_choice(rng, examples), rng)
+        if "lowercase" in str(description or "").lower() and kind == "currency":
+            text = text.lower()
+    if text is None:
+        text = make_value(kind, rng, ctx, name)
+        if kind == "currency" and "lowercase" in str(description or "").lower():
+            text = text.lower()
     if isinstance(pattern, str):
         text = _matching(pattern, text, rng, name)
     low, high = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
@@ -371,6 +418,17 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random) -> str:
     if len(text) < low:
         text = text + "x" * (low - len(text))
     return text
+
+
+def _examples(schema: dict[str, Any]) -> tuple[str, ...]:
+    """The string examples a schema carries (``examples``, kept at import) or its description states."""
+    found = schema.get("examples")
+    if isinstance(found, list):
+        kept = tuple(e for e in found if isinstance(e, str) and 0 < len(e) <= 200)
+        if kept:
+            return kept
+    description = schema.get("description")
+    return described_examples(description[:600]) if isinstance(description, str) and description else ()
 
 
 def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
@@ -407,28 +465,14 @@ def _fitting_shapes(pattern: str) -> tuple[int, ...]:
                  if any(compiled.search(make(probe)) for _ in range(2)))
 
 
-def _email(rng: random.Random) -> str:
-    return f"{_choice(rng, FIRST).lower()}.{_choice(rng, LAST).lower()}{_randint(rng, 1, 99)}@{_choice(rng, DOMAINS)}"
-
-
-def _slug(rng: random.Random) -> str:
-    return f"{_choice(rng, THINGS).lower()}-{_randint(rng, 10, 99)}"
-
-
-def _phrase(rng: random.Random) -> str:
-    return f"{_choice(rng, WORDS)} {_choice(rng, WORDS)} {_randint(rng, 2, 99)}"
-
-
 _PATH_CHAIN = re.compile(r"[a-z][A-Za-z]*/\[\^/\]\+(?:/[a-z][A-Za-z]*/\[\^/\]\+)*")
 _PATH_COLLECTION = re.compile(r"([a-z][A-Za-z]*)/\[\^/\]\+")
 _ANY_PARENT = "[^/]+/[^/]+/"
-REGIONS = ("us-central1", "europe-west1", "asia-east1", "us-east4", "europe-north1", "australia-southeast1")
-
-
-def scope_path(pattern: str, rng: random.Random) -> str | None:
+def scope_path(pattern: str, rng: random.Random, ctx: ValueContext | None = None) -> str | None:
     """A resource path a user would name, for a path pattern such as ``^projects/[^/]+/locations/[^/]+$``:
-    each collection gets a value in its own style (a project slug, a region for a location), or ``None``
-    when the pattern is not a plain chain of ``collection/[^/]+`` segments."""
+    each collection gets a value in its own style (a project id, a region for a location, a name fitting
+    the collection), or ``None`` when the pattern is not a plain chain of ``collection/[^/]+`` segments."""
+    ctx = ctx or ValueContext("google")
     body = pattern.removeprefix("^").removesuffix("$")
     if body == _ANY_PARENT[:-1] or body.startswith(_ANY_PARENT):
         # Google's ``{+parent}`` of any kind (``^[^/]+/[^/]+/services/[^/]+$``): a project is the usual one,
@@ -439,138 +483,66 @@ def scope_path(pattern: str, rng: random.Random) -> str | None:
     out = []
     for collection in _PATH_COLLECTION.findall(body):
         if collection in ("locations", "regions"):
-            value = _choice(rng, REGIONS)
+            value = make_value("region", rng, ctx)
         elif collection == "zones":
-            value = _choice(rng, REGIONS) + "-" + _choice(rng, "abc")
-        elif collection in ("organizations", "billingAccounts", "accounts", "customers"):
+            value = make_value("region", rng, ctx) + "-" + _choice(rng, "abc")
+        elif collection in ("organizations", "billingAccounts", "accounts", "customers", "folders"):
             value = str(_randint(rng, 100000, 999999))
+        elif collection == "projects":
+            value = make_value("project", rng, ctx)
         else:
-            value = f"{_choice(rng, THINGS).lower()}-{_randint(rng, 10, 99)}"
+            noun = "-".join(singular(w) for w in words(collection)[-1:]) or "item"
+            value = resource_slug(rng, ctx, noun)
         out += [collection, value]
     made = "/".join(out)
     return made if re.fullmatch(body, made) else None
 
 
+_SAYABLE_KINDS = frozenset((
+    "email", "first_name", "last_name", "username", "hostname", "person", "title", "display_name", "name", "city",
+    "country", "ipv4", "street", "street_address", "postal_code", "phone", "currency", "text", "message", "url",
+    "timestamp", "date", "color_name", "company", "status", "language", "team", "job", "district", "us_state"))
+_RECORD_NAMES = frozenset(("title", "display_name", "name", "person", "company"))
+
+
 def plausible(name: str) -> bool:
     """Whether the field's name tells what a person would put there (a name, an email, a city, a
-    description ...): only such values are said in a request; others are filler a person would not type."""
-    return _name_kind(name) is not None
+    description ...): only such values are said in a request; others are codes a person would not type."""
+    kind = field_kind(name)
+    return kind in _SAYABLE_KINDS or kind.startswith("category:")
 
 
-def _by_name(name: str, rng: random.Random) -> str | None:
-    kind = _name_kind(name)
-    return None if kind is None else _BY_KIND[kind](rng)
-
-
-def _names_record(name: str) -> bool:
+def names_record(name: str) -> bool:
     """Whether a field called ``name`` is what a record is called (a name or a title)."""
-    return _name_kind(name) in ("title", "person")
+    kind = field_kind(name)
+    if kind in _RECORD_NAMES:
+        return True
+    parts = words(name)
+    return kind.startswith("resource_name:") and bool(parts) and parts[-1] == "name"
 
 
 DISTINCT_ATTEMPTS = 8
 
 
 def distinct_names(schema: dict[str, Any], rec: dict[str, Any], taken: dict[str, set[str]], rng: random.Random,
-                   id_field: str = "") -> None:
+                   id_field: str = "", ctx: ValueContext | None = None) -> None:
     """Redraw the name or title of ``rec`` (a record of ``schema`` whose id is ``id_field``) while another
     record of its table has it (at most :data:`DISTINCT_ATTEMPTS` draws: a pattern or enum may allow no
     other), and note it in ``taken``: a list of a table's records never says one name twice, and a name
     tells a record."""
     props = schema.get("properties") or {}
     for key, value in rec.items():
-        if key == id_field or not isinstance(value, str) or not _names_record(key) or key not in props:
+        if key == id_field or not isinstance(value, str) or not names_record(key) or key not in props:
             continue
         seen = taken.setdefault(key, set())
         for _ in range(DISTINCT_ATTEMPTS):
             if value not in seen:
                 break
             try:
-                drawn = value_for(props[key], key, rng)
+                drawn = value_for(props[key], key, rng, 0, ctx)
             except Unsatisfiable:
                 break
             if isinstance(drawn, str):
                 value = drawn
         rec[key] = value
         seen.add(value)
-
-
-@lru_cache(maxsize=65536)
-def _name_kind(name: str) -> str | None:
-    """What a field called ``name`` holds, from its words (remembered: a state factory asks per record)."""
-    parts = words(name)
-    last = parts[-1] if parts else ""
-    joined = "".join(parts)
-    if "email" in joined:
-        return "email"
-    if last in ("firstname", "first", "given") or joined.endswith("firstname") or joined.endswith("givenname"):
-        return "first"
-    if joined.endswith(("lastname", "surname", "familyname")):
-        return "last"
-    if last in ("username", "login", "handle"):
-        return "username"
-    if last == "name" and len(parts) > 1 and parts[-2] in ("domain", "host", "hostname", "dns"):
-        return "hostname"  # a domain name is no title
-    if last == "name" and len(parts) > 1 and parts[-2] in ("full", "contact", "customer", "user", "person",
-                                                          "owner", "member", "author", "given", "family"):
-        return "person"
-    if last in ("name", "title", "label", "subject", "headline", "topic"):
-        return "title"
-    if last == "city":
-        return "city"
-    if last in ("country", "region"):
-        return "country"
-    if last == "address" and len(parts) > 1 and parts[-2] in ("ip", "ipv4", "host", "server", "network", "internal",
-                                                              "external", "public", "private", "nat"):
-        return "ip"  # a node's IP address is no street
-    if last in ("street", "address", "line1", "address1"):
-        return "street"
-    if last in ("zip", "postcode", "postal", "zipcode") or joined.endswith("postalcode"):
-        return "zip"
-    if last in ("phone", "mobile", "telephone") or "phone" in joined:
-        return "phone"
-    if last == "currency":
-        return "currency"
-    if last in ("description", "summary", "notes", "note", "comment", "message", "body", "text"):
-        return "description"
-    if last in ("url", "uri", "link", "website", "homepage", "href"):
-        return "url"
-    if last in ("at", "time", "date", "timestamp") or joined.endswith(("createdat", "updatedat", "date")):
-        return "timestamp"
-    if last == "color" or last == "colour":
-        return "color"
-    if last in ("company", "organization", "organisation", "org"):
-        return "company"
-    if last in ("status", "state"):
-        return "status"
-    if last in ("type", "kind", "category"):
-        return "type"
-    if last in ("language", "locale"):
-        return "language"
-    return None
-
-
-_BY_KIND: dict[str, Any] = {
-    "email": _email,
-    "first": lambda rng: _choice(rng, FIRST),
-    "last": lambda rng: _choice(rng, LAST),
-    "username": lambda rng: f"{_choice(rng, FIRST).lower()}{_randint(rng, 10, 99)}",
-    "person": lambda rng: f"{_choice(rng, FIRST)} {_choice(rng, LAST)}",
-    "title": lambda rng: f"{_choice(rng, THINGS)} {_choice(rng, KINDS)}",
-    "city": lambda rng: _choice(rng, CITIES)[0],
-    "country": lambda rng: _choice(rng, CITIES)[1],
-    "street": lambda rng: f"{_randint(rng, 10, 999)} {_choice(rng, STREETS)}",
-    "ip": _BY_FORMAT["ipv4"],
-    "hostname": _BY_FORMAT["hostname"],
-    "zip": lambda rng: f"{_randint(rng, 10000, 99999)}",
-    "phone": lambda rng: f"+1-555-{_randint(rng, 100, 999)}-{_randint(rng, 1000, 9999)}",
-    "currency": lambda rng: _choice(rng, ("usd", "eur", "gbp")),
-    "description": lambda rng: _choice(rng, DESCRIPTIONS).format(_choice(rng, THINGS)),
-    "url": lambda rng: f"https://{_choice(rng, DOMAINS)}/{_choice(rng, WORDS)}",
-    "timestamp": lambda rng: f"{_randint(rng, 2021, 2025)}-{_randint(rng, 1, 12):02d}-{_randint(rng, 1, 28):02d}"
-                             f"T{_randint(rng, 7, 19):02d}:00:00Z",
-    "color": lambda rng: _choice(rng, ("red", "blue", "green", "amber", "teal")),
-    "company": lambda rng: f"{_choice(rng, THINGS)} {_choice(rng, ('Labs', 'Group', 'Works', 'Partners'))}",
-    "status": lambda rng: _choice(rng, ("active", "pending", "archived")),
-    "type": lambda rng: _choice(rng, ("standard", "premium", "basic")),
-    "language": lambda rng: _choice(rng, ("en", "fr", "de", "pt")),
-}

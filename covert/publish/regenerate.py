@@ -110,6 +110,14 @@ def version_mismatches(manifest: dict[str, Any]) -> list[str]:
     augmented = (manifest.get("augmentation_config") or {}).get("covert_version", covert.__version__)
     if augmented != covert.__version__ and augmented != wanted:
         problems.append(f"covert {covert.__version__} is installed, the dataset was augmented with {augmented}")
+    recorded = manifest.get("value_data") or {}
+    if isinstance(recorded, dict) and recorded.get("faker"):
+        from covert.build import value_data
+
+        have_data = value_data()
+        if have_data["faker"] != recorded["faker"]:
+            problems.append(f"faker {have_data['faker']} is installed, the dataset's imported values were drawn "
+                            f"with faker {recorded['faker']} (pip install 'faker=={recorded['faker']}')")
     for name, info in sorted(manifest.get("builders", {}).items()):
         try:
             have = get_builder(name).version

@@ -240,7 +240,8 @@ def test_a_resource_path_names_the_project_and_parent_the_record_lives_in() -> N
 
 
 def test_records_of_a_table_have_distinct_names_and_a_domain_name_is_a_host() -> None:
-    from covert.imports.statefactory import _name_kind, _names_record, distinct_names, value_for
+    from covert.imports.fieldvalues import field_kind
+    from covert.imports.statefactory import names_record, distinct_names, value_for
 
     for spec in (shop_openapi(), notes_google(), queues_botocore(), memory_mcp()):
         api = bind(spec)
@@ -251,11 +252,11 @@ def test_records_of_a_table_have_distinct_names_and_a_domain_name_is_a_host() ->
                 if resource is None:
                     continue
                 for key in resource.schema["properties"]:
-                    if key == resource.id_field or not _names_record(key):
+                    if key == resource.id_field or not names_record(key):
                         continue
                     said = [r[key] for r in rows.values() if isinstance(r.get(key), str)]
                     assert len(said) == len(set(said)), (spec.api, table, key)
-    assert _name_kind("DomainName") == "hostname" and "." in value_for({"type": "string"}, "DomainName",
+    assert field_kind("DomainName") == "hostname" and "." in value_for({"type": "string"}, "DomainName",
                                                                           random.Random(0))
     # a name only an enum of two allows: redrawn a bounded number of times, then kept as it is
     schema = {"type": "object", "properties": {"title": {"type": "string", "enum": ["North", "South"]}}}
