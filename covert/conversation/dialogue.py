@@ -57,10 +57,10 @@ def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict
     return ranked[:MAX_QUESTIONS]
 
 
-def opening_of(task: Any, rng: random.Random, kept: list[str] = ()) -> str:
+def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: str = "customer") -> str:
     """The user's first message: the goal (and the ``kept`` context sentences) without the details the
-    assistant will ask for."""
-    from covert.synth.realize import REGISTERS, pleasantries, refer_back
+    assistant will ask for; greeted as often as users of ``register`` greet."""
+    from covert.synth.realize import pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
@@ -69,7 +69,7 @@ def opening_of(task: Any, rng: random.Random, kept: list[str] = ()) -> str:
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
 
-    greeting, _ = pleasantries(rng, REGISTERS.get(getattr(task, "builder", ""), "customer"))  # as often as queries
+    greeting, _ = pleasantries(rng, register)  # as often as queries
     if getattr(task, "category", "") == "irrelevance" or not task.dialogue.get("asks"):
         greeting = ""  # the whole query (an off-topic request) has its own greeting already
     return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not text.startswith("I") else \
@@ -117,7 +117,10 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     plan, when one is configured) replaces the template plan of the first tool-call turn."""
     rng = item_rng("dialogue", task.task_id)
     asked = asked_contexts(task, builder, rng)
-    opening = opening_of(task, rng, [p["text"] for p in task.dialogue.get("contexts") or [] if p not in asked])
+    from covert.synth.realize import register_of
+
+    opening = opening_of(task, rng, [p["text"] for p in task.dialogue.get("contexts") or [] if p not in asked],
+                         register_of(builder))
     held = None
     if task.calls and not task.dialogue.get("contexts"):
         held = hold_back(task, builder, opening, rng)

@@ -107,6 +107,7 @@ class Language:
     reads: dict[str, str] = field(default_factory=dict)
     fixed: frozenset[str] = frozenset()
     eligible: dict[str, Callable[[State, dict[str, Any]], bool]] = field(default_factory=dict)
+    register: str = ""
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

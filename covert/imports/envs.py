@@ -54,7 +54,9 @@ PREFIX = "api."
 
 def system_prompt(spec: ApiSpec, api: BoundApi) -> str:
     """The short policy an assistant follows on an imported API."""
-    plurals = ", ".join(sorted(r.plural for r in api.resources.values())[:5])
+    from covert.imports.language import resource_plurals, said_list
+
+    plurals = said_list(resource_plurals(api)[:5])
     return (f"You are the assistant for {spec.title}. You look up and manage {plurals} through its API tools. "
             "Look records up before acting on them, never invent ids, and confirm what changed.")
 

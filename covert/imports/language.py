@@ -9,33 +9,26 @@ for: the tool graph looks them up by a name first. Parameters whose values canno
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from covert.env import Intent, Language, Reference, State
+from covert.imports import phrasing
 from covert.imports.bind import BoundApi, BoundTool
+from covert.imports.fieldvalues import ValueContext, context_for, field_kind
 from covert.imports.resources import Resource, items_path, record_of, words
-from covert.imports.statefactory import Unsatisfiable, plausible, value_for
+from covert.imports.statefactory import Unsatisfiable, names_record, value_for
 
 _WORDY_ENUM = re.compile(r"^[a-z][a-z ]{1,30}$")
 _SLOT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _NAMEISH = ("name", "title", "label", "subject", "summary", "email", "username", "display")
 _AMOUNTS = ("price", "amount", "total", "cost", "balance", "size", "count", "quantity", "fee", "score")
 _SKIP_FORMATS = ("uri", "url", "byte", "binary", "password", "uuid")
-OUT_OF_SCOPE = (
-    "Can you suggest a good podcast for my commute?",
-    "What will the weather be like in Porto on Saturday?",
-    "Can you help me plan a birthday dinner for six people?",
-    "How many tablespoons are in a cup?",
-    "Who directed the film that won best picture last year?",
-    "Can you translate 'good morning' into Korean?",
-    "What's a good warm-up before a 10k run?",
-    "Can you recommend a novel set in Iceland?",
-)
 
 
 ACRONYMS = {w: w.upper() for w in ("ip", "dns", "vm", "api", "sql", "ssh", "gpg", "ssl", "tls", "url", "uri", "lb",
@@ -93,24 +86,46 @@ def phrasable(schema: Any) -> bool:
 
 
 def sayable(key: str, schema: Any) -> bool:
-    """Whether a person would say a value of field ``key`` in a request: :func:`phrasable`, and for a
-    string, a field whose name tells what goes there (a name, an email, a city, a description; not a
-    timestamp, a code or a token), so the request never carries filler."""
-    if not phrasable(schema):
+    """Whether a person would say a value of field ``key`` in a request: a wordy enum value, a number, or a
+    string whose field says what goes there and that a person types or pastes (a name, an email, a city, a
+    description, a URL, a region, a version); never a timestamp, a code, a token or an id the API issues."""
+    if not isinstance(schema, dict):
         return False
     parts = words(key)
     if not parts or parts[-1] in _CODE_WORDS or any(p in _CODE_PARTS for p in parts):
         return False
-    if schema.get("enum") or schema.get("type") in ("integer", "number"):
-        return True
-    if _is_when(key, schema) or schema.get("format") in ("int64", "int32", "google-duration", "google-fieldmask"):
+    if schema.get("enum"):
+        return phrasable(schema)
+    if schema.get("type") in ("integer", "number"):
+        return "pattern" not in schema
+    if schema.get("type") != "string" or _is_when(key, schema):
         return False
-    return plausible(key) or schema.get("format") in ("email", "date")
+    pattern = schema.get("pattern")
+    fmt = schema.get("format")
+    kind = field_kind(key, str(schema.get("description") or "")[:300], fmt if isinstance(fmt, str) else "",
+                      pattern if isinstance(pattern, str) else "")
+    if isinstance(pattern, str) and (len(pattern) > 80 or kind not in _NAMED_KINDS):
+        return False
+    if fmt in ("int64", "int32", "google-duration", "google-fieldmask", "byte", "binary", "password", "uuid"):
+        return False
+    return kind in _SAID_KINDS or kind.startswith("resource_name:") or fmt in ("email", "date")
 
 
-_CODE_WORDS = frozenset(("id", "ids", "arn", "key", "token", "uri", "url", "etag", "hash", "secret", "link", "currency",
-                         "href", "website", "homepage", "endpoint", "path", "uuid", "guid", "number", "no",
-                         "language", "locale", "version", "fingerprint", "type", "kind", "state", "status", "code"))
+# what a person says when asking for a record to be made or changed: names, places, contacts, text, and the
+# few codes people paste (a URL, a region, a version)
+_NAMED_KINDS = frozenset(("name", "display_name", "title", "slug", "bucket", "branch", "dns_label", "username",
+                          "resource_name:queue", "hostname"))
+_SAID_KINDS = frozenset((
+    "email", "first_name", "last_name", "username", "hostname", "person", "title", "display_name", "name", "city",
+    "country", "country_code", "street", "street_address", "postal_code", "phone", "currency", "text", "message",
+    "url", "storage_uri", "color_name", "company", "language", "team", "job", "district", "us_state",
+    "region", "zone", "version", "runtime", "machine_type", "branch", "bucket", "timezone", "cron", "tag", "slug",
+    "service_account", "project", "dns_label", "ipv4", "cidr", "port", "file_name", "file_path", "mime",
+    "visibility"))
+
+
+_CODE_WORDS = frozenset(("id", "ids", "arn", "key", "token", "etag", "hash", "secret", "uuid", "guid", "number", "no",
+                         "fingerprint", "kind", "code", "sid", "uid"))
 
 
 _CODE_PARTS = frozenset(("key", "token", "secret", "hash", "arn", "etag", "kms", "fingerprint", "uuid", "guid", "sha",
@@ -162,16 +177,27 @@ def _descriptors(resource: Resource, resources: dict[str, Resource]) -> list[str
                                                                  "message", "body", "text"):
             continue  # a record is named by its name, title or address, not by a date or a paragraph
         out.append(key)
-    out.sort(key=lambda k: (_name_rank(k), list(props).index(k)))
+    out.sort(key=lambda k: (_name_rank(k, resource), list(props).index(k)))
     return out[:3]
 
 
-def _name_rank(key: str) -> int:
-    """0 for a name or title, 1 for an address or handle, 2 for anything else."""
-    lowered = key.lower()
-    if any(n in lowered for n in ("name", "title", "label", "subject", "display")):
-        return 0
-    return 1 if any(n in lowered for n in ("email", "username", "summary")) else 2
+_OWN_NAME_LEADS = frozenset(("display", "friendly", "full", "short", "common", "pretty", "given", "title"))
+
+
+def _name_rank(key: str, resource: Resource | None = None) -> int:
+    """0 for the record's own name or title (``name``, ``displayName``, ``QueueName`` of a queue), 1 for an
+    address, a handle or a subject, 2 for anything else (``advertiserName`` names another record)."""
+    parts = words(key)
+    if not parts:
+        return 2
+    own = set(words(resource.noun.replace(" ", "_"))) if resource is not None else set()
+    last = parts[-1]
+    if last in ("name", "title", "label", "headline", "display"):
+        lead = parts[:-1]
+        if not lead or set(lead) <= _OWN_NAME_LEADS or lead[-1] in own or (lead and lead[-1] + "s" in own):
+            return 0
+        return 2 if resource is not None else 0
+    return 1 if last in ("email", "username", "subject", "login", "handle") else 2
 
 
 def _amount_fields(resource: Resource) -> list[str]:
@@ -324,7 +350,19 @@ class _ScopeValue:
         return scopes.get(self.key)
 
 
-def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:
+def _frames(frames: tuple[str, ...], kind: str, key: str, **fill: str) -> tuple[str, ...]:
+    """``frames`` filled with the API's words, each also said once with a reason ("I'm doing some cleanup,
+    so please list the servers"), the reason drawn by ``key`` so that an API keeps its own."""
+    filled = tuple(f.format(**fill) for f in frames)
+    pool = phrasing.REASONS[kind]
+    digest = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
+    count = max(1, round(len(filled) * phrasing.REASON_SHARE))
+    reasoned = tuple(f"{pool[(digest + i) % len(pool)]}, so {filled[(digest + 3 * i) % len(filled)]}"
+                     for i in range(count))
+    return filled + reasoned
+
+
+def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:  # noqa: C901
     role = bound.role
     if role.kind == "custom":
         from covert.imports.custom_actions import custom_intents
@@ -336,8 +374,10 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
     required = bound.spec.parameters["required"]
     id_slot = role.id_param if role.id_param and _SLOT.match(role.id_param) else None
     prefix = _record_prefix(bound)
+    key = f"{api.spec.api}:{bound.spec.name}"
+    none = (Intent(ask=(), answer=()),)
     if any(not _SLOT.match(p) for p in required):
-        return (Intent(ask=(), answer=()),)
+        return none
     linked = [p for p in required if bound.spec.param_entity(p) in refs]
     plain = [p for p in required if p not in linked and p not in role.scope_params]
     if role.kind == "list":
@@ -347,47 +387,47 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
                   if isinstance(s, dict) and s.get("type") == "integer"
                   and k.lower().replace("_", "") in ("totalcount", "total", "totalsize", "count", "totalitems", "totalresults")]
         if plain:
-            return (Intent(ask=(), answer=()),)
+            return none
         out = []
+        words_of = {"noun": noun, "plural": plural, "owner": owner}
         if counts:
-            out.append(Intent(ask=(f"how many {plural} are there{owner}?", f"can you count the {plural}{owner} for me?"),
-                              answer=tuple(f"I count {{{c}:n:{noun}|{plural}}} in all." for c in counts),
+            out.append(Intent(ask=_frames(phrasing.COUNT_ASKS, "list", key + ":count", **words_of),
+                              answer=tuple(f"I count {{{c}:n:{noun}|{plural}}} in all." for c in counts) +
+                              tuple(f"There are {{{c}:n:{noun}|{plural}}}." for c in counts),
                               context=(f"I'm looking at the {plural}{owner}",)))
         listed = _list_answers(bound, resource, refs[resource.entity].user_knows_id if resource.entity in refs else False)
         if listed:
-            out.append(Intent(ask=(f"which {plural} are there{owner}?", f"can you show me the {plural}{owner}?",
-                                   f"please list the {plural}{owner}"),
+            out.append(Intent(ask=_frames(phrasing.LIST_ASKS, "list", key, **words_of),
                               answer=listed, context=(f"I'm looking at the {plural}{owner}",)))
             for param, target in bound.fields.items():
                 if param in required or not _SLOT.match(param) or not sayable(target, params.get(param)):
                     continue
                 said = field_words(target)
-                out.append(Intent(ask=(f"which {plural}{owner} have the {said} {{{param}}}?",
-                                       f"can you show me the {plural}{owner} whose {said} is {{{param}}}?"),
-                                  answer=listed))
+                out.append(Intent(ask=_frames(phrasing.FILTER_ASKS, "list", key + param, field=said,
+                                              value=f"{{{param}}}", **words_of), answer=listed))
         return tuple(out) or (Intent(ask=(), answer=(), context=(f"I'm looking at the {plural}{owner}",)),)
     if role.kind == "get":
         if id_slot is None or any(not phrasable(params[p]) for p in plain if p != id_slot):
-            return (Intent(ask=(), answer=()),)
+            return none
         out = []
         props = resource.schema["properties"]
-        for key in _facts(resource):
-            said = field_words(key)
-            slot = _answer_slot(key, props[key], _path(prefix, key), props)
+        for fact in _facts(resource):
+            said = field_words(fact)
+            slot = _answer_slot(fact, props[fact], _path(prefix, fact), props)
             if slot is None:
                 continue
+            quoted = f'"{slot}"' if _is_text(fact, props[fact]) else slot
             out.append(Intent(
-                ask=(f"what's the {said} of {{{id_slot}}}?", f"can you tell me the {said} of {{{id_slot}}}?",
-                     f"I need the {said} of {{{id_slot}}}, please"),
-                answer=(f"The {said} is {slot}.", f"Its {said} is {slot}."),
+                ask=_frames(phrasing.GET_ASKS, "get", key + fact, field=said, target=f"{{{id_slot}}}"),
+                answer=(f"The {said} is {quoted}.", f"Its {said} is {quoted}.", f"{said[:1].upper()}{said[1:]}: {quoted}.",
+                        f"It has the {said} {quoted}." if not _is_text(fact, props[fact]) else f"It reads {quoted}."),
                 context=(f"it's about {{{id_slot}}}", f"I mean {{{id_slot}}}")))
-        return tuple(out) or (Intent(ask=(), answer=()),)
+        return tuple(out) or none
     if role.kind == "delete":
         if id_slot is None or (plain and plain != [id_slot]):
-            return (Intent(ask=(), answer=()),)
-        return (Intent(ask=(f"please delete {{{id_slot}}}", f"I no longer need {{{id_slot}}}; please remove it",
-                            f"can you get rid of {{{id_slot}}}?"),
-                       answer=(f"Done: the {noun} is deleted.",)),)
+            return none
+        return (Intent(ask=_frames(phrasing.DELETE_ASKS, "delete", key, target=f"{{{id_slot}}}"),
+                       answer=_delete_answers(resource)),)
     knows = refs[resource.entity].user_knows_id if resource.entity in refs else False
     labels = dict(bound.fields)
     if role.kind == "create" and role.id_param in params:
@@ -395,55 +435,121 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
     settable = [p for p in labels if _SLOT.match(p) and sayable(labels[p], params.get(p))]
     must = [p for p in plain if p != id_slot or role.kind == "create"]
     if any(p not in settable for p in must):
-        return (Intent(ask=(), answer=()),)
-    optional = [p for p in settable if p not in must]
-    combos = [list(c) for n in range(0, 3) for c in itertools.combinations(optional, n)]
+        return none
+    optional = sorted((p for p in settable if p not in must), key=lambda p: (not names_record(labels[p]), p))
+    naming = [p for p in optional if names_record(labels[p])]
     if role.kind == "update":
         if id_slot is None:
-            return (Intent(ask=(), answer=()),)
-        asks = []
-        for combo in combos:
-            chosen = must + combo
-            if not chosen:
-                continue
+            return none
+        out = []
+        for chosen in _combos(must, optional, naming):
             changes = " and ".join(f"the {field_words(labels[p])} to {{{p}}}" for p in chosen)
-            asks += [f"please change {changes} for {{{id_slot}}}", f"can you update {{{id_slot}}}? Set {changes}"]
-        return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "updated", knows)),)
-    asks = []
-    for combo in combos:
-        chosen = must + combo
-        if chosen:
-            details = " and ".join(f"{field_words(labels[p])} {{{p}}}" for p in chosen)
-            asks += [f"please create a new {noun} with {details}", f"I'd like to add {article(noun)}: {details}"]
-        else:
-            asks += [f"please set up a new {noun} for me", f"can you create a new {noun}?"]
-    return (Intent(ask=tuple(asks), answer=_write_answers(resource, prefix, "created", knows)),)
+            changes_are = " and ".join(f"the {field_words(labels[p])} is {{{p}}}" for p in chosen)
+            out.append(Intent(ask=_frames(phrasing.UPDATE_ASKS, "update", key + ".".join(chosen), changes=changes,
+                                          changes_are=changes_are, target=f"{{{id_slot}}}"),
+                              answer=_update_answers(resource, prefix, [labels[p] for p in chosen], knows)))
+        return tuple(out) or none
+    takes_body = any(p not in role.scope_params and p not in role.parent_params and p != role.id_param
+                     for p in params)
+    out = []
+    for chosen in _combos(must, optional, naming):
+        details = " and ".join(f"{field_words(labels[p])} {{{p}}}" for p in chosen)
+        out.append(Intent(ask=_frames(phrasing.CREATE_ASKS, "create", key + ".".join(chosen), details=details,
+                                      noun=noun, a_noun=article(noun)),
+                          answer=_create_answers(resource, prefix, [labels[p] for p in chosen], knows)))
+    if not out and not takes_body:  # the API takes nothing but where the record goes
+        out.append(Intent(ask=_frames(phrasing.CREATE_BARE_ASKS, "create", key, noun=noun, a_noun=article(noun)),
+                          answer=_create_answers(resource, prefix, [], knows)))
+    return tuple(out) or none
 
 
-def _write_answers(resource: Resource, prefix: str, done: str, knows_id: bool = False) -> tuple[str, ...]:
-    """What the assistant says after a create or an update: the record by its name when it has one,
-    else its id (a number the user may need later), never a resource path."""
+def _combos(must: list[str], optional: list[str], names: list[str]) -> list[list[str]]:
+    """The sets of fields a request gives: what the write needs plus one or two optional ones, a name (one
+    of ``names``) first when the record has one; never nothing when the write takes fields."""
+    names = [p for p in optional if p in names]
+    others = [p for p in optional if p not in names]
+    out: list[list[str]] = []
+    if names:
+        lead = names[:1]
+        out.append(must + lead)
+        out += [must + lead + [p] for p in others[:4]]
+    else:
+        if must:
+            out.append(list(must))
+        out += [[*must, p] for p in others[:5]]
+        out += [must + list(c) for c in itertools.combinations(others[:4], 2)][:4]
+    return [c for c in out if c]
+
+
+def _is_text(key: str, schema: Any) -> bool:
+    """A field whose values are sentences (a description, a message): quoted when an answer says them."""
+    return field_kind(key, str((schema or {}).get("description") or "")[:300]) in ("text", "message")
+
+
+def _said_name(resource: Resource, prefix: str, given: list[str] | None = None) -> str:
+    """The answer slot that names a record in its output: its name or title (for a new record, only one the
+    user gave it), else its id."""
+    named = [k for k in _descriptors(resource, {}) if _name_rank(k, resource) < 2
+             and (given is None or k in given)]
+    return _path(prefix, named[0] if named else resource.id_field)
+
+
+def _create_answers(resource: Resource, prefix: str, fields: list[str], knows_id: bool = False) -> tuple[str, ...]:
+    """What the assistant says after a create: the new record by the name it was given (or the id the API
+    gave it) and the values it was made with."""
     noun = shown(resource.noun)
-    named = [k for k in _descriptors(resource, {}) if _name_rank(k) < 2]
-    if named:
-        slot = _path(prefix, named[0])
-        return (f"Done: the {noun} {{{slot}}} is {done}.", f"All set: I've {done} the {noun} {{{slot}}}.")
-    if knows_id:  # a name the user knows (botocore's RoleName): several results each say which one
-        slot = _path(prefix, resource.id_field)
-        return (f"Done: the {noun} {{{slot}}} is {done}.", f"All set: {noun} {{{slot}}} has been {done}.")
-    # ids the API assigns are internals (the user refers to the record by what they asked for)
-    return (f"Done: the {noun} is {done}.", f"All set: the {noun} has been {done}.")
+    name = _said_name(resource, prefix, fields)
+    given = [f for f in fields if _path(prefix, f) != name]
+    props = resource.schema["properties"]
+    with_ = " and ".join(f"the {field_words(f)} {_value_slot(f, props.get(f), prefix)}" for f in given)
+    tail = f" with {with_}" if with_ else ""
+    return (f"I created the {noun} {{{name}}}{tail}.", f"The new {noun} {{{name}}} is set up{tail}.",
+            f"Done: {noun} {{{name}}} now exists{tail}.", f"I've added the {noun} {{{name}}}{tail}.")
+
+
+def _update_answers(resource: Resource, prefix: str, fields: list[str], knows_id: bool = False) -> tuple[str, ...]:
+    """What the assistant says after an update: which record, which fields and their new values."""
+    noun = shown(resource.noun)
+    name = _said_name(resource, prefix)
+    props = resource.schema["properties"]
+    changes = " and ".join(f"the {field_words(f)} to {_value_slot(f, props.get(f), prefix)}" for f in fields
+                           if _path(prefix, f) != name)
+    if not changes:  # the name itself changed: the output names the record by its new name
+        changes = f"the {field_words(fields[0])} to {{{name}}}" if fields else ""
+    return (f"I changed {changes} on the {noun} {{{name}}}.", f"The {noun} {{{name}}} now has {changes.replace(' to ', ' ')}.",
+            f"Updated: {noun} {{{name}}} has {changes.replace(' to ', ' set to ')}.")
+
+
+def _delete_answers(resource: Resource) -> tuple[str, ...]:
+    """What the assistant says after a delete: the record it deleted, by the name or id its output gives."""
+    noun = shown(resource.noun)
+    named = [k for k in _descriptors(resource, {}) if _name_rank(k, resource) < 2]
+    out = []
+    for key in [*named[:1], resource.id_field]:
+        out += [f"I deleted the {noun} {{{key}}}.", f"The {noun} {{{key}}} is deleted.",
+                f"Done: {noun} {{{key}}} has been removed."]
+    return tuple(out)
+
+
+def _value_slot(field: str, schema: Any, prefix: str) -> str:
+    """The answer slot of a field's new value, spoken where it has a spoken form."""
+    slot = _answer_slot(field, schema, _path(prefix, field), {}) if isinstance(schema, dict) else None
+    plain = f"{{{_path(prefix, field)}}}"
+    if slot is None:
+        return plain
+    return f'"{slot}"' if _is_text(field, schema) else slot
 
 
 def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) -> tuple[str, ...]:
-    """Answers that name the records a list returned (by name, with the count), or ``()`` when its
-    records have no name to say or the list is the whole output."""
+    """Answers that name the records a list returned (by their own name, with the count), or ``()`` when
+    its records have no name to say or the list is the whole output."""
     found = items_path(bound.spec.returns)
     if found is None or not found[0]:
         return ()
     path = found[0]
     required = resource.schema.get("required") or ()
-    named = sorted((k for k in _descriptors(resource, {}) if _name_rank(k) < 2), key=lambda k: k not in required)
+    named = sorted((k for k in _descriptors(resource, {}) if _name_rank(k, resource) < 2),
+                   key=lambda k: (_name_rank(k, resource), k not in required))
     if not named and knows_id:
         named = [resource.id_field]  # a name the user knows (botocore's FunctionName, an MCP entity's name)
     if not named:
@@ -451,7 +557,8 @@ def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) 
     spec = f"{path}:list:{named[0]}"
     noun, plural = shown(resource.noun), shown(resource.plural)
     return (f"I found {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"Here are the {plural}: {{{spec}}}.",
-            f"You have {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"The {plural} I see are {{{spec}}}.")
+            f"You have {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"The {plural} I see are {{{spec}}}.",
+            f"There are {{{path}:n:{noun}|{plural}}}: {{{spec}}}.", f"These {plural} are set up: {{{spec}}}.")
 
 
 def _facts(resource: Resource) -> list[str]:
@@ -474,21 +581,27 @@ def _facts(resource: Resource) -> list[str]:
     return out[:3]
 
 
-def _sampler(schema: dict[str, Any], field: str) -> _FieldValue:
-    return _FieldValue(schema, field)
+def _sampler(schema: dict[str, Any], field: str, ctx: ValueContext | None = None) -> _FieldValue:
+    return _FieldValue(schema, field, ctx or ValueContext())
+
+
+def _noun_of(api: BoundApi, bound: BoundTool) -> str:
+    resource = api.resources.get(bound.role.table or "")
+    return resource.noun if resource is not None else "record"
 
 
 @dataclass(frozen=True, eq=False)
 class _FieldValue:
-    """The value sampler of a parameter the user supplies: a realistic value for its schema. A class,
-    not a closure, so that a bound environment can be kept in the store (:mod:`covert.imports.bound`)."""
+    """The value sampler of a parameter the user supplies: a realistic value for its schema, in the API's
+    style (``ctx``). A class, not a closure, so that a bound environment can be kept in the store."""
 
     schema: dict[str, Any]
     field: str
+    ctx: ValueContext = field(default_factory=ValueContext)
 
     def __call__(self, rng: random.Random, state: State) -> Any:
         try:
-            return value_for(self.schema, self.field, rng)
+            return value_for(self.schema, self.field, rng, 0, self.ctx)
         except Unsatisfiable as exc:  # the task is not made; synthesis goes on
             from covert.synth.records import Rejected
 
@@ -583,6 +696,30 @@ def _nested_nouns(schema: Any, out: dict[str, str], depth: int) -> None:
     _nested_nouns(schema.get("items"), out, depth + 1)
 
 
+def resource_plurals(api: BoundApi) -> list[str]:
+    """The plural nouns of an API's resources as a person writes them, each once, sorted."""
+    return sorted({shown(r.plural) for r in api.resources.values()})
+
+
+def said_list(items: list[str]) -> str:
+    """Items joined as people write them: "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _out_of_scope(api: BoundApi) -> tuple[str, ...]:
+    """Requests the API's tools cannot serve: near-domain ones in its own words, and everyday ones."""
+    plurals = resource_plurals(api)
+    resources = sorted(api.resources.values(), key=lambda r: r.table)
+    near = []
+    for i, template in enumerate(phrasing.NEAR_DOMAIN):
+        resource = resources[i % len(resources)]
+        near.append(template.format(api=api.spec.title, noun=shown(resource.noun),
+                                    plural=plurals[i % len(plurals)] if plurals else "records"))
+    return (*near, *phrasing.OFF_TOPIC)
+
+
 def build_language(api: BoundApi) -> Language:
     """The generic language of a bound API."""
     refs = {r.entity: _reference(r, api.resources, api.spec.source) for r in api.resources.values()}
@@ -593,15 +730,16 @@ def build_language(api: BoundApi) -> Language:
     for name, bound in api.tools.items():
         for param, target in bound.fields.items():
             schema = bound.spec.parameters["properties"].get(param)
-            if bound.role.kind in ("create", "update") and phrasable(schema):
-                values[f"{name}.{param}"] = _sampler(schema, target)
+            if bound.role.kind in ("create", "update") and (phrasable(schema) or sayable(target, schema)):
+                values[f"{name}.{param}"] = _sampler(schema, target, context_for(api.spec.api, _noun_of(api, bound)))
         role = bound.role
         for param in role.scope_params:
             values[f"{name}.{param}"] = _scope_sampler(param, bound.spec.parameters["properties"][param])
             phrases[f"{name}.{param}"] = _scope_phrase(param, bound.spec.parameters["properties"][param])
         if role.kind == "create" and role.id_param and role.id_param in bound.spec.parameters["properties"]:
             schema = bound.spec.parameters["properties"][role.id_param]
-            values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param)
+            values[f"{name}.{role.id_param}"] = _sampler(schema, role.id_param,
+                                                         context_for(api.spec.api, _noun_of(api, bound)))
     for name, bound in api.tools.items():
         pairs = _ranges(name, bound, values)
         if pairs:  # "min instances 120 and max instances 63" is no request
@@ -612,12 +750,12 @@ def build_language(api: BoundApi) -> Language:
     for bound in api.tools.values():  # nested fields too: what a count or a list inside a record is called
         _nested_nouns(bound.spec.returns, field_nouns, 0)
     actions, reads = _dialogue(api)
-    plurals = sorted({shown(r.plural) for r in api.resources.values()})
     return Language(
-        scope=f"{', '.join(plurals[:4])} in {api.spec.title}",
+        scope=f"{said_list(resource_plurals(api)[:4])} in {api.spec.title}",
         intents=intents, references=refs,
         entity_tables={r.entity: r.table for r in api.resources.values()},
-        values=values, field_nouns=field_nouns, out_of_scope=OUT_OF_SCOPE, phrases=phrases,
+        values=values, field_nouns=field_nouns, out_of_scope=_out_of_scope(api), phrases=phrases,
+        register=phrasing.DEVELOPER_REGISTER,
         actions=actions, reads=reads,
         fixed=frozenset(f"{name}.{param}" for name, bound in api.tools.items() for param in bound.role.scope_params),
     )

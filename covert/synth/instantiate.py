@@ -28,12 +28,12 @@ from covert.synth.realize import (
     CLARIFICATIONS,
     OWN_COUNT_ASKS,
     RECORD_COUNT_ASKS,
-    REGISTERS,
     SELECTION_CONTEXTS,
     compose_query,
     fill,
     plural_noun,
     plural_subject,
+    register_of,
     sentence,
     slots,
 )
@@ -640,7 +640,7 @@ class Instantiator:
             said += " " + normalize_text(phrase)
         self.asks = asks
         self.repeats = self._record_phrases()
-        query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"), self.repeats,
+        query = compose_query(self.rng, contexts, asks, register_of(self.builder), self.repeats,
                               trailing)
         return query, " ".join(sentence(a) for a in answers), facts
 
@@ -1050,7 +1050,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     """Execute and realize ``blueprint``; raises :class:`Rejected` with a reason when it cannot."""
     task_id = make_task_id(builder.name, seed, index)
     if blueprint.category == "irrelevance":
-        register = REGISTERS.get(builder.name, "customer")
+        register = register_of(builder)
         query = compose_query(rng, [], [irrelevant_request(builder.language, state, rng)], register)
         answer = decline(builder.language.scope, rng)
         return Task(

@@ -6,6 +6,7 @@ import random
 import re
 import string
 from functools import cache
+from typing import Any
 
 from covert.values import ends_sentence
 
@@ -21,6 +22,8 @@ OPENINGS = {
              "Hi! Can you help with something?", "Hello team,", "Got a sec?"),
     "casual": ("hey,", "Hey!", "hi,", "Hi!", "Hey there,", "Morning!", "Evening!", "Yo,", "Hiya,", "ok so",
                "Hey, quick thing.", "Hello!", "Okay,", "Right,", "So,"),
+    # people asking an assistant to work an API for them: to the point
+    "developer": ("Hi,", "Hey,", "Quick one:", "Quick question:", "ok,", "So,"),
 }
 CLOSINGS_BY_REGISTER = {
     "customer": ("Thanks!", "Thank you.", "Thanks in advance.", "Thank you very much.", "Many thanks.",
@@ -32,11 +35,12 @@ CLOSINGS_BY_REGISTER = {
              "Let me know if you need anything else.", "Thanks, you're a star."),
     "casual": ("thanks!", "Thanks!", "thx", "ty", "Cheers!", "Ta.", "Thanks a ton.", "Nice one, thanks.",
                "That's all.", "Thanks :)", "Appreciate it!", "cheers"),
+    "developer": ("Thanks.", "thx", "Cheers.", "Thanks!"),
 }
 REGISTERS = {"airline": "customer", "banking": "customer", "hotels": "customer", "retail": "customer",
              "calendar": "work", "helpdesk": "work", "messaging": "work", "smart_home": "casual"}
 # how often a query of a register opens with a greeting and ends with a closer
-FREQUENCY = {"customer": (0.34, 0.3), "work": (0.26, 0.2), "casual": (0.3, 0.22)}
+FREQUENCY = {"customer": (0.34, 0.3), "work": (0.26, 0.2), "casual": (0.3, 0.22), "developer": (0.06, 0.05)}
 GREETINGS = ("", *sorted({g for group in OPENINGS.values() for g in group}))
 CLOSINGS = ("", *sorted({c for group in CLOSINGS_BY_REGISTER.values() for c in group}))
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ", "Plus, ",
@@ -108,6 +112,11 @@ def _keeps_capital(text: str) -> bool:
     """Sentences that start with "I", a name or an id stay capitalised after "Hi,"."""
     first = text.split(" ", 1)[0]
     return first == "I" or first.startswith(("I'", "I’")) or (len(first) > 1 and not first[1:].islower())
+
+
+def register_of(builder: Any) -> str:
+    """How a builder's users write: its language's register, else the one named for it, else "customer"."""
+    return getattr(builder.language, "register", "") or REGISTERS.get(builder.name, "customer")
 
 
 def pleasantries(rng: random.Random, register: str = "customer") -> tuple[str, str]:
