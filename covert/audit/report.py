@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from covert.audit import imported as _imported  # noqa: F401 - registers the checks of imported rows
 from covert.audit.checks import CHECKS, Check, closing, opening
+from covert.audit.imported import source_of
+from covert.audit.queries import QueryStats
 from covert.audit.rows import row_view
 
 ALL = "all"
@@ -40,12 +43,13 @@ class CheckResult:
     per_builder: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     per_category: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     per_cell: dict[tuple[str, str], Tally] = field(default_factory=lambda: defaultdict(Tally))
+    per_source: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     kinds: Counter[str] = field(default_factory=Counter)
     flagged: list[tuple[str, str, str]] = field(default_factory=list)  # (task_id, kind, detail)
 
     def add(self, builder: str, category: str, flagged: bool) -> None:
         for tally in (self.total, self.per_builder[builder], self.per_category[category],
-                      self.per_cell[(builder, category)]):
+                      self.per_cell[(builder, category)], self.per_source[source_of(builder)]):
             tally.applicable += 1
             tally.flagged += flagged
 
@@ -56,6 +60,7 @@ class CheckResult:
             "kinds": dict(self.kinds.most_common()),
             "per_builder": {k: v.to_dict() for k, v in sorted(self.per_builder.items())},
             "per_category": {k: v.to_dict() for k, v in sorted(self.per_category.items())},
+            "per_source": {k: v.to_dict() for k, v in sorted(self.per_source.items())},
             "per_cell": {f"{b}/{c}": v.to_dict() for (b, c), v in sorted(self.per_cell.items())},
             "examples": [{"task_id": t, "kind": k, "detail": d} for t, k, d in sorted(sample)],
         }
@@ -70,6 +75,7 @@ class ConfigAudit:
     results: dict[str, CheckResult] = field(default_factory=dict)
     openings: Counter[str] = field(default_factory=Counter)
     closings: Counter[str] = field(default_factory=Counter)
+    queries: dict[str, QueryStats] = field(default_factory=lambda: defaultdict(QueryStats))
 
     def to_dict(self, examples: int = 5, seed: int = 0) -> dict[str, Any]:
         return {
@@ -80,6 +86,7 @@ class ConfigAudit:
                 "distinct_closings": len([k for k in self.closings if k]),
                 "openings": dict(self.openings.most_common(12)),
                 "closings": dict(self.closings.most_common(12)),
+                "per_source": {k: v.to_dict() for k, v in sorted(self.queries.items())},
             },
         }
 
@@ -93,6 +100,9 @@ def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft") -> ConfigAud
         view = row_view(row)
         audit.rows += 1
         if view.query:
+            audit.queries[source_of(view.builder)].add(view.query)
+            if view.builder.startswith("api."):
+                audit.queries["api (all imported)"].add(view.query)
             audit.openings[opening(view.query)] += 1
             audit.closings[closing(view.query)] += 1
         for check in checks:
@@ -122,6 +132,10 @@ def audit_dataset(root: str | Path, configs: list[str] | None = None) -> dict[st
     if not names:
         raise DatasetError(f"{root} has no sft config to audit; build one with `covert build`")
     return {name: audit_rows(iter_rows(root, name), name) for name in names}
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
 
 
 def _rate(tally: Tally | None) -> str:
@@ -154,6 +168,16 @@ def format_report(audits: dict[str, ConfigAudit], examples: int = 0, seed: int =
         out.append(format_table(audit, "category"))
         out.append("")
         out.append(format_table(audit, "builder"))
+        out.append("")
+        if any(k.startswith("api.") for k in audit.queries):
+            out.append(format_table(audit, "source"))
+            out.append("")
+        out.append("queries per source: rows, duplicated first turns, distinct-2 (over an equal sample), polite")
+        for source, stats in sorted(audit.queries.items()):
+            d = stats.to_dict()
+            out.append(f"  {source:<24} {d['rows']:>6}  dup {_share(d['duplicate_first_turns'])}  "
+                       f"distinct-2 {d['distinct_2'] if d['distinct_2'] is not None else '-'} "
+                       f"(n={d['distinct_2_sample']})  polite {_share(d['polite'])}")
         out.append("")
         out.append("applicable rows and kinds:")
         for check_name, result in audit.results.items():

@@ -1,0 +1,392 @@
+"""The audit's checks for rows built on imported APIs (builders named ``api.*``).
+
+Each check applies only to imported rows. They read the row as a careful reader does, with rules of their
+own (not the generator's): a value whose form contradicts its field (a currency code that is no code, an
+amount that is no number, a word salad such as "design final 32"), a create called with nothing, a write
+answer that names nothing of what was done, key twins (``sid``/``Sid``) with different values, a system
+prompt with repeated or broken nouns, arguments of the wrong kind, a new record in a final state, parallel
+writes that differ in one number only, a list named by another record's name field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from covert.audit.checks import OK, Verdict, _flag, check
+from covert.audit.rows import CallView, RowView
+from covert.audit.text import normalized, says_spoken
+from covert.env import is_error
+
+IMPORTED = "api."
+MAX_PAIRS = 4000  # (key, value) pairs looked at per row: a hostile output cannot make the audit slow
+
+
+def imported(view: RowView) -> bool:
+    """Whether the row was built on an imported API."""
+    return view.builder.startswith(IMPORTED)
+
+
+def source_of(builder: str) -> str:
+    """The group a builder is reported in: ``api.botocore``, ``api.google``, ``api.openapi``, ``api.mcp``
+    for imported ones, else the builder itself."""
+    if builder.startswith(IMPORTED):
+        return ".".join(builder.split(".")[:2])
+    return builder
+
+
+def _pairs(value: Any, key: str = "", depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """``(key, scalar)`` pairs of nested data (list items keep their list's key)."""
+    if depth > 12:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _pairs(v, str(k), depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _pairs(v, key, depth + 1)
+    else:
+        yield key, value
+
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def _key_words(key: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(key.replace("-", "_").replace(".", "_"))]
+
+
+# -- what a field's value must look like (the audit's own rules) --------------------------------------
+
+_SALAD = re.compile(r"^[a-z]{3,12}(?: [a-z]{3,12}){1,2} \d{1,3}$")
+_LOREM = frozenset(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "eiusmod", "tempor", "incididunt", "labore", "dolore", "magna", "aliqua"])
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+_IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
+_IPV6 = re.compile(r"^[0-9a-fA-F:]+:[0-9a-fA-F:]*(?:/\d{1,3})?$")
+_DATEISH = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{9,13}$)")
+
+
+def _form_rule(words: list[str]) -> tuple[str, Any] | None:
+    """What the value of a field with these name words must look like: ``(rule name, test)``."""
+    if not words:
+        return None
+    last, joined = words[-1], "".join(words)
+    prev = words[-2] if len(words) > 1 else ""
+    if joined.endswith("currencycode") or last == "currency":
+        return "currency_code", lambda v: bool(re.fullmatch(r"[A-Za-z]{3}", v))
+    if joined.endswith("countrycode"):
+        return "country_code", lambda v: bool(re.fullmatch(r"[A-Za-z]{2,3}", v))
+    if joined.endswith("languagecode") or last in ("locale",):
+        return "language_code", lambda v: bool(re.fullmatch(r"[a-zA-Z]{2,3}(?:[-_][A-Za-z0-9]{2,4})*", v))
+    if last in ("url", "uri", "href") or joined.endswith(("url", "uri")):
+        return "url", lambda v: bool(re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//|^/|^[a-z][a-z0-9+.-]*:[^\s]+$", v)) and " " not in v
+    if last == "email" or joined.endswith("emailaddress"):
+        return "email", lambda v: "@" in v and " " not in v
+    if last in ("ip", "ipv4") or joined.endswith(("ipaddress", "ipv4address")):
+        return "ip", lambda v: bool(_IPV4.match(v) or _IPV6.match(v))
+    if last in ("cidr", "cidrs") or joined.endswith("cidrblock") or joined.endswith("cidrblocks"):
+        return "cidr", lambda v: "/" in v and " " not in v
+    if last == "arn":
+        return "arn", lambda v: v.startswith("arn:")
+    if joined.endswith(("mimetype", "contenttype", "mediatype")):
+        return "mime", lambda v: bool(re.fullmatch(r"[\w.+-]+/[\w.+-]+(?:;.*)?", v))
+    if last in ("version", "revision") and prev not in ("secret", "password"):
+        return "version", lambda v: any(ch.isdigit() for ch in v) or v in ("latest", "LATEST", "$LATEST", "current")
+    if last in ("phone", "fax", "mobile") or "phone" in joined:
+        return "phone", lambda v: sum(ch.isdigit() for ch in v) >= 7
+    if last in ("time", "timestamp", "at", "date", "datetime") and prev not in ("up", "run", "response", "wait"):
+        return "timestamp", lambda v: bool(_DATEISH.match(v)) or bool(re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", v))
+    if last in ("html", "snippet") or joined.endswith("htmlsnippet"):
+        return "html", lambda v: "<" in v and ">" in v
+    if last in ("rate", "amount", "price", "total", "cost", "micros", "bytes", "count", "percent", "port",
+                "quantity", "size", "balance", "fee") and prev not in ("sample", "frame", "bit"):
+        return "number", lambda v: bool(_NUMBER.match(v.replace(",", "")))
+    if last in ("hostname", "domain", "fqdn") or joined.endswith(("hostname", "domainname", "dnsname")):
+        return "hostname", lambda v: ("." in v and " " not in v) or v == "localhost"
+    if last in ("timezone",) or joined.endswith("timezone"):
+        return "timezone", lambda v: "/" in v or v.upper().startswith(("UTC", "GMT"))
+    if last in ("id", "ids", "arn", "key", "token", "etag", "uid", "uuid", "sid", "slug", "sha", "hash"):
+        return "identifier", lambda v: " " not in v.strip()
+    return None
+
+
+def filler(key: str, value: str) -> str | None:
+    """Why a string value is filler for its field (a word salad, lorem ipsum, a form that contradicts the
+    field's name), or ``None``."""
+    if _SALAD.match(value):
+        return "word_salad"
+    tokens = value.lower().split()
+    if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
+        return "lorem"
+    rule = _form_rule(_key_words(key))
+    if rule is not None and value and not rule[1](value):
+        return f"not_{rule[0]}"
+    return None
+
+
+@check("filler_value", "imported rows whose tool outputs hold filler: word salad ('design final 32'), lorem ipsum, "
+       "or a value whose form contradicts its field (a currency code that is no code, an amount that is no number)",
+       0.02)
+def filler_value(view: RowView) -> Verdict | None:
+    """Imported rows with tool outputs. Flagged when any string value of any output is filler
+    (:func:`filler`)."""
+    if not imported(view) or not view.turns:
+        return None
+    seen = 0
+    for call in view.calls:
+        for key, value in _pairs(call.output):
+            seen += 1
+            if seen > MAX_PAIRS:
+                return OK
+            if isinstance(value, str):
+                why = filler(key, value)
+                if why is not None:
+                    return _flag(why, f"{call.name}: {key}={value!r}")
+    return OK
+
+
+# -- calls ----------------------------------------------------------------------------------------
+
+_PLACE_PARAM = re.compile(r"(?:^|_)(?:parent|project|projects|location|locations|region|zone|account|accounts|"
+                          r"scope|name)(?:s?id|_id|Id)?$", re.IGNORECASE)
+
+
+def _is_create(view: RowView, call: CallView) -> bool:
+    name = call.name
+    lowered = name.lower()
+    return call.writes and bool(re.search(r"(?:^|_|\b)(create|insert|add|put|register|new|post)", lowered)
+                                or re.match(r"^(Create|Put|Add|Register|Insert|New)[A-Z]", name))
+
+
+def _where_params(view: RowView, call: CallView) -> set[str]:
+    """Parameters that only say where the record goes (its parent, project, region, account)."""
+    props = ((view.tools.get(call.name) or {}).get("parameters") or {}).get("properties") or {}
+    out = set()
+    for key, schema in props.items():
+        description = str((schema or {}).get("description") or "").lower() if isinstance(schema, dict) else ""
+        if (_PLACE_PARAM.search(key) and ("parent" in description or "lives in" in description or "project" in
+                                           description or "location" in description or key.lower() == "parent"
+                                           or "region" in description or "account" in description)) or (description.startswith("the ") and description.endswith("it lives in.")) or ("'s id." in description and key != "name"):
+            out.add(key)
+    return out
+
+
+@check("empty_create", "creates on imported APIs called with nothing but where the record goes, although the "
+       "tool takes fields", 0.05)
+def empty_create(view: RowView) -> Verdict | None:
+    """Imported rows with a create call (a writing tool whose name says create/insert/add/put/register).
+    Flagged when a create's arguments name only where the record goes (its parent, project, region) while
+    the tool offers other fields."""
+    if not imported(view):
+        return None
+    creates = [c for c in view.calls if _is_create(view, c) and not is_error(c.output)]
+    if not creates:
+        return None
+    for call in creates:
+        props = ((view.tools.get(call.name) or {}).get("parameters") or {}).get("properties") or {}
+        where = _where_params(view, call)
+        offered = [p for p in props if p not in where]
+        given = [p for p in call.arguments if p not in where]
+        if offered and not given:
+            return _flag("nothing_given", f"{call.name} {sorted(call.arguments)}")
+    return OK
+
+
+def _distinctive(value: Any) -> bool:
+    text = str(value)
+    return len(text) >= 2 and not isinstance(value, bool) and text.lower() not in ("true", "false", "none", "null")
+
+
+@check("write_answer_unnamed", "imported write rows whose answer names nothing of what was done (no name, id or "
+       "new value of the record a write acted on)", 0.05)
+def write_answer_unnamed(view: RowView) -> Verdict | None:
+    """Imported rows that end in an answer after successful writes. Flagged when, for some write, the
+    answer says none of its argument values (other than where the record goes) nor any distinctive value
+    of its output, raw or spoken."""
+    if not imported(view) or view.behaviour != "tool_use" or not view.answer:
+        return None
+    writes = [c for c in view.calls if c.writes and not is_error(c.output)]
+    if not writes:
+        return None
+    answer = normalized(view.answer)
+    for call in writes:
+        where = _where_params(view, call)
+        candidates = [v for k, v in call.arguments.items() if k not in where and isinstance(v, (str, int, float))]
+        candidates += [v for _k, v in _pairs(call.output) if isinstance(v, (str, int, float))][:200]
+        if not any(_distinctive(v) and says_spoken(answer, v) for v in candidates):
+            return _flag("write_not_named", f"{call.name}: {view.answer[:120]}")
+    return OK
+
+
+@check("case_twin_keys", "imported outputs holding keys that differ only in case or separators (sid/Sid, id/Id) "
+       "with different values", 0.0)
+def case_twin_keys(view: RowView) -> Verdict | None:
+    """Imported rows with outputs. Flagged when one object of an output has two keys equal but for case
+    and ``_``/``-`` whose values differ."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        stack = [call.output]
+        looked = 0
+        while stack and looked < MAX_PAIRS:
+            item = stack.pop()
+            looked += 1
+            if isinstance(item, dict):
+                folded: dict[str, tuple[str, Any]] = {}
+                for k, v in item.items():
+                    key = str(k).lower().replace("_", "").replace("-", "")
+                    if key in folded and folded[key][1] != v:
+                        return _flag("twins_differ", f"{call.name}: {folded[key][0]}={folded[key][1]!r} {k}={v!r}")
+                    folded.setdefault(key, (str(k), v))
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+    return OK
+
+
+_BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|ss|us|x|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"
+                            r"statuss|awses|analysises|criterias|feedbacks|softwares|equipments|informations)\b",
+                            re.IGNORECASE)
+
+
+@check("broken_nouns", "imported system prompts with repeated or broken resource nouns ('actions, actions', "
+       "'awses', 'analysises', 'billing infos')", 0.0)
+def broken_nouns(view: RowView) -> Verdict | None:
+    """Imported rows with a system prompt. Flagged when its list of what the assistant manages names a
+    noun twice, or a plural no one writes."""
+    if not imported(view) or not view.system:
+        return None
+    broken = _BROKEN_PLURAL.search(view.system)
+    if broken and broken.group(0).lower() not in ("analyses", "statuses", "buses", "bonuses", "viruses", "boxes"):
+        return _flag("broken_plural", broken.group(0))
+    listed = re.search(r"manage (.+?) through", view.system)
+    if listed:
+        items = [i.strip() for i in re.split(r",| and ", listed.group(1)) if i.strip()]
+        if len(items) != len(set(items)):
+            return _flag("repeated_noun", listed.group(1)[:120])
+    return OK
+
+
+def _path_disagrees(value: str) -> bool:
+    """A resource path whose segments repeat one value for two collections (``projects/x/locations/x``)."""
+    parts = value.split("/")
+    if len(parts) < 4 or len(parts) % 2:
+        return False
+    values = parts[1::2]
+    return len(values) != len(set(values))
+
+
+@check("wrong_kind_argument", "imported calls with a value of the wrong kind: an ARN where a name is asked, a "
+       "resource path whose parts repeat one value, a child id that disagrees with its parent", 0.0)
+def wrong_kind_argument(view: RowView) -> Verdict | None:
+    """Imported rows with calls. Flagged when an argument whose name ends in Name holds an ARN, a path
+    argument names one value for two collections (``projects/x/locations/x``), or a call's child path
+    does not start with the parent path another argument of the same call gives."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        args = {k: v for k, v in call.arguments.items() if isinstance(v, str)}
+        for key, value in args.items():
+            words = _key_words(key)
+            if words and words[-1] == "name" and value.startswith("arn:"):
+                return _flag("arn_as_name", f"{call.name}: {key}={value[:80]}")
+            if "/" in value and _path_disagrees(value):
+                return _flag("path_repeats", f"{call.name}: {key}={value[:80]}")
+        parent = args.get("parent")
+        child = args.get("name")
+        if parent and child and "/" in parent and "/" in child and not child.startswith(parent + "/"):
+            return _flag("child_outside_parent", f"{call.name}: {parent} / {child}")
+    return OK
+
+
+_TERMINAL = frozenset(("canceled", "cancelled", "deleted", "failed", "error", "terminated", "expired", "closed",
+                       "disabled", "suspended", "archived", "rejected", "deleting", "stopped", "inactive", "revoked",
+                       "completed", "succeeded", "done", "finished", "retired", "removed", "stopping", "blocked"))
+
+
+@check("create_terminal_status", "imported creates whose output gives the new record a final status "
+       "('canceled', 'deleted', 'failed')", 0.0)
+def create_terminal_status(view: RowView) -> Verdict | None:
+    """Imported rows with a create. Flagged when a create's output has a top-level status-like field
+    (status, state, phase, lifecycle) holding a final state."""
+    if not imported(view):
+        return None
+    creates = [c for c in view.calls if _is_create(view, c) and not is_error(c.output)]
+    if not creates:
+        return None
+    for call in creates:
+        record = call.output if isinstance(call.output, dict) else {}
+        for key, value in record.items():
+            words = _key_words(str(key))
+            if words and words[-1] in ("status", "state", "phase", "lifecycle") and isinstance(value, str) \
+                    and value.lower().replace("_", "") in {t.replace("_", "") for t in _TERMINAL}:
+                return _flag("final_status", f"{call.name}: {key}={value}")
+    return OK
+
+
+def _only_numbers_differ(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    if set(a) != set(b) or a == b:
+        return False
+    differing = [k for k in a if a[k] != b[k]]
+    return all(isinstance(a[k], (int, float)) and isinstance(b[k], (int, float)) for k in differing) or all(
+        isinstance(a[k], str) and isinstance(b[k], str) and re.sub(r"\d+", "#", a[k]) == re.sub(r"\d+", "#", b[k])
+        for k in differing)
+
+
+@check("parallel_near_duplicate", "imported parallel writes of one tool whose arguments differ in one number only",
+       0.0)
+def parallel_near_duplicate(view: RowView) -> Verdict | None:
+    """Imported rows with a turn of two writes of one tool. Flagged when two of them differ only in
+    numbers ("national roaming data limit 141 and 58")."""
+    if not imported(view):
+        return None
+    turns = [t for t in view.turns if sum(c.writes for c in t) >= 2]
+    if not turns:
+        return None
+    for turn in turns:
+        writes = [c for c in turn if c.writes]
+        for i, a in enumerate(writes):
+            for b in writes[i + 1:]:
+                if a.name == b.name and _only_numbers_differ(a.arguments, b.arguments):
+                    return _flag("numbers_only", f"{a.name}: {a.arguments} / {b.arguments}")
+    return OK
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+@check("list_by_foreign_name", "imported list answers that name the records by another record's name field "
+       "(creatives listed by their advertiser's name)", 0.0)
+def list_by_foreign_name(view: RowView) -> Verdict | None:
+    """Imported rows whose last turn returned a list of records under a key (``creatives``) and whose
+    answer names some. Flagged when every record field the answer quotes is a ``<noun>Name`` whose noun is
+    not the list's own (``advertiserName`` in a list of creatives)."""
+    if not imported(view) or view.behaviour != "tool_use" or not view.answer or not view.turns:
+        return None
+    answer = normalized(view.answer)
+    for call in view.turns[-1]:
+        if not isinstance(call.output, dict):
+            continue
+        for list_key, records in call.output.items():
+            if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
+                continue
+            own = {_singular(w) for w in _key_words(str(list_key))}
+            said_by: set[str] = set()
+            for rec in records:
+                for key, value in rec.items():
+                    if isinstance(value, str) and len(value) > 2 and says_spoken(answer, value):
+                        said_by.add(str(key))
+            if not said_by:
+                continue
+            foreign = {k for k in said_by if len(_key_words(k)) >= 2 and _key_words(k)[-1] == "name"
+                       and _key_words(k)[0] not in ("display", "friendly", "full", "name", "title", "short", "common")
+                       and _key_words(k)[-2] not in own}
+            if said_by <= foreign:
+                return _flag("foreign_name", f"{call.name}: {list_key} named by {sorted(foreign)[0]}")
+    return OK
