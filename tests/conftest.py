@@ -4,18 +4,15 @@ Property tests run derandomized by default, so the suite gives the same verdict 
 included). ``HYPOTHESIS_PROFILE=explore`` searches with fresh random examples instead, to hunt for
 new counterexamples locally.
 
-Compiled argument validators of hand-written environments go to a folder of this session's own
-(``$COVERT_VALIDATOR_CACHE``; see :mod:`covert.env.compiled`), not to the user's cache.
+
+
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 
 from hypothesis import settings
-
-os.environ.setdefault("COVERT_VALIDATOR_CACHE", tempfile.mkdtemp(prefix="covert-validators-"))
 
 settings.register_profile("deterministic", derandomize=True)
 settings.register_profile("explore", derandomize=False)

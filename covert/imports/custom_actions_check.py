@@ -32,6 +32,7 @@ from typing import Any
 import jsonschema_rs
 
 from covert.env import State
+from covert.env.patterns import bounded_validator
 from covert.imports.custom_actions import (
     HARNESS,
     CustomCode,
@@ -254,7 +255,7 @@ def _response_validator(schema: Any) -> Any:
     if not isinstance(schema, dict) or not schema:
         return None
     try:
-        return jsonschema_rs.validator_for(schema)
+        return bounded_validator(schema)
     except (ValueError, jsonschema_rs.ValidationError):
         return None
 

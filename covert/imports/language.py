@@ -481,7 +481,7 @@ def _sampler(schema: dict[str, Any], field: str) -> _FieldValue:
 @dataclass(frozen=True, eq=False)
 class _FieldValue:
     """The value sampler of a parameter the user supplies: a realistic value for its schema. A class,
-    not a closure, so that a bound environment can be kept in the store (:mod:`covert.imports.bound`)."""
+    not a closure, so that a bound environment can be pickled (to another process)."""
 
     schema: dict[str, Any]
     field: str
