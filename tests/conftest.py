@@ -3,9 +3,6 @@
 Property tests run derandomized by default, so the suite gives the same verdict on every run (CI
 included). ``HYPOTHESIS_PROFILE=explore`` searches with fresh random examples instead, to hunt for
 new counterexamples locally.
-
-
-
 """
 
 from __future__ import annotations
