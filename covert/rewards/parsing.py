@@ -17,11 +17,21 @@ import orjson
 
 MAX_NAME = 200
 MAX_PYTHON_TEXT = 200_000
-MAX_TEXT_CALLS = 256  # tool-call blocks read from one raw text; a longer text scores 0 unread
-_TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
+MAX_TEXT_CALLS = 256  # calls read from one completion, in any syntax; more score 0 unread
+MAX_MESSAGES = 512  # messages (or role headers and tool-response blocks of a raw text) read from one completion
+# a name followed by "(": an upper bound on the calls of a python-style list, counted before it is parsed
+# (a name in a string argument counts too; a list with more than MAX_CALL_LIKE is refused unread)
+_CALL_LIKE = re.compile(r"[A-Za-z_][\w.]*[ \t]*\(")
+MAX_CALL_LIKE = 4 * MAX_TEXT_CALLS
+# operators, brackets and separators of a python-style list, counted before it is parsed: the parse and
+# the literal reading cost about 3 us per token (a string literal is one token, however long)
+_STRUCTURE = ",:+-*/%[](){}.=<>|&^~@"
+MAX_PYTHON_STRUCTURE = 8192
+# string literals, left out of that count (a quote inside is escaped); an f-string's braces hold code the
+# parser reads, so a text with one is counted whole
+_STRING = re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"")
+_FSTRING = re.compile(r"(?<!\w)(?:[fF][rRbB]?|[rRbB][fF])['\"]")
 _ROLE_HEADER = re.compile(r"<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>[ \t]*(\w+)[ \t]*<\|end_header_id\|>")
-_TOOL_RESPONSE = re.compile(r"<tool_response>(.*?)(?:</tool_response>|\Z)", re.DOTALL)
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 # a chat-template token, with the role name that may follow it (<|im_start|>assistant)
 _SPECIAL = re.compile(r"<\|[^|<>\s]{1,40}\|>(?:\s*(?:assistant|user|tool|system|ipython)\b)?")
 
@@ -104,7 +114,17 @@ def parse_completion(completion: Any) -> Transcript:
 
 
 def parse_messages(messages: list[Any]) -> Transcript:
-    """Read OpenAI-style messages (``assistant`` with ``tool_calls``, ``tool``, ``user``; ``system`` is skipped)."""
+    """Read OpenAI-style messages (``assistant`` with ``tool_calls``, ``tool``, ``user``; ``system`` is skipped).
+
+    At most :data:`MAX_MESSAGES` messages and :data:`MAX_TEXT_CALLS` listed calls are read: more are
+    refused (score 0) after counting them, before anything is parsed."""
+    if len(messages) > MAX_MESSAGES:
+        return Transcript(reasons=[f"parse:too_many_messages: {len(messages)} messages (at most {MAX_MESSAGES} "
+                                   "are read)"], readable=False)
+    listed = sum(len(m["tool_calls"]) for m in messages
+                 if isinstance(m, dict) and isinstance(m.get("tool_calls"), list))
+    if listed > MAX_TEXT_CALLS:
+        return _too_many_calls(f"{listed} tool calls")
     transcript = Transcript()
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
@@ -135,8 +155,11 @@ def parse_text(text: str) -> Transcript:
     blocks = text.count("<tool_call>")
     if blocks > MAX_TEXT_CALLS:
         # counted before anything is parsed: a text of thousands of calls costs one scan, not a parse
-        return Transcript(reasons=[f"parse:too_many_calls: {blocks} tool-call blocks (at most {MAX_TEXT_CALLS} are read)"],
-                          readable=False)
+        return _too_many_calls(f"{blocks} tool-call blocks")
+    messages = sum(text.count(marker) for marker in ("<|im_start|>", "<|start_header_id|>", "<tool_response>"))
+    if messages > MAX_MESSAGES:
+        return Transcript(reasons=[f"parse:too_many_messages: {messages} role headers and tool responses "
+                                   f"(at most {MAX_MESSAGES} are read)"], readable=False)
     transcript = Transcript()
     position, role = 0, "assistant"
     for match in _ROLE_HEADER.finditer(text):
@@ -147,15 +170,49 @@ def parse_text(text: str) -> Transcript:
     return transcript
 
 
+def tagged(text: str, opening: str, closing: str) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, body)`` of each ``opening ... closing`` block of ``text`` in order (an unclosed
+    block runs to the end), found with ``str.find``: linear, and at C speed (a lazy regex over a
+    megabyte costs tens of milliseconds)."""
+    position = 0
+    while True:
+        start = text.find(opening, position)
+        if start < 0:
+            return
+        body = start + len(opening)
+        stop = text.find(closing, body)
+        if stop < 0:
+            yield start, len(text), text[body:]
+            return
+        yield start, stop + len(closing), text[body:stop]
+        position = stop + len(closing)
+
+
+def without_tagged(text: str, opening: str, closing: str, replacement: str) -> str:
+    """``text`` with each block of :func:`tagged` replaced by ``replacement``."""
+    if opening not in text:
+        return text
+    parts, position = [], 0
+    for start, end, _body in tagged(text, opening, closing):
+        parts.append(text[position:start])
+        position = end
+    parts.append(text[position:])
+    return replacement.join(parts)
+
+
+def _too_many_calls(what: str) -> Transcript:
+    return Transcript(reasons=[f"parse:too_many_calls: {what} (at most {MAX_TEXT_CALLS} are read)"], readable=False)
+
+
 def _add_block(transcript: Transcript, role: str, block: str) -> None:
     if role == "system":
         return
     position = 0
-    for match in _TOOL_RESPONSE.finditer(block):
+    for start, end, body in tagged(block, "<tool_response>", "</tool_response>"):
         if role == "assistant":
-            _add_segment(transcript, block[position:match.start()])
-        transcript.steps.append(ToolMessage("", match.group(1).strip()))
-        position = match.end()
+            _add_segment(transcript, block[position:start])
+        transcript.steps.append(ToolMessage("", body.strip()))
+        position = end
     rest = block[position:]
     if role == "assistant":
         _add_segment(transcript, rest)
@@ -177,7 +234,7 @@ def _add_segment(transcript: Transcript, segment: str) -> None:
 
 
 def _clean(segment: str) -> str:
-    return _SPECIAL.sub("\n", _THINK.sub("", segment)).strip()
+    return _SPECIAL.sub("\n", without_tagged(segment, "<think>", "</think>", "")).strip()
 
 
 def parse_calls_in_text(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
@@ -205,8 +262,8 @@ def parse_hermes(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
     calls: list[ToolCall] = []
     reasons: list[str] = []
     invalid = 0
-    for match in _TOOL_CALL.finditer(text):
-        body = match.group(1).strip()
+    for _start, _end, body in tagged(text, "<tool_call>", "</tool_call>"):
+        body = body.strip()
         try:
             payload = orjson.loads(body)
         except (orjson.JSONDecodeError, RecursionError):
@@ -219,7 +276,7 @@ def parse_hermes(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
             reasons.append(reason)
         else:
             calls.append(call)
-    rest = _TOOL_CALL.sub(" ", text).strip()
+    rest = without_tagged(text, "<tool_call>", "</tool_call>", " ").strip()
     return calls, invalid, rest, reasons
 
 
@@ -230,12 +287,24 @@ def parse_python_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
     """
     if len(text) > MAX_PYTHON_TEXT:
         return [], 1, [f"parse:too_long: python-style call text of {len(text)} characters"]
+    code = text if _FSTRING.search(text) else _STRING.sub("", text)
+    structure = sum(code.count(mark) for mark in _STRUCTURE)
+    if structure > MAX_PYTHON_STRUCTURE:
+        return [], 1, [f"parse:too_long: python-style call text with {structure} operators, brackets and separators "
+                       f"(at most {MAX_PYTHON_STRUCTURE} are read)"]
+    call_like = sum(1 for _ in _CALL_LIKE.finditer(text))
+    if call_like > MAX_CALL_LIKE:  # counted before the parse, which costs far more per call
+        return [], 1, [f"parse:too_many_calls: {call_like} calls in a python-style list (at most "
+                       f"{MAX_TEXT_CALLS} are read)"]
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return [], 1, [f"parse:python_syntax: {type(exc).__name__}"]
     body = tree.body
     nodes = body.elts if isinstance(body, (ast.List, ast.Tuple)) else [body]
+    if len(nodes) > MAX_TEXT_CALLS:
+        return [], 1, [f"parse:too_many_calls: {len(nodes)} calls in a python-style list (at most "
+                       f"{MAX_TEXT_CALLS} are read)"]
     return _collect(nodes, _python_call)
 
 
@@ -288,11 +357,16 @@ def _tuple_default(value: Any) -> Any:
 
 
 def _json_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
+    names = text.count('"name"')  # every call has one (as do some arguments): counted before the parse
+    if names > MAX_CALL_LIKE:
+        return [], 1, [f"parse:too_many_calls: {names} names in a JSON list (at most {MAX_TEXT_CALLS} calls are read)"]
     try:
         payload = orjson.loads(text)
     except (orjson.JSONDecodeError, RecursionError):
         return [], 0, []
     items = payload if isinstance(payload, list) else [payload]
+    if len(items) > MAX_TEXT_CALLS:
+        return [], 1, [f"parse:too_many_calls: {len(items)} calls in a JSON list (at most {MAX_TEXT_CALLS} are read)"]
     if not all(isinstance(i, dict) and "name" in i for i in items):
         return [], 0, []
     return _collect(items, _call_from_object)
