@@ -20,9 +20,8 @@ MAX_PYTHON_TEXT = 200_000
 MAX_TEXT_CALLS = 256  # calls read from one completion, in any syntax; more score 0 unread
 MAX_MESSAGES = 512  # messages (or role headers and tool-response blocks of a raw text) read from one completion
 # a name followed by "(": an upper bound on the calls of a python-style list, counted before it is parsed
-# (a name in a string argument counts too; a list with more than MAX_CALL_LIKE is refused unread)
+# (a name in a string argument counts too; a list with more than four per call read is refused unread)
 _CALL_LIKE = re.compile(r"[A-Za-z_][\w.]*[ \t]*\(")
-MAX_CALL_LIKE = 4 * MAX_TEXT_CALLS
 # operators, brackets and separators of a python-style list, counted before it is parsed: the parse and
 # the literal reading cost about 3 us per token (a string literal is one token, however long)
 _STRUCTURE = ",:+-*/%[](){}.=<>|&^~@"
@@ -101,30 +100,31 @@ class Transcript:
         return last.text if isinstance(last, AssistantTurn) else ""
 
 
-def parse_completion(completion: Any) -> Transcript:
-    """Read a completion: a list of OpenAI-style messages, one message dict, or raw assistant text."""
+def parse_completion(completion: Any, max_calls: int = MAX_TEXT_CALLS, max_messages: int = MAX_MESSAGES) -> Transcript:
+    """Read a completion: a list of OpenAI-style messages, one message dict, or raw assistant text. A
+    completion with more than ``max_calls`` calls or ``max_messages`` messages is refused unread."""
     if isinstance(completion, str):
-        return parse_text(completion)
+        return parse_text(completion, max_calls, max_messages)
     if isinstance(completion, dict):
-        return parse_messages([completion])
+        return parse_messages([completion], max_calls, max_messages)
     if isinstance(completion, (list, tuple)):
-        return parse_messages(list(completion))
+        return parse_messages(list(completion), max_calls, max_messages)
     return Transcript(reasons=[f"parse:bad_completion: a completion is text or a list of messages, not {type(completion).__name__}"],
                       readable=False)
 
 
-def parse_messages(messages: list[Any]) -> Transcript:
+def parse_messages(messages: list[Any], max_calls: int = MAX_TEXT_CALLS, max_messages: int = MAX_MESSAGES) -> Transcript:
     """Read OpenAI-style messages (``assistant`` with ``tool_calls``, ``tool``, ``user``; ``system`` is skipped).
 
-    At most :data:`MAX_MESSAGES` messages and :data:`MAX_TEXT_CALLS` listed calls are read: more are
-    refused (score 0) after counting them, before anything is parsed."""
-    if len(messages) > MAX_MESSAGES:
-        return Transcript(reasons=[f"parse:too_many_messages: {len(messages)} messages (at most {MAX_MESSAGES} "
+    At most ``max_messages`` messages and ``max_calls`` listed calls are read: more are refused (score
+    0) after counting them, before anything is parsed."""
+    if len(messages) > max_messages:
+        return Transcript(reasons=[f"parse:too_many_messages: {len(messages)} messages (at most {max_messages} "
                                    "are read)"], readable=False)
     listed = sum(len(m["tool_calls"]) for m in messages
                  if isinstance(m, dict) and isinstance(m.get("tool_calls"), list))
-    if listed > MAX_TEXT_CALLS:
-        return _too_many_calls(f"{listed} tool calls")
+    if listed > max_calls:
+        return _too_many_calls(f"{listed} tool calls", max_calls)
     transcript = Transcript()
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
@@ -132,7 +132,7 @@ def parse_messages(messages: list[Any]) -> Transcript:
             continue
         role = message.get("role")
         if role == "assistant":
-            transcript.steps.extend(_assistant_message(message, transcript.reasons))
+            transcript.steps.extend(_assistant_message(message, transcript.reasons, max_calls))
         elif role in ("tool", "function", "ipython"):
             name = message.get("name")
             transcript.steps.append(ToolMessage(name if isinstance(name, str) else "", _text_of(message.get("content"))))
@@ -143,7 +143,7 @@ def parse_messages(messages: list[Any]) -> Transcript:
     return transcript
 
 
-def parse_text(text: str) -> Transcript:
+def parse_text(text: str, max_calls: int = MAX_TEXT_CALLS, max_messages: int = MAX_MESSAGES) -> Transcript:
     """Read raw assistant text, possibly a whole multi-turn rollout rendered by a chat template.
 
     Role headers (``<|im_start|>user``, ``<|start_header_id|>user<|end_header_id|>``) split the text
@@ -153,20 +153,20 @@ def parse_text(text: str) -> Transcript:
     ``{"name", "arguments"}``.
     """
     blocks = text.count("<tool_call>")
-    if blocks > MAX_TEXT_CALLS:
+    if blocks > max_calls:
         # counted before anything is parsed: a text of thousands of calls costs one scan, not a parse
-        return _too_many_calls(f"{blocks} tool-call blocks")
+        return _too_many_calls(f"{blocks} tool-call blocks", max_calls)
     messages = sum(text.count(marker) for marker in ("<|im_start|>", "<|start_header_id|>", "<tool_response>"))
-    if messages > MAX_MESSAGES:
+    if messages > max_messages:
         return Transcript(reasons=[f"parse:too_many_messages: {messages} role headers and tool responses "
-                                   f"(at most {MAX_MESSAGES} are read)"], readable=False)
+                                   f"(at most {max_messages} are read)"], readable=False)
     transcript = Transcript()
     position, role = 0, "assistant"
     for match in _ROLE_HEADER.finditer(text):
-        _add_block(transcript, role, text[position:match.start()])
+        _add_block(transcript, role, text[position:match.start()], max_calls)
         role = (match.group(1) or match.group(2)).lower()
         position = match.end()
-    _add_block(transcript, role, text[position:])
+    _add_block(transcript, role, text[position:], max_calls)
     return transcript
 
 
@@ -200,22 +200,22 @@ def without_tagged(text: str, opening: str, closing: str, replacement: str) -> s
     return replacement.join(parts)
 
 
-def _too_many_calls(what: str) -> Transcript:
-    return Transcript(reasons=[f"parse:too_many_calls: {what} (at most {MAX_TEXT_CALLS} are read)"], readable=False)
+def _too_many_calls(what: str, max_calls: int) -> Transcript:
+    return Transcript(reasons=[f"parse:too_many_calls: {what} (at most {max_calls} are read)"], readable=False)
 
 
-def _add_block(transcript: Transcript, role: str, block: str) -> None:
+def _add_block(transcript: Transcript, role: str, block: str, max_calls: int = MAX_TEXT_CALLS) -> None:
     if role == "system":
         return
     position = 0
     for start, end, body in tagged(block, "<tool_response>", "</tool_response>"):
         if role == "assistant":
-            _add_segment(transcript, block[position:start])
+            _add_segment(transcript, block[position:start], max_calls)
         transcript.steps.append(ToolMessage("", body.strip()))
         position = end
     rest = block[position:]
     if role == "assistant":
-        _add_segment(transcript, rest)
+        _add_segment(transcript, rest, max_calls)
     elif role == "user" and position == 0:
         cleaned = _clean(rest)
         if cleaned:
@@ -224,11 +224,11 @@ def _add_block(transcript: Transcript, role: str, block: str) -> None:
         transcript.steps.append(ToolMessage("", _clean(rest)))
 
 
-def _add_segment(transcript: Transcript, segment: str) -> None:
+def _add_segment(transcript: Transcript, segment: str, max_calls: int = MAX_TEXT_CALLS) -> None:
     cleaned = _clean(segment)
     if not cleaned:
         return
-    calls, invalid, rest, reasons = parse_calls_in_text(cleaned)
+    calls, invalid, rest, reasons = parse_calls_in_text(cleaned, max_calls)
     transcript.reasons.extend(reasons)
     transcript.steps.append(AssistantTurn(rest, tuple(calls), invalid))
 
@@ -237,17 +237,17 @@ def _clean(segment: str) -> str:
     return _SPECIAL.sub("\n", without_tagged(segment, "<think>", "</think>", "")).strip()
 
 
-def parse_calls_in_text(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
+def parse_calls_in_text(text: str, max_calls: int = MAX_TEXT_CALLS) -> tuple[list[ToolCall], int, str, list[str]]:
     """The calls in one assistant text, how many could not be read, the text without them, and reasons."""
     if "<tool_call>" in text:
         return parse_hermes(text)
     stripped = text.strip()
     if stripped[:1] == "[" and stripped[-1:] == "]" and "(" in stripped:
-        calls, invalid, reasons = parse_python_calls(stripped)
+        calls, invalid, reasons = parse_python_calls(stripped, max_calls)
         if calls or invalid:
             return calls, invalid, "", reasons
     if stripped[:1] in "[{" and stripped[-1:] in "]}" and '"name"' in stripped:
-        calls, invalid, reasons = _json_calls(stripped)
+        calls, invalid, reasons = _json_calls(stripped, max_calls)
         if calls or invalid:
             return calls, invalid, "", reasons
     return [], 0, stripped, []
@@ -280,7 +280,7 @@ def parse_hermes(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
     return calls, invalid, rest, reasons
 
 
-def parse_python_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
+def parse_python_calls(text: str, max_calls: int = MAX_TEXT_CALLS) -> tuple[list[ToolCall], int, list[str]]:
     """Python-style calls ``[f(a=1, b="x"), pkg.g()]``: keyword arguments whose values are literals.
 
     Returns the calls, the number of calls that could not be read and the reasons.
@@ -293,18 +293,18 @@ def parse_python_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
         return [], 1, [f"parse:too_long: python-style call text with {structure} operators, brackets and separators "
                        f"(at most {MAX_PYTHON_STRUCTURE} are read)"]
     call_like = sum(1 for _ in _CALL_LIKE.finditer(text))
-    if call_like > MAX_CALL_LIKE:  # counted before the parse, which costs far more per call
+    if call_like > 4 * max_calls:  # counted before the parse, which costs far more per call
         return [], 1, [f"parse:too_many_calls: {call_like} calls in a python-style list (at most "
-                       f"{MAX_TEXT_CALLS} are read)"]
+                       f"{max_calls} are read)"]
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return [], 1, [f"parse:python_syntax: {type(exc).__name__}"]
     body = tree.body
     nodes = body.elts if isinstance(body, (ast.List, ast.Tuple)) else [body]
-    if len(nodes) > MAX_TEXT_CALLS:
+    if len(nodes) > max_calls:
         return [], 1, [f"parse:too_many_calls: {len(nodes)} calls in a python-style list (at most "
-                       f"{MAX_TEXT_CALLS} are read)"]
+                       f"{max_calls} are read)"]
     return _collect(nodes, _python_call)
 
 
@@ -356,17 +356,17 @@ def _tuple_default(value: Any) -> Any:
     raise TypeError
 
 
-def _json_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
+def _json_calls(text: str, max_calls: int = MAX_TEXT_CALLS) -> tuple[list[ToolCall], int, list[str]]:
     names = text.count('"name"')  # every call has one (as do some arguments): counted before the parse
-    if names > MAX_CALL_LIKE:
-        return [], 1, [f"parse:too_many_calls: {names} names in a JSON list (at most {MAX_TEXT_CALLS} calls are read)"]
+    if names > 4 * max_calls:
+        return [], 1, [f"parse:too_many_calls: {names} names in a JSON list (at most {max_calls} calls are read)"]
     try:
         payload = orjson.loads(text)
     except (orjson.JSONDecodeError, RecursionError):
         return [], 0, []
     items = payload if isinstance(payload, list) else [payload]
-    if len(items) > MAX_TEXT_CALLS:
-        return [], 1, [f"parse:too_many_calls: {len(items)} calls in a JSON list (at most {MAX_TEXT_CALLS} are read)"]
+    if len(items) > max_calls:
+        return [], 1, [f"parse:too_many_calls: {len(items)} calls in a JSON list (at most {max_calls} are read)"]
     if not all(isinstance(i, dict) and "name" in i for i in items):
         return [], 0, []
     return _collect(items, _call_from_object)
@@ -401,13 +401,13 @@ def _checked_call(name: Any, arguments: Any) -> tuple[ToolCall | None, str]:
     return ToolCall(name, arguments), ""
 
 
-def _assistant_message(message: dict[str, Any], reasons: list[str]) -> Iterator[AssistantTurn]:
+def _assistant_message(message: dict[str, Any], reasons: list[str], max_calls: int = MAX_TEXT_CALLS) -> Iterator[AssistantTurn]:
     text = _text_of(message.get("content"))
     raw_calls = message.get("tool_calls")
     if raw_calls is None and isinstance(message.get("function_call"), dict):
         raw_calls = [{"function": message["function_call"]}]
     if raw_calls is None or raw_calls == []:
-        calls, invalid, rest, found = parse_calls_in_text(_clean(text))
+        calls, invalid, rest, found = parse_calls_in_text(_clean(text), max_calls)
         reasons.extend(found)
         yield AssistantTurn(rest, tuple(calls), invalid)
         return
