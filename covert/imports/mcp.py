@@ -16,12 +16,14 @@ import asyncio
 import hashlib
 import json
 import os
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
 from covert.imports.common import MAX_OPERATIONS, ParameterSet, clean_text, tool_name
 from covert.imports.model import ApiSpec, Operation, SpecRejected
 from covert.imports.schema import Normalizer, json_pointer
+from covert.io.portable import portable_command
 
 MAX_PAGES = 50
 HINTS = {"read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
@@ -101,7 +103,7 @@ def tools_to_spec(tools: Sequence[Any], server: str, version: str, command: Sequ
     if not ops:
         raise SpecRejected("no_operations", f"MCP server {server!r} lists no importable tool")
     digest = hashlib.sha256(json.dumps(listed, sort_keys=True).encode()).hexdigest()
-    prov = {"command": " ".join(command), "server_version": version, "sha256": digest, **(provenance or {})}
+    prov = {"command": portable_command(shlex.join(command)), "server_version": version, "sha256": digest, **(provenance or {})}
     return ApiSpec(source="mcp", api=f"mcp:{server}", title=server, version=version, description="",
                    license=license, license_url=None, provenance=prov, operations=tuple(ops),
                    skipped=tuple(skipped))
