@@ -9,7 +9,7 @@ API::
     result.ok, result.value, result.error_kind, result.detail, result.warning
 
 - ``prefilter(source) -> list[str]``: reasons (``"code: detail (line N)"``) to refuse a module without
-  running it: imports outside :data:`ALLOWED_MODULES`, ``eval``/``exec``/``compile``/``open``/``__import__``
+  running it (defence in depth only; the OS barrier below is the barrier): imports outside :data:`ALLOWED_MODULES`, ``eval``/``exec``/``compile``/``open``/``__import__``
   and the like, dunder and private attribute access, ``.format`` on non-literals. ``SandboxPool`` applies
   it to every source (``use_prefilter=False`` turns it off, so that tests exercise the OS barrier alone).
 - ``SandboxPool.call(source, entry, payload, harness=None, worker=None)`` runs ``entry`` (a dotted name in
