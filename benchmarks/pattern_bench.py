@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from covert.env import Environment, tool
+from tests.env.probes import pattern_environment
 
 BAR_MS = 50.0
 PATTERNS = [r"^(\w+\s?)*$", r"^(a+)+$", r"^(a|a)*$", r"^(a|aa)*$", r"^(.*a){12}$", r"^([a-z0-9]+-?)*[a-z0-9]$",
@@ -32,25 +32,8 @@ SIZES = [27, 1024, 16 * 1024, 64 * 1024]
 FILLERS = ["a", "a ", "1.", "x", ".", "a-", "0:"]
 
 
-def _environment(schema: dict[str, Any]) -> Environment:
-    class Probe(Environment):
-        name = "pattern_probe"
-
-        @tool
-        def create(self, name: str) -> dict:
-            """Create a thing.
-
-            Args:
-                name: Its name.
-            """
-            return {"name": name}
-
-    Probe.tool_specs["create"].parameters["properties"]["name"].update(schema)
-    return Probe({"tables": {}})
-
-
 def _worst(schema: dict[str, Any]) -> tuple[float, int, str]:
-    env = _environment(schema)
+    env = pattern_environment(schema)
     env.call("create", {"name": "warm"})  # compiles the validator
     worst = (0.0, 0, "")
     for size in SIZES:

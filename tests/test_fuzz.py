@@ -155,25 +155,12 @@ CATASTROPHIC = [r"^(\w+\s?)*$", r"^(a+)+$", r"^(a|a)*$", r"^(a|aa)*$", r"^(.*a){
 def test_schema_patterns_hold_on_hostile_arguments() -> None:
     """Any pattern, any argument up to 64 KB: an answer (a result or an error observation), never a hang
     (the timings: benchmarks/pattern_bench.py)."""
-    from covert.env import Environment, tool
+    from tests.env.probes import pattern_environment
 
     rng = random.Random(32)
     for pattern in CATASTROPHIC:
-        class Probe(Environment):
-            name = "pattern_probe"
-
-            @tool
-            def create(self, name: str) -> dict:
-                """Create a thing.
-
-                Args:
-                    name: Its name.
-                """
-                return {"name": name}
-
-        Probe.tool_specs["create"].parameters["properties"]["name"].update(
-            {"pattern": pattern, "format": rng.choice(["email", "hostname", "date-time", "regex", "uri"])})
-        env = Probe({"tables": {}})
+        env = pattern_environment({"pattern": pattern,
+                                   "format": rng.choice(["email", "hostname", "date-time", "regex", "uri"])})
         for _ in range(20 * SCALE):
             size = rng.choice([27, 1024, 16 * 1024, 64 * 1024])
             text = (rng.choice(["a", "a ", "1.", "x", ".", "a-", "("]) * size)[: size - 1] + rng.choice(["!", "", "y"])

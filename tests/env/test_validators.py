@@ -8,9 +8,10 @@ import random
 import fastjsonschema
 import pytest
 
-from covert.env import Environment, get_builder, tool
+from covert.env import get_builder
 from covert.env.patterns import MAX_FORMAT_LENGTH, bounded_pattern, checkable
 from covert.env.validators import VALIDATOR_OPTIONS, compile_validator
+from tests.env.probes import pattern_environment
 from tests.fresh_python import run_json
 
 # the issue's pattern: 49 s on a 27-character name with a backtracking engine
@@ -85,20 +86,7 @@ def test_formats_read_a_bounded_length() -> None:
 
 
 def test_a_tool_with_a_hostile_pattern_answers_with_an_error_observation() -> None:
-    class Named(Environment):
-        name = "named_probe"
-
-        @tool
-        def create(self, name: str) -> dict:
-            """Create a thing.
-
-            Args:
-                name: Its name.
-            """
-            return {"name": name}
-
-    Named.tool_specs["create"].parameters["properties"]["name"]["pattern"] = CATASTROPHIC
-    env = Named({"tables": {}})
+    env = pattern_environment({"pattern": CATASTROPHIC})
     assert env.call("create", {"name": "ok name"}) == {"name": "ok name"}
     for text in HOSTILE_TEXTS:
         out = env.call("create", {"name": text})
