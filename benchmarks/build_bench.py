@@ -227,8 +227,7 @@ def compare_imported(environments: int, per_env: int, hand_written: str, store: 
     import random
     import shutil
 
-    from covert.imports.compiled import COMPILED
-    from covert.imports.envs import admitted_names, store_dir
+    from covert.imports.envs import COMPILED, admitted_names, store_dir
 
     root = store_dir(store)
     os.environ["COVERT_ENVS"] = str(root)

@@ -100,7 +100,7 @@ def _bounded(admit: Any, spec: Any, seconds: int = 30) -> Any:
 
 def write_store(store: Path, specs: list[Any], verdicts: list[Any]) -> list[str]:
     """Save the admitted specs and the admitted list; returns the admitted names."""
-    from covert.imports.envs import save_compiled, write_admitted
+    from covert.imports.envs import write_admitted
     from covert.imports.store import save_spec
     from covert.imports.verify import exclusions
 
@@ -114,7 +114,6 @@ def write_store(store: Path, specs: list[Any], verdicts: list[Any]) -> list[str]
             "api": spec.api, "title": spec.title, "license": spec.license, "evaluation_source": spec.evaluation_source,
             "tools": verdict.tools, "exclude": exclusions(verdict),
         }
-        save_compiled(store, verdict.builder)  # as `covert envs verify` does: builds load these validators
     write_admitted(store, entries)
     return sorted(entries)
 

@@ -26,6 +26,7 @@ from covert.io.background import Background
 from covert.io.card import write_card
 from covert.io.loader_safe import LoaderUnsafe
 from covert.io.parquet import ShardWriter, close_writers, encode_row
+from covert.io.portable import portable_command
 from covert.io.staging import discard, prepare_output, publish
 from covert.parallel import WorkerPool
 from covert.synth.blueprint import can_make
@@ -421,7 +422,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     summary = stats.summary()
     manifest = {
         "covert_version": covert.__version__,
-        "command": command,
+        "command": portable_command(command),
         "config": asdict(config),
         "builders": {b.name: {"version": b.version, "license": b.license, "sources": list(b.sources),
                               **({"evaluation_source": True} if _evaluation_source(b) else {})} for b in builders},

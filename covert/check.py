@@ -10,7 +10,7 @@ from typing import Any
 from covert.augment.verify import is_augmented, validate_augmented_row
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
-from covert.io.reader import iter_checked_rows
+from covert.io.reader import DatasetError, iter_checked_rows
 from covert.procgen.validate import is_procgen_config, validate_procgen_row
 from covert.validation import Invalid, validate_row
 
@@ -38,6 +38,7 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     :class:`Report`."""
     root = Path(root)
     dataset = open_dataset(root)
+    _check_builders(root, dataset.manifest)
     configs = configs or dataset.configs
     report = Report()
     ids: dict[str, set[str]] = {}
@@ -71,6 +72,23 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
         if "sft" in ids and wanted - ids["sft"]:
             report.failures.append((config, "", "base_row_missing"))
     return report
+
+
+def _check_builders(root: Path, manifest: dict[str, Any]) -> None:
+    """Every builder the manifest names must be one this covert can replay; else one line (DatasetError)."""
+    from covert.env import UnknownBuilderError, get_builder
+
+    named = manifest.get("builders", {})
+    if not isinstance(named, dict):
+        raise DatasetError(f"{root / 'manifest.json'}: builders is not an object of builder names; restore "
+                           "manifest.json from a good copy of the dataset")
+    for name in sorted(named):
+        try:
+            get_builder(name)
+        except (UnknownBuilderError, ValueError, TypeError):
+            raise DatasetError(f"{root / 'manifest.json'} names builder {str(name)[:80]!r}, which this covert does "
+                               "not have; import and verify it (`covert import ...`, `covert envs verify`) or "
+                               "restore manifest.json from a good copy") from None
 
 
 def describe(report: Report) -> dict[str, Any]:

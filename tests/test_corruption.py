@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -110,6 +111,25 @@ def tamper_oracle(root: Path, rel: str = "rl/train-00000-of-00003.parquet") -> N
     _rehash(root, rel)
 
 
+CELL_MB = int(os.environ.get("COVERT_CORRUPTION_CELL_MB", "20"))  # issue 32's shard held 206 MB: set it for the long run
+
+
+def huge_cell(root: Path) -> None:
+    """One ``messages`` cell of ``SHARD`` made :data:`CELL_MB` MB of JSON (over the 16 MiB cell limit; it
+    compresses to almost nothing), the shard rewritten as covert writes them and rehashed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = root / SHARD
+    table = pq.read_table(path)
+    cells = table.column("messages").to_pylist()
+    cells[0] = json.dumps([{"role": "user", "content": "x" * (CELL_MB << 20)}])
+    field = table.schema.field("messages")
+    table = table.set_column(table.schema.get_field_index("messages"), field, pa.array(cells, type=field.type))
+    pq.write_table(table, path, compression="zstd")
+    _rehash(root, SHARD)
+
+
 def _broken_configs(root: Path) -> None:
     card = root / "README.md"
     text = card.read_text()
@@ -133,6 +153,10 @@ CORRUPTIONS: dict[str, Callable[[Path], None]] = {
     "readme_configs_broken": _broken_configs,
     "oracle_tampered_rehashed": tamper_oracle,
     "config_folder_missing": lambda root: shutil.rmtree(root / "rl"),
+    # issue 32: a builder this covert does not have; a cell over the 16 MiB limit
+    "manifest_unknown_builder": lambda root: _write_manifest(
+        root, {**_manifest(root), "builders": {**_manifest(root)["builders"], "no_such_builder": {"version": "1"}}}),
+    "huge_cell_rehashed": huge_cell,
 }
 
 # ---- the commands ------------------------------------------------------------------------------------
@@ -179,6 +203,11 @@ EXPECTED: dict[tuple[str, str], int] = {
     ("oracle_tampered_rehashed", "show"): 0,
     ("oracle_tampered_rehashed", "export"): 0,
     ("oracle_tampered_rehashed", "score"): 0,
+    # a manifest naming a builder this covert lacks: validate and regenerate refuse (they replay or rebuild
+    # with it); the others read the rows, whose own builders are there
+    **{("manifest_unknown_builder", command): 0 for command in ("show", "augment", "export", "score")},
+    # the rebuild is covert's own bytes: it differs from the manifest in the shard holding the huge cell
+    ("huge_cell_rehashed", "regenerate"): 1,
 }
 
 

@@ -4,10 +4,15 @@
 Bounded for CI (a few seconds); ``COVERT_FUZZ_SCALE=100 python -m pytest tests/test_fuzz.py`` runs it
 long. Every run of one scale is the same run (seeded). What must hold: no exception escapes, every
 reward is in [0, 1], a read tool never changes the state, and every state still hashes and serialises.
+Issue 32's probes too: hostile schema patterns on arguments up to 64 KB, call and message floods in
+every syntax, padding and repetition against the oracle, malformed Discovery documents and module
+escapes through the pre-filter (the sandbox's hostile candidates run in tests/procgen/test_hostile_replies.py,
+the corruption suite has the huge cell and the unknown builder).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -139,3 +144,88 @@ def test_tools_hold_on_hostile_calls(name: str) -> None:
             assert env.state.hash() == before, (spec.name, arguments)
     env.state.hash()
     json.loads(env.state.to_json())
+
+
+# ---- issue 32's probes: bounded work whatever the pattern, the completion or the document ------------
+
+CATASTROPHIC = [r"^(\w+\s?)*$", r"^(a+)+$", r"^(a|a)*$", r"^(a|aa)*$", r"^(.*a){12}$", r"(x+x+)+y", r"^(\d+\.?)+$",
+                r"^(?=.*\d)(a|a)*\d$", r"^(\w+)\s\1*(\w+\s?)*$", r"[\uD800\uDBFF-\uDC00]*"]
+
+
+def test_schema_patterns_hold_on_hostile_arguments() -> None:
+    """Any pattern, any argument up to 64 KB: an answer (a result or an error observation), never a hang
+    (the timings: benchmarks/pattern_bench.py)."""
+    from tests.env.probes import pattern_environment
+
+    rng = random.Random(32)
+    for pattern in CATASTROPHIC:
+        env = pattern_environment({"pattern": pattern,
+                                   "format": rng.choice(["email", "hostname", "date-time", "regex", "uri"])})
+        for _ in range(20 * SCALE):
+            size = rng.choice([27, 1024, 16 * 1024, 64 * 1024])
+            text = (rng.choice(["a", "a ", "1.", "x", ".", "a-", "("]) * size)[: size - 1] + rng.choice(["!", "", "y"])
+            output = env.call("create", {"name": text})
+            assert isinstance(output, dict), output
+
+
+def test_parse_floods_are_refused_in_every_syntax(rows: list[dict[str, Any]]) -> None:
+    """Thousands of calls or messages in any syntax: a score of 0 with its reason, read no further than
+    the counts (the timings: benchmarks/reward_parse_bench.py)."""
+    rng = random.Random(33)
+    scorer = Scorer()
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}
+    makers = [
+        lambda n: "[" + ", ".join(["f(a=1)"] * n) + "]",
+        lambda n: json.dumps([{"name": "f", "arguments": {"a": 1}}] * n),
+        lambda n: '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>' * n,
+        lambda n: [{"role": "assistant", "content": "", "tool_calls": [call] * n}],
+        lambda n: [{"role": "assistant", "content": "", "tool_calls": [call]}] * n,
+        lambda n: "<|im_start|>user\nhi<|im_end|>" * n,
+        lambda n: "[f(a=" + "1+" * n * 4 + "1)]",
+    ]
+    for _ in range(20 * SCALE):
+        result = scorer.score(rng.choice(rows), rng.choice(makers)(rng.randint(600, 20_000)))
+        _check(result.value)
+        assert result.value == 0.0 and any("too_many" in r or "too_long" in r for r in result.reasons), result.reasons
+
+
+def test_padding_and_repetition_never_beat_the_oracle(rows: list[dict[str, Any]]) -> None:
+    rng = random.Random(34)
+    scorer = Scorer()
+    for _ in range(30 * SCALE):
+        row = rng.choice(rows)
+        oracle = oracle_completion(row, scorer)
+        final = oracle[-1]["content"] or ""
+        if not final.strip():
+            continue
+        trick = rng.choice([" ".join([final] * rng.randint(2, 60)), final + "\n" + final,
+                            "Sure, happy to help! " * rng.randint(30, 200) + final,
+                            final + " " + json.dumps(row["extra_info"])[: rng.randint(3000, 20000)]])
+        hacked = [*oracle[:-1], {**oracle[-1], "content": trick}]
+        assert scorer.score(row, hacked).value < scorer.score(row, oracle).value == 1.0, (row["task_id"], trick[:80])
+
+
+def test_discovery_documents_are_imported_or_rejected() -> None:
+    from covert.imports.google import import_discovery_bytes
+    from covert.imports.model import ApiSpec, SpecRejected
+    from tests.imports.test_hostile_documents import mutated
+
+    rng = random.Random(35)
+    for _ in range(300 * SCALE):
+        with contextlib.suppress(SpecRejected):
+            assert isinstance(import_discovery_bytes(json.dumps(mutated(rng)).encode(), {}, "doc"), ApiSpec)
+
+
+def test_the_prefilter_never_raises_and_refuses_module_escapes() -> None:
+    from covert.sandbox import prefilter
+
+    rng = random.Random(36)
+    heads = ["dataclasses.sys", "json.codecs", "json.decoder", "random._os", "functools.reduce", "re.compile",
+             "collections.abc.Mapping", "operator.attrgetter", "operator.itemgetter", "typing.Any"]
+    for _ in range(200 * SCALE):
+        chosen = rng.sample(heads, rng.randint(1, 3))
+        modules = sorted({h.split(".")[0] for h in chosen} | ({"collections.abc"} if any("abc" in h for h in chosen) else set()))
+        source = "".join(f"import {m}\n" for m in modules) + "".join(f"x{i} = {h}\n" for i, h in enumerate(chosen))
+        reasons = prefilter(source)
+        escapes = [h for h in chosen if h.split(".")[1] in ("sys", "codecs", "decoder", "_os", "attrgetter")]
+        assert bool(reasons) == bool(escapes), (source, reasons)

@@ -39,6 +39,7 @@ from covert.errors import UsageError
 from covert.io.background import Background
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
+from covert.io.portable import portable_command, portable_path
 from covert.io.reader import DatasetError
 from covert.io.staging import discard, prepare_output, publish, restore
 from covert.parallel import WorkerPool
@@ -344,8 +345,8 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
     rows.update(counts)
     manifest = {
         **base,
-        "command": "\n".join(c for c in (base.get("command", ""), command) if c),
-        "augmentation_config": {**asdict(config), "source": src, "source_revision": revision,
+        "command": portable_command("\n".join(c for c in (base.get("command", ""), command) if c)),
+        "augmentation_config": {**asdict(config), "source": portable_path(src), "source_revision": revision,
                                 "covert_version": covert.__version__, "base_files": dict(sorted(base_files.items()))},
         "augmentation": {k: tally.rows[k] for k in config.kinds},
         "augmentation_summary": tally.summary(config.kinds, seen),

@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 import fastjsonschema
 import orjson
 
-from covert.env.compiled import VALIDATOR_OPTIONS, CompiledValidators, cache_file
 from covert.env.jsonsafe import admit
 from covert.env.schema import closed, strip_private_keys
 from covert.env.state import State
 from covert.env.tools import ToolError, ToolSpec, collect_tools
+from covert.env.validators import compile_validator
 
 UNKNOWN_TOOL = "unknown_tool"
 INVALID_ARGUMENTS = "invalid_arguments"
@@ -44,7 +44,6 @@ class Environment:
     name: ClassVar[str] = ""
     tool_specs: ClassVar[dict[str, ToolSpec]] = {}
     _validators: ClassVar[dict[str, Any]] = {}
-    _compiled: ClassVar[CompiledValidators | None]  # see _compiled_validators (set per class, never inherited)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -124,33 +123,13 @@ class Environment:
 
     @classmethod
     def _validator(cls, name: str) -> Any:
+        """The argument validator of tool ``name``, compiled in this process on first use
+        (:func:`covert.env.validators.compile_validator`: bounded patterns, nothing read from disk)."""
         validator = cls._validators.get(name)
         if validator is None:
-            schema = cls.argument_schema(name)
-            compiled = cls._compiled_validators()
-            if compiled is None:
-                validator = fastjsonschema.compile(schema, **VALIDATOR_OPTIONS)
-            else:
-                validator = compiled.validator(name, schema)
+            validator = compile_validator(cls.argument_schema(name))
             cls._validators[name] = validator
         return validator
-
-    @classmethod
-    def _compiled_validators(cls) -> CompiledValidators | None:
-        """Where this class's validators come from: a :class:`~covert.env.compiled.CompiledValidators`
-        the class was given (imported environments: the store's), else one backed by a file in the
-        validator cache (:func:`covert.env.compiled.cache_file`), set up on the first call; ``None``
-        when there is no cache folder (each validator is compiled in this process)."""
-        if "_compiled" not in cls.__dict__:
-            schemas = {tool: cls.argument_schema(tool) for tool in cls.tool_specs}
-            version = f"{cls.__module__}.{cls.__qualname__}"
-            path = cache_file(cls.name or version, schemas)
-            compiled = None
-            if path is not None:
-                compiled = CompiledValidators(version, lambda: schemas)
-                compiled.attach(path)
-            cls._compiled = compiled
-        return cls.__dict__["_compiled"]
 
 
 def _text(value: Any, limit: int) -> str:

@@ -18,6 +18,7 @@ from covert.build import SPLITS
 from covert.errors import UsageError
 from covert.evolve.evolution import Lineage, evolve_tool_tasks
 from covert.evolve.tools import ToolTrainee
+from covert.io.portable import portable_command, portable_path
 
 REPLAY_SHARE = 0.25
 
@@ -137,8 +138,9 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
         plan = schedule(lineages, config.generations)
         manifest = {
             **dataset.manifest,
-            "command": "\n".join(c for c in (dataset.manifest.get("command", ""), regenerate_command(src, out, config)) if c),
-            "evolution": {**asdict(config), "source": str(src), "schedule": plan,
+            "command": portable_command("\n".join(c for c in (dataset.manifest.get("command", ""),
+                                                               regenerate_command(src, out, config)) if c)),
+            "evolution": {**asdict(config), "source": portable_path(str(src)), "schedule": plan,
                           "tried": _sum(lineages, "tried"), "kept": _sum(lineages, "kept"), "rejected": _sum(lineages, "rejected")},
             "rows": dict(sorted(rows.items())),
             "files": dict(sorted(files.items())),

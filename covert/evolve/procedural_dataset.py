@@ -18,6 +18,7 @@ import covert
 from covert.build import SPLITS
 from covert.evolve.dataset import training_stages
 from covert.evolve.procedural import ConfigLineage, ProceduralTrainee, evolve_configs
+from covert.io.portable import portable_command
 from covert.procgen.contract import ProceduralEnv, config_key
 
 
@@ -75,7 +76,7 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
         }
         total = sum(len(m) for m in lineage.generations) * per_config
         manifest = {
-            "covert_version": covert.__version__, "kind": "procgen", "command": command,
+            "covert_version": covert.__version__, "kind": "procgen", "command": portable_command(command),
             "config": {"envs": [env.name], "num_tasks": total, "seed": seed, "license": "apache-2.0", "plan": "custom",
                        "configs": {}},
             "environments": {env.name: {"version": env.version, "license": env.license, "asymmetry": env.asymmetry,

@@ -16,12 +16,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 
 from covert.env import Environment, State, ToolError, ToolSpec
-from covert.env.compiled import CompiledValidators
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
 from covert.imports.fieldvalues import QUALIFIERS, ValueContext, context_for, make_value
@@ -96,8 +95,8 @@ class BoundTool:
     token_param: str | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """What a kept binding holds (:mod:`covert.imports.bound`): the implementation, a closure over the
-        binding, is made again on load (:func:`implement`)."""
+        """What a pickled copy holds (another process, never a file): the implementation, a closure over
+        the binding, is made again by :func:`bind`."""
         return {**self.__dict__, "impl": None}
 
 
@@ -129,7 +128,7 @@ class BoundApi:
     inferred: dict[str, Resource] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
-        """What a kept binding holds: the Environment class is made again on load (:func:`implement`)."""
+        """What a pickled copy holds (another process, never a file): not the Environment class."""
         return {**self.__dict__, "environment": None}
 
     def make_state(self, rng: random.Random, scale: int = 1) -> dict[str, Any]:
@@ -308,17 +307,6 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
     api = BoundApi(spec, name, version, resources, tools, left_out, _environment(name, tools, version), style,
                    inferred)
     return api
-
-
-def implement(api: BoundApi) -> None:
-    """Give a binding read back from the store (:mod:`covert.imports.bound`) its tools' implementations
-    and its Environment class, as :func:`bind` made them (LLM-written custom actions are not kept)."""
-    for bound in api.tools.values():
-        if bound.role.kind == "custom":
-            raise BindError("custom_action_not_kept", bound.spec.name)
-        bound.impl = _implementation(bound, api.resources[bound.role.table], api.inferred or api.resources,
-                                     api.style, api.spec.api)
-    api.environment = _environment(api.name, api.tools, api.version)
 
 
 # -- records ----------------------------------------------------------------------------------------
@@ -935,10 +923,7 @@ def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
 
 
 class ImportedEnvironment(Environment):
-    """Base of the environments :func:`bind` makes: argument validators come from the
-    :class:`~covert.env.compiled.CompiledValidators` each is given (compiled once, kept in the store)."""
-
-    _compiled: ClassVar[CompiledValidators | None] = None
+    """Base of the environments :func:`bind` makes."""
 
 
 def _environment(name: str, tools: dict[str, BoundTool], version: str) -> type[Environment]:
@@ -954,7 +939,6 @@ def _environment(name: str, tools: dict[str, BoundTool], version: str) -> type[E
         setattr(cls, bound.spec.method, method)
     cls.tool_specs = {name: b.spec for name, b in tools.items()}
     cls._validators = {}
-    cls._compiled = CompiledValidators(version, lambda: {tool: cls.argument_schema(tool) for tool in cls.tool_specs})
     return cls
 
 

@@ -103,7 +103,13 @@ def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportRe
     if len(report.rejected) > SHOWN_REJECTIONS:
         print(f"covert: ... and {len(report.rejected) - SHOWN_REJECTIONS} more rejections", file=sys.stderr)
     if not report.imported:
-        print("covert: error: nothing was imported (see the rejections above)", file=sys.stderr)
+        if report.rejected:
+            print("covert: error: nothing was imported (see the rejections above)", file=sys.stderr)
+        else:
+            names = getattr(args, "apis", None)
+            wanted = f" named {', '.join(names)}" if names else ""
+            print(f"covert: error: nothing was imported: the source holds no spec{wanted} ({report.seen} seen); "
+                  "check the names or paths", file=sys.stderr)
         return 1
     return 0
 

@@ -159,6 +159,8 @@ def iter_google(wheel: Path, names: list[str] | None) -> Iterator[ApiSpec | Reje
                 yield member, exc
             except RecursionError:
                 yield member, SpecRejected("schema_too_large", f"{member}: nesting too deep to read")
+            except Exception as exc:  # noqa: BLE001 - one document someone else wrote never stops the corpus
+                yield member, SpecRejected("unreadable", f"{member}: {type(exc).__name__}")
 
 
 def botocore_models(archive: zipfile.ZipFile) -> dict[str, str]:

@@ -451,6 +451,9 @@ def bind_custom(op: Operation, code: CustomCode, spec: ApiSpec, resources: dict[
         if not result.ok:
             raise RuntimeError(f"the custom action failed in the sandbox ({result.error_kind}): {result.detail[:160]}")
         value = result.value
+        problem = reply_problem(value)
+        if problem:
+            raise RuntimeError(f"the custom action's answer is malformed: {problem}")
         if "error" in value:
             raise ToolError(value["error"]["code"], value["error"]["message"])
         if value.get("bad_tables"):
@@ -462,6 +465,28 @@ def bind_custom(op: Operation, code: CustomCode, spec: ApiSpec, resources: dict[
     bound.target = target  # type: ignore[attr-defined]
     bound.code = code  # type: ignore[attr-defined]
     return bound
+
+
+def reply_problem(value: Any) -> str:
+    """What is wrong with the harness's answer to ``invoke`` (empty when nothing). The action's code runs
+    beside the harness and can patch it or write its own result: nothing is read before this check."""
+    if not isinstance(value, dict):
+        return "not an object"
+    if "error" in value:
+        error = value["error"]
+        ok = len(value) == 1 and isinstance(error, dict) and isinstance(error.get("code"), str) \
+            and isinstance(error.get("message"), str)
+        return "" if ok else "an error that is not {code: text, message: text}"
+    if set(value) != {"output", "changes", "bad_tables"}:
+        return "not {output, changes, bad_tables}"
+    changes = value["changes"]
+    if not isinstance(changes, dict) or not all(isinstance(rows, dict) for rows in changes.values()):
+        return "changes that are not {table: {id: record or null}}"
+    if not all(rec is None or isinstance(rec, dict) for rows in changes.values() for rec in rows.values()):
+        return "a changed record that is neither an object nor null"
+    if not isinstance(value["bad_tables"], list):
+        return "bad_tables that is not a list"
+    return ""
 
 
 def tool_spec(target: Target, code: CustomCode, resources: dict[str, Resource], style: Any) -> ToolSpec:

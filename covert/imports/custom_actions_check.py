@@ -32,6 +32,7 @@ from typing import Any
 import jsonschema_rs
 
 from covert.env import State
+from covert.env.patterns import bounded_validator
 from covert.imports.custom_actions import (
     HARNESS,
     CustomCode,
@@ -41,6 +42,7 @@ from covert.imports.custom_actions import (
     apply_changes,
     parse_reply,
     payload_of,
+    reply_problem,
     revision_message,
     sample_state,
     target_of,
@@ -156,6 +158,9 @@ class Validator:
             raise _Failed("payload_too_large", str(exc)) from None
         if not first.ok:
             raise _Failed(first.error_kind or "crash", first.detail)
+        problem = reply_problem(first.value)
+        if problem:
+            raise _Failed("malformed_reply", f"the sandbox's answer is malformed: {problem}")
         second = self.sandbox.call(code.code, "invoke", payload, harness=HARNESS, worker=1)
         if not second.ok or _canonical(second.value) != _canonical(first.value):
             raise _Failed("nondeterministic", "a second run on the same tables and arguments gave a different "
@@ -168,6 +173,8 @@ class Validator:
             self._check(target, code)
         except _Failed as failed:
             return failed.reason, failed.detail
+        except Exception as exc:  # noqa: BLE001 - one hostile implementation never costs the others theirs
+            return "malformed_reply", f"{type(exc).__name__}: {exc}"[:300]
         return None
 
     def _check(self, target: Target, code: CustomCode) -> None:
@@ -254,7 +261,7 @@ def _response_validator(schema: Any) -> Any:
     if not isinstance(schema, dict) or not schema:
         return None
     try:
-        return jsonschema_rs.validator_for(schema)
+        return bounded_validator(schema)
     except (ValueError, jsonschema_rs.ValidationError):
         return None
 

@@ -10,10 +10,13 @@ Store layout (the importers write ``specs/``)::
 
     <store>/specs/<safe api id>.json   one ApiSpec per file (covert.imports.store)
     <store>/admitted.json              {"binder_version", "environments": {name: entry}}
-    <store>/compiled/<name>.validators the environment's compiled argument validators (covert.imports.compiled)
     <store>/compiled/<name>.spec       the spec cut down to what binding it reads (written on first use,
-                                       kept only when it binds to the very same builder)
-    <store>/compiled/<name>.bound      the binding itself, read back by later processes (covert.imports.bound)
+                                       kept only when it binds to the very same builder; JSON data)
+
+Nothing read from the store is code: specs and cut-down specs are JSON, bound into objects by covert's
+own code. Files earlier versions kept there (``<name>.bound``, pickled bindings, and ``<name>.validators``,
+marshalled bytecode) are never loaded: a store holding them gets a one-line warning, and
+``covert envs verify`` deletes them.
 
 An entry holds ``spec`` (the spec file, relative to the store), ``version``, ``source``, ``license``,
 ``evaluation_source``, ``tools``, ``exclude`` (tools left out by verification, with reasons) and, after
@@ -27,6 +30,7 @@ import contextlib
 import hashlib
 import json
 import random
+import sys
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -37,11 +41,6 @@ import orjson
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
-from covert.imports.bound import BOUND_SUFFIX, code_digest
-from covert.imports.bound import cache_key as kept_key
-from covert.imports.bound import load as load_bound
-from covert.imports.bound import save as save_bound
-from covert.imports.compiled import COMPILED, SUFFIX, compiled_path
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
 from covert.imports.resources import classify, infer
@@ -50,6 +49,18 @@ from covert.io.staging import write_atomically
 
 ADMITTED = "admitted.json"
 PREFIX = "api."
+COMPILED = "compiled"  # the folder of the store that keeps cut-down specs
+LEGACY_SUFFIXES = (".bound", ".validators")  # pickles and bytecode earlier versions kept: never loaded
+
+
+@cache
+def code_digest() -> str:
+    """A digest of covert's own source code (every module): a cut-down spec made by other code is stale."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parents[1]
+    for source in sorted(root.rglob("*.py")):
+        digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def system_prompt(spec: ApiSpec, api: BoundApi) -> str:
@@ -205,19 +216,25 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
         from covert.imports.custom_actions import load_code
 
         custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
-    bound_at = root / COMPILED / f"{name}{BOUND_SUFFIX}"
-    bound_key = kept_key(root / entry["spec"], entry) if custom is None else None
-    kept = load_bound(bound_at, bound_key) if bound_key is not None else None
-    # bound by an earlier process: read back, not bound again
-    builder = builder_of(*kept) if kept is not None else _bound_afresh(root, name, entry, custom, bound_key)
-    builder.environment._compiled.attach(compiled_path(root, name))  # type: ignore[attr-defined]
-    return builder
+    warn_legacy(root)
+    return _bound_afresh(root, name, entry, custom)
 
 
-def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str, Any] | None,
-                  bound_key: str | None) -> Builder:
+@cache
+def warn_legacy(root: Path) -> int:
+    """Say once per store (one line on stderr) that it holds files of earlier versions that covert
+    never loads (pickled bindings, marshalled validators); returns how many there are."""
+    folder = root / COMPILED
+    found = sum(1 for p in folder.iterdir() if p.name.endswith(LEGACY_SUFFIXES)) if folder.is_dir() else 0
+    if found:
+        print(f"covert: warning: ignoring {found} file(s) of an earlier covert in {folder} (*.bound, *.validators: "
+              "code is never loaded from the store); `covert envs verify` deletes them", file=sys.stderr)
+    return found
+
+
+def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str, Any] | None) -> Builder:
     """The builder of an admitted environment bound from its spec (the cut-down one when it is kept), with
-    the cut-down spec and the binding kept for later processes."""
+    the cut-down spec kept for later processes."""
     exclude = entry.get("exclude") or {}
     path = root / entry["spec"]
     slim_at = root / COMPILED / f"{name}{SLIM_SUFFIX}"
@@ -235,9 +252,6 @@ def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str
             _save_slim(slim_at, key, made, exclude)
         builder = made
     _slim(builder)
-    if bound_key is not None:
-        bound_at = root / COMPILED / f"{name}{BOUND_SUFFIX}"
-        save_bound(bound_at, bound_key, builder.bound, builder.language)  # type: ignore[attr-defined]
     return builder
 
 
@@ -350,23 +364,14 @@ def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: st
         return None
 
 
-def save_compiled(store: str | Path | None, builder: Builder) -> Path | None:
-    """Write the argument validators an imported builder compiled (at verify time) into the store."""
-    compiled = getattr(builder.environment, "_compiled", None)
-    if compiled is None:
-        return None
-    path = compiled.save(compiled_path(store_dir(store), builder.name))
-    compiled.release()
-    return path
-
-
 def prune_compiled(store: str | Path | None, keep: set[str]) -> int:
-    """Delete the compiled validators of environments not in ``keep``; returns how many went."""
+    """Delete the cut-down specs of environments not in ``keep``, and every file of an earlier covert
+    (:data:`LEGACY_SUFFIXES`); returns how many went."""
     folder = store_dir(store) / COMPILED
     gone = 0
     for path in sorted(folder.iterdir()) if folder.is_dir() else []:
-        stem = path.name.removesuffix(SUFFIX).removesuffix(SLIM_SUFFIX).removesuffix(BOUND_SUFFIX)
-        if stem != path.name and stem not in keep:
+        stem = path.name.removesuffix(SLIM_SUFFIX)
+        if path.name.endswith(LEGACY_SUFFIXES) or (stem != path.name and stem not in keep):
             path.unlink(missing_ok=True)
             gone += 1
     return gone
@@ -377,3 +382,4 @@ def clear_caches() -> None:
     _entries.cache_clear()
     admitted_names.cache_clear()
     admitted_builder.cache_clear()
+    warn_legacy.cache_clear()

@@ -33,7 +33,7 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
     (:mod:`covert.imports.custom_actions_check`); the report's ``custom_actions`` gives the first-pass and
     final pass rates. Without it they are left out and counted (``custom_action_no_llm``).
     """
-    from covert.imports.envs import prune_compiled, save_compiled, store_dir, write_admitted
+    from covert.imports.envs import prune_compiled, store_dir, write_admitted
     from covert.imports.verify import Verdict, admit, exclusions, summarize
 
     root = store_dir(store)
@@ -68,7 +68,6 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
                     "title": spec.title, "license": spec.license, "evaluation_source": spec.evaluation_source,
                     "tools": verdict.tools, "exclude": exclusions(verdict),
                 }
-                save_compiled(root, verdict.builder)  # the validators verification compiled: builds load them
                 if custom:
                     entry, used = _store_custom(root, verdict.builder, custom)
                     admitted[verdict.name]["custom_actions"] = entry

@@ -150,4 +150,10 @@ def import_discovery_bytes(raw: bytes, provenance: dict[str, str], where: str = 
         doc = json.loads(raw)
     except ValueError as exc:
         raise SpecRejected("invalid_json", f"{where or 'document'}: {exc}") from None
-    return import_discovery(doc, raw, provenance)
+    try:
+        return import_discovery(doc, raw, provenance)
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:  # SpecRejected is a ValueError
+        if isinstance(exc, SpecRejected):
+            raise
+        # a field of the wrong type where the Discovery format has an object, a list or text
+        raise SpecRejected("malformed_document", f"{where or 'document'}: {type(exc).__name__}: {exc}"[:300]) from None

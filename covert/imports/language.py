@@ -593,7 +593,8 @@ def _noun_of(api: BoundApi, bound: BoundTool) -> str:
 @dataclass(frozen=True, eq=False)
 class _FieldValue:
     """The value sampler of a parameter the user supplies: a realistic value for its schema, in the API's
-    style (``ctx``). A class, not a closure, so that a bound environment can be kept in the store."""
+    style (``ctx``). A class, not a closure, so that a bound environment can be pickled (to another
+    process)."""
 
     schema: dict[str, Any]
     field: str

@@ -1,7 +1,9 @@
 """The tools an MCP server lists -> :class:`ApiSpec` (needs the ``mcp`` SDK, the ``imports`` extra).
 
-The server is started on stdio with the given command, initialised, and asked ``tools/list`` (all pages,
-bounded by :data:`MAX_PAGES` and :data:`~covert.imports.common.MAX_OPERATIONS`), then stopped. Both
+The server is started on stdio with the given command (through :mod:`covert.imports.mcp_transport`: a
+message over 8 MiB, or over 64 MiB in all, stops the import early), initialised, and asked ``tools/list``
+(all pages, at most :data:`MAX_PAGES`; a server listing more than
+:data:`~covert.imports.common.MAX_OPERATIONS` tools is refused, ``too_many_tools``), then stopped. Both
 spellings of the SDK's fields are read: mcp 1.x's camelCase (``inputSchema``, ``readOnlyHint``) and
 mcp 2.x's snake_case (``input_schema``, ``read_only_hint``). Every parameter travels as ``argument``.
 
@@ -15,13 +17,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
 from covert.imports.common import MAX_OPERATIONS, ParameterSet, clean_text, tool_name
+from covert.imports.mcp_transport import TransportLimit, bounded_stdio
 from covert.imports.model import ApiSpec, Operation, SpecRejected
 from covert.imports.schema import Normalizer, json_pointer
+from covert.io.portable import portable_command
 
 MAX_PAGES = 50
 HINTS = {"read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
@@ -101,7 +105,7 @@ def tools_to_spec(tools: Sequence[Any], server: str, version: str, command: Sequ
     if not ops:
         raise SpecRejected("no_operations", f"MCP server {server!r} lists no importable tool")
     digest = hashlib.sha256(json.dumps(listed, sort_keys=True).encode()).hexdigest()
-    prov = {"command": " ".join(command), "server_version": version, "sha256": digest, **(provenance or {})}
+    prov = {"command": portable_command(shlex.join(command)), "server_version": version, "sha256": digest, **(provenance or {})}
     return ApiSpec(source="mcp", api=f"mcp:{server}", title=server, version=version, description="",
                    license=license, license_url=None, provenance=prov, operations=tuple(ops),
                    skipped=tuple(skipped))
@@ -129,25 +133,24 @@ def _operation(raw_name: str, tool: Any, schema: dict[str, Any], output: dict[st
 
 
 async def _list(command: Sequence[str], env: dict[str, str] | None, cwd: str | None) -> tuple[str, str, list[Any]]:
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
+    from mcp import ClientSession
 
-    params = StdioServerParameters(command=command[0], args=list(command[1:]), env=env, cwd=cwd)
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
-            init = await session.initialize()
-            info = _get(init, "server_info", "serverInfo")
-            name = _get(info, "name") or command[0]
-            version = _get(info, "version") or ""
-            tools: list[Any] = []
-            result = await session.list_tools()
-            for _ in range(MAX_PAGES):
-                tools.extend(_get(result, "tools") or [])
-                cursor = _get(result, "next_cursor", "nextCursor")
-                if not cursor or len(tools) >= MAX_OPERATIONS:
-                    break
-                result = await _next_page(session, cursor)
-            return str(name), str(version), tools
+    async with bounded_stdio(command, env, cwd) as (read, write), ClientSession(read, write) as session:
+        init = await session.initialize()
+        info = _get(init, "server_info", "serverInfo")
+        name = _get(info, "name") or command[0]
+        version = _get(info, "version") or ""
+        tools: list[Any] = []
+        result = await session.list_tools()
+        for _ in range(MAX_PAGES):
+            tools.extend(_get(result, "tools") or [])
+            if len(tools) > MAX_OPERATIONS:
+                raise TransportLimit("too_many_tools", f"the server lists over {MAX_OPERATIONS} tools")
+            cursor = _get(result, "next_cursor", "nextCursor")
+            if not cursor:
+                break
+            result = await _next_page(session, cursor)
+        return str(name), str(version), tools
 
 
 async def _next_page(session: Any, cursor: str) -> Any:
@@ -168,13 +171,28 @@ def list_tools(command: Sequence[str], timeout: float = 30.0, env: dict[str, str
                                               "pip install 'covert[imports]'") from None
     try:
         return asyncio.run(asyncio.wait_for(_list(command, env, cwd), timeout))
+    except TransportLimit as limit:
+        raise SpecRejected(limit.reason, f"{command[0]}: {limit.detail}") from None
     except TimeoutError:
         raise SpecRejected("server_timeout", f"{command[0]} did not list its tools within {timeout:g}s") from None
     except (OSError, ValueError) as exc:
         raise SpecRejected("server_failed", f"{command[0]} could not be started: {exc}") from None
     except Exception as exc:  # an MCP or transport error from a server we do not control
+        leaves = _leaves(exc)  # the SDK's task groups wrap what the transport raised
+        limit = next((e for e in leaves if isinstance(e, TransportLimit)), None)
+        if limit is not None:
+            raise SpecRejected(limit.reason, f"{command[0]}: {limit.detail}") from None
+        exc = next((e for e in leaves if isinstance(e, Exception)), exc)
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise SpecRejected("server_failed", f"{command[0]}: {type(exc).__name__}: {first}"[:300]) from None
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions inside ``error`` (an exception group's, at any depth), or ``[error]``."""
+    inner = getattr(error, "exceptions", None)
+    if not isinstance(inner, tuple):
+        return [error]
+    return [leaf for e in inner for leaf in _leaves(e)]
 
 
 def import_server(command: Sequence[str], name: str | None = None, license: str | None = None,

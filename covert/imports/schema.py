@@ -31,11 +31,11 @@ operations sharing schemas is resolved in time linear in what is written.
 from __future__ import annotations
 
 import functools
-import re
 import warnings
 from collections.abc import Callable
 from typing import Any
 
+from covert.env.patterns import checkable
 from covert.imports.model import SpecRejected
 
 KEEP = frozenset({
@@ -80,20 +80,17 @@ def as_number(value: Any) -> Any:
 
 @functools.lru_cache(maxsize=4096)
 def usable_pattern(pattern: Any) -> bool:
-    """Whether ``pattern`` is a regular expression Python compiles, of at most :data:`MAX_PATTERN` characters.
+    """Whether ``pattern`` is a regular expression of at most :data:`MAX_PATTERN` characters that Python
+    and a bounded-time engine both compile (:func:`covert.env.patterns.checkable`).
 
-    Others (ECMA-only syntax such as ``\\p{L}``, or very long ones) are kept as ``x-pattern`` instead,
-    so a validator downstream never fails on them.
+    Others (ECMA-only syntax such as ``\\p{L}``, Python-only syntax, or very long ones) are kept as
+    ``x-pattern`` instead, so a validator downstream never fails on them and never runs them.
     """
     if not isinstance(pattern, str) or len(pattern) > MAX_PATTERN:
         return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return False
-    return True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return checkable(pattern)
 
 
 def _cost(schema: dict[str, Any]) -> int:

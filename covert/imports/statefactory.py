@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from covert.env.jsonsafe import canonical_float
+from covert.env.patterns import BoundedPattern, bounded_pattern
 from covert.imports.fieldvalues import (
     QUALIFIERS,
     ValueContext,
@@ -278,10 +279,11 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
     return "".join(out)[:_MAX_OUTPUT]
 
 
-@lru_cache(maxsize=8192)
-def pattern_of(pattern: str) -> re.Pattern[str]:
-    """``re.compile(pattern)``, remembered: imported APIs have more patterns than ``re``'s own cache holds."""
-    return re.compile(pattern)
+def pattern_of(pattern: str) -> BoundedPattern:
+    """A spec's pattern, matched in bounded time (:mod:`covert.env.patterns`: the pattern is someone
+    else's, and a backtracking engine can take minutes on a short text); ``search``/``fullmatch``
+    answer ``True``/``False``. A pattern no bounded engine compiles accepts every text."""
+    return bounded_pattern(pattern)
 
 
 @lru_cache(maxsize=2048)

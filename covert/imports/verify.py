@@ -25,6 +25,7 @@ from typing import Any
 import jsonschema_rs
 
 from covert.env import Builder, State, is_error
+from covert.env.patterns import bounded_validator
 from covert.imports.bind import BindError, BoundApi, BoundTool
 from covert.imports.envs import make_builder, reachable
 from covert.imports.model import ApiSpec
@@ -242,7 +243,7 @@ def _validator(bound: BoundTool) -> Any:
     """The (cached) JSON Schema validator of a tool's response schema (jsonschema-rs)."""
     found = getattr(bound, "_response_validator", None)
     if found is None:
-        found = jsonschema_rs.validator_for(bound.role.op.response)
+        found = bounded_validator(bound.role.op.response)
         bound._response_validator = found  # type: ignore[attr-defined]
     return found
 

@@ -1,4 +1,15 @@
-"""Reading a covert dataset directory back: rows with their JSON columns decoded."""
+"""Reading a covert dataset directory back: rows with their JSON columns decoded.
+
+A cell (one row's value of one column, e.g. a row's ``initial_state`` JSON) may hold at most
+:data:`MAX_CELL_BYTES` (16 MiB) uncompressed; covert never writes more (its largest cells are a few
+hundred kilobytes). A shard with a larger one is refused with one line before it is decompressed: a
+value never spans Parquet pages, and every page header is read first (:mod:`covert.io.pages`) to check
+that no page holds more than :data:`MAX_PAGE_BYTES` (the cell limit plus the 1 MiB pages pyarrow
+writes); each batch of rows is then checked cell by cell as Arrow decoded it, before it becomes Python
+objects (which cost ten times the cell and more). Reading a hostile 10 MB shard holding one 206 MB cell
+took 2.2 GB (``covert validate``) and 1.7 GB (``covert score``); it is now refused in one line with
+the memory of a few pages.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +22,64 @@ import orjson
 
 from covert.io.features import features_for
 from covert.io.loader_safe import unsafe_numbers
+from covert.io.pages import PageError, largest_page
+
+MAX_CELL_BYTES = 16 * 1024 * 1024
+MAX_PAGE_BYTES = MAX_CELL_BYTES + 4 * 1024 * 1024  # pyarrow closes a page past 1 MiB; a value never splits
 
 
 class DatasetError(ValueError):
     """A dataset directory that cannot be read; the message says what to do."""
+
+
+def _too_big(path: Path, column: str, size: int, where: str) -> DatasetError:
+    return DatasetError(f"{path}: column {column} holds {where} of {size / 2**20:.0f} MiB, over the "
+                        f"{MAX_CELL_BYTES >> 20} MiB a cell may hold (covert never writes one); the shard is not "
+                        "a covert dataset's: restore it from a good copy, or rebuild the dataset")
+
+
+def oversized_cell(path: str | Path) -> str:
+    """One line naming the column of shard ``path`` with a page (so possibly a cell) over
+    :data:`MAX_PAGE_BYTES`, read from its page headers before anything is decompressed; empty when
+    there is none, or when the footer cannot be read (the reader then says so)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.ParquetFile(path).metadata
+    except (pa.ArrowException, OSError, ValueError):
+        return ""
+    try:
+        size, column = largest_page(path, metadata)
+    except (PageError, OSError) as exc:
+        return f"{path}: a page header cannot be read ({exc}); the shard is damaged: restore it from a good copy"
+    return str(_too_big(Path(path), column, size, "a page")) if size > MAX_PAGE_BYTES else ""
+
+
+def _longest(array: Any) -> int:
+    """The longest string or binary value anywhere in an Arrow array (inside structs and lists too)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(array.type, pa.BaseExtensionType):  # covert's JSON columns: text underneath
+        array = array.storage
+    kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_binary(kind) or pa.types.is_large_string(kind) \
+            or pa.types.is_large_binary(kind):
+        return int(pc.max(pc.binary_length(array)).as_py() or 0) if len(array) else 0
+    if pa.types.is_struct(kind):
+        return max((_longest(child) for child in array.flatten()), default=0)
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        return _longest(array.flatten())
+    return 0
+
+
+def _check_cells(path: Path, batch: Any) -> None:
+    """Refuse a batch (as Arrow decoded it, before any Python object is made) with a cell over the limit."""
+    for name, column in zip(batch.schema.names, batch.columns, strict=True):
+        longest = _longest(column)
+        if longest > MAX_CELL_BYTES:
+            raise _too_big(path, name, longest, "a cell")
 
 
 def load_manifest(root: str | Path) -> dict[str, Any]:
@@ -101,12 +166,15 @@ def _raw_rows(path: Path) -> Iterator[dict[str, Any]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    problem = oversized_cell(path)
+    if problem:
+        raise DatasetError(problem)
     batches = None
     while True:
         try:
             if batches is None:
                 batches = pq.ParquetFile(path).iter_batches(batch_size=512)
-            rows = next(batches).to_pylist()
+            batch = next(batches)
         except StopIteration:
             return
         except (pa.ArrowException, OSError, ValueError) as exc:
@@ -114,7 +182,8 @@ def _raw_rows(path: Path) -> Iterator[dict[str, Any]]:
             raise DatasetError(f"{path} cannot be read ({type(exc).__name__}{': ' + detail if detail else ''}); the "
                                "shard is damaged: restore it from a good copy, or rebuild the dataset with "
                                "`covert regenerate`") from None
-        yield from rows
+        _check_cells(path, batch)
+        yield from batch.to_pylist()
 
 
 def _unloadable(raw: dict[str, Any], features: dict[str, Any], prefix: str = "") -> list[str]:

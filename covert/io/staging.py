@@ -12,6 +12,11 @@ goes through :func:`prepare_output` and :func:`publish`:
   renames, ``NAME`` -> ``.NAME.old-PID`` and staging -> ``NAME``. A kill between them leaves ``NAME``
   missing; the next command that reads or writes ``NAME`` finds ``.NAME.old-PID`` and renames it back
   (:func:`restore`), saying so in one line.
+- Without ``--overwrite`` publishing never replaces anything: the staging folder is renamed to ``NAME``
+  only if nothing is there (``renameat2(RENAME_NOREPLACE)`` on Linux), so of two runs started into the
+  same new ``NAME`` the second to finish fails with one line (:class:`OutputError`, exit 2) and the
+  first one's dataset stays. Whether a run may replace is recorded in its owner file at
+  :func:`prepare_output`.
 - :func:`sweep`, run by :func:`prepare_output`, removes the leftovers of dead processes (staging
   folders, old copies, temporary files), one line each. A leftover of a process that is still running,
   or that another machine wrote, is left alone.
@@ -33,6 +38,7 @@ from covert.errors import UsageError
 
 OWNER_FILE = ".covert-staging"
 _LEFTOVER = re.compile(r"\.(?P<inner>.+)\.(?P<kind>partial|old|base|tmp)-(?P<pid>\d+)")
+_RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -185,12 +191,13 @@ def prepare_output(out: str | Path, overwrite: bool) -> Path:
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir()
-    (staging / OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}) + "\n")
+    (staging / OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                                  "overwrite": bool(overwrite)}) + "\n")
     return staging
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False where unsupported."""
+def _renameat2(a: Path, b: Path, flags: int) -> bool:
+    """``renameat2(a, b, flags)`` (Linux); False where the system does not offer it or these flags."""
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -200,7 +207,7 @@ def _exchange(a: Path, b: Path) -> bool:
         return False
     renameat2.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
     renameat2.restype = ctypes.c_int
-    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), flags) == 0:
         return True
     errno = ctypes.get_errno()
     if errno in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: this file system or kernel cannot
@@ -208,17 +215,66 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(errno, os.strerror(errno), str(a))
 
 
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False where unsupported."""
+    return _renameat2(a, b, _RENAME_EXCHANGE)
+
+
+def _may_replace(staging: Path) -> bool:
+    """Whether the run that owns ``staging`` was allowed to replace its output (``--overwrite``)."""
+    try:
+        owner = json.loads((staging / OWNER_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(owner, dict) and owner.get("overwrite") is True
+
+
+def _taken(out: Path) -> OutputError:
+    return OutputError(f"{out} was written by another run while this one was working; nothing of it was "
+                       "replaced. Pass --overwrite to replace it or choose another --out")
+
+
+def _place(staging: Path, out: Path) -> None:
+    """Rename ``staging`` to ``out`` only if nothing is at ``out``; :class:`OutputError` otherwise."""
+    try:
+        if _renameat2(staging, out, _RENAME_NOREPLACE):
+            return
+    except FileExistsError:
+        raise _taken(out) from None
+    except OSError as exc:
+        if exc.errno == 17:  # EEXIST
+            raise _taken(out) from None
+        raise
+    if out.exists() or out.is_symlink():  # no RENAME_NOREPLACE here: a check, then a rename that
+        raise _taken(out)  # refuses a non-empty folder all the same
+    try:
+        os.rename(staging, out)
+    except OSError as exc:
+        if exc.errno in (17, 39):  # EEXIST, ENOTEMPTY
+            raise _taken(out) from None
+        raise
+
+
 def publish(staging: Path, out: Path, exchange: bool = True) -> None:
     """Move a finished staging folder into place, replacing ``out`` only now.
 
     Over an existing ``out`` the two are swapped atomically where the system allows (``exchange``),
-    else renamed in two steps (see the module docstring for what a kill between them leaves).
+    else renamed in two steps (see the module docstring for what a kill between them leaves). A run
+    without ``--overwrite`` never replaces anything: if another run published ``out`` meanwhile, this
+    raises :class:`OutputError` (the caller discards its staging folder).
     """
     staging, out = Path(staging), Path(out)
+    replace = _may_replace(staging)
     (staging / OWNER_FILE).unlink(missing_ok=True)
-    if not out.exists():
-        os.rename(staging, out)
+    if not replace:
+        _place(staging, out)
         return
+    if not out.exists():
+        try:
+            _place(staging, out)
+            return
+        except OutputError:
+            pass  # published meanwhile by another run: this one may replace it
     if exchange and _exchange(staging, out):
         shutil.rmtree(staging, ignore_errors=True)  # the old data, now under the staging name
         return

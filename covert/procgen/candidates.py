@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from covert.procgen.admission import TRIVIAL, perturbations
+from covert.procgen.replies import reply_problem
 from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult, prefilter
 
 HARNESS = "covert_procgen_harness"
@@ -284,6 +285,8 @@ class Admission:
             verdict.admitted = True
         except _Rejected as rejected:
             verdict.stages.append(rejected.result)
+        except Exception as exc:  # noqa: BLE001 - one hostile candidate never costs the others their verdicts
+            verdict.stages.append(_Rejected("exec", "malformed_reply", f"{type(exc).__name__}: {exc}").result)
         verdict.warning = self.sandbox.warning
         for stage in verdict.stages:
             self.counts[f"{stage.stage}:{'passed' if stage.ok else stage.reason}"] += 1
@@ -298,6 +301,9 @@ class Admission:
             if result.error_kind == "exception" and "the module must define ENV" in result.detail:
                 raise _Rejected("L1", "no_env", result.detail)
             raise _Rejected(stage, str(result.error_kind), result.detail)
+        problem = reply_problem(entry, payload, result.value)
+        if problem:
+            raise _Rejected(stage, "malformed_reply", problem)
         return result.value
 
     def profile(self, candidate: Candidate) -> tuple[str, list[str], list[float]]:

@@ -21,6 +21,7 @@ from typing import Any
 
 import covert
 from covert.errors import UsageError
+from covert.io.portable import portable_command
 from covert.procgen.contract import ConfigError, ProceduralEnv
 from covert.procgen.registry import UnknownEnvironmentError, get_env, resolve_envs
 from covert.procgen.rows import CONFIGS, level_of, make_rows
@@ -253,7 +254,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     manifest = {
         "covert_version": covert.__version__,
         "kind": "procgen",
-        "command": command,
+        "command": portable_command(command),
         "config": {**asdict(config), "configs": {name: config.configs().get(name) for name in config.envs},
                    "plan": "custom" if custom else "round_robin"},
         "environments": {name: {"version": get_env(name).version, "license": get_env(name).license,

@@ -265,7 +265,7 @@ def score_tool_calls(data: dict[str, Any], completion: Any) -> EnvScore:
 
     initial = State.from_dict(initial_state(data))
     env = MapfToolsEnv(initial.fork())
-    transcript = parse_completion(completion)
+    transcript = parse_completion(completion, max_calls=MAX_CALLS, max_messages=2 * MAX_CALLS + 64)
     calls = transcript.calls
     refused: dict[str, int] = {}
     for call in calls[:MAX_CALLS]:
@@ -281,7 +281,7 @@ def score_tool_calls(data: dict[str, Any], completion: Any) -> EnvScore:
     time = final.counter("time")
     optimal = valid and time == int(data["optimal_makespan"])
     reasons = [f"refused_{code}" for code in sorted(refused)]
-    if len(calls) > MAX_CALLS:
+    if len(calls) > MAX_CALLS or any(r.startswith("parse:too_many") for r in transcript.reasons):
         reasons.append("too_many_calls")
     if not calls:
         reasons.append("no_tool_calls")

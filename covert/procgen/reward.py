@@ -11,6 +11,7 @@ from typing import Any
 
 from covert.procgen.contract import Instance
 from covert.procgen.registry import UnknownEnvironmentError, get_env
+from covert.rewards.concision import BASE_CHARS, concision, most_repeated
 from covert.rewards.result import Score
 
 MAX_MESSAGES = 256
@@ -52,9 +53,22 @@ def score_procgen(truth: Mapping[str, Any], completion: Any) -> Score:
         if truth.get("form") == "tools" and callable(getattr(env, "score_tools", None)):
             # a tool-call form of the environment (MAPF-FrozenLake's): the calls are scored, not the text
             result = env.score_tools(Instance("", dict(data)), completion)  # type: ignore[attr-defined]
+            factor, padded = 1.0, []
         else:
-            result = env.score(Instance("", dict(data)), completion_text(completion))
+            text = completion_text(completion)
+            result = env.score(Instance("", dict(data)), text)
+            factor, padded = _concision(env, data, text) if result.value > 0 else (1.0, [])
     except Exception as exc:  # noqa: BLE001 - a completion must never crash a training run
         return Score.zero(f"internal_error: {type(exc).__name__}")
     value = min(1.0, max(0.0, float(result.value)))
-    return Score(value, {"procgen": value}, [f"procgen:{reason}" for reason in result.reasons])
+    return Score(value * factor, {"procgen": value}, [f"procgen:{reason}" for reason in result.reasons] + padded)
+
+
+def _concision(env: Any, data: Mapping[str, Any], text: str) -> tuple[float, list[str]]:
+    """Padding and repetition cost the reward as they do a tool task's (:mod:`covert.rewards.concision`),
+    the reference standing in for the answer facts (computed only for a text past the base budget or
+    with a repeated sentence)."""
+    if len(text) <= BASE_CHARS and most_repeated([text]) == 1:
+        return 1.0, []
+    reference = env.reference(Instance("", dict(data)))
+    return concision([text], [(reference,)], repeats=most_repeated([reference]))

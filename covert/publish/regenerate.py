@@ -170,7 +170,7 @@ def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool =
         raise RegenerateError(f"{source}: manifest.json lacks its config or shard hashes; it cannot be regenerated")
     problems = version_mismatches(manifest)
     if problems:
-        raise RegenerateError("cannot regenerate byte for byte: " + "; ".join(problems))
+        raise RegenerateError(f"{source}: cannot regenerate byte for byte: " + "; ".join(problems))
     config = config_from_manifest(manifest)
     options = {"workers": workers, "progress": progress}
     if "augmentation_config" not in manifest:

@@ -17,6 +17,10 @@ A ``decline`` row is judged on its behaviour (and state, if the completion chang
 calls, state and facts too once the completion goes on past the user's reply. For ``report_error``
 the expected calls stop at the failing call and the expected state is the one the failure leaves.
 
+Padding, repetition and appended text cost the whole value (:mod:`covert.rewards.concision`: the
+assistant's text has a length budget from the answer facts, and a sentence stated k times divides the
+value by k).
+
 The value is the weighted mean of the applicable components (weights from the config, or from
 ``reward_model["components"]`` when the row records them: a ``{name: weight}`` mapping, or a list of
 names) or, in exact mode, 1 only when every applicable component is 1. Rows of style ``judge``
@@ -37,6 +41,7 @@ import orjson
 from covert.env import State, canonical_bytes
 from covert.procgen.rows import procgen_truth
 from covert.rewards.compare import LENIENT, StringNorm
+from covert.rewards.concision import concision
 from covert.rewards.facts import facts_score
 from covert.rewards.judge import LLMJudge, RuleJudge
 from covert.rewards.matching import MAX_PREDICTED_CALLS, match_turns
@@ -160,7 +165,12 @@ class Scorer:
             components["state"] = value
             if why:
                 reasons.append(why)
-        return Score(self._combine(components, p.view.components), components, reasons)
+        forms = p.fact_forms or tuple((fact,) for fact in p.facts)
+        exchanges = 1 + sum(isinstance(step, UserMessage) for step in transcript.steps)
+        factor, why = concision([turn.text for turn in transcript.turns], forms, exchanges,
+                                call_turns=sum(1 for turn in transcript.turns if turn.calls))
+        reasons.extend(why)
+        return Score(self._combine(components, p.view.components) * factor, components, reasons)
 
     def _combine(self, components: dict[str, float], recorded: Any) -> float:
         weights = dict(self.config.weights)

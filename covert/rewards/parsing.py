@@ -17,11 +17,20 @@ import orjson
 
 MAX_NAME = 200
 MAX_PYTHON_TEXT = 200_000
-MAX_TEXT_CALLS = 256  # tool-call blocks read from one raw text; a longer text scores 0 unread
-_TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
+MAX_TEXT_CALLS = 256  # calls read from one completion, in any syntax; more score 0 unread
+MAX_MESSAGES = 512  # messages (or role headers and tool-response blocks of a raw text) read from one completion
+# a name followed by "(": an upper bound on the calls of a python-style list, counted before it is parsed
+# (a name in a string argument counts too; a list with more than four per call read is refused unread)
+_CALL_LIKE = re.compile(r"[A-Za-z_][\w.]*[ \t]*\(")
+# operators, brackets and separators of a python-style list, counted before it is parsed: the parse and
+# the literal reading cost about 3 us per token (a string literal is one token, however long)
+_STRUCTURE = ",:+-*/%[](){}.=<>|&^~@"
+MAX_PYTHON_STRUCTURE = 8192
+# string literals, left out of that count (a quote inside is escaped); an f-string's braces hold code the
+# parser reads, so a text with one is counted whole
+_STRING = re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"")
+_FSTRING = re.compile(r"(?<!\w)(?:[fF][rRbB]?|[rRbB][fF])['\"]")
 _ROLE_HEADER = re.compile(r"<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>[ \t]*(\w+)[ \t]*<\|end_header_id\|>")
-_TOOL_RESPONSE = re.compile(r"<tool_response>(.*?)(?:</tool_response>|\Z)", re.DOTALL)
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 # a chat-template token, with the role name that may follow it (<|im_start|>assistant)
 _SPECIAL = re.compile(r"<\|[^|<>\s]{1,40}\|>(?:\s*(?:assistant|user|tool|system|ipython)\b)?")
 
@@ -91,20 +100,31 @@ class Transcript:
         return last.text if isinstance(last, AssistantTurn) else ""
 
 
-def parse_completion(completion: Any) -> Transcript:
-    """Read a completion: a list of OpenAI-style messages, one message dict, or raw assistant text."""
+def parse_completion(completion: Any, max_calls: int = MAX_TEXT_CALLS, max_messages: int = MAX_MESSAGES) -> Transcript:
+    """Read a completion: a list of OpenAI-style messages, one message dict, or raw assistant text. A
+    completion with more than ``max_calls`` calls or ``max_messages`` messages is refused unread."""
     if isinstance(completion, str):
-        return parse_text(completion)
+        return parse_text(completion, max_calls, max_messages)
     if isinstance(completion, dict):
-        return parse_messages([completion])
+        return parse_messages([completion], max_calls, max_messages)
     if isinstance(completion, (list, tuple)):
-        return parse_messages(list(completion))
+        return parse_messages(list(completion), max_calls, max_messages)
     return Transcript(reasons=[f"parse:bad_completion: a completion is text or a list of messages, not {type(completion).__name__}"],
                       readable=False)
 
 
-def parse_messages(messages: list[Any]) -> Transcript:
-    """Read OpenAI-style messages (``assistant`` with ``tool_calls``, ``tool``, ``user``; ``system`` is skipped)."""
+def parse_messages(messages: list[Any], max_calls: int = MAX_TEXT_CALLS, max_messages: int = MAX_MESSAGES) -> Transcript:
+    """Read OpenAI-style messages (``assistant`` with ``tool_calls``, ``tool``, ``user``; ``system`` is skipped).
+
+    At most ``max_messages`` messages and ``max_calls`` listed calls are read: more are refused (score
+    0) after counting them, before anything is parsed."""
+    if len(messages) > max_messages:
+        return Transcript(reasons=[f"parse:too_many_messages: {len(messages)} messages (at most {max_messages} "
+                                   "are read)"], readable=False)
+    listed = sum(len(m["tool_calls"]) for m in messages
+                 if isinstance(m, dict) and isinstance(m.get("tool_calls"), list))
+    if listed > max_calls:
+        return _too_many_calls(f"{listed} tool calls", max_calls)
     transcript = Transcript()
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
@@ -112,7 +132,7 @@ def parse_messages(messages: list[Any]) -> Transcript:
             continue
         role = message.get("role")
         if role == "assistant":
-            transcript.steps.extend(_assistant_message(message, transcript.reasons))
+            transcript.steps.extend(_assistant_message(message, transcript.reasons, max_calls))
         elif role in ("tool", "function", "ipython"):
             name = message.get("name")
             transcript.steps.append(ToolMessage(name if isinstance(name, str) else "", _text_of(message.get("content"))))
@@ -123,7 +143,7 @@ def parse_messages(messages: list[Any]) -> Transcript:
     return transcript
 
 
-def parse_text(text: str) -> Transcript:
+def parse_text(text: str, max_calls: int = MAX_TEXT_CALLS, max_messages: int = MAX_MESSAGES) -> Transcript:
     """Read raw assistant text, possibly a whole multi-turn rollout rendered by a chat template.
 
     Role headers (``<|im_start|>user``, ``<|start_header_id|>user<|end_header_id|>``) split the text
@@ -133,32 +153,69 @@ def parse_text(text: str) -> Transcript:
     ``{"name", "arguments"}``.
     """
     blocks = text.count("<tool_call>")
-    if blocks > MAX_TEXT_CALLS:
+    if blocks > max_calls:
         # counted before anything is parsed: a text of thousands of calls costs one scan, not a parse
-        return Transcript(reasons=[f"parse:too_many_calls: {blocks} tool-call blocks (at most {MAX_TEXT_CALLS} are read)"],
-                          readable=False)
+        return _too_many_calls(f"{blocks} tool-call blocks", max_calls)
+    messages = sum(text.count(marker) for marker in ("<|im_start|>", "<|start_header_id|>", "<tool_response>"))
+    if messages > max_messages:
+        return Transcript(reasons=[f"parse:too_many_messages: {messages} role headers and tool responses "
+                                   f"(at most {max_messages} are read)"], readable=False)
     transcript = Transcript()
     position, role = 0, "assistant"
     for match in _ROLE_HEADER.finditer(text):
-        _add_block(transcript, role, text[position:match.start()])
+        _add_block(transcript, role, text[position:match.start()], max_calls)
         role = (match.group(1) or match.group(2)).lower()
         position = match.end()
-    _add_block(transcript, role, text[position:])
+    _add_block(transcript, role, text[position:], max_calls)
     return transcript
 
 
-def _add_block(transcript: Transcript, role: str, block: str) -> None:
+def tagged(text: str, opening: str, closing: str) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, body)`` of each ``opening ... closing`` block of ``text`` in order (an unclosed
+    block runs to the end), found with ``str.find``: linear, and at C speed (a lazy regex over a
+    megabyte costs tens of milliseconds)."""
+    position = 0
+    while True:
+        start = text.find(opening, position)
+        if start < 0:
+            return
+        body = start + len(opening)
+        stop = text.find(closing, body)
+        if stop < 0:
+            yield start, len(text), text[body:]
+            return
+        yield start, stop + len(closing), text[body:stop]
+        position = stop + len(closing)
+
+
+def without_tagged(text: str, opening: str, closing: str, replacement: str) -> str:
+    """``text`` with each block of :func:`tagged` replaced by ``replacement``."""
+    if opening not in text:
+        return text
+    parts, position = [], 0
+    for start, end, _body in tagged(text, opening, closing):
+        parts.append(text[position:start])
+        position = end
+    parts.append(text[position:])
+    return replacement.join(parts)
+
+
+def _too_many_calls(what: str, max_calls: int) -> Transcript:
+    return Transcript(reasons=[f"parse:too_many_calls: {what} (at most {max_calls} are read)"], readable=False)
+
+
+def _add_block(transcript: Transcript, role: str, block: str, max_calls: int = MAX_TEXT_CALLS) -> None:
     if role == "system":
         return
     position = 0
-    for match in _TOOL_RESPONSE.finditer(block):
+    for start, end, body in tagged(block, "<tool_response>", "</tool_response>"):
         if role == "assistant":
-            _add_segment(transcript, block[position:match.start()])
-        transcript.steps.append(ToolMessage("", match.group(1).strip()))
-        position = match.end()
+            _add_segment(transcript, block[position:start], max_calls)
+        transcript.steps.append(ToolMessage("", body.strip()))
+        position = end
     rest = block[position:]
     if role == "assistant":
-        _add_segment(transcript, rest)
+        _add_segment(transcript, rest, max_calls)
     elif role == "user" and position == 0:
         cleaned = _clean(rest)
         if cleaned:
@@ -167,30 +224,30 @@ def _add_block(transcript: Transcript, role: str, block: str) -> None:
         transcript.steps.append(ToolMessage("", _clean(rest)))
 
 
-def _add_segment(transcript: Transcript, segment: str) -> None:
+def _add_segment(transcript: Transcript, segment: str, max_calls: int = MAX_TEXT_CALLS) -> None:
     cleaned = _clean(segment)
     if not cleaned:
         return
-    calls, invalid, rest, reasons = parse_calls_in_text(cleaned)
+    calls, invalid, rest, reasons = parse_calls_in_text(cleaned, max_calls)
     transcript.reasons.extend(reasons)
     transcript.steps.append(AssistantTurn(rest, tuple(calls), invalid))
 
 
 def _clean(segment: str) -> str:
-    return _SPECIAL.sub("\n", _THINK.sub("", segment)).strip()
+    return _SPECIAL.sub("\n", without_tagged(segment, "<think>", "</think>", "")).strip()
 
 
-def parse_calls_in_text(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
+def parse_calls_in_text(text: str, max_calls: int = MAX_TEXT_CALLS) -> tuple[list[ToolCall], int, str, list[str]]:
     """The calls in one assistant text, how many could not be read, the text without them, and reasons."""
     if "<tool_call>" in text:
         return parse_hermes(text)
     stripped = text.strip()
     if stripped[:1] == "[" and stripped[-1:] == "]" and "(" in stripped:
-        calls, invalid, reasons = parse_python_calls(stripped)
+        calls, invalid, reasons = parse_python_calls(stripped, max_calls)
         if calls or invalid:
             return calls, invalid, "", reasons
     if stripped[:1] in "[{" and stripped[-1:] in "]}" and '"name"' in stripped:
-        calls, invalid, reasons = _json_calls(stripped)
+        calls, invalid, reasons = _json_calls(stripped, max_calls)
         if calls or invalid:
             return calls, invalid, "", reasons
     return [], 0, stripped, []
@@ -205,8 +262,8 @@ def parse_hermes(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
     calls: list[ToolCall] = []
     reasons: list[str] = []
     invalid = 0
-    for match in _TOOL_CALL.finditer(text):
-        body = match.group(1).strip()
+    for _start, _end, body in tagged(text, "<tool_call>", "</tool_call>"):
+        body = body.strip()
         try:
             payload = orjson.loads(body)
         except (orjson.JSONDecodeError, RecursionError):
@@ -219,23 +276,35 @@ def parse_hermes(text: str) -> tuple[list[ToolCall], int, str, list[str]]:
             reasons.append(reason)
         else:
             calls.append(call)
-    rest = _TOOL_CALL.sub(" ", text).strip()
+    rest = without_tagged(text, "<tool_call>", "</tool_call>", " ").strip()
     return calls, invalid, rest, reasons
 
 
-def parse_python_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
+def parse_python_calls(text: str, max_calls: int = MAX_TEXT_CALLS) -> tuple[list[ToolCall], int, list[str]]:
     """Python-style calls ``[f(a=1, b="x"), pkg.g()]``: keyword arguments whose values are literals.
 
     Returns the calls, the number of calls that could not be read and the reasons.
     """
     if len(text) > MAX_PYTHON_TEXT:
         return [], 1, [f"parse:too_long: python-style call text of {len(text)} characters"]
+    code = text if _FSTRING.search(text) else _STRING.sub("", text)
+    structure = sum(code.count(mark) for mark in _STRUCTURE)
+    if structure > MAX_PYTHON_STRUCTURE:
+        return [], 1, [f"parse:too_long: python-style call text with {structure} operators, brackets and separators "
+                       f"(at most {MAX_PYTHON_STRUCTURE} are read)"]
+    call_like = sum(1 for _ in _CALL_LIKE.finditer(text))
+    if call_like > 4 * max_calls:  # counted before the parse, which costs far more per call
+        return [], 1, [f"parse:too_many_calls: {call_like} calls in a python-style list (at most "
+                       f"{max_calls} are read)"]
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return [], 1, [f"parse:python_syntax: {type(exc).__name__}"]
     body = tree.body
     nodes = body.elts if isinstance(body, (ast.List, ast.Tuple)) else [body]
+    if len(nodes) > max_calls:
+        return [], 1, [f"parse:too_many_calls: {len(nodes)} calls in a python-style list (at most "
+                       f"{max_calls} are read)"]
     return _collect(nodes, _python_call)
 
 
@@ -287,12 +356,17 @@ def _tuple_default(value: Any) -> Any:
     raise TypeError
 
 
-def _json_calls(text: str) -> tuple[list[ToolCall], int, list[str]]:
+def _json_calls(text: str, max_calls: int = MAX_TEXT_CALLS) -> tuple[list[ToolCall], int, list[str]]:
+    names = text.count('"name"')  # every call has one (as do some arguments): counted before the parse
+    if names > 4 * max_calls:
+        return [], 1, [f"parse:too_many_calls: {names} names in a JSON list (at most {max_calls} calls are read)"]
     try:
         payload = orjson.loads(text)
     except (orjson.JSONDecodeError, RecursionError):
         return [], 0, []
     items = payload if isinstance(payload, list) else [payload]
+    if len(items) > max_calls:
+        return [], 1, [f"parse:too_many_calls: {len(items)} calls in a JSON list (at most {max_calls} are read)"]
     if not all(isinstance(i, dict) and "name" in i for i in items):
         return [], 0, []
     return _collect(items, _call_from_object)
@@ -327,13 +401,13 @@ def _checked_call(name: Any, arguments: Any) -> tuple[ToolCall | None, str]:
     return ToolCall(name, arguments), ""
 
 
-def _assistant_message(message: dict[str, Any], reasons: list[str]) -> Iterator[AssistantTurn]:
+def _assistant_message(message: dict[str, Any], reasons: list[str], max_calls: int = MAX_TEXT_CALLS) -> Iterator[AssistantTurn]:
     text = _text_of(message.get("content"))
     raw_calls = message.get("tool_calls")
     if raw_calls is None and isinstance(message.get("function_call"), dict):
         raw_calls = [{"function": message["function_call"]}]
     if raw_calls is None or raw_calls == []:
-        calls, invalid, rest, found = parse_calls_in_text(_clean(text))
+        calls, invalid, rest, found = parse_calls_in_text(_clean(text), max_calls)
         reasons.extend(found)
         yield AssistantTurn(rest, tuple(calls), invalid)
         return

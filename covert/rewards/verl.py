@@ -57,8 +57,17 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
 
     A call to ``<builder>__<tool>`` (the name a mixed-builder tool config gives a tool that two
     builders define differently) counts as a call to the row's ``<tool>``; when ``extra_info`` holds
-    verl's ``tool_selection``, those are the tools the rollout was offered.
+    verl's ``tool_selection``, those are the tools the rollout was offered. Whatever the arguments hold
+    (an ``extra_info`` whose methods raise included), a failure scores 0.0.
     """
+    try:
+        return _compute_score(data_source, solution_str, ground_truth, extra_info, scorer)
+    except Exception:  # noqa: BLE001 - a reward function must never stop a training run
+        return 0.0
+
+
+def _compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any,
+                   scorer: Scorer | None) -> float:
     row: dict[str, Any] = {"data_source": data_source, "reward_model": {"ground_truth": ground_truth},
                            "extra_info": extra_info}
     if isinstance(extra_info, Mapping):

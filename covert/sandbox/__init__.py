@@ -9,7 +9,7 @@ API::
     result.ok, result.value, result.error_kind, result.detail, result.warning
 
 - ``prefilter(source) -> list[str]``: reasons (``"code: detail (line N)"``) to refuse a module without
-  running it: imports outside :data:`ALLOWED_MODULES`, ``eval``/``exec``/``compile``/``open``/``__import__``
+  running it (defence in depth only; the OS barrier below is the barrier): imports outside :data:`ALLOWED_MODULES`, ``eval``/``exec``/``compile``/``open``/``__import__``
   and the like, dunder and private attribute access, ``.format`` on non-literals. ``SandboxPool`` applies
   it to every source (``use_prefilter=False`` turns it off, so that tests exercise the OS barrier alone).
 - ``SandboxPool.call(source, entry, payload, harness=None, worker=None)`` runs ``entry`` (a dotted name in
@@ -28,9 +28,15 @@ The worker (``covert/sandbox/worker.py``, stdlib only) runs under bubblewrap: ev
 (no network), the system bound read-only, a private size-limited ``/tmp``, no capabilities,
 ``--die-with-parent`` and a new session; it then sets rlimits (address space, CPU per call, file size,
 open files, processes, no core files) and a seccomp filter (written here with ctypes; x86_64 and
-aarch64) that refuses fork/clone/exec, sockets, ptrace, mount, namespaces and kill with EPERM. The parent
-enforces the wall clock and kills the worker's process group. A worker that timed out, crashed or ran
-out of memory is replaced. Where bubblewrap cannot run, workers are plain subprocesses with the same
+aarch64) that refuses fork/clone/exec, sockets, ptrace, mount, namespaces and kill with EPERM. The worker
+itself never runs untrusted code: each call runs in a child it forks for that call, which applies the
+per-call CPU budget, ``RLIMIT_NPROC`` and the seccomp filter, reaches only its own one-shot result pipe
+(never the protocol pipe) and dies with the call; the worker reads one bounded frame from it, checks
+its shape and answers the parent itself. So nothing a module does (patching the harness, writing frames
+to any descriptor) outlives its call or reaches another call's answer; callers still check the shape of
+every value (the module may forge its own). The worker enforces each call's wall clock, the parent
+enforces one behind it and kills the worker's process group. A worker whose call timed out, crashed or
+ran out of memory is replaced. Where bubblewrap cannot run, workers are plain subprocesses with the same
 rlimits and seccomp filter, and every result carries a loud ``warning``.
 """
 

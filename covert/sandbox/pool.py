@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from covert.sandbox.launch import Launcher, make_launcher
-from covert.sandbox.limits import Limits, SandboxResult, classify_exception
+from covert.sandbox.limits import ERROR_KINDS, Limits, SandboxResult, classify_exception
 from covert.sandbox.prefilter import ALLOWED_MODULES, prefilter
 
 _HEADER = struct.Struct(">I")
+_GRACE_S = 5.0  # seconds the parent waits past a call's wall clock for the worker to answer it
 
 
 class SandboxError(RuntimeError):
@@ -191,20 +192,22 @@ class SandboxPool:
         request = {"op": "call", "key": key, "entry": entry, "harness": harness, "payload": payload,
                    "source": None if key in proc.loaded else source}
         self._count("calls")
+        # the worker enforces the wall clock on the call's child; this is the backstop should it not answer
+        wall_s = self.limits.wall_s + _GRACE_S
         try:
             proc.send(request)
-            reply = proc.receive(self.limits.wall_s, self.limits.max_output_bytes + 65536)
-            if reply is not None and reply.get("kind") == "missing_module":  # evicted from the worker's cache
+            reply = proc.receive(wall_s, self.limits.max_output_bytes + 65536)
+            if isinstance(reply, dict) and reply.get("kind") == "missing_module":  # evicted from the worker
                 proc.loaded.discard(key)
                 proc.send({**request, "source": source})
-                reply = proc.receive(self.limits.wall_s, self.limits.max_output_bytes + 65536)
+                reply = proc.receive(wall_s, self.limits.max_output_bytes + 65536)
         except _Timeout:
             self._retire(slot, "timeout")
             return SandboxResult(False, None, "timeout", f"the call ran past {self.limits.wall_s:g} s of wall "
                                  "clock", self.warning)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             self._retire(slot, "crash")
-            return SandboxResult(False, None, "crash", f"the worker broke the protocol: {exc}", self.warning)
+            return SandboxResult(False, None, "crash", f"the worker broke the protocol: {exc}"[:500], self.warning)
         except ValueError as exc:
             self._retire(slot, "output_too_large")
             return SandboxResult(False, None, "output_too_large", str(exc), self.warning)
@@ -214,17 +217,24 @@ class SandboxPool:
             kind, detail = proc.death()
             self._retire(slot, kind)
             return SandboxResult(False, None, kind, detail, self.warning)
+        if not isinstance(reply, dict):
+            self._retire(slot, "crash")
+            return SandboxResult(False, None, "crash", "the worker broke the protocol: a reply that is not an "
+                                 "object", self.warning)
         proc.calls += 1
-        proc.cpu_used = float(reply.get("cpu_used", proc.cpu_used))
-        if reply.get("loaded"):
+        cpu = reply.get("cpu_used")
+        proc.cpu_used = float(cpu) if type(cpu) in (int, float) else proc.cpu_used
+        if reply.get("loaded") is True:
             proc.loaded.add(key)
         if proc.cpu_used > self.limits.lifetime_cpu_s - self.limits.cpu_s:
             self._retire(slot, "lifetime")
-        if reply.get("ok"):
-            return SandboxResult(True, json.loads(reply["value_json"]), None, "", self.warning)
+        if reply.get("ok") is True:
+            return _value_of(reply.get("value_json"), self.warning)
         kind = classify_exception(reply)
-        if kind == "memory":
-            self._retire(slot, "memory")
+        if kind not in ERROR_KINDS:
+            kind = "crash"
+        if kind in ("memory", "timeout", "crash"):  # the worker is sound (the call had its own process): a fresh
+            self._retire(slot, kind)  # one all the same, as the call's limits would have cost it
         detail = " ".join(f"{reply.get('detail', '')} [{reply.get('where', '')}]".split())[:500]
         return SandboxResult(False, None, kind, detail, self.warning)
 
@@ -277,6 +287,18 @@ class SandboxPool:
             proc.kill()
         self._workers[slot] = None
         self._count(f"replaced_{why}")
+
+
+def _value_of(text: Any, warning: str) -> SandboxResult:
+    """The call's value, read from the JSON text the call's process wrote; a result that is not JSON a
+    caller can read (not text, too deep, not JSON) is a ``crash``, never an exception here."""
+    if not isinstance(text, str):
+        return SandboxResult(False, None, "crash", "the call returned no value text", warning)
+    try:
+        return SandboxResult(True, json.loads(text), None, "", warning)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return SandboxResult(False, None, "crash", f"the call's value is not JSON a caller can read "
+                             f"({type(exc).__name__})", warning)
 
 
 def _size_only(source: str, max_bytes: int) -> list[str]:

@@ -1,26 +1,38 @@
 """The sandbox worker: the program that runs inside the sandbox (stdlib only, run as a script).
 
 It speaks length-prefixed JSON on its inherited stdin/stdout (4-byte big-endian length, then UTF-8
-JSON). The first message is ``init``: the worker applies its resource limits and, where it can, a
-seccomp filter, installs the trusted helper modules it was given, and answers. Every later message is
-a ``call``: load a module from source text (once per source; cached), call an entry point on a JSON
-payload, answer with the JSON value or with an error record. Untrusted code never sees the protocol
-pipe: fd 1 is pointed at /dev/null before any untrusted code runs.
+JSON). The first message is ``init``: the worker applies its resource limits, installs the trusted
+helper modules it was given, and answers. Every later message is a ``call``: run an entry point of a
+module (given as source text, kept by its SHA-256 for later calls) on a JSON payload, and answer with
+the JSON value or with an error record.
+
+The worker itself never runs untrusted code. Each call runs in a child process forked for it: the child
+closes every descriptor but its own one-shot result pipe (so it cannot reach the protocol pipe the
+worker answers on), sets the per-call CPU budget and ``RLIMIT_NPROC``, installs the seccomp filter, then
+loads the module and calls the entry point, and writes one frame. The worker reads at most one frame of
+bounded size from that pipe, checks its shape, kills and reaps the child, and answers the parent with a
+reply it built itself. So whatever a module does (patch ``sys.modules`` or the trusted harness, write to
+any descriptor it finds, leave threads behind) lasts only as long as its own call, and the parent reads
+nothing the module wrote except that one checked frame. The worker is not dumpable
+(``PR_SET_DUMPABLE`` 0), so a child cannot open its descriptors through ``/proc``.
 
 This file is trusted code; it is never imported by covert itself (only launched).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import hashlib
 import json
 import os
 import resource
+import select
 import signal
 import struct
 import sys
+import time
 import traceback
 import types
 from typing import Any
@@ -90,28 +102,41 @@ def install_seccomp() -> str:
 
 
 def _cpu_used() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    """CPU seconds of this worker and every call's child so far."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def apply_limits(limits: dict[str, Any]) -> None:
-    """rlimits for the whole worker life (the per-call CPU budget is set before each call)."""
+    """rlimits for the whole worker life, inherited by every call's child (the per-call CPU budget and
+    ``RLIMIT_NPROC`` are set in the child: the worker forks one per call)."""
     mib = 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_mb"] * mib, limits["memory_mb"] * mib))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_mb"] * mib, limits["file_mb"] * mib))
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits["open_files"], limits["open_files"]))
-    resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"], limits["processes"]))
     life = int(limits["lifetime_cpu_s"]) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (life, life))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails with EFBIG instead of killing
     signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    _not_dumpable()
 
 
-def _budget_cpu(cpu_s: float) -> None:
-    soft = int(_cpu_used() + cpu_s) + 1
+def _not_dumpable() -> None:
+    """PR_SET_DUMPABLE 0: no other process (a call's child included) may open this one's /proc entries."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+
+
+def _limit_child(limits: dict[str, Any]) -> None:
+    """In a call's child: its CPU budget (a fresh process: its CPU time starts at zero) and no new processes."""
+    cpu_s = float(limits["cpu_s"])
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
+    resource.setrlimit(resource.RLIMIT_CPU, (min(int(cpu_s) + 1, hard), hard))
+    resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"], limits["processes"]))
+    # The CPU budget of one call: a profiling timer (SIGPROF ends the child) at the exact budget,
+    # and RLIMIT_CPU (whole seconds, SIGXCPU) behind it should the timer be disarmed.
+    signal.setitimer(signal.ITIMER_PROF, cpu_s)
 
 
 # -- protocol ------------------------------------------------------------------------------------------
@@ -177,71 +202,170 @@ def _failure(exc: BaseException) -> dict[str, Any]:
             "detail": detail[:2000], "where": where[:1000]}
 
 
-class _Missing(Exception):
-    """The parent sent no source for a module this worker no longer holds (evicted): it resends."""
+_KINDS = ("exception", "memory", "output_too_large")  # what a child may report (the rest the worker decides)
+_RESULT_FD = 3  # the child's one-shot result pipe
 
 
 class Worker:
-    """The worker's state: limits, the trusted modules and the cache of loaded untrusted modules."""
+    """The worker's state: limits, the trusted modules (installed here, inherited by every child) and the
+    sources of recent modules, by SHA-256 (never run here)."""
 
     def __init__(self, init: dict[str, Any]) -> None:
         self.limits = init["limits"]
+        self.seccomp = bool(init.get("seccomp", True))
         for name, source in sorted(init.get("modules", {}).items()):
             _install_module(name, source)
-        self.modules: dict[str, types.ModuleType] = {}
+        self.sources: dict[str, str] = {}
+        self.dying: list[int] = []  # children killed after their frame, not reaped yet
 
-    def load(self, key: str, source: str | None) -> types.ModuleType:
-        if key in self.modules:
-            return self.modules[key]
-        if source is None:
-            raise _Missing(key)
-        if hashlib.sha256(source.encode("utf-8")).hexdigest() != key:
-            raise ValueError("module key does not match its source")
+    def probe_seccomp(self) -> str:
+        """Whether a child can install the seccomp filter (``"on"`` or why not; ``"off"`` when not asked)."""
+        if not self.seccomp:
+            return "off"
+        status = self._in_child(lambda: {"ok": True, "value_json": json.dumps(install_seccomp())}, 10.0)
+        try:
+            return str(json.loads(status["value_json"])) if status.get("ok") else f"unavailable: {status.get('detail')}"
+        except (ValueError, TypeError):
+            return "unavailable: the probe gave no answer"
+
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        key, source = request["key"], request.get("source")
+        if source is not None:
+            if hashlib.sha256(source.encode("utf-8")).hexdigest() != key:
+                return {**_failure(ValueError("module key does not match its source")), "loaded": False,
+                        "cpu_used": _cpu_used()}
+            if key not in self.sources and len(self.sources) >= _MODULE_CACHE_SIZE:
+                self.sources.pop(next(iter(self.sources)))
+            self.sources[key] = source
+        if key not in self.sources:
+            return {"ok": False, "kind": "missing_module", "loaded": False, "cpu_used": _cpu_used()}
+        source = self.sources[key]
+        reply = self._in_child(lambda: _run_call(self.limits, self.seccomp, key, source, request),
+                               float(self.limits["wall_s"]))
+        return {**reply, "loaded": True, "cpu_used": _cpu_used()}
+
+    def _reap(self, pid: int) -> None:
+        """Remember ``pid`` (killed) and reap every earlier child that has exited meanwhile."""
+        still = []
+        for old in self.dying:
+            try:
+                if os.waitpid(old, os.WNOHANG) == (0, 0):
+                    still.append(old)
+            except ChildProcessError:
+                pass
+        self.dying = [*still, pid]
+
+    def _in_child(self, work: Any, wall_s: float) -> dict[str, Any]:
+        """Run ``work()`` in a forked child that can reach nothing but its result pipe; the reply this
+        worker builds from the child's one frame, its exit status or the wall clock."""
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            try:
+                os.dup2(write_end, _RESULT_FD)
+                os.closerange(_RESULT_FD + 1, max(_RESULT_FD + 2, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+                with os.fdopen(_RESULT_FD, "wb") as result:
+                    _write(result, work())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        try:
+            frame = _read_frame(read_end, int(self.limits["max_output_bytes"]) + 65536, wall_s)
+        finally:
+            os.close(read_end)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if isinstance(frame, dict):
+            self._reap(pid)  # its status is not needed: reaped later (waiting for its exit costs ms)
+            return frame
+        _, status = os.waitpid(pid, 0)
+        if frame == "timeout":
+            return {"ok": False, "kind": "timeout", "detail": f"the call ran past {wall_s:g} s of wall clock"}
+        return _ended(status, self.limits, frame)
+
+
+def _run_call(limits: dict[str, Any], seccomp: bool, key: str, source: str, request: dict[str, Any]) -> dict[str, Any]:
+    """In the child: limits and seccomp, then the module and its entry point; the frame to write."""
+    _limit_child(limits)
+    if seccomp:
+        install_seccomp()
+    try:
         module = types.ModuleType(f"candidate_{key[:12]}")
         module.__file__ = f"<candidate {key[:12]}>"
         sys.modules[module.__name__] = module  # dataclasses and typing look modules up by name
         exec(compile(source, module.__file__, "exec"), module.__dict__)
-        if len(self.modules) >= _MODULE_CACHE_SIZE:
-            oldest = next(iter(self.modules))
-            sys.modules.pop(self.modules.pop(oldest).__name__, None)
-        self.modules[key] = module
-        return module
+        harness = request.get("harness")
+        if harness:
+            value = getattr(sys.modules[harness], request["entry"])(module, request["payload"])
+        else:
+            target: Any = module
+            for part in request["entry"].split("."):
+                target = getattr(target, part)
+            value = target(request["payload"])
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except BaseException as exc:  # noqa: BLE001 - everything the module raises is reported
+        return _failure(exc)
+    if len(text.encode("utf-8")) > limits["max_output_bytes"]:
+        return {"ok": False, "kind": "output_too_large", "type": "", "errno": None,
+                "detail": f"the result is {len(text)} characters, over {limits['max_output_bytes']} bytes"}
+    return {"ok": True, "value_json": text}
 
-    def call(self, request: dict[str, Any]) -> dict[str, Any]:
-        # The CPU budget of one call: a profiling timer (SIGPROF ends the worker) at the exact budget,
-        # and RLIMIT_CPU (whole seconds, SIGXCPU) behind it should the timer be disarmed.
-        _budget_cpu(float(self.limits["cpu_s"]))
-        signal.setitimer(signal.ITIMER_PROF, float(self.limits["cpu_s"]))
-        try:
-            return self._call(request)
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
 
-    def _call(self, request: dict[str, Any]) -> dict[str, Any]:
+def _read_frame(fd: int, limit: int, wall_s: float) -> Any:
+    """The child's frame, checked (a dict this worker may forward); ``"timeout"``; or a string saying
+    why there is none (the child died, or wrote something that is not a frame)."""
+    deadline = time.monotonic() + wall_s
+    data = b""
+    need = _HEADER.size
+    while len(data) < need:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return "timeout"
+        chunk = os.read(fd, min(need - len(data), 1 << 20))
+        if not chunk:
+            return "no result" if not data else "a cut-off result"
+        data += chunk
+        if need == _HEADER.size and len(data) == need:
+            (size,) = _HEADER.unpack(data)
+            if size > limit:
+                return f"a result of {size} bytes, over the limit"
+            need += size
+    try:
+        message = json.loads(data[_HEADER.size:].decode("utf-8"))
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return f"a result that is not JSON ({type(exc).__name__})"
+    return _checked(message)
+
+
+def _checked(message: Any) -> Any:
+    """The fields of a child's frame this worker forwards, with their types checked; a string saying what
+    is wrong with it otherwise (the module may have written the frame itself)."""
+    if not isinstance(message, dict) or not isinstance(message.get("ok"), bool):
+        return "a result that is not a frame"
+    if message["ok"]:
+        text = message.get("value_json")
+        return {"ok": True, "value_json": text} if isinstance(text, str) else "a result without a value"
+    kind = message.get("kind")
+    errno_ = message.get("errno")
+    out = {"ok": False, "kind": kind if kind in _KINDS else "exception",
+           "type": str(message.get("type", ""))[:100], "errno": errno_ if type(errno_) is int else None,
+           "detail": str(message.get("detail", ""))[:2000], "where": str(message.get("where", ""))[:1000]}
+    return out
+
+
+def _ended(status: int, limits: dict[str, Any], why: str) -> dict[str, Any]:
+    """The reply for a child that wrote no usable frame: how it ended."""
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGPROF):
+        return {"ok": False, "kind": "timeout", "detail": f"the call exceeded its CPU limit of {limits['cpu_s']:g} s"}
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
+        return {"ok": False, "kind": "crash", "detail": f"the call's process exited with status {os.WEXITSTATUS(status)}"}
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) != signal.SIGKILL:
         try:
-            try:
-                module = self.load(request["key"], request.get("source"))
-            except _Missing:
-                return {"ok": False, "kind": "missing_module", "loaded": False, "cpu_used": _cpu_used()}
-            harness = request.get("harness")
-            if harness:
-                fn = getattr(sys.modules[harness], request["entry"])
-                value = fn(module, request["payload"])
-            else:
-                target: Any = module
-                for part in request["entry"].split("."):
-                    target = getattr(target, part)
-                value = target(request["payload"])
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        except BaseException as exc:  # noqa: BLE001 - everything the candidate raises is reported
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            return {**_failure(exc), "loaded": request["key"] in self.modules, "cpu_used": _cpu_used()}
-        if len(text.encode("utf-8")) > self.limits["max_output_bytes"]:
-            return {"ok": False, "kind": "output_too_large", "type": "", "errno": None, "loaded": True,
-                    "cpu_used": _cpu_used(),
-                    "detail": f"the result is {len(text)} characters, over {self.limits['max_output_bytes']} bytes"}
-        return {"ok": True, "value_json": text, "cpu_used": _cpu_used(), "loaded": True}
+            name = signal.Signals(os.WTERMSIG(status)).name
+        except ValueError:
+            name = f"signal {os.WTERMSIG(status)}"
+        return {"ok": False, "kind": "crash", "detail": f"the call's process was killed by {name}"}
+    return {"ok": False, "kind": "crash", "detail": f"the call broke the protocol: {why}"}
 
 
 def main() -> None:
@@ -257,13 +381,12 @@ def main() -> None:
     if init is None or init.get("op") != "init":
         raise SystemExit(2)
     apply_limits(init["limits"])
-    seccomp = install_seccomp() if init.get("seccomp", True) else "off"
     try:
         worker = Worker(init)
     except BaseException as exc:  # noqa: BLE001 - a broken trusted module is reported, not hidden
         _write(out, {"ok": False, "kind": "crash", "detail": f"worker init failed: {exc!r}"})
         raise SystemExit(4) from None
-    _write(out, {"ok": True, "seccomp": seccomp, "pid": os.getpid()})
+    _write(out, {"ok": True, "seccomp": worker.probe_seccomp(), "pid": os.getpid()})
     limit = int(init["limits"]["max_input_bytes"]) + int(init["limits"]["max_source_bytes"]) + 65536
     while True:
         request = _read(inp, limit)

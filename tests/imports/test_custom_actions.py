@@ -22,7 +22,15 @@ from covert.imports.resources import infer
 from covert.imports.store import save_spec
 from covert.sandbox import bwrap_unavailable_reason
 from tests.imports.api_fixtures import notes_google, queues_botocore, shop_openapi, stored
-from tests.imports.custom_action_fixtures import BUGGY, CORRECT, HOSTILE, conversations, fit, helpdesk_openapi
+from tests.imports.custom_action_fixtures import (
+    BUGGY,
+    CORRECT,
+    HOSTILE,
+    conversations,
+    fit,
+    helpdesk_openapi,
+    hostile,
+)
 from tests.llm.conftest import one_torch_thread, random_model_dir, tiny_tokenizer  # noqa: F401 - fixtures
 
 HELPDESK = "api.openapi.helpdesk.example.1.0"
@@ -268,3 +276,28 @@ def test_bad_llm_options_are_clear_errors(store: Path, tmp_path: Path, capsys: p
     assert main(["envs", "verify", "--store", str(store), "--llm", f"hf:{tmp_path}", "--revisions", "-1"]) != 0
     assert "--revisions must be 0 or more" in capsys.readouterr().err
     assert not (store / "admitted.json").exists()
+
+
+PROTOCOL_BREAKERS = {  # issue 32: each aborted validation (RecursionError, AttributeError) before
+    "deep_value": "    import json\n    real = json.dumps\n"
+                  "    json.dumps = lambda v, *a, **k: real(v, *a, **k) if isinstance(v, dict) and 'ok' in v "
+                  "else '[' * 300000 + ']' * 300000\n",
+    "not_a_frame": "    import json\n    json.dumps = lambda *a, **k: '\"hello\"'\n",
+    "forged_frames": "    import json, os, struct\n"
+                     "    body = json.dumps({'ok': True, 'value_json': '\"forged\"', 'loaded': True}).encode()\n"
+                     "    for fd in range(3, 64):\n"
+                     "        try:\n            os.write(fd, struct.pack('>I', len(body)) + body)\n"
+                     "        except OSError:\n            pass\n",
+}
+
+
+def test_an_action_that_breaks_the_protocol_is_rejected_with_its_reason() -> None:
+    """A deep value, a patched ``json.dumps`` or frames written to every descriptor: a verdict with a
+    reason, and the correct implementation checked after them still passes (nothing carried over)."""
+    with action_sandbox(size=2) as raw:
+        raw.use_prefilter = False
+        validator, target = _helpdesk_validator(raw)
+        for name, body in PROTOCOL_BREAKERS.items():
+            problem = validator.check(target, parse_reply(hostile(body), "closeTicket"))
+            assert problem is not None and problem[0] in ("crash", "exception", "malformed_reply"), (name, problem)
+        assert validator.check(target, parse_reply(CORRECT, "closeTicket")) is None

@@ -1,13 +1,14 @@
-"""What makes builds on imported environments fast changes no byte: compiled validators kept in the
-store (cold, warm, corrupt or stale, one worker or two, or no cache at all), one cached state per
-builder and world, and goals drawn only from tools a user can ask for."""
+"""What makes builds on imported environments fast changes no byte: cut-down specs kept in the store
+(cold, warm, corrupt or stale, one worker or two), one cached state per builder and world, and goals
+drawn only from tools a user can ask for. Nothing the store holds is loaded as code: files of earlier
+versions (pickled bindings, marshalled validators) are ignored with a warning, never run."""
 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import pickle
 import random
-import shutil
 from pathlib import Path
 
 import fastjsonschema
@@ -15,11 +16,9 @@ import orjson
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.env import Environment, get_builder
-from covert.env import compiled as validator_files
-from covert.env.compiled import VALIDATOR_OPTIONS
-from covert.imports import bound, compiled, envs
-from covert.imports.bind import ImportedEnvironment
+from covert.env import get_builder
+from covert.env.validators import VALIDATOR_OPTIONS
+from covert.imports import envs
 from covert.imports.store import read_spec, save_spec
 from covert.synth.blueprint import askable, can_make, sample_blueprint
 from covert.synth.generate import WORLDS_KEPT, shared_state
@@ -55,20 +54,9 @@ def _build(out: Path, workers: int = 1) -> dict[str, bytes]:
     return _parquet(out)
 
 
-def test_verify_writes_the_compiled_validators_and_builds_load_them(store: Path) -> None:
-    files = sorted(p.name for p in (store / compiled.COMPILED).glob(f"*{compiled.SUFFIX}"))
-    assert files == sorted(f"{name}{compiled.SUFFIX}" for name in NAMES)
-    builder = get_builder("api.openapi.shop.example.1.0")
-    for tool in builder.tools:
-        builder.environment._validator(tool)
-    cache = builder.environment._compiled
-    assert cache.compiled == 0  # every validator came from the store
-    assert validator_files.read(cache.path, cache.key).keys() == set(builder.tools)
-
-
 def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Path, tmp_path: Path) -> None:
     warm = _build(tmp_path / "warm")
-    folder = store / compiled.COMPILED
+    folder = store / envs.COMPILED
     for path in folder.iterdir():
         path.unlink()
     assert _build(tmp_path / "cold") == warm
@@ -77,28 +65,15 @@ def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Pat
     assert [p.name for p in specs] == sorted(f"{name}{envs.SLIM_SUFFIX}" for name in NAMES)
     specs[0].write_text("{not json")
     specs[1].write_bytes(specs[1].read_bytes()[:50])
-    for kept in folder.glob(f"*{bound.BOUND_SUFFIX}"):  # else the bindings kept are read, not the specs
-        kept.unlink()
-    paths = sorted(folder.glob(f"*{compiled.SUFFIX}"))
-    assert [p.name for p in paths] == sorted(f"{name}{compiled.SUFFIX}" for name in NAMES)  # written again
-    paths[0].write_bytes(paths[0].read_bytes()[:200])  # truncated
-    paths[1].write_bytes(b"not a compiled file at all")
-    body = paths[2].read_bytes()
-    paths[2].write_bytes(body[:-10] + bytes(b ^ 0xFF for b in body[-10:]))  # flipped bits: digest mismatch
-    validator_files.write(paths[3], validator_files.cache_key("some other version"), {})  # whole, but for another version
     assert _build(tmp_path / "mended") == warm
     assert all(orjson.loads(p.read_bytes())["key"] for p in specs[:2])  # rewritten whole
-    for path in paths:  # every bad file was rebuilt and is whole again
-        name = path.name.removesuffix(compiled.SUFFIX)
-        key = validator_files.cache_key(get_builder(name).version)
-        assert validator_files.read(path, key).keys() == set(get_builder(name).tools), path
     assert _build(tmp_path / "two", workers=2) == warm
 
 
 def test_a_cut_down_spec_is_used_only_for_the_spec_file_and_code_it_was_made_from(store: Path) -> None:
     name = "api.openapi.shop.example.1.0"
     full = get_builder(name)
-    slim_at = store / compiled.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+    slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
     data = orjson.loads(slim_at.read_bytes())
     assert data["spec"] is not None and len(data["spec"]["operations"]) < len(shop_openapi().operations)
     envs.clear_caches()
@@ -116,34 +91,14 @@ def test_a_cut_down_spec_is_used_only_for_the_spec_file_and_code_it_was_made_fro
     assert orjson.loads(slim_at.read_bytes())["key"] == envs._slim_key(spec_file, entry)  # made again
 
 
-def test_a_build_without_the_cache_gives_the_same_bytes(store: Path, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    cached = _build(tmp_path / "cached")
-    # the validators exactly as every environment compiles them when nothing is cached
-    monkeypatch.setattr(Environment, "_compiled_validators", classmethod(lambda cls: None))
-    assert _build(tmp_path / "plain") == cached
-
-
-def test_a_store_the_cache_cannot_be_written_to_still_validates(store: Path) -> None:
-    folder = store / compiled.COMPILED
-    shutil.rmtree(folder)
-    folder.write_text("a file where the folder should be: every write fails, even as root\n")
-    builder = get_builder("api.google.notes.v1")
-    env = builder.env(builder.state(0, 0))
-    for tool in builder.tools:
-        out = env.call(tool, {"bogus": 1})
-        assert out["error"]["code"] == "invalid_arguments", out
-    assert builder.environment._compiled.compiled == len(builder.tools)
-
-
-def test_cached_validators_say_what_fastjsonschema_says(store: Path) -> None:
+def test_validators_say_what_fastjsonschema_says(store: Path) -> None:
     builder = get_builder("api.openapi.shop.example.1.0")
     rng = random.Random(0)
     checked = 0
     for tool in builder.tools:
         schema = builder.environment.argument_schema(tool)
         plain = fastjsonschema.compile(schema, **VALIDATOR_OPTIONS)
-        cached = builder.environment._validator(tool)
+        cached = builder.environment._validator(tool)  # bounded patterns and formats, same messages
         assert cached is not plain
         props = list(schema.get("properties") or {})
         samples = [{}, {"unknown_key": 1}, {p: rng.choice([None, 3.5, "x", [], {}]) for p in props}]
@@ -189,7 +144,7 @@ def test_every_api_binds_from_a_cut_down_spec_that_binds_the_same(store: Path) -
     """Each cut-down copy binds to the very builder the whole spec makes (a record schema that comes
     from a read no tool implements keeps that read), and none of the four needs the whole spec."""
     for name, make in zip(NAMES, (shop_openapi, notes_google, queues_botocore, memory_mcp), strict=True):
-        slim_at = store / compiled.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+        slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
         slim_at.unlink(missing_ok=True)
         envs.clear_caches()
         whole = envs.fingerprint(get_builder(name))  # bound from the whole spec; writes the cut-down copy
@@ -217,53 +172,38 @@ def test_a_record_schema_from_a_read_no_tool_implements_stays_in_the_cut_down_sp
     assert envs.fingerprint(again) == target
 
 
-def test_a_kept_binding_builds_the_same_bytes_and_a_bad_one_is_bound_again(store: Path, tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = store / compiled.COMPILED
-    for path in folder.glob(f"*{bound.BOUND_SUFFIX}"):
-        path.unlink()
-    fresh = _build(tmp_path / "fresh")  # binds every environment and keeps the bindings
-    kept = sorted(folder.glob(f"*{bound.BOUND_SUFFIX}"))
-    assert [p.name for p in kept] == sorted(f"{name}{bound.BOUND_SUFFIX}" for name in NAMES)
-    stamps = {p.name: p.stat().st_mtime_ns for p in kept}
-    envs.clear_caches()
-    calls = []
-    real = envs.bind
-    monkeypatch.setattr(envs, "bind", lambda *a, **k: calls.append(a) or real(*a, **k))  # counts; binds for real
-    assert _build(tmp_path / "read-back") == fresh
-    assert calls == []  # every builder came from its kept binding
-    assert {p.name: p.stat().st_mtime_ns for p in kept} == stamps
-    kept[0].write_bytes(kept[0].read_bytes()[:300])  # truncated
-    kept[1].write_bytes(b"not a kept binding")
-    body = kept[2].read_bytes()
-    kept[2].write_bytes(body[:-10] + bytes(b ^ 0xFF for b in body[-10:]))  # flipped bits
-    payload = pickle.dumps({"key": "made by other code", "api": None, "language": None})
-    kept[3].write_bytes(bound.HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-    assert _build(tmp_path / "mended") == fresh
-    assert len(calls) == 4  # each bad file was ignored: bound again ...
-    for path in kept:  # ... and kept again, whole
-        name = path.name.removesuffix(bound.BOUND_SUFFIX)
-        entry = envs.read_admitted(store)["environments"][name]
-        assert bound.load(path, bound.cache_key(store / entry["spec"], entry)) is not None, path
+class _Planted:
+    """A pickle that, loaded, would leave a marker file behind (what a crafted ``.bound`` file did)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple:
+        return (Path.write_text, (self.marker, "code from the store ran"))
 
 
-def test_a_kept_binding_is_stale_when_its_spec_file_or_entry_changes(store: Path) -> None:
-    name = "api.google.notes.v1"
-    full = get_builder(name)
-    entry = envs.read_admitted(store)["environments"][name]
-    spec_file = store / entry["spec"]
-    key = bound.cache_key(spec_file, entry)
-    path = store / compiled.COMPILED / f"{name}{bound.BOUND_SUFFIX}"
-    api, language = bound.load(path, key)
-    assert language.references.keys() == full.language.references.keys()
-    assert api.version == full.version and list(api.tools) == list(full.bound.tools)
-    assert all(callable(b.impl) for b in api.tools.values()) and issubclass(api.environment, ImportedEnvironment)
-    assert bound.cache_key(spec_file, {**entry, "exclude": {"x": "y"}}) != key
-    assert bound.cache_key(spec_file, {**entry, "version": "0.other"}) != key
-    spec_file.write_bytes(spec_file.read_bytes() + b" ")  # re-imported
-    assert bound.cache_key(spec_file, entry) != key
-    assert bound.load(path, bound.cache_key(spec_file, entry)) is None
+def test_files_of_an_earlier_covert_in_the_store_are_never_run(store: Path, tmp_path: Path,
+                                                               capfd: pytest.CaptureFixture[str]) -> None:
+    """A crafted ``<store>/compiled/<env>.bound`` (a pickle) or ``.validators`` (marshalled bytecode) with
+    the header and digest an earlier covert checked: the build ignores it with one warning line, and
+    ``covert envs verify`` deletes it."""
+    from covert.cli import main
+
+    fresh = _build(tmp_path / "fresh")
+    folder = store / envs.COMPILED
+    marker = tmp_path / "marker"
+    for name in NAMES:
+        body = pickle.dumps({"key": "foreign", "api": _Planted(marker), "language": None}, protocol=5)
+        (folder / f"{name}.bound").write_bytes(b"covert-bound 2\n" + hashlib.sha256(body).hexdigest().encode()
+                                               + b"\n" + body)
+        code = compile(f"open({str(marker)!r}, 'w').write('bytecode from the store ran')", "<planted>", "exec")
+        (folder / f"{name}.validators").write_bytes(b"covert-validators 1\n" + marshal.dumps(code))
+    capfd.readouterr()
+    assert _build(tmp_path / "planted") == fresh
+    assert not marker.exists()
+    warned = [line for line in capfd.readouterr().err.splitlines() if "warning" in line]
+    assert len(warned) == 1 and str(folder) in warned[0] and "covert envs verify" in warned[0]
     envs.clear_caches()
-    assert envs.fingerprint(get_builder(name)) == envs.fingerprint(full)
-    assert bound.load(path, bound.cache_key(spec_file, entry)) is not None  # kept again for the new file
-    assert bound.cache_key(store / "specs" / "missing.json", entry) is None
+    assert main(["envs", "verify"]) == 0
+    assert not [p for p in folder.iterdir() if p.suffix in (".bound", ".validators")]
+    assert not marker.exists()

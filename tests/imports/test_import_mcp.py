@@ -76,3 +76,21 @@ def test_failing_server_and_missing_license_are_rejections(tmp_path: Path, capsy
                  str(tmp_path / "no-such-server")]) == 1
     assert "server_failed" in capsys.readouterr().err
     assert main(["import", "mcp", "--store", str(tmp_path)]) == 2
+
+
+HOSTILE = str(Path(__file__).with_name("hostile_mcp_server.py"))
+
+
+@pytest.mark.parametrize(("args", "reason"), [(["many", "6000"], "too_many_tools"),
+                                              (["huge", "300"], "message_too_large")])
+def test_a_hostile_server_is_refused_early(args: list[str], reason: str) -> None:
+    """Issue 32: a server listing 6,000 tools, or one 300 MB description, held ~900 MB until the 30 s
+    timeout. The transport reads at most 8 MiB a message and the import at most 5,000 tools."""
+    with pytest.raises(SpecRejected) as caught:
+        import_server([sys.executable, HOSTILE, *args], license="MIT", timeout=120)
+    assert caught.value.reason == reason, caught.value
+
+
+def test_a_server_within_the_limits_is_imported_page_by_page() -> None:
+    spec = import_server([sys.executable, HOSTILE, "pages", "40"], license="MIT", timeout=60)
+    assert len(spec.operations) == 40 and spec.provenance["command"].endswith("hostile_mcp_server.py pages 40")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -246,3 +247,40 @@ def test_grpo_trainer_trains_with_the_rollout_func(server: Any, rows: dict, tmp_
     trainer.train()
     assert trainer.state.global_step == 1
     assert trainer.state.log_history and "reward" in trainer.state.log_history[0]
+
+
+def test_idle_sessions_end_and_free_their_slots(rows: dict) -> None:
+    """Issue 32: 64 idle websockets held every slot indefinitely (``session_timeout=None``) and new clients
+    got CAPACITY_REACHED. Sessions idle past ``--idle-timeout`` end; the server stays reachable."""
+    row = rows["rl"][0]
+
+    async def scenario(url: str) -> tuple[bool, float | None]:
+        idle = [CovertEnv(base_url=url) for _ in range(64)]
+        for env in idle:
+            await env.connect()
+        try:
+            refused = False
+            try:
+                async with CovertEnv(base_url=url) as late:
+                    await late.reset(row=row)
+            except Exception as exc:  # noqa: BLE001 - the server sends CAPACITY_REACHED and closes the socket
+                refused = "capacity" in str(exc).lower() or "ConnectionClosed" in type(exc).__name__
+            deadline = asyncio.get_running_loop().time() + 60
+            while True:  # the reaper looks every max(timeout / 4, 5 s)
+                await asyncio.sleep(1)
+                try:
+                    async with CovertEnv(base_url=url) as late:
+                        await late.reset(row=row)
+                        return refused, (await late.step(CovertAction(content="Hello."))).reward
+                except Exception:  # noqa: BLE001 - still full: wait for the reaper
+                    if asyncio.get_running_loop().time() > deadline:
+                        raise
+        finally:
+            for env in idle:
+                with contextlib.suppress(Exception):  # the server ended it already
+                    await env.close()
+
+    with serve(max_sessions=64, idle_timeout=8.0) as running:
+        refused, reward = asyncio.run(scenario(running.url))
+    assert refused  # all 64 slots were held while the clients were within the timeout
+    assert reward is not None  # a new client got a session once the idle ones were ended

@@ -67,7 +67,8 @@ def test_version_mismatch_is_one_line_before_building(dataset: Path, tmp_path: P
     out = tmp_path / "out"
     assert main(["regenerate", str(source), "--out", str(out), "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("covert: error: cannot regenerate byte for byte") and message in err and "\n" not in err
+    assert err.startswith(f"covert: error: {source}: cannot regenerate byte for byte") and message in err
+    assert "\n" not in err
     assert not out.exists()
 
 

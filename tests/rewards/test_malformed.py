@@ -138,3 +138,28 @@ def test_a_text_of_thousands_of_calls_is_refused_unread(pairs) -> None:
     text = '<tool_call>{"name": "x", "arguments": {}}</tool_call>' * 20_000
     result = score(row, text)
     assert result.value == 0.0 and result.reasons == ["parse:too_many_calls: 20000 tool-call blocks (at most 256 are read)"]
+
+
+class _Hostile(dict):
+    """An ``extra_info`` whose every read raises (issue 32: compute_score raised through it)."""
+
+    def get(self, *args, **kwargs):
+        raise RuntimeError("get")
+
+    def __getitem__(self, key):
+        raise RuntimeError("getitem")
+
+    def __contains__(self, key):
+        raise RuntimeError("contains")
+
+    def __iter__(self):
+        raise RuntimeError("iter")
+
+
+def test_verl_compute_score_never_raises_whatever_extra_info_does(pairs) -> None:
+    from covert.rewards.verl import compute_score
+
+    rl, _sft = pairs[0]
+    truth = rl["reward_model"]["ground_truth"]
+    for extra in (_Hostile(environment=rl["environment"], tool_selection=["x"]), _Hostile(), object(), None):
+        assert compute_score(rl["data_source"], "Done.", truth, extra) == 0.0

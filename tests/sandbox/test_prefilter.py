@@ -79,3 +79,25 @@ def test_too_large_sources_are_refused_unparsed() -> None:
 def test_an_extra_allowed_module_can_be_granted() -> None:
     assert prefilter("import numpy") != []
     assert prefilter("import numpy", allowed_modules={"numpy"}) == []
+
+
+@pytest.mark.parametrize(("source", "code"), [
+    ("import dataclasses\nos = dataclasses.sys.modules['os']\n", "module_attribute"),
+    ("import json\nopener = json.codecs.open\n", "module_attribute"),
+    ("import json as j\nscanner = j.decoder.scanner\n", "module_attribute"),
+    ("from dataclasses import sys\n", "module_attribute"),
+    ("import operator\nget = operator.attrgetter('_' * 2 + 'import' + '_' * 2)\n", "forbidden_attribute"),
+    ("from operator import attrgetter as get\n", "forbidden_import"),
+    ("import operator\ncall = operator.methodcaller('system', 'id')\n", "forbidden_attribute"),
+])
+def test_the_issue_32_bypasses_are_refused(source: str, code: str) -> None:
+    """Issue 32: these passed the filter (the OS barrier held); the filter is defence in depth."""
+    reasons = prefilter(source)
+    assert reasons and reasons[0].startswith(f"{code}: "), reasons
+
+
+def test_allowed_submodules_and_module_functions_still_pass() -> None:
+    source = ("import collections.abc\nimport collections\nimport json\nimport re\nimport functools\n"
+              "a = collections.abc.Mapping\nb = collections.Counter\nc = json.loads('1')\nd = re.compile('a')\n"
+              "e = functools.reduce\n")
+    assert prefilter(source) == []

@@ -2,7 +2,9 @@
 
 It is OpenEnv's own FastAPI app (``openenv.core.env_server.http_server.create_app``): ``/ws`` for
 sessions (one :class:`CovertOpenEnv` each, up to ``--max-sessions`` at once), ``/reset``, ``/step``,
-``/state``, ``/schema``, ``/health``. :func:`serve` starts one in a subprocess on a free loopback
+``/state``, ``/schema``, ``/health``. A session that sends nothing for ``--idle-timeout`` seconds
+(default :data:`IDLE_TIMEOUT_S`, 300) is ended, its slot freed (OpenEnv's reaper looks every quarter of
+the timeout, at least every 5 s): idle clients cannot hold every slot and lock new ones out. :func:`serve` starts one in a subprocess on a free loopback
 port and stops it on exit.
 """
 
@@ -22,17 +24,22 @@ from contextlib import contextmanager
 from typing import Any
 
 from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.types import ConcurrencyConfig
 
 from covert.integrations.openenv.environment import MAX_TURNS, CovertOpenEnv
 from covert.integrations.openenv.models import CovertAction, CovertObservation
 
 MAX_SESSIONS = 64
+IDLE_TIMEOUT_S = 300.0
 
 
-def make_app(datasets: Sequence[str] = (), max_sessions: int = MAX_SESSIONS, max_turns: int = MAX_TURNS) -> Any:
-    """The FastAPI app serving covert rows (and rows of ``datasets`` by index)."""
+def make_app(datasets: Sequence[str] = (), max_sessions: int = MAX_SESSIONS, max_turns: int = MAX_TURNS,
+             idle_timeout: float = IDLE_TIMEOUT_S) -> Any:
+    """The FastAPI app serving covert rows (and rows of ``datasets`` by index); a session idle for
+    ``idle_timeout`` seconds is ended."""
     factory = functools.partial(CovertOpenEnv, datasets=tuple(datasets), max_turns=max_turns)
-    return create_app(factory, CovertAction, CovertObservation, env_name="covert", max_concurrent_envs=max_sessions)
+    concurrency = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_timeout)
+    return create_app(factory, CovertAction, CovertObservation, env_name="covert", concurrency_config=concurrency)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -45,12 +52,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="a covert dataset (directory or Hub repo id) whose rows reset(index=N) may start; repeatable")
     parser.add_argument("--max-sessions", type=int, default=MAX_SESSIONS)
     parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
+    parser.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT_S,
+                        help="seconds a session may send nothing before it is ended and its slot freed")
     args = parser.parse_args(argv)
+    if args.idle_timeout <= 0:
+        parser.error("--idle-timeout must be a positive number of seconds")
     import uvicorn
 
     logging.getLogger("uvicorn.error").addFilter(_quiet_disconnects)
-    uvicorn.run(make_app(args.dataset, args.max_sessions, args.max_turns), host=args.host, port=args.port,
-                log_level="warning")
+    uvicorn.run(make_app(args.dataset, args.max_sessions, args.max_turns, args.idle_timeout), host=args.host,
+                port=args.port, log_level="warning")
 
 
 def _quiet_disconnects(record: logging.LogRecord) -> bool:
@@ -86,11 +97,11 @@ class ServerProcess:
 
 @contextmanager
 def serve(datasets: Sequence[str] = (), max_sessions: int = MAX_SESSIONS, max_turns: int = MAX_TURNS,
-          port: int | None = None, timeout: float = 60.0) -> Iterator[ServerProcess]:
+          port: int | None = None, timeout: float = 60.0, idle_timeout: float = IDLE_TIMEOUT_S) -> Iterator[ServerProcess]:
     """Start the server in a subprocess on loopback, wait until ``/health`` answers, stop it on exit."""
     port = port or free_port()
     command = [sys.executable, "-m", "covert.integrations.openenv", "--port", str(port),
-               "--max-sessions", str(max_sessions), "--max-turns", str(max_turns)]
+               "--max-sessions", str(max_sessions), "--max-turns", str(max_turns), "--idle-timeout", str(idle_timeout)]
     for path in datasets:
         command += ["--dataset", os.fspath(path)]
     process = subprocess.Popen(command, env={**os.environ, "ENABLE_WEB_INTERFACE": "false"})

@@ -1,0 +1,90 @@
+"""Argument validators of tools: fastjsonschema's, with patterns and formats checked in bounded time.
+
+Every tool call checks its arguments with a validator that fastjsonschema generates from the tool's
+argument schema (same code, same messages as ``fastjsonschema.compile``). Two things change:
+
+- the regular expressions the generated code matches model text with are replaced: a schema's
+  ``pattern`` and ``patternProperties`` by :class:`~covert.env.patterns.BoundedPattern` (linear time,
+  or a backtracking budget), and a format's own expression (``email``, ``hostname`` ...) reads at most
+  :data:`~covert.env.patterns.MAX_FORMAT_LENGTH` characters (a longer value fails the format); the
+  ``regex`` format compiles at most that many characters too;
+- nothing is kept on disk. Validators are compiled in the process that calls the tool, when it is first
+  called (about 1 ms for a hand-written tool, a few for an imported one). Earlier versions kept their
+  bytecode in files (``~/.cache/covert/validators``, ``<store>/compiled/*.validators``); covert no
+  longer reads such files, since code loaded from disk runs with the user's rights whoever wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import fastjsonschema
+from fastjsonschema.draft04 import CodeGeneratorDraft04
+from fastjsonschema.draft06 import CodeGeneratorDraft06
+from fastjsonschema.draft07 import CodeGeneratorDraft07
+from fastjsonschema.ref_resolver import RefResolver
+
+from covert.env.patterns import MAX_FORMAT_LENGTH, bounded_pattern
+
+VALIDATOR_OPTIONS: dict[str, Any] = {"use_default": False}  # how argument schemas are compiled (fastjsonschema)
+# fastjsonschema's own format expressions, as its generated code names them among its patterns
+FORMATS = {f"{name}_re_pattern": pattern for generator in (CodeGeneratorDraft04, CodeGeneratorDraft06, CodeGeneratorDraft07)
+           for name, pattern in generator.FORMAT_REGEXS.items()}
+
+
+class _FormatPattern:
+    """A format's expression that reads at most :data:`MAX_FORMAT_LENGTH` characters."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, compiled: re.Pattern[str]) -> None:
+        self._compiled = compiled
+
+    def match(self, text: str) -> Any:
+        return None if len(text) > MAX_FORMAT_LENGTH else self._compiled.match(text)
+
+    def search(self, text: str) -> Any:
+        return None if len(text) > MAX_FORMAT_LENGTH else self._compiled.search(text)
+
+
+class _SchemaPattern:
+    """A schema's ``pattern``: what the generated code calls ``search`` on, in bounded time."""
+
+    __slots__ = ("_pattern",)
+
+    def __init__(self, pattern: str) -> None:
+        self._pattern = bounded_pattern(pattern)
+
+    def search(self, text: str) -> bool:
+        return self._pattern.search(text)
+
+    match = search  # never called by the generated code for a schema pattern; kept bounded all the same
+
+
+class _BoundedRe:
+    """What the generated code sees as ``re`` once it runs: ``compile`` (the ``regex`` format) reads at
+    most :data:`MAX_FORMAT_LENGTH` characters."""
+
+    error = re.error
+
+    @staticmethod
+    def compile(text: str) -> re.Pattern[str]:
+        if len(text) > MAX_FORMAT_LENGTH:
+            raise re.error(f"longer than {MAX_FORMAT_LENGTH} characters")
+        return re.compile(text)
+
+
+def compile_validator(schema: dict[str, Any]) -> Any:
+    """The validator function of ``schema``: raises ``fastjsonschema.JsonSchemaValueException`` with
+    fastjsonschema's message on bad data; its patterns and formats run in bounded time."""
+    source = fastjsonschema.compile_to_code(schema, **VALIDATOR_OPTIONS)
+    name = RefResolver.from_schema(schema, handlers={}, store={}).get_scope_name()
+    namespace: dict[str, Any] = {"__name__": "covert_validator"}
+    exec(compile(source, f"<validator {name}>", "exec"), namespace)  # noqa: S102 - generated here from the schema
+    patterns = namespace.get("REGEX_PATTERNS", {})
+    for key, compiled in list(patterns.items()):
+        own = FORMATS.get(key) == getattr(compiled, "pattern", None)  # else a schema's pattern of that name
+        patterns[key] = _FormatPattern(compiled) if own else _SchemaPattern(key)
+    namespace["re"] = _BoundedRe
+    return namespace[name]

@@ -1,0 +1,113 @@
+"""Argument validators (covert.env.validators): fastjsonschema's messages, patterns and formats checked
+in bounded time whatever the pattern, and nothing loaded from disk."""
+
+from __future__ import annotations
+
+import random
+
+import fastjsonschema
+import pytest
+
+from covert.env import get_builder
+from covert.env.patterns import MAX_FORMAT_LENGTH, bounded_pattern, checkable
+from covert.env.validators import VALIDATOR_OPTIONS, compile_validator
+from tests.env.probes import pattern_environment
+from tests.fresh_python import run_json
+
+# the issue's pattern: 49 s on a 27-character name with a backtracking engine
+CATASTROPHIC = r"^(\w+\s?)*$"
+HOSTILE_TEXTS = ["a" * 26 + "!", "a" * (64 * 1024 - 1) + "!", "a " * 20000 + "!"]
+
+
+def _outcome(validate, args) -> str:
+    try:
+        validate(args)
+        return "ok"
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return exc.message
+
+
+def test_hand_written_validators_say_what_fastjsonschema_says() -> None:
+    rng = random.Random(0)
+    checked = 0
+    for name in ("retail", "banking", "calendar"):
+        environment = get_builder(name).environment
+        for tool_name in environment.tool_specs:
+            schema = environment.argument_schema(tool_name)
+            plain = fastjsonschema.compile(schema, **VALIDATOR_OPTIONS)
+            ours = compile_validator(schema)
+            props = list(schema.get("properties") or {})
+            for args in ({}, {"bogus": 1}, {p: rng.choice([None, 3.5, "x", [], {}, 7]) for p in props}):
+                assert _outcome(ours, args) == _outcome(plain, args), (tool_name, args)
+                checked += 1
+    assert checked > 100
+
+
+def test_a_catastrophic_pattern_is_checked_in_bounded_time_in_a_fresh_process() -> None:
+    """Without the bounded engine this process runs for hours (the subprocess would time out)."""
+    result = run_json(f"""
+import json
+from covert.env.validators import compile_validator
+validate = compile_validator({{"type": "object", "properties": {{"name": {{"type": "string", "pattern": {CATASTROPHIC!r}}}}}}})
+said = []
+for text in {HOSTILE_TEXTS!r}:
+    try:
+        validate({{"name": text}})
+        said.append("ok")
+    except Exception as exc:
+        said.append(exc.message[:40])
+print(json.dumps(said))
+""")
+    assert result == [f"data.name must match pattern {CATASTROPHIC}"] * 3
+
+
+def test_patterns_follow_json_schema_semantics() -> None:
+    assert bounded_pattern(CATASTROPHIC).search("hello world")
+    assert not bounded_pattern(CATASTROPHIC).search("hello world!")
+    assert bounded_pattern(r"^\d+$").search("123") and not bounded_pattern(r"^\d+$").search("١٢٣")  # ECMA: ASCII
+    assert bounded_pattern("b+").search("abbc") and not bounded_pattern("b+").fullmatch("abbc")
+    # lookaround runs with a backtracking budget: it still answers, a text exhausting it does not match
+    lookahead = bounded_pattern(r"^(?=.*\d)(a|a)*\d$")
+    assert lookahead.checked and lookahead.search("aa1") and not lookahead.search("a" * 50_000 + "!")
+    # a pattern no bounded engine compiles is documentation only: every text passes, importers drop it
+    unchecked = bounded_pattern(r"[\uD800\uDBFF-\uDC00]*")
+    assert not unchecked.checked and unchecked.search("anything") and not checkable(unchecked.pattern)
+    assert checkable(CATASTROPHIC) and not checkable("(unclosed") and not checkable(3)
+
+
+def test_formats_read_a_bounded_length() -> None:
+    validate = compile_validator({"type": "object", "properties": {"e": {"type": "string", "format": "email"},
+                                                                    "r": {"type": "string", "format": "regex"}}})
+    assert _outcome(validate, {"e": "maria.chen@example.com", "r": "^a+$"}) == "ok"
+    # fastjsonschema's own e-mail expression is quadratic: 64 KB of dots took 7.5 s
+    assert _outcome(validate, {"e": "." * 65536}) == "data.e must be email"
+    assert _outcome(validate, {"e": "a" * MAX_FORMAT_LENGTH + "@example.com"}) == "data.e must be email"
+    assert _outcome(validate, {"r": "(" * 60000}) == "data.r must be a valid regex"
+
+
+def test_a_tool_with_a_hostile_pattern_answers_with_an_error_observation() -> None:
+    env = pattern_environment({"pattern": CATASTROPHIC})
+    assert env.call("create", {"name": "ok name"}) == {"name": "ok name"}
+    for text in HOSTILE_TEXTS:
+        out = env.call("create", {"name": text})
+        assert out["error"]["code"] == "invalid_arguments" and "must match pattern" in out["error"]["message"]
+
+
+def test_nothing_is_read_from_or_written_to_a_validator_cache(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Earlier versions kept marshalled bytecode in ``~/.cache/covert/validators``: a file planted there
+    (or anywhere) is never run, and a tool call writes nothing under the home folder."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    folder = tmp_path / ".cache" / "covert" / "validators"
+    folder.mkdir(parents=True)
+    marker = tmp_path / "marker"
+    planted = folder / "retail-0000000000000000.validators"
+    planted.write_bytes(b"covert-validators 1\n" + repr(f"open({str(marker)!r}, 'w')").encode())
+    result = run_json("""
+import json
+from covert.env import get_builder
+builder = get_builder("retail")
+env = builder.env(builder.state(0, 0))
+print(json.dumps(sorted(env.call(t, {"bogus": 1})["error"]["code"] for t in builder.tools)[:1]))
+""")
+    assert result == ["invalid_arguments"]
+    assert not marker.exists() and [p.name for p in folder.iterdir()] == [planted.name]
