@@ -25,7 +25,7 @@ def test_the_other_verifiers_version_passes_its_tests_in_an_overlay_venv(tmp_pat
     requirement, test_file = OTHER[verifiers_api()]
     python = overlay_python(requirement)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    out = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"),
+    out = subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"),
                           str(ROOT / "tests" / "integrations" / test_file)],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=1500)
     summary = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""

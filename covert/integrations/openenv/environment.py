@@ -38,8 +38,16 @@ STOP_TURN_LIMIT = "turn_limit"
 _LOCK = threading.Lock()  # the default scorer's row cache is shared by the server's sessions
 
 
-@lru_cache(maxsize=16)
+_LOADING = threading.Lock()  # sessions resetting by index at once load a dataset once, not once each
+
+
 def _dataset(path: str, config: str, split: str) -> Any:
+    with _LOADING:
+        return _load(path, config, split)
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, config: str, split: str) -> Any:
     import datasets
 
     return datasets.load_dataset(path, config, split=split)
