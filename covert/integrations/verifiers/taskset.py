@@ -1,8 +1,9 @@
 """covert rows as a verifiers 0.4 taskset (``verifiers.v1``); see :mod:`covert.integrations.verifiers`.
 
-``eval covert.integrations.verifiers --env.taskset.dataset data/covert-tools`` (verifiers' own CLI), or
-in Python ``verifiers.v1.load_environment(verifiers.v1.resolve_env_config({"taskset": {"id":
-"covert.integrations.verifiers", "dataset": ...}}))``. Each task is one RL row (``CovertData.row``);
+``vf-eval covert_verifiers --env.taskset.dataset data/covert-tools`` (verifiers' own CLI; the id is the
+top-level module ``covert_verifiers``, since verifiers 0.4 imports a taskset only by such a name), or in
+Python ``verifiers.v1.load_environment(verifiers.v1.resolve_env_config({"taskset": {"id":
+"covert_verifiers", "dataset": ...}}))``. Each task is one RL row (``CovertData.row``);
 its tools come from the rollout's :class:`~covert.integrations.verifiers.toolset.CovertToolset`, its
 reward is ``covert.rewards.score`` of the trace's messages, and its ``validate`` replays the oracle.
 The agent runs in verifiers' ``null`` harness (a chat loop with the tools over MCP) on the local
