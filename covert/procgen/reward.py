@@ -72,3 +72,15 @@ def _concision(env: Any, data: Mapping[str, Any], text: str) -> tuple[float, lis
         return 1.0, []
     reference = env.reference(Instance("", dict(data)))
     return concision([text], [(reference,)], repeats=most_repeated([reference]))
+
+
+def reference_completion(truth: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The right completion of a procedural text row (its ``ground_truth["procgen"]``): one assistant
+    message holding the environment's reference answer. Raises ``ValueError`` for a row it cannot use."""
+    name, version, data = truth.get("env"), truth.get("version"), truth.get("data")
+    if not isinstance(name, str) or not isinstance(data, Mapping):
+        raise ValueError("the procgen ground truth needs env and data")
+    env = get_env(name)
+    if version != env.version:
+        raise ValueError(f"the row is for {name} {version}, the installed environment is {env.version}")
+    return [{"role": "assistant", "content": env.reference(Instance("", dict(data)))}]

@@ -35,7 +35,7 @@ from covert.rewards.parsing import (
 )
 from covert.rewards.prepared import PreparedRow
 from covert.rewards.result import Score
-from covert.rewards.rowview import BadRow
+from covert.rewards.rowview import BadRow, BadRowWarning
 from covert.rewards.session import Failure, Session
 from covert.rewards.state_match import state_score
 from covert.rewards.trl import environment_factory, make_trl_reward, trl_dataset, trl_reward
@@ -49,6 +49,7 @@ __all__ = [
     "OPTIONAL",
     "AssistantTurn",
     "BadRow",
+    "BadRowWarning",
     "BfclReference",
     "CallMatcher",
     "CallsResult",

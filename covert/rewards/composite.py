@@ -30,6 +30,7 @@ have their behaviour graded by the configured judge; rows of style ``rule`` alwa
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from covert.rewards.matching import MAX_PREDICTED_CALLS, match_turns
 from covert.rewards.parsing import AssistantTurn, ToolCall, Transcript, UserMessage, parse_completion
 from covert.rewards.prepared import PreparedRow, prepare
 from covert.rewards.result import Score
-from covert.rewards.rowview import BadRow, RowView
+from covert.rewards.rowview import BadRow, BadRowWarning, RowView
 from covert.rewards.session import Session
 from covert.rewards.state_match import state_score
 from covert.values import render
@@ -116,13 +117,13 @@ class Scorer:
         if truth is not None:
             from covert.procgen.reward import score_procgen
 
-            return score_procgen(truth, completion)
+            return _loud(score_procgen(truth, completion))
         try:
             prepared = self.prepare(row)
         except BadRow as exc:
-            return Score.zero(f"row:bad_row: {exc}")
+            return _loud(Score.zero(f"row:bad_row: {exc}"))
         except Exception as exc:  # noqa: BLE001 - a malformed row scores 0, it does not stop training
-            return Score.zero(f"row:bad_row: {type(exc).__name__}: {_short(exc)}")
+            return _loud(Score.zero(f"row:bad_row: {type(exc).__name__}: {_short(exc)}"))
         try:
             return self._score(prepared, completion)
         except Exception as exc:  # noqa: BLE001 - a completion must never crash a training run
@@ -263,6 +264,15 @@ def _content(output: Any) -> str:
         return "null"
 
 
+def _loud(result: Score) -> Score:
+    """``result``, warned about (:class:`BadRowWarning`) when its zero comes from the row, not the completion."""
+    unreadable = [reason for reason in result.reasons if reason.startswith("row:")]
+    if unreadable:
+        warnings.warn(f"covert could not score this row, so its reward is 0 whatever the completion: "
+                      f"{unreadable[0][4:]}", BadRowWarning, stacklevel=3)
+    return result
+
+
 def _short(exc: Exception) -> str:
     try:
         return str(exc)[:160]
@@ -285,13 +295,19 @@ def score(row: Any, completion: Any) -> Score:
 def oracle_completion(row: Any, scorer: Scorer | None = None) -> list[dict[str, Any]]:
     """The right completion of a row: an SFT row's messages after its prompt, or, for an RL row, one
     built from the ground truth (oracle calls with their replayed outputs, retries after transient
-    failures, and a final answer stating every fact)."""
+    failures, and a final answer stating every fact; a procedural text row's reference answer). Raises
+    :class:`BadRow` (or ``ValueError``) for a row it cannot read."""
     if isinstance(row, Mapping) and isinstance(row.get("messages"), list):
         messages = row["messages"]
         start = 0
         while start < len(messages) and messages[start].get("role") in ("system", "user"):
             start += 1
         return list(messages[start:])
+    truth = procgen_truth(row)
+    if truth is not None and truth.get("form") != "tools":
+        from covert.procgen.reward import reference_completion
+
+        return reference_completion(truth)
     p = (scorer or default_scorer()).prepare(row)
     session = p.session()
     out: list[dict[str, Any]] = []

@@ -14,6 +14,11 @@ class BadRow(ValueError):
     """A row scoring cannot use; the message says what is missing."""
 
 
+class BadRowWarning(UserWarning):
+    """Warned when a row cannot be scored and scores 0 for that reason (not for its completion): a
+    trainer would otherwise learn from a reward that says nothing about the model."""
+
+
 @dataclass(frozen=True)
 class RowView:
     """The parts of a row that scoring needs."""
@@ -43,11 +48,8 @@ class RowView:
             raise BadRow("the row has no ground truth with calls (reward_model.ground_truth or ground_truth)")
         extra = _json(row.get("extra_info"), "extra_info")
         extra = extra if isinstance(extra, Mapping) else {}
-        builder = row.get("environment") or row.get("builder") or extra.get("environment") or extra.get("builder")
-        source = row.get("data_source")
-        if not builder and isinstance(source, str) and source.startswith("covert/"):
-            builder = source.split("/", 1)[1]
-        if not isinstance(builder, str) or not builder:
+        builder = builder_of(row, extra)
+        if builder is None:
             raise BadRow("the row names no environment (environment, builder or data_source covert/<name>)")
         state = extra.get("initial_state")
         if state is None:
@@ -69,6 +71,21 @@ class RowView:
             style=str(reward_model.get("style") or "rule"),
             components=reward_model.get("components"),
         )
+
+
+def builder_of(row: Mapping[str, Any], extra_info: Any = None) -> str | None:
+    """The builder a row belongs to, whatever covert did to the row: its ``builder`` column, else its
+    ``environment`` (a TRL routing name ``<builder>/<digest>`` from ``covert.rewards.trl_dataset`` names
+    its builder before the slash; builder names never hold one), else the same keys of ``extra_info``,
+    else ``data_source`` ``covert/<builder>``; ``None`` when the row names none."""
+    extra = extra_info if isinstance(extra_info, Mapping) else {}
+    for name in (row.get("builder"), row.get("environment"), extra.get("builder"), extra.get("environment")):
+        if isinstance(name, str) and name:
+            return name.partition("/")[0] or None
+    source = row.get("data_source")
+    if isinstance(source, str) and source.startswith("covert/") and len(source) > len("covert/"):
+        return source.split("/", 1)[1].partition("/")[0] or None
+    return None
 
 
 def _leading_prompt(messages: list[Any]) -> list[Any]:

@@ -30,6 +30,7 @@ import orjson
 
 from covert.env import builder_names, canonical_bytes, get_builder
 from covert.rewards.composite import Scorer, default_scorer
+from covert.rewards.rowview import builder_of
 from covert.rewards.trl_env import USER_TOOL, CovertEnvironment, environment_class, has_user_scenario
 
 __all__ = [
@@ -64,8 +65,6 @@ def make_trl_reward(scorer: Scorer | None = None, name: str = "covert_reward") -
                     row[key] = value
         out = []
         for row, completion in zip(rows, completions):
-            if isinstance(row.get("environment"), str):
-                row["environment"] = _builder_of_name(row["environment"])
             if has_user_scenario(row):
                 completion = user_turns(completion)
             out.append(active.score(row, completion).value)
@@ -147,7 +146,10 @@ def _text(content: Any) -> str:
 def environment_name(row: Mapping[str, Any]) -> str:
     """The TRL environment a row routes to: its builder's name when it offers exactly the builder's
     tools (as the builder specifies them) and has no user scenario, else ``<builder>/<digest>``,
-    the digest naming its tool specs (in name order) and whether it asks the user."""
+    the digest naming its tool specs (in name order) and whether it asks the user. A procedural text
+    row (``data_source`` ``covert/procgen/<env>``, no tools) keeps its own ``environment``: it calls no tool."""
+    if _procgen_text(row):
+        return str(row.get("environment") or row["data_source"].split("/", 1)[1])
     builder = _builder_of(row)
     tools = _tools_of(row)
     asks = has_user_scenario(row)
@@ -195,6 +197,9 @@ def environment_factory(rows: Any = "all") -> dict[str, type[CovertEnvironment]]
         if row.get("environment") != name:
             raise ValueError(f"row {row.get('task_id') or '?'} routes to environment {row.get('environment')!r}, but "
                              f"its tools are those of {name!r}: pass the rows through covert.rewards.trl_dataset first")
+        if _procgen_text(row):
+            raise ValueError(f"row {row.get('task_id') or '?'} is a procedural text row: it offers no tools, so it "
+                             "needs no environment (train on it without environment_factory)")
         if name not in classes:
             tools = _tools_of(row)
             builder = _builder_of(row)
@@ -229,22 +234,16 @@ def _routing_rows(rows: Any) -> Iterator[Mapping[str, Any]]:
 
 
 def _builder_of(row: Mapping[str, Any]) -> str:
-    builder = row.get("builder")
-    if not isinstance(builder, str) or not builder:
-        source = row.get("data_source")
-        environment = row.get("environment")
-        if isinstance(environment, str) and environment:
-            builder = _builder_of_name(environment)
-        elif isinstance(source, str) and source.startswith("covert/"):
-            builder = source.split("/", 1)[1]
-    if not isinstance(builder, str) or not builder:
+    builder = builder_of(row)
+    if builder is None:
         raise ValueError(f"row {row.get('task_id') or '?'} names no builder (builder, environment or data_source "
                          f"covert/<name>): pass covert RL rows")
     return builder
 
 
-def _builder_of_name(name: str) -> str:
-    return name.partition("/")[0]
+def _procgen_text(row: Mapping[str, Any]) -> bool:
+    source = row.get("data_source")
+    return isinstance(source, str) and source.startswith("covert/procgen/") and not _tools_of(row)
 
 
 def _tools_of(row: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:

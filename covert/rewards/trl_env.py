@@ -27,6 +27,7 @@ from covert.conversation.scenario import UserScenario
 from covert.conversation.simulator import TemplateUser
 from covert.env import error_observation, get_builder
 from covert.rewards.composite import default_scorer
+from covert.rewards.rowview import builder_of
 from covert.rewards.session import CallRecord, Session
 
 USER_TOOL = "ask_user"
@@ -62,9 +63,7 @@ class CovertEnvironment:
 
     def reset(self, **row: Any) -> str | None:
         """Start an episode on ``row``'s initial state (the row's columns, as TRL passes them)."""
-        # the row's own builder (its environment column may be a TRL routing name, builder/digest)
-        named = row.get("builder") or str(row.get("environment") or "").partition("/")[0] or self.builder
-        prepared = default_scorer().prepare({**row, "environment": named})
+        prepared = default_scorer().prepare({**row, "environment": builder_of(row) or self.builder})
         if prepared.view.builder != self.builder:
             raise ValueError(f"row {prepared.view.task_id!r} is for {prepared.view.builder!r}, not {self.builder!r}")
         self._session = prepared.session()

@@ -38,7 +38,7 @@ import orjson
 from covert.env import UnknownBuilderError, builder_names, get_builder, is_error
 from covert.rewards.composite import Scorer, default_scorer
 from covert.rewards.prepared import PreparedRow
-from covert.rewards.rowview import BadRow
+from covert.rewards.rowview import BadRow, builder_of
 from covert.rewards.state_match import state_score
 from covert.yamltext import dump_yaml
 
@@ -83,11 +83,8 @@ def _compute_score(data_source: str, solution_str: str, ground_truth: Any, extra
 
 
 def _builder_of(row: Mapping[str, Any]) -> str | None:
-    name = row.get("environment") or row.get("builder")
-    source = row.get("data_source")
-    if not name and isinstance(source, str) and source.startswith("covert/"):
-        name = source.split("/", 1)[1]
-    return name if isinstance(name, str) and name in builder_names() else None
+    name = builder_of(row)
+    return name if name in builder_names() else None
 
 
 def _own_names(text: str, builder: str) -> str:
@@ -174,7 +171,7 @@ def verl_tool_names(entries: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str
 def verl_tool_selection(row: Mapping[str, Any], names: Mapping[tuple[str, str], str] | None = None) -> list[str]:
     """The names under which verl offers the row's tools (``extra_info.tool_selection``); ``names``
     maps ``(builder, tool)`` to the config's name (:func:`verl_tool_names`; default: the tool's name)."""
-    builder = row.get("environment") or row.get("builder")
+    builder = builder_of(row)
     out = []
     for tool in row.get("tools") or []:
         name = (tool.get("function") or {}).get("name") if isinstance(tool, Mapping) else None
@@ -190,7 +187,7 @@ def verl_tools_kwargs(row: Mapping[str, Any]) -> dict[str, Any]:
     extra = row.get("extra_info") or {}
     create = {
         "task_id": row.get("task_id") or extra.get("task_id"),
-        "environment": row.get("environment") or row.get("builder"),
+        "environment": builder_of(row),
         "initial_state": extra.get("initial_state", row.get("initial_state")),
         "ground_truth": (row.get("reward_model") or {}).get("ground_truth", row.get("ground_truth")),
     }

@@ -20,3 +20,23 @@ def load(folder: Path, config: str, tmp: Path) -> list[dict]:
     from datasets import load_dataset
 
     return list(load_dataset(str(folder), config, split="train", cache_dir=str(tmp / f"cache-{config}")))
+
+
+@pytest.fixture(scope="session")
+def augmented_data(covert_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``covert_data`` with every augmentation (the ``rl-augmented`` config)."""
+    from covert.augment.dataset import AugmentConfig, augment_dataset
+
+    folder = tmp_path_factory.mktemp("integrations-aug") / "covert-aug"
+    augment_dataset(covert_data, folder, AugmentConfig(seed=0), progress=False)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def procgen_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Procedural text rows of every procedural environment (the ``rl-procgen`` config)."""
+    from covert.procgen.dataset import ProcgenConfig, build_procgen
+
+    folder = tmp_path_factory.mktemp("integrations-procgen") / "covert-procgen"
+    build_procgen(ProcgenConfig(envs=["all"], num_tasks=24, seed=0), folder)
+    return folder

@@ -1,4 +1,4 @@
-"""covert on verifiers: verifiers' own rollout code against a scripted OpenAI-compatible server."""
+"""covert on verifiers 0.3 (classic API): verifiers' own rollout code against a scripted OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -9,65 +9,22 @@ from typing import Any
 import pytest
 
 vf = pytest.importorskip("verifiers")
-pytest.importorskip("verifiers.legacy")
+
+from covert.integrations.verifiers.version import CLASSIC, verifiers_api  # noqa: E402
+
+if verifiers_api() != CLASSIC:
+    pytest.skip("verifiers 0.4 is installed: tests/integrations/test_verifiers_v1.py tests it (and "
+                "test_verifiers_other_version.py runs this file in a venv with verifiers 0.3)", allow_module_level=True)
 
 from covert.rewards import oracle_completion  # noqa: E402
 from tests.integrations.conftest import load  # noqa: E402
-from tests.loopback import LoopbackServer, QuietHandler  # noqa: E402
-
-
-def _query(messages: list[dict[str, Any]]) -> str:
-    return next(m["content"] for m in messages if m["role"] == "user")
-
-
-class ChatServer(LoopbackServer):
-    """``POST /v1/chat/completions``: turn k of the script of the row whose query opens the request."""
-
-    def __init__(self, scripts: dict[str, list[dict[str, Any]]]) -> None:
-        super().__init__(ChatHandler)
-        self.scripts = scripts
-        self.requests: list[dict[str, Any]] = []
-
-
-class ChatHandler(QuietHandler):
-    server: ChatServer
-
-    def do_POST(self) -> None:
-        request = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-        self.server.requests.append(request)
-        script = self.server.scripts[_query(request["messages"])]
-        turn = sum(1 for m in request["messages"] if m["role"] == "assistant")
-        step = script[min(turn, len(script) - 1)]
-        message: dict[str, Any] = {"role": "assistant", "content": step.get("content") or ""}
-        if step.get("tool_calls"):
-            message["tool_calls"] = [{"id": c["id"], "type": "function",
-                                      "function": {"name": c["function"]["name"],
-                                                   "arguments": json.dumps(c["function"]["arguments"])}}
-                                     for c in step["tool_calls"]]
-        body = {"id": f"chatcmpl-{len(self.server.requests)}", "object": "chat.completion", "created": 0,
-                "model": request.get("model", "scripted"),
-                "choices": [{"index": 0, "message": message,
-                             "finish_reason": "tool_calls" if step.get("tool_calls") else "stop"}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-        data = json.dumps(body).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-def _assistant_turns(completion: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [m for m in completion if m["role"] == "assistant"]
-
-
-def _corrupt(row: dict[str, Any]) -> list[dict[str, Any]]:
-    turns = json.loads(json.dumps(_assistant_turns(oracle_completion(row))))
-    for turn in turns:
-        for call in turn.get("tool_calls") or []:
-            call["function"]["arguments"] = {k: "ZZ-wrong" for k in call["function"]["arguments"]}
-    turns[-1]["content"] = "I could not find anything."
-    return turns
+from tests.integrations.scripted_chat import (  # noqa: E402
+    ChatServer,
+    assistant_turns,
+    corrupted_turns,
+    first_query,
+    pick_rows,
+)
 
 
 @pytest.fixture()
@@ -88,26 +45,40 @@ def _client(url: str, monkeypatch: pytest.MonkeyPatch) -> Any:
     return vf.ClientConfig(api_base_url=url, api_key_var="COVERT_TEST_KEY", max_retries=0, timeout=30)
 
 
-@pytest.mark.parametrize("config", ["rl", "rl-multiturn"])
+@pytest.fixture(scope="module")
+def datasets(covert_data: Path, augmented_data: Path, procgen_data: Path) -> dict[str, Path]:
+    return {"rl": covert_data, "rl-multiturn": covert_data, "rl-augmented": augmented_data,
+            "rl-procgen": procgen_data}
+
+
+@pytest.mark.parametrize(("config", "module"), [("rl", "covert.integrations.verifiers"), ("rl-multiturn", "covert_verifiers"),
+                                                ("rl-augmented", "covert_verifiers"), ("rl-procgen", "covert_verifiers")])
 def test_verifiers_rollouts_of_the_oracle_score_one_and_corrupted_ones_less(
-        config: str, covert_data: Path, tmp_path: Path, chat: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    env = vf.load_environment("covert.integrations.verifiers", dataset=str(covert_data), config=config,
+        config: str, module: str, datasets: dict[str, Path], tmp_path: Path, chat: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from covert.integrations.verifiers import CovertMultiTurnEnv, verifiers_dataset
+
+    env = vf.load_environment(module, dataset=str(datasets[config]), config=config,
                               eval_split="train", num_examples=12, cache_dir=str(tmp_path / "cache"))
-    rows = load(covert_data, config, tmp_path)[:12]
-    assert len(env.eval_dataset) == 12
-    good = chat({_query(r["prompt"]): _assistant_turns(oracle_completion(r)) for r in rows})
-    out = env.evaluate_sync(client=_client(good.url, monkeypatch), model="scripted", num_examples=12,
+    every = load(datasets[config], config, tmp_path)
+    assert len(env.eval_dataset) == 12 and [r["task_id"] for r in every[:12]] == [
+        json.loads(e["info"])["covert_row"]["task_id"] for e in env.eval_dataset]
+    rows = pick_rows(every, 12)  # one row per kind, each with its own query (the server's script key)
+    env = CovertMultiTurnEnv(dataset=verifiers_dataset(rows), eval_dataset=verifiers_dataset(rows), rubric=env.rubric)
+    n = len(rows)
+    assert n >= 4
+    good = chat({first_query(r["prompt"]): assistant_turns(oracle_completion(r)) for r in rows})
+    out = env.evaluate_sync(client=_client(good.url, monkeypatch), model="scripted", num_examples=n,
                             rollouts_per_example=1, max_concurrent=4)
     rewards = [o["reward"] for o in out["outputs"]]
-    assert rewards == [1.0] * 12, rewards
+    assert rewards == [1.0] * n, rewards
     # every request showed the model its row's own tools, and no others
-    by_query = {_query(r["prompt"]): {t["function"]["name"] for t in r["tools"]} for r in rows}
+    by_query = {first_query(r["prompt"]): {t["function"]["name"] for t in r.get("tools") or []} for r in rows}
     for request in good.requests:
-        assert {t["function"]["name"] for t in request["tools"]} == by_query[_query(request["messages"])]
-    assert any(m["role"] == "tool" for m in good.requests[-1]["messages"]) or len(good.requests) > 12
+        assert {t["function"]["name"] for t in request.get("tools") or []} == by_query[first_query(request["messages"])]
 
-    bad = chat({_query(r["prompt"]): _corrupt(r) for r in rows})
-    out = env.evaluate_sync(client=_client(bad.url, monkeypatch), model="scripted", num_examples=12,
+    bad = chat({first_query(r["prompt"]): corrupted_turns(r) for r in rows})
+    out = env.evaluate_sync(client=_client(bad.url, monkeypatch), model="scripted", num_examples=n,
                             rollouts_per_example=1, max_concurrent=4)
     assert all(o["reward"] < 1.0 for o in out["outputs"]), [o["reward"] for o in out["outputs"]]
 
@@ -119,8 +90,8 @@ def test_the_template_user_answers_questions_in_multiturn_rollouts(
     env = load_environment(str(covert_data), "rl-multiturn", eval_split="train", num_examples=2,
                            cache_dir=str(tmp_path / "cache"))
     rows = load(covert_data, "rl-multiturn", tmp_path)[:2]
-    asking = {_query(r["prompt"]): [{"content": "Could you tell me your favourite colour?"},
-                                    *_assistant_turns(oracle_completion(r))] for r in rows}
+    asking = {first_query(r["prompt"]): [{"content": "Could you tell me your favourite colour?"},
+                                    *assistant_turns(oracle_completion(r))] for r in rows}
     server = chat(asking)
     out = env.evaluate_sync(client=_client(server.url, monkeypatch), model="scripted", num_examples=2,
                             rollouts_per_example=1, max_concurrent=2)

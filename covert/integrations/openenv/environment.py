@@ -25,6 +25,7 @@ from covert.conversation.scenario import UserScenario
 from covert.conversation.simulator import STOP_SIGNALS, TemplateUser
 from covert.env import error_observation
 from covert.integrations.openenv.models import CovertAction, CovertObservation, CovertState
+from covert.procgen.rows import procgen_truth
 from covert.rewards import default_scorer, parse_completion
 from covert.rewards.session import Session
 from covert.rewards.trl_env import user_scenario_of
@@ -38,8 +39,16 @@ STOP_TURN_LIMIT = "turn_limit"
 _LOCK = threading.Lock()  # the default scorer's row cache is shared by the server's sessions
 
 
-@lru_cache(maxsize=16)
+_LOADING = threading.Lock()  # sessions resetting by index at once load a dataset once, not once each
+
+
 def _dataset(path: str, config: str, split: str) -> Any:
+    with _LOADING:
+        return _load(path, config, split)
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, config: str, split: str) -> Any:
     import datasets
 
     return datasets.load_dataset(path, config, split=split)
@@ -90,6 +99,9 @@ class CovertOpenEnv(Environment[CovertAction, CovertObservation, CovertState]):
         if not isinstance(row, Mapping):
             raise ValueError(f"row must be an RL row (a mapping), not {type(row).__name__}")
         row = dict(row)
+        if procgen_truth(row) is not None and not row.get("tools"):
+            raise ValueError("a procedural text row offers no tools, so it has no episode to play: score its "
+                             "answer with covert.rewards.score(row, answer)")
         with _LOCK:
             prepared = default_scorer().prepare(row)
         self._row = row

@@ -95,26 +95,58 @@ class ServerProcess:
                 self.process.wait()
 
 
+LAUNCH = ("import sys; sys.modules.setdefault('gradio', None); "
+          "from covert.integrations.openenv.server import main; main(sys.argv[1:])")
+"""How :func:`serve` starts the server: ``python -m covert.integrations.openenv`` without OpenEnv's Gradio
+web interface. OpenEnv's server package imports it whether the interface is on or not (it is off here:
+``ENABLE_WEB_INTERFACE=false``), and that import was two thirds of the server's start-up
+(``benchmarks/openenv_startup_bench.py``); told that gradio is absent, OpenEnv leaves it out."""
+
+START_TIMEOUT_ENV = "COVERT_OPENENV_START_TIMEOUT"
+DEFAULT_START_TIMEOUT_S = 300.0
+"""How long :func:`serve` waits for ``/health`` (a quiet machine needs a few seconds; a loaded one can
+need minutes: ``benchmarks/openenv_startup_bench.py``)."""
+
+
+def start_timeout(timeout: float | None = None) -> float:
+    """``timeout``, else ``$COVERT_OPENENV_START_TIMEOUT``, else :data:`DEFAULT_START_TIMEOUT_S` (seconds)."""
+    if timeout is not None:
+        return float(timeout)
+    text = os.environ.get(START_TIMEOUT_ENV)
+    if text is None or not text.strip():
+        return DEFAULT_START_TIMEOUT_S
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{START_TIMEOUT_ENV}={text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise ValueError(f"{START_TIMEOUT_ENV}={text!r}: give a positive number of seconds")
+    return value
+
+
 @contextmanager
 def serve(datasets: Sequence[str] = (), max_sessions: int = MAX_SESSIONS, max_turns: int = MAX_TURNS,
-          port: int | None = None, timeout: float = 60.0, idle_timeout: float = IDLE_TIMEOUT_S) -> Iterator[ServerProcess]:
-    """Start the server in a subprocess on loopback, wait until ``/health`` answers, stop it on exit."""
+          port: int | None = None, timeout: float | None = None,
+          idle_timeout: float = IDLE_TIMEOUT_S) -> Iterator[ServerProcess]:
+    """Start the server in a subprocess on loopback, wait until ``/health`` answers (at most ``timeout``
+    seconds, default ``$COVERT_OPENENV_START_TIMEOUT`` or 300), stop it on exit."""
+    wait = start_timeout(timeout)
     port = port or free_port()
-    command = [sys.executable, "-m", "covert.integrations.openenv", "--port", str(port),
+    command = [sys.executable, "-c", LAUNCH, "--port", str(port),
                "--max-sessions", str(max_sessions), "--max-turns", str(max_turns), "--idle-timeout", str(idle_timeout)]
     for path in datasets:
         command += ["--dataset", os.fspath(path)]
     process = subprocess.Popen(command, env={**os.environ, "ENABLE_WEB_INTERFACE": "false"})
     server = ServerProcess(process, f"http://127.0.0.1:{port}")
     try:
-        _wait(server, timeout)
+        _wait(server, wait, timeout is None)
         yield server
     finally:
         server.close()
 
 
-def _wait(server: ServerProcess, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
+def _wait(server: ServerProcess, timeout: float, from_environment: bool) -> None:
+    started = time.monotonic()
     while True:
         if server.process.poll() is not None:
             raise RuntimeError(f"the covert OpenEnv server exited with code {server.process.returncode}; see its output above")
@@ -124,6 +156,9 @@ def _wait(server: ServerProcess, timeout: float) -> None:
                     return
         except OSError:
             pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the covert OpenEnv server did not answer on {server.url} within {timeout:.0f} s")
+        if time.monotonic() - started > timeout:
+            how = f"set {START_TIMEOUT_ENV}=SECONDS or pass serve(timeout=SECONDS)" if from_environment else \
+                "pass a larger serve(timeout=SECONDS)"
+            raise TimeoutError(f"the covert OpenEnv server did not answer on {server.url} within {timeout:.0f} s "
+                               f"(it was still starting: a busy machine imports slowly); {how}")
         time.sleep(0.1)

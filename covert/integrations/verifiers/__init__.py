@@ -1,21 +1,46 @@
-"""covert environments for verifiers (``pip install "covert[verifiers]"``; the classic
-``verifiers`` API, 0.3.x): ``verifiers.load_environment("covert.integrations.verifiers",
-dataset="data/covert-tools")`` or :func:`load_environment` itself.
+"""covert environments for verifiers (``pip install "covert[verifiers]"``): one module id,
+``covert.integrations.verifiers``, for the verifiers that is installed.
 
-Each example is a covert RL row: its ``prompt``, its own tools (``info["tool_defs"]``, so every
-rollout is shown the row's tools and no others) and the row itself (``info["covert_row"]``, JSON).
-A rollout runs on a fresh :class:`~covert.rewards.session.Session` of the row's initial state (with
-the failures the row records); a message without tool calls goes to covert's template user on rows
-with a user scenario, and ends the rollout otherwise. The rubric is ``covert.rewards.score``.
+- verifiers 0.4 (``verifiers.v1``): this module is a taskset package as verifiers 0.4 loads one. It
+  exports :class:`~covert.integrations.verifiers.taskset.CovertTaskset` (each task a covert RL row,
+  its reward ``covert.rewards.score``) and :class:`~covert.integrations.verifiers.taskset.CovertEnv`
+  (plays each row's template user on rows with a user scenario). Each rollout gets its own tool
+  server (:class:`~covert.integrations.verifiers.toolset.CovertToolset`, MCP) offering the row's own
+  tools on a fresh session of the row's initial state, with the failures the row records.
+- verifiers 0.3 (classic API): ``verifiers.load_environment("covert.integrations.verifiers",
+  dataset=...)`` or :func:`~covert.integrations.verifiers.classic.load_environment`, a
+  ``MultiTurnEnv`` whose rubric is ``covert.rewards.score``.
+
+Any other verifiers version raises ``ImportError`` saying what to install.
 """
 
 from __future__ import annotations
 
-from covert.integrations.verifiers.environment import (
-    CovertMultiTurnEnv,
-    covert_reward,
-    load_environment,
-    verifiers_dataset,
-)
+from covert.integrations.verifiers.version import CLASSIC, verifiers_api
 
-__all__ = ["CovertMultiTurnEnv", "covert_reward", "load_environment", "verifiers_dataset"]
+API = verifiers_api()
+"""``"classic"`` (verifiers 0.3) or ``"v1"`` (verifiers 0.4)."""
+
+if API == CLASSIC:
+    from covert.integrations.verifiers.classic import (
+        CovertMultiTurnEnv,
+        covert_reward,
+        load_environment,
+        verifiers_dataset,
+    )
+
+    __all__ = ["CovertMultiTurnEnv", "covert_reward", "load_environment", "verifiers_dataset"]
+else:
+    from covert.integrations.verifiers.taskset import (
+        CovertData,
+        CovertEnv,
+        CovertEnvConfig,
+        CovertTask,
+        CovertTaskConfig,
+        CovertTaskset,
+        CovertTasksetConfig,
+    )
+
+    # verifiers 0.4 loads the one Taskset and the one Env this list exports
+    __all__ = ["CovertData", "CovertEnv", "CovertEnvConfig", "CovertTask", "CovertTaskConfig", "CovertTaskset",
+               "CovertTasksetConfig"]

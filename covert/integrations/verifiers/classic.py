@@ -1,4 +1,5 @@
-"""The verifiers environment of covert rows; see :mod:`covert.integrations.verifiers`."""
+"""covert rows as an environment of verifiers 0.3's classic API (``MultiTurnEnv``, ``Rubric``); see
+:mod:`covert.integrations.verifiers`."""
 
 from __future__ import annotations
 
@@ -11,19 +12,19 @@ from datasets import Dataset
 
 from covert.conversation.scenario import UserScenario
 from covert.conversation.simulator import STOP_SIGNALS, TemplateUser
-from covert.env import error_observation
-from covert.rewards import default_scorer, score
+from covert.integrations.verifiers.calls import (
+    MAX_CALLS_PER_TURN,
+    plain_message,
+    row_session,
+    run_call,
+    too_many_calls,
+    tool_def,
+)
+from covert.rewards import score
 from covert.rewards.trl_env import user_scenario_of
 
 MAX_TURNS = 30
 """Model turns per rollout."""
-MAX_CALLS_PER_TURN = 64
-
-
-def _tool_def(spec: Mapping[str, Any]) -> dict[str, Any]:
-    function = spec.get("function") if isinstance(spec.get("function"), Mapping) else spec
-    return {"name": function["name"], "description": function.get("description") or "",
-            "parameters": function.get("parameters") or {"type": "object", "properties": {}}}
 
 
 def verifiers_dataset(rows: Iterable[Mapping[str, Any]]) -> Dataset:
@@ -32,7 +33,7 @@ def verifiers_dataset(rows: Iterable[Mapping[str, Any]]) -> Dataset:
     out = []
     for row in rows:
         row = dict(row)
-        info = {"tool_defs": [_tool_def(t) for t in row.get("tools") or []], "covert_row": row}
+        info = {"tool_defs": [tool_def(t) for t in row.get("tools") or []], "covert_row": row}
         out.append({"prompt": [dict(m) for m in row["prompt"]], "info": orjson.dumps(info).decode(), "answer": ""})
     return Dataset.from_list(out)
 
@@ -47,19 +48,9 @@ def _row(state: Any) -> dict[str, Any]:
     return dict(row)
 
 
-def _plain(message: Any) -> dict[str, Any]:
-    """A verifiers message as an OpenAI-style dict covert's parser reads."""
-    data = message.model_dump(exclude_none=True) if hasattr(message, "model_dump") else dict(message)
-    calls = data.get("tool_calls")
-    if calls:
-        data["tool_calls"] = [{"id": c.get("id"), "type": "function",
-                               "function": {"name": c.get("name"), "arguments": c.get("arguments")}} for c in calls]
-    return data
-
-
 def scored_completion(completion: Any, state: Any) -> list[dict[str, Any]]:
     """The rollout's messages as covert scores them (the user's closing words left out)."""
-    messages = [_plain(m) for m in completion or []]
+    messages = [plain_message(m) for m in completion or []]
     if state.get("covert_stop") in STOP_SIGNALS and messages and messages[-1].get("role") == "user":
         messages = messages[:-1]
     return messages
@@ -76,7 +67,7 @@ class CovertMultiTurnEnv(vf.MultiTurnEnv):
 
     async def setup_state(self, state: Any) -> Any:
         row = _row(state)
-        state["covert_session"] = default_scorer().prepare(row).session()
+        state["covert_session"] = row_session(row)[0]
         scenario = user_scenario_of(row)
         state["covert_user"] = TemplateUser(UserScenario.from_dict(scenario)) if scenario else None
         state["covert_stop"] = None
@@ -94,31 +85,20 @@ class CovertMultiTurnEnv(vf.MultiTurnEnv):
         last = messages[-1]
         calls = getattr(last, "tool_calls", None) or []
         if calls:
-            over = error_observation("too_many_calls", f"at most {MAX_CALLS_PER_TURN} calls of a message are run")
-            return [self._run(call, state) if k < MAX_CALLS_PER_TURN
-                    else vf.ToolMessage(tool_call_id=call.id, content=orjson.dumps(over).decode())
+            return [vf.ToolMessage(tool_call_id=call.id,
+                                   content=run_call(state["covert_session"], call.name, call.arguments)
+                                   if k < MAX_CALLS_PER_TURN else too_many_calls())
                     for k, call in enumerate(calls)]
         user: TemplateUser | None = state.get("covert_user")
         if user is None:  # the stop condition ends the rollout first; kept for direct callers
             state["final_env_response"] = []
             return []
-        reply = user.reply(_plain(last))
+        reply = user.reply(plain_message(last))
         said = [vf.UserMessage(content=reply.content)]
         if reply.stop is not None:
             state["covert_stop"] = reply.stop
             state["final_env_response"] = said
         return said
-
-    def _run(self, call: Any, state: Any) -> Any:
-        try:
-            arguments = orjson.loads(call.arguments) if isinstance(call.arguments, str) else call.arguments
-        except orjson.JSONDecodeError:
-            arguments = None
-        if not isinstance(arguments, dict):
-            output: Any = error_observation("invalid_arguments", f"the arguments of {call.name} are not a JSON object")
-        else:
-            output = state["covert_session"].call(call.name, arguments)
-        return vf.ToolMessage(tool_call_id=call.id, content=orjson.dumps(output).decode())
 
 
 def load_environment(dataset: str = "data/covert-tools", config: str = "rl", split: str = "train",
