@@ -20,6 +20,7 @@ import importlib.util
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -214,8 +215,10 @@ def extra_binds() -> list[str]:
 
 def available() -> str:
     """Empty when ``mcp-server-git`` can be started here, else what to install."""
-    if importlib.util.find_spec("mcp_server_git") is None:
-        return "the git live environment needs mcp-server-git: pip install 'covert[imports]'"
+    if importlib.util.find_spec("mcp_server_git") is None or importlib.util.find_spec("mcp") is None:
+        return "the git live environment needs mcp-server-git and the mcp SDK: pip install 'covert[live-mcp]'"
+    if shutil.which("git") is None:
+        return "the git live environment needs the git program on PATH (mcp-server-git runs it): install git"
     return ""
 
 
