@@ -11,11 +11,16 @@ with a user scenario, and ends the rollout otherwise. The rubric is ``covert.rew
 
 from __future__ import annotations
 
-from covert.integrations.verifiers.environment import (
-    CovertMultiTurnEnv,
-    covert_reward,
-    load_environment,
-    verifiers_dataset,
-)
+from covert.errors import missing_extra
+
+try:
+    from covert.integrations.verifiers.environment import (
+        CovertMultiTurnEnv,
+        covert_reward,
+        load_environment,
+        verifiers_dataset,
+    )
+except ImportError as exc:
+    raise missing_extra(exc, "covert.integrations.verifiers", "verifiers") from None
 
 __all__ = ["CovertMultiTurnEnv", "covert_reward", "load_environment", "verifiers_dataset"]
