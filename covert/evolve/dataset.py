@@ -162,6 +162,8 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
         (staging / "schedule.json").write_text(json.dumps(plan, indent=2, sort_keys=True) + "\n")
         examples = {}
         for name in sorted({k.split("/")[0] for k in rows}):
+            if not (staging / name).is_dir():  # a generation that kept no task of this kind has no shards
+                continue
             first = next(iter_rows(staging, name), None)
             if first is not None:
                 examples[name] = first

@@ -94,6 +94,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
         dataset = open_dataset(where)
         config = args.config or next((c for c in ("rl-procgen", "rl-procgen-tools") if c in dataset.configs),
                                      "rl-procgen")
+        if config not in dataset.configs:
+            raise UsageError(f"{where} holds no mapf_frozenlake rows: it has no config {config} (its configs: "
+                             f"{', '.join(dataset.configs)}); write some with `covert mapf-benchmark --out DIR`")
         rows = list(iter_rows(where, config))
     except (DatasetError, OSError) as exc:
         raise UsageError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
