@@ -108,14 +108,21 @@ def version_mismatches(manifest: dict[str, Any]) -> list[str]:
     augmented = (manifest.get("augmentation_config") or {}).get("covert_version", covert.__version__)
     if augmented != covert.__version__ and augmented != wanted:
         problems.append(f"covert {covert.__version__} is installed, the dataset was augmented with {augmented}")
-    for name, info in sorted(manifest.get("builders", {}).items()):
+    return problems + installed_versions(manifest.get("builders"), get_builder, UnknownBuilderError, "builder")
+
+
+def installed_versions(recorded: dict[str, Any] | None, get: Any, unknown: type[Exception], what: str) -> list[str]:
+    """How the installed versions (``get(name).version``) differ from the ``recorded`` ones (name ->
+    ``{"version": ...}``), one line each; ``what`` names them (builder, procedural environment)."""
+    problems = []
+    for name, info in sorted((recorded or {}).items()):
         try:
-            have = get_builder(name).version
-        except UnknownBuilderError:
-            problems.append(f"builder {name} is not installed")
+            have = get(name).version
+        except unknown:
+            problems.append(f"{what} {name} is not installed")
             continue
         if have != info.get("version"):
-            problems.append(f"builder {name} is {have} here, the dataset was built with {info.get('version')}")
+            problems.append(f"{what} {name} is {have} here, the dataset was built with {info.get('version')}")
     return problems
 
 
@@ -123,15 +130,20 @@ def config_from_manifest(manifest: dict[str, Any]) -> Any:
     """The manifest's ``BuildConfig``."""
     from covert.build import BuildConfig
 
-    recorded = dict(manifest.get("config") or {})
-    known = {f.name for f in fields(BuildConfig)}
+    return recorded_config(BuildConfig, dict(manifest.get("config") or {}))
+
+
+def recorded_config(cls: Any, recorded: dict[str, Any]) -> Any:
+    """The config dataclass ``cls`` made of a manifest's recorded fields (:class:`RegenerateError` when it
+    cannot be)."""
+    known = {f.name for f in fields(cls)}
     unknown = sorted(set(recorded) - known)
     if unknown:
         raise RegenerateError(f"the manifest's config has fields this covert does not know: {', '.join(unknown)}")
     if "split_ratios" in recorded:
         recorded["split_ratios"] = tuple(recorded["split_ratios"])
     try:
-        return BuildConfig(**recorded)
+        return cls(**recorded)
     except TypeError as exc:
         raise RegenerateError(f"the manifest's config is incomplete: {exc}") from None
 
@@ -254,23 +266,10 @@ def _regenerate_procgen(source: str, manifest: dict[str, Any], source_problems: 
     recorded.pop("configs", None)
     problems = [] if manifest.get("covert_version") == covert.__version__ else [
         f"covert {covert.__version__} is installed, the dataset was built with {manifest.get('covert_version')}"]
-    for name, info in sorted((manifest.get("environments") or {}).items()):
-        try:
-            have = get_env(name).version
-        except UnknownEnvironmentError:
-            problems.append(f"procedural environment {name} is not installed")
-            continue
-        if have != info.get("version"):
-            problems.append(f"procedural environment {name} is {have} here, the dataset was built with "
-                            f"{info.get('version')}")
+    problems += installed_versions(manifest.get("environments"), get_env, UnknownEnvironmentError,
+                                   "procedural environment")
     if problems:
         raise RegenerateError("cannot regenerate byte for byte: " + "; ".join(problems))
-    known = {f.name for f in fields(ProcgenConfig)}
-    unknown = sorted(set(recorded) - known)
-    if unknown:
-        raise RegenerateError(f"the manifest's config has fields this covert does not know: {', '.join(unknown)}")
-    if "split_ratios" in recorded:
-        recorded["split_ratios"] = tuple(recorded["split_ratios"])
-    rebuilt = build_procgen(ProcgenConfig(**recorded), out, overwrite=overwrite, workers=workers,
+    rebuilt = build_procgen(recorded_config(ProcgenConfig, recorded), out, overwrite=overwrite, workers=workers,
                             command=manifest.get("command", ""), progress=progress)
     return compare(manifest["files"], rebuilt["files"], source_problems)

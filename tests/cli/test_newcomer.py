@@ -302,3 +302,28 @@ def test_progress_is_drawn_on_a_terminal_only(dataset: Path, tmp_path: Path) -> 
     status, _, terminal = _on_a_terminal("build", "--builders", "retail", "--num-tasks", "3", "--out",
                                          str(tmp_path / "c"))
     assert status == 0 and "build" in terminal and "task" in terminal
+
+
+def test_regenerate_refuses_a_procedural_dataset_of_another_version(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "pg"
+    build_procgen(ProcgenConfig(envs=["knapsack"], num_tasks=3, seed=0), root)
+    assert main(["regenerate", str(root), "--out", str(tmp_path / "again")]) == 0
+    assert "shards match the manifest" in capsys.readouterr().out
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["environments"]["knapsack"]["version"] = "0.9"
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["regenerate", str(root), "--out", str(tmp_path / "other")]) == 2
+    assert "procedural environment knapsack is 1 here, the dataset was built with 0.9" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()
+
+
+def test_regenerate_refuses_a_chain_that_repeats_a_step() -> None:
+    from covert.publish.regenerate import RegenerateError, steps_of
+
+    base = "covert build --builders retail --out a"
+    assert steps_of({"command": f"{base}\ncovert evolve a --out b\ncovert augment b --out c",
+                     "evolution": {}, "augmentation_config": {}}) == ["evolve", "augment"]
+    assert steps_of({"command": base, "augmentation_config": {}, "calibration": {}}) == ["augment", "calibrate"]
+    with pytest.raises(RegenerateError, match="repeats a step"):
+        steps_of({"command": f"{base}\ncovert augment a --out b\ncovert augment b --out c"})
