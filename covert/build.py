@@ -366,7 +366,7 @@ def _checked_build(config: BuildConfig, builders: list[Any], out: Path, workers:
 def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: int, progress: bool,
                 command: str, engine: str = "local", ray_address: str | None = None,
                 llm: Any = None, background: Background | None = None) -> dict[str, Any]:
-    from tqdm import tqdm
+    from covert.progress import bar as progress_bar
 
     writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard, background)
                for c in config.configs() for s in SPLITS}
@@ -381,7 +381,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
                            (config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None))
     else:
         _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None)
-    bar = tqdm(total=config.num_tasks, unit="task", disable=not progress, file=sys.stderr)
+    bar = progress_bar(config.num_tasks, unit="task", desc="build", enabled=progress)
     try:
         while accepted < config.num_tasks:
             if start > 50 * config.num_tasks + 10 * config.round_size:

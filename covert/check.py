@@ -30,12 +30,15 @@ class Report:
         return Counter(reason for _, _, reason in self.failures)
 
 
-def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, limit_failures: int = 1000) -> Report:
+def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, limit_failures: int = 1000,
+                     progress: bool = False) -> Report:
     """Validate a dataset directory: first the folder itself through
     :func:`~covert.io.checked.open_dataset` (manifest, shard list, sha256, footers, the card
     ``datasets.load_dataset`` needs), which raises :class:`~covert.io.reader.DatasetError` on the first
     file that fails; then every row of every config (L1-L3 plus replay), reported in the returned
-    :class:`Report`."""
+    :class:`Report`. ``progress`` draws a bar of the rows checked (on a terminal)."""
+    from covert.progress import tracked
+
     root = Path(root)
     dataset = open_dataset(root)
     _check_builders(root, dataset.manifest)
@@ -46,7 +49,9 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     for config in configs:
         kind = kind_of(config)
         ids[config] = set()
-        for row, unloadable in iter_checked_rows(root, config):
+        total = sum(n for key, n in dataset.manifest["rows"].items() if key.split("/", 1)[0] == config)
+        for row, unloadable in tracked(iter_checked_rows(root, config), total, desc=f"validate {config}",
+                                       enabled=progress):
             report.rows[config] += 1
             if unloadable and len(report.failures) < limit_failures:
                 # datasets.load_dataset would hand users other values than the ones validated here

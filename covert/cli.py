@@ -132,7 +132,7 @@ def _print_summary(summary: dict[str, Any], rows: dict[str, int]) -> None:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from covert.check import describe, validate_dataset
 
-    report = validate_dataset(args.dir)
+    report = validate_dataset(args.dir, progress=not args.quiet)
     result = describe(report)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -151,19 +151,38 @@ def _cmd_show(args: argparse.Namespace) -> int:
     from covert.io.checked import open_dataset
     from covert.io.reader import iter_rows
 
-    open_dataset(args.dir)
-    for i, row in enumerate(iter_rows(args.dir, args.config, args.split)):
-        if i == args.index:
-            print(format_row(row, args.config))
+    dataset = open_dataset(args.dir)
+    config = args.config or default_config(dataset.configs)
+    if config not in dataset.configs:
+        raise UsageError(f"{args.dir} has no config {config!r}; its configs: {', '.join(dataset.configs)}")
+    if args.index < 0:
+        raise UsageError(f"--index is 0 or more, not {args.index}")
+    count = 0
+    for count, row in enumerate(iter_rows(args.dir, config, args.split), start=1):
+        if count - 1 == args.index:
+            print(format_row(row))
             return 0
-    raise UsageError(f"--index {args.index} is out of range for {args.config}/{args.split or 'all splits'}")
+    raise UsageError(f"--index {args.index} is out of range for {config}/{args.split or 'all splits'} "
+                     f"({count} rows)")
 
 
-def format_row(row: dict[str, Any], config: str) -> str:
-    """A readable trajectory."""
-    head = f"{row['task_id']}  [{row['builder']} · {row['category']} · {row['difficulty']}]"
+def default_config(configs: tuple[str, ...]) -> str:
+    """The config ``covert show`` reads when none is named: ``sft``, else the first SFT config."""
+    return "sft" if "sft" in configs else next((c for c in configs if c.startswith("sft")), configs[0])
+
+
+def format_row(row: dict[str, Any], config: str | None = None) -> str:
+    """A readable trajectory of any row covert writes (tool, multi-turn, augmented, procedural, evolved,
+    live MCP); ``config`` is accepted for callers of older versions and not needed."""
+    where = row.get("builder") or row.get("environment", "")
+    kind = row.get("category") or (f"level {row['level']}" if row.get("level") is not None else "")
+    label = row.get("difficulty") or row.get("asymmetry") or ""
+    head = f"{row['task_id']}  [{' · '.join(str(x) for x in (where, kind, label) if x not in ('', None))}]"
     messages = row["messages"] if "messages" in row else row["prompt"]
-    lines = [head, f"tools: {', '.join(t['function']['name'] for t in row['tools'])}", ""]
+    lines = [head]
+    if row.get("tools"):
+        lines.append(f"tools: {', '.join(t['function']['name'] for t in row['tools'])}")
+    lines.append("")
     for m in messages:
         if m["role"] == "assistant" and m.get("tool_calls"):
             for call in m["tool_calls"]:
@@ -176,8 +195,13 @@ def format_row(row: dict[str, Any], config: str) -> str:
     if "reward_model" in row:
         truth = row["reward_model"]["ground_truth"]
         lines.append("")
-        lines.append(f"oracle: {json.dumps(truth['calls'], ensure_ascii=False)[:600]}")
-        lines.append(f"facts: {[f['value'] for f in truth['answer_facts']]}")
+        if "procgen" in truth:
+            instance = truth["procgen"]
+            lines.append(f"instance: {instance['env']} {instance['version']} config {json.dumps(instance['config'])} "
+                         f"seed {instance['seed']} index {instance['index']}")
+        else:
+            lines.append(f"oracle: {json.dumps(truth['calls'], ensure_ascii=False)[:600]}")
+            lines.append(f"facts: {[f['value'] for f in truth['answer_facts']]}")
     return "\n".join(lines)
 
 
@@ -189,33 +213,38 @@ def _write_text(path: Path, text: str) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser."""
-    p = argparse.ArgumentParser(prog="covert", description="Verified tool-use training data for LLM agents.")
-    sub = p.add_subparsers(dest="command", required=True)
+    from covert import __version__
+
+    p = argparse.ArgumentParser(prog="covert", description="Verified tool-use training data for LLM agents.",
+                                formatter_class=DefaultsHelpFormatter)
+    p.add_argument("--version", action="version", version=f"covert {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("list", help="list builders and procedural environments")
     s.add_argument("--json", action="store_true", help="print JSON, with every tool spec")
     s.set_defaults(func=_cmd_list)
 
     s = sub.add_parser("graph", help="print or export a builder's tool graph")
-    s.add_argument("builder")
-    s.add_argument("--format", choices=("text", "json", "dot"), default="text")
+    s.add_argument("builder", help="a builder name (see `covert list`)")
+    s.add_argument("--format", choices=("text", "json", "dot"), default="text",
+                   help="text (one edge a line), json, or dot (Graphviz)")
     s.add_argument("--out", help="write to this file instead of stdout")
     s.set_defaults(func=_cmd_graph)
 
     s = sub.add_parser("build", help="synthesize, validate and write SFT and RL datasets")
     s.add_argument("--builders", default="all", help="'all' or comma-separated builder names")
-    s.add_argument("--num-tasks", type=int, default=1000)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--out", required=True)
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--rows-per-shard", type=int, default=5000)
+    s.add_argument("--num-tasks", type=int, default=1000, help="validated tasks to write, over all builders")
+    s.add_argument("--seed", type=int, default=0, help="the run seed (same seed, same bytes)")
+    s.add_argument("--out", required=True, help="the dataset directory to write (a Hub dataset repo on disk)")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
+    s.add_argument("--rows-per-shard", type=int, default=5000, help="rows per Parquet shard")
     s.add_argument("--tasks-per-state", type=int, default=None,
                    help="tasks that share one seeded initial state (default 16; 1 = a fresh state per task)")
     s.add_argument("--round-size", type=int, default=None,
                    help="items per self-evolving round (default 512): the sampler re-weights target tools between "
                         "rounds; larger rounds amortize per-round scheduling on a Ray cluster. Part of the config: "
                         "another value gives other output")
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing --out (atomically, when complete)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--multi-turn", action="store_true",
                    help="also write conversation views (sft-multiturn, rl-multiturn with user scenarios)")
@@ -236,22 +265,53 @@ def parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("validate", help="check a dataset's files (exit 2 on the first that fails) and re-check "
                                         "every row (exit 1 on any failure)")
-    s.add_argument("dir")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("dir", help="a dataset directory covert wrote")
+    s.add_argument("--json", action="store_true", help="print the row counts and failures as JSON")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_validate)
 
-    s = sub.add_parser("show", help="pretty-print one row")
-    s.add_argument("dir")
-    s.add_argument("--config", default="sft")
-    s.add_argument("--split", default=None)
-    s.add_argument("--index", type=int, default=0)
+    s = sub.add_parser("show", help="pretty-print one row of any config")
+    s.add_argument("dir", help="a dataset directory covert wrote")
+    s.add_argument("--config", default=None, help="the config to read (default: sft, else the dataset's first "
+                                                   "sft config, e.g. sft-procgen)")
+    s.add_argument("--split", default=None, help="train, validation or test (default: all splits, in that order)")
+    s.add_argument("--index", type=int, default=0, help="which row, counted from 0")
     s.set_defaults(func=_cmd_show)
 
     for module in _EXTENSIONS:
         import importlib
 
         importlib.import_module(module).register(sub)
+    _explain(p)
     return p
+
+
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default, unless its help already says it or there is none to say."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (not action.option_strings or default is None or default is False or default == argparse.SUPPRESS
+                or "default" in text
+                or isinstance(action, (argparse._VersionAction, argparse._HelpAction))):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def _explain(p: argparse.ArgumentParser) -> None:
+    """Give every subcommand the formatter that shows defaults and, where it has none, its one-line help as
+    its description (``covert build --help`` then says what the command does)."""
+    p.formatter_class = DefaultsHelpFormatter
+    for action in p._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        helps = {choice.dest: choice.help for choice in action._choices_actions}
+        for name, command in action.choices.items():
+            if not command.description and helps.get(name):
+                line = helps[name].replace("%%", "%")
+                command.description = line[0].upper() + line[1:] + ("" if line.endswith(".") else ".")
+            _explain(command)
 
 
 # subcommands that live next to the library code they face; each module defines register(subparsers)
@@ -269,7 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     from covert.env import UnknownBuilderError
     from covert.io.reader import DatasetError
 
-    args = parser().parse_args(argv)
+    top = parser()
+    args, extra = top.parse_known_args(argv)
+    if extra:  # said with the usage of the command they were given to, not covert's own
+        _innermost(top, args).error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "workers", 1) < 1:
         print("covert: error: --workers must be at least 1", file=sys.stderr)
         return 2
@@ -288,6 +351,14 @@ def main(argv: list[str] | None = None) -> int:
             return interrupts.exit_status()
         except BrokenPipeError:
             return _reader_gone()
+
+
+def _innermost(p: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)parser of the command ``args`` holds (``covert live-mcp git`` -> the ``git`` parser)."""
+    for action in p._actions:
+        if isinstance(action, argparse._SubParsersAction) and getattr(args, action.dest, None) in action.choices:
+            return _innermost(action.choices[getattr(args, action.dest)], args)
+    return p
 
 
 def _reader_gone() -> int:

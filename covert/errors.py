@@ -5,3 +5,14 @@ from __future__ import annotations
 
 class UsageError(Exception):
     """Bad input from the command line: printed as one line, exit status 2."""
+
+
+def missing_extra(exc: ImportError, feature: str, extra: str) -> ImportError:
+    """What to raise when importing ``feature`` failed on ``exc``: for an optional library that is not
+    installed, a :class:`ModuleNotFoundError` that names it and the extra that installs it (``pip install
+    'covert[EXTRA]'``), as the LLM backends say; any other import error as it was."""
+    missing = exc.name or ""
+    if not isinstance(exc, ModuleNotFoundError) or not missing or missing.split(".")[0] == "covert":
+        return exc
+    return ModuleNotFoundError(f"{feature} needs {missing.split('.')[0]}, which is not installed: "
+                               f"pip install 'covert[{extra}]'", name=missing)

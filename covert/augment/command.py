@@ -10,7 +10,8 @@ def _run(args: argparse.Namespace) -> int:
     from covert.augment.dataset import AugmentConfig, augment_dataset
     from covert.augment.registry import kind_names
 
-    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds is not None else kind_names()
+    kinds = ([k.strip() for text in args.kinds for k in text.split(",") if k.strip()] if args.kinds is not None
+             else kind_names())
     config = AugmentConfig(kinds=kinds, intensity=args.intensity, seed=args.seed, rows_per_shard=args.rows_per_shard)
     llm = None
     if args.llm:
@@ -48,14 +49,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "every base row augmented by each kind, each augmented row validated.")
     s.add_argument("src", help="a dataset directory, or a Hub dataset repo id")
     s.add_argument("--out", required=True, help="the new dataset directory")
-    s.add_argument("--kinds", default=None,
-                   help="comma-separated kinds (default: all): distractors, indirect, ambiguous, noisy, "
-                        "multi_format, erroneous")
-    s.add_argument("--intensity", default="medium", help="low, medium or high")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--rows-per-shard", type=int, default=5000)
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--kinds", nargs="+", default=None, metavar="KIND",
+                   help="kinds to apply, comma- or space-separated (default: all): distractors, indirect, ambiguous, "
+                        "noisy, multi_format, erroneous")
+    s.add_argument("--intensity", default="medium",
+                   help="low, medium or high: how much each augmentation adds (distractor tools, noise, ...)")
+    s.add_argument("--seed", type=int, default=0, help="the augmentation seed (same seed, same bytes)")
+    s.add_argument("--rows-per-shard", type=int, default=5000, help="rows per Parquet shard")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--llm", default=None, metavar="SPEC",
                    help="rewrite indirect and ambiguous queries with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")

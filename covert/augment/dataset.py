@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -39,6 +38,7 @@ from covert.errors import UsageError
 from covert.io.background import Background
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
+from covert.io.kinds import dataset_kind, does_not_apply
 from covert.io.portable import portable_command, portable_path
 from covert.io.reader import DatasetError
 from covert.io.staging import discard, prepare_output, publish, restore
@@ -87,6 +87,9 @@ def resolve_source(src: str) -> tuple[Path, str | None]:
         return path, None
     if path.exists():
         raise AugmentError(f"{src} is a file; pass a dataset directory or a Hub dataset repo id")
+    from covert.io.source import check_source
+
+    check_source(src)
     from huggingface_hub import snapshot_download
 
     try:
@@ -276,6 +279,10 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
         raise AugmentError("--workers must be at least 1")
     source, revision = resolve_source(str(src))
     manifest = open_dataset(source).manifest  # manifest, shards, sha256, footers and card, or one line
+    if dataset_kind(manifest) == "procgen":
+        raise AugmentError(does_not_apply(
+            "augment", src, manifest, "tool datasets with sft and rl configs (covert build, covert live-mcp)",
+            "a procedural dataset is made harder with --level and --config, or `covert evolve-procgen`"))
     out = Path(out)
     _check_locations(source, out)
     staging = prepare_output(out, overwrite)
@@ -294,9 +301,8 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
 def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, Any], config: AugmentConfig,
                   root: Path, workers: int, progress: bool, command: str, llm: Any = None,
                   background: Background | None = None) -> dict[str, Any]:
-    from tqdm import tqdm
-
     from covert.io.parquet import ShardWriter, close_writers
+    from covert.progress import bar as progress_bar
 
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
@@ -312,7 +318,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
         base_files = _copy_base(source, base, root)
         writers = {(name, split): ShardWriter(root, name, split, config.rows_per_shard, background)
                    for name in AUGMENTED.values() for split in SPLITS}
-        bar = tqdm(total=base_rows or None, unit="task", disable=not progress, file=sys.stderr)
+        bar = progress_bar(base_rows or None, unit="task", desc="augment", enabled=progress)
         for split in SPLITS:
             pairs = pairs_of(source, split)
             results = pool.imap(_augment_one, pairs, chunksize=8) if pool else map(_augment_one, pairs)

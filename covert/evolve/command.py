@@ -74,7 +74,7 @@ def _evolve(args: argparse.Namespace) -> int:
     from covert.evolve.dataset import EvolveConfig, evolve_dataset
 
     config = EvolveConfig(generations=args.generations, seed=args.seed, k=args.k, skill=args.skill, tasks=args.tasks)
-    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite)
+    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite, progress=not args.quiet)
     for g in manifest["evolution"]["schedule"]["generations"]:
         print(f"generation {g['generation']}: {g['tasks']} tasks, reference pass rate {g['reference_pass_rate']}")
     print(f"kept {manifest['evolution']['kept']}, rejected {manifest['evolution']['rejected']}; wrote {args.out}")
@@ -113,7 +113,8 @@ def _evolve_procgen(args: argparse.Namespace) -> int:
         starts = [env.check_config(c) for c in starts]
     except (ConfigError, TypeError, AttributeError) as exc:
         raise UsageError(f"--start: {exc}") from None
-    lineage = lineage_of(env, starts, args.generations, args.skill, weights, args.seed, args.instances, args.k)
+    lineage = lineage_of(env, starts, args.generations, args.skill, weights, args.seed, args.instances, args.k,
+                         progress=not args.quiet)
     command = (f"covert evolve-procgen {args.env} --out {args.out} --generations {args.generations} --seed {args.seed} "
                f"--per-config {args.per_config} --instances {args.instances} --k {args.k} --skill {args.skill}"
                + (f" --start '{args.start}'" if args.start else "") + (f" --weights '{args.weights}'" if args.weights else ""))
@@ -132,7 +133,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--band", default="0.2,0.8", help="the learnable band of pass rates, LOW,HIGH (default 0.2,0.8)")
     s.add_argument("--llm", default=None, help="an LLM engineer: vllm:MODEL, openai:URL[#MODEL] or hf:PATH (default: rules)")
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=int, default=0, help="the LLM engineer's sampling seed")
     s.set_defaults(func=_engineer)
 
     s = sub.add_parser("evolve", help="evolve a dataset's tool tasks into harder generations (off-policy)",
@@ -145,8 +146,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--k", type=int, default=8, help="reference-policy rollouts per task (default 8)")
     s.add_argument("--skill", type=float, default=1.0, help="the reference policy's skill (default 1.0)")
     s.add_argument("--tasks", type=int, default=None, help="base tasks per split (default: all)")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--seed", type=int, default=0, help="seeds the mutations and their order (same seed, same bytes)")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_evolve)
 
     s = sub.add_parser("evolve-procgen", help="evolve a procedural environment's configurations into harder generations",
@@ -155,13 +157,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "passes it less often than its parent. Writes sft-procgen-gN / rl-procgen-gN.")
     s.add_argument("env", help="a procedural environment (covert list)")
     s.add_argument("--out", required=True, help="the new dataset directory")
-    s.add_argument("--generations", type=int, default=4)
+    s.add_argument("--generations", type=int, default=4, help="generations to write, g0 = the start configurations")
     s.add_argument("--start", default=None, help="start configuration(s) as JSON (an object or a list; default: easiest)")
     s.add_argument("--per-config", type=int, default=50, help="instances written per configuration (default 50)")
     s.add_argument("--instances", type=int, default=12, help="instances per configuration to test mutants on")
     s.add_argument("--k", type=int, default=2, help="reference-policy attempts per instance")
     s.add_argument("--skill", type=float, default=2.0, help="the scripted reference policy's skill")
     s.add_argument("--weights", default=None, help="JSON knob -> difficulty weight per level for the reference policy")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--seed", type=int, default=0, help="the run seed (same seed, same bytes)")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_evolve_procgen)

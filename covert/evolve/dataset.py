@@ -84,8 +84,10 @@ def schedule(lineages: list[Lineage], generations: int) -> dict[str, Any]:
     return {"generations": rates, "stages": training_stages([f"rl-g{g}" for g in range(generations)])}
 
 
-def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overwrite: bool = False) -> dict[str, Any]:
-    """Write the evolved dataset of ``src`` to ``out`` (atomically); returns its manifest."""
+def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overwrite: bool = False,
+                   progress: bool = False) -> dict[str, Any]:
+    """Write the evolved dataset of ``src`` to ``out`` (atomically); returns its manifest. ``progress`` draws
+    a bar of the tasks and mutants the reference policy was run on."""
     from covert.io.background import Background
     from covert.io.card import write_card
     from covert.io.checked import open_dataset
@@ -99,9 +101,21 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
         raise EvolveError("--out must be a new directory, not the source dataset")
     dataset = open_dataset(src)
     if "sft" not in dataset.configs or "rl" not in dataset.configs:
-        raise EvolveError(f"{src} has no sft and rl configs; evolve a dataset written by `covert build`")
+        from covert.io.kinds import does_not_apply
+
+        raise EvolveError(does_not_apply("evolve", src, dataset.manifest, "tool datasets with sft and rl configs "
+                                         "(covert build, covert live-mcp)", "for procedural environments run "
+                                         "`covert evolve-procgen ENV --out DIR`"))
     trainee = ToolTrainee(skill=config.skill, seed=config.seed)
-    rate = reference_pass_rate(trainee, config.k)
+    from covert.progress import bar
+
+    tried = bar(unit="task", desc="evolve", enabled=progress)
+    reference = reference_pass_rate(trainee, config.k)
+
+    def rate(pair: Any) -> float:
+        tried.update(1)
+        return reference(pair)
+
     staging = prepare_output(out, overwrite)
     try:
         files: dict[str, str] = {}
@@ -135,6 +149,7 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
             written, counts = close_writers(writers, staging)
             files.update(written)
             rows.update(counts)
+        tried.close()
         plan = schedule(lineages, config.generations)
         manifest = {
             **dataset.manifest,
@@ -149,12 +164,15 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
         (staging / "schedule.json").write_text(json.dumps(plan, indent=2, sort_keys=True) + "\n")
         examples = {}
         for name in sorted({k.split("/")[0] for k in rows}):
+            if not (staging / name).is_dir():  # a generation that kept no task of this kind has no shards
+                continue
             first = next(iter_rows(staging, name), None)
             if first is not None:
                 examples[name] = first
         write_card(staging, manifest, examples)
         publish(staging, out)
     except BaseException:
+        tried.close()
         discard(staging)
         raise
     return manifest

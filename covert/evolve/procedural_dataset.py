@@ -23,10 +23,19 @@ from covert.procgen.contract import ProceduralEnv, config_key
 
 
 def lineage_of(env: ProceduralEnv, start: Sequence[dict[str, Any]], generations: int, skill: float,
-               weights: dict[str, float], seed: int, instances: int, k: int) -> ConfigLineage:
-    """The configuration lineage of one environment under a fixed scripted reference policy."""
+               weights: dict[str, float], seed: int, instances: int, k: int, progress: bool = False) -> ConfigLineage:
+    """The configuration lineage of one environment under a fixed scripted reference policy (``progress``: a
+    bar of the reference policy's answers)."""
+    from covert.progress import bar
+
     reference = ProceduralTrainee(env, skill=skill, weights=weights, seed=seed)
-    return evolve_configs(env, start, generations, reference.answer, seed=seed, instances=instances, k=k)
+    with bar(unit="answer", desc="evolve-procgen", enabled=progress) as answered:
+
+        def answer(*args: Any, **kwargs: Any) -> Any:
+            answered.update(1)
+            return reference.answer(*args, **kwargs)
+
+        return evolve_configs(env, start, generations, answer, seed=seed, instances=instances, k=k)
 
 
 def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: str | Path, seed: int,

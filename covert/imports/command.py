@@ -10,6 +10,7 @@ from pathlib import Path
 from covert.errors import UsageError
 
 SHOWN_REJECTIONS = 20
+SHOWN_ENVIRONMENTS = 20  # environment ids listed (and checked for binding) after an import
 
 
 def _common(parser: argparse.ArgumentParser, licensed: bool = True) -> None:
@@ -74,19 +75,62 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _report(args: argparse.Namespace):  # noqa: ANN202 - ImportReport, imported lazily
-    """A streaming report that writes each imported spec into the store as it comes."""
+    """A streaming report that writes each imported spec into the store as it comes, and notes the
+    environment id of each (``args.made``: id, and why the binder cannot make an environment of it)."""
     from covert.imports.common import ImportReport
     from covert.imports.store import save_spec, store_dir
 
     store = store_dir(args.store)
-    return ImportReport(keep=False, sink=lambda spec: save_spec(store, spec))
+    args.made = []
+
+    def sink(spec) -> None:  # noqa: ANN001 - ApiSpec, imported lazily
+        save_spec(store, spec)
+        args.made.append(_environment_of(spec, check=len(args.made) < SHOWN_ENVIRONMENTS))
+
+    return ImportReport(keep=False, sink=sink)
+
+
+def _environment_of(spec, check: bool) -> tuple[str, str]:  # noqa: ANN001 - ApiSpec, imported lazily
+    """``(environment id, why it cannot be bound or "")``: the id ``covert envs verify`` admits the spec as
+    and ``covert build --builders`` takes; with ``check``, the binder is tried at once, so an API that it
+    cannot make an environment of is said now rather than at ``covert envs verify``."""
+    from covert.imports.bind import BindError, bind, env_name
+
+    if not check:
+        return env_name(spec), ""
+    try:
+        bind(spec)
+    except BindError as exc:
+        return env_name(spec), exc.reason
+    except Exception:  # noqa: BLE001 - anything else is verification's to find and report
+        return env_name(spec), ""
+    return env_name(spec), ""
+
+
+def _say_environments(made: list[tuple[str, str]], source: str) -> None:
+    """Print the environment ids an import made and what cannot become an environment (one line each)."""
+    if not made:
+        return
+    print(f"environment ids ({len(made)}; `covert envs verify` admits them, `covert build --builders ID` builds):")
+    for name, problem in made[:SHOWN_ENVIRONMENTS]:
+        if not problem:
+            print(f"  {name}")
+        elif source == "mcp":
+            print(f"  {name}: will not be admitted ({problem}: its tools do not read and write records covert can "
+                  "keep as state); a server that acts on real state runs live: `covert live-mcp git` for mcp-server-git")
+        else:
+            print(f"  {name}: will not be admitted ({problem}: no operation the binder can implement on covert's state)")
+    if len(made) > SHOWN_ENVIRONMENTS:
+        print(f"  ... and {len(made) - SHOWN_ENVIRONMENTS} more (`covert envs list` after `covert envs verify`)")
 
 
 def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportReport, imported lazily
     from covert.imports.store import store_dir
 
     store = store_dir(args.store)
-    counts = {**report.counts(), "store": str(store)}
+    made = getattr(args, "made", [])
+    counts = {**report.counts(), "store": str(store), "environments": [name for name, _ in made],
+              "not_bindable": {name: problem for name, problem in made if problem}}
     if args.json:
         print(json.dumps(counts, sort_keys=True))
     else:
@@ -98,6 +142,7 @@ def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportRe
         for reason, n in counts["operations_skipped_by_reason"].items():
             print(f"  skipped {reason}: {n}")
         print(f"store: {store}")
+        _say_environments(made, getattr(args, "source", ""))
     for where, reason, detail in report.rejected[:SHOWN_REJECTIONS]:
         print(f"covert: rejected {where}: {reason}: {detail}", file=sys.stderr)
     if len(report.rejected) > SHOWN_REJECTIONS:

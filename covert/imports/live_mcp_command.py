@@ -25,11 +25,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     g.add_argument("--workers", type=int, default=1, help="tasks made at once, each on its own servers (same bytes)")
     g.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_cmd_git)
     r = inner.add_parser("replay", help="replay a live-MCP dataset's rows on fresh servers and score their oracles")
     r.add_argument("dataset", help="a directory written by `covert live-mcp git`")
     r.add_argument("--limit", type=int, default=None, help="replay at most this many rows")
     r.add_argument("--json", action="store_true", help="print the summary as JSON")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_replay)
 
 
@@ -45,11 +47,14 @@ def _cmd_git(args: argparse.Namespace) -> int:
     if args.num_tasks < 1:
         return _error("--num-tasks must be at least 1")
     try:
-        manifest = write_dataset(args.out, args.num_tasks, args.seed, args.overwrite, args.workers)
+        manifest = write_dataset(args.out, args.num_tasks, args.seed, args.overwrite, args.workers,
+                                 progress=not args.quiet)
     except LiveServerError as exc:
         return _error(f"the live server failed: {exc}")
-    if manifest["warning"]:
-        print(manifest["warning"], file=sys.stderr)
+    from covert.imports.live_mcp_episode import warned
+
+    if manifest["warning"] and not warned(manifest["warning"]):
+        print(f"covert: warning: {manifest['warning']}", file=sys.stderr)
     if args.json:
         print(json.dumps(manifest, indent=2, sort_keys=True))
     else:
@@ -61,12 +66,21 @@ def _cmd_git(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from covert.imports.live_mcp_tasks import TaskRejected, replay_row
+    from covert.io.checked import open_dataset
+    from covert.io.kinds import dataset_kind, does_not_apply
     from covert.io.reader import DatasetError, iter_rows
+    from covert.progress import tracked
     from covert.rewards import oracle_completion, score
 
     summary: dict[str, Any] = {"rows": 0, "replayed": 0, "oracle_score_1": 0, "failures": []}
     try:
-        for row in iter_rows(args.dataset, "rl"):
+        manifest = open_dataset(args.dataset).manifest
+        if dataset_kind(manifest) != "live-mcp":
+            return _error(does_not_apply("live-mcp replay", args.dataset, manifest, "datasets of `covert live-mcp git`",
+                                         "`covert validate` replays the rows of every other kind"))
+        total = sum(n for key, n in manifest["rows"].items() if key.split("/", 1)[0] == "rl")
+        total = min(total, args.limit) if args.limit is not None else total
+        for row in tracked(iter_rows(args.dataset, "rl"), total, desc="live-mcp replay", enabled=not args.quiet):
             if args.limit is not None and summary["rows"] >= args.limit:
                 break
             summary["rows"] += 1

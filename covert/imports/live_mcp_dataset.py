@@ -18,9 +18,9 @@ ROWS_PER_SHARD = 10_000
 
 
 def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: bool = False,
-                  workers: int = 1) -> dict[str, Any]:
+                  workers: int = 1, progress: bool = False) -> dict[str, Any]:
     """Synthesize ``num_tasks`` verified tasks on the live git server into ``out`` (``workers`` tasks at
-    once; the bytes do not depend on it); returns the manifest."""
+    once; the bytes do not depend on it); returns the manifest. ``progress`` draws a bar (on a terminal)."""
     from covert.env import get_builder
     from covert.io.parquet import ShardWriter, close_writers, encode_row
     from covert.io.staging import discard, prepare_output, publish
@@ -30,7 +30,7 @@ def write_dataset(out: str | Path, num_tasks: int, seed: int = 0, overwrite: boo
     out = Path(out)
     staging = prepare_output(out, overwrite)
     try:
-        tasks, rejected = make_tasks(seed, num_tasks, workers=workers)
+        tasks, rejected = make_tasks(seed, num_tasks, workers=workers, progress=progress)
         writers = {config: ShardWriter(staging, config, "train", ROWS_PER_SHARD) for config in ("sft", "rl")}
         for index, task in enumerate(tasks):
             sft, rl = task_rows(task, index)

@@ -48,7 +48,9 @@ def sandbox_mode() -> tuple[bool, str]:
 
     why = bwrap_unavailable_reason()
     if why and "--size" not in why:
-        return False, FALLBACK_WARNING.format(why=why[:160])
+        # the sandbox's own warning wraps the reason in the same words: keep the reason alone
+        inner = why.partition("bubblewrap is unavailable (")[2].rpartition("); ")[0] or why
+        return False, FALLBACK_WARNING.format(why=inner[:160])
     return True, ""
 
 
@@ -74,6 +76,11 @@ def _bwrap_argv(repo: Path, env: dict[str, str], inner: list[str]) -> list[str]:
 
 
 _WARNED: set[str] = set()
+
+
+def warned(message: str) -> bool:
+    """Whether :func:`_warn_once` already said ``message`` in this process."""
+    return message in _WARNED
 
 
 def _warn_once(message: str) -> None:

@@ -20,6 +20,7 @@ import importlib.util
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -212,10 +213,19 @@ def extra_binds() -> list[str]:
     return binds
 
 
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a finder that refuses it, or a broken installation
+        return False
+
+
 def available() -> str:
     """Empty when ``mcp-server-git`` can be started here, else what to install."""
-    if importlib.util.find_spec("mcp_server_git") is None:
-        return "the git live environment needs mcp-server-git: pip install 'covert[imports]'"
+    if not _installed("mcp_server_git") or not _installed("mcp"):
+        return "the git live environment needs mcp-server-git and the mcp SDK: pip install 'covert[live-mcp]'"
+    if shutil.which("git") is None:
+        return "the git live environment needs the git program on PATH (mcp-server-git runs it): install git"
     return ""
 
 

@@ -239,16 +239,20 @@ def _attempt(seed: int, index: int) -> Task | str:
 
 
 def make_tasks(seed: int, num_tasks: int, max_attempts: int | None = None,
-               workers: int = 1) -> tuple[list[Task], Counter[str]]:
+               workers: int = 1, progress: bool = False) -> tuple[list[Task], Counter[str]]:
     """``num_tasks`` verified tasks (drawing indexes 0, 1, ... and skipping rejected ones) and the
     rejections by reason. ``workers`` threads run tasks at once (the work is in the server processes);
-    the tasks are taken in index order, so the result is the same for any number of workers."""
+    the tasks are taken in index order, so the result is the same for any number of workers.
+    ``progress`` draws a bar of the tasks verified (on a terminal)."""
+    from covert.progress import bar
+
     get_builder(NAME)  # list the server's tools once, before any thread needs them
     tasks: list[Task] = []
     rejected: Counter[str] = Counter()
     limit = max_attempts if max_attempts is not None else 2 * num_tasks + 4
     index = 0
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
+            bar(num_tasks, unit="task", desc="live-mcp", enabled=progress) as made:
         while len(tasks) < num_tasks and index < limit:
             batch = range(index, min(limit, index + max(1, min(workers, num_tasks - len(tasks)))))
             for outcome in pool.map(lambda i: _attempt(seed, i), batch):
@@ -257,6 +261,7 @@ def make_tasks(seed: int, num_tasks: int, max_attempts: int | None = None,
                 index += 1
                 if isinstance(outcome, Task):
                     tasks.append(outcome)
+                    made.update(1)
                 else:
                     rejected[outcome] += 1
     return tasks, rejected

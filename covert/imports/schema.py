@@ -31,6 +31,7 @@ operations sharing schemas is resolved in time linear in what is written.
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 from collections.abc import Callable
 from typing import Any

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
     s.add_argument("--generate", type=int, default=0, metavar="N", help="with --llm: N candidates written by it")
     s.add_argument("--max-tokens", type=int, default=3000, help="most tokens per written module (--generate) and per solver answer (--solver llm)")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=int, default=0, help="seed of the LLM's candidates and of the scripted solver")
     s.add_argument("--review", action="store_true", help="with --llm: L4, the LLM reviews each environment")
     s.add_argument("--solver", default="noisy:0.5", help="L5 solver: 'llm' (the --llm backend) or 'noisy:P', a "
                    "scripted solver right with probability P (checks the band, not real difficulty)")

@@ -13,19 +13,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--envs", default="all", help="'all' or comma-separated procedural environment names "
                                                  "(see `covert list`)")
     s.add_argument("--num-tasks", type=int, default=1000, help="instances in all, shared round-robin by the envs")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--out", required=True)
+    s.add_argument("--seed", type=int, default=0, help="the run seed every instance is drawn from")
+    s.add_argument("--out", required=True, help="the dataset directory to write")
     s.add_argument("--level", type=int, default=None,
-                   help="difficulty level of every knob (0 = easiest; clamped to each knob's levels)")
+                   help="difficulty level of every knob (0 = easiest; `covert list` gives each environment's levels; "
+                        "an environment with fewer stays at its hardest; default: 0 with the environment's defaults)")
     s.add_argument("--config", default=None, metavar="JSON",
                    help='knob values on top of --level: {"knob": value} for every env, or {"env": {"knob": value}}')
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--rows-per-shard", type=int, default=5000)
+    s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
+    s.add_argument("--rows-per-shard", type=int, default=5000, help="rows per Parquet shard")
     s.add_argument("--license", default="apache-2.0", help="license id stated in the dataset card")
     s.add_argument("--form", choices=("text", "tools"), default="text",
                    help="text: prompt and text answer (configs sft-procgen, rl-procgen); tools: the tool-call form "
                         "as tool rows (sft-procgen-tools, rl-procgen-tools; environments with one, e.g. mapf_frozenlake)")
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_procgen)
 
 
@@ -41,7 +43,8 @@ def _cmd_procgen(args: argparse.Namespace) -> int:
                            overrides=parse_overrides(args.config, envs), rows_per_shard=args.rows_per_shard,
                            license=args.license, form=args.form)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["procgen"] else ""
-    manifest = build_procgen(config, args.out, overwrite=args.overwrite, workers=args.workers, command=command)
+    manifest = build_procgen(config, args.out, overwrite=args.overwrite, workers=args.workers, command=command,
+                             progress=not args.quiet)
     print(f"wrote {manifest['summary']['accepted']} instances to {args.out}")
     for name, count in manifest["summary"]["per_environment"].items():
         dup = manifest["summary"]["duplicate_prompts"].get(name, 0)

@@ -100,6 +100,12 @@ class ProcgenConfig:
             raise ProcgenError(f"--seed must be between 0 and {MAX_SEED}, got {self.seed}")
         if self.level is not None and self.level < 0:
             raise ProcgenError(f"--level must be 0 or more, got {self.level}")
+        if self.level is not None:
+            tops = {env.name: max((len(k.levels) for k in env.knobs), default=1) - 1 for env in self.environments()}
+            if self.level > max(tops.values(), default=0):
+                ranges = ", ".join(f"{name} 0-{top}" for name, top in tops.items())
+                raise ProcgenError(f"--level {self.level} is out of range: levels are {ranges} (an environment with "
+                                   "fewer levels than --level stays at its hardest)")
         if self.rows_per_shard <= 0:
             raise ProcgenError("rows per shard must be positive")
         if len(self.split_ratios) != 3 or any(r < 0 for r in self.split_ratios) or abs(sum(self.split_ratios) - 1) > 1e-9:
@@ -182,12 +188,13 @@ def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, flo
 
 
 def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = False, workers: int = 1,
-                  command: str = "", items: Sequence[PlanItem] | None = None) -> dict[str, Any]:
+                  command: str = "", items: Sequence[PlanItem] | None = None, progress: bool = False) -> dict[str, Any]:
     """Write the dataset ``config`` describes into ``out`` and return its manifest.
 
     ``items`` replaces the round-robin plan with explicit instances (a benchmark grid over several
     configurations of one environment, say); ``config`` then supplies the seed, splits and license.
     Raises :class:`ProcgenError` when an environment's reference does not score 1 on an instance.
+    ``progress`` draws a bar of the instances written (on a terminal).
     """
     from covert.io.background import Background
     from covert.io.staging import discard, prepare_output, publish
@@ -204,7 +211,8 @@ def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = Fals
     staging = prepare_output(out, overwrite)
     try:
         with Background() as background:
-            manifest = _write(config, plan, staging, workers, command, background, custom=items is not None)
+            manifest = _write(config, plan, staging, workers, command, background, custom=items is not None,
+                              progress=progress)
         publish(staging, out)
     except BaseException:
         discard(staging)
@@ -213,9 +221,10 @@ def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = Fals
 
 
 def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int, command: str,
-           background: Any, custom: bool) -> dict[str, Any]:
+           background: Any, custom: bool, progress: bool = False) -> dict[str, Any]:
     from covert.io.parquet import ShardWriter, close_writers
     from covert.parallel import WorkerPool
+    from covert.progress import tracked
 
     sft_config, rl_config = configs_of(config.form)
     writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard, background)
@@ -231,6 +240,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
         _init_worker(*init)
     try:
         results = pool.imap(_work, plan, chunksize=32) if pool is not None else map(_work, plan)
+        results = tracked(results, len(plan), unit="instance", desc="procgen", enabled=progress)
         for number, (item, (split, sft, rl, prompt, value, reasons)) in enumerate(zip(plan, results)):
             if value != 1.0:
                 raise ProcgenError(f"{item.env}: the reference of instance {item.index} scores {value} "

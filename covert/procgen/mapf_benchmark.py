@@ -45,16 +45,18 @@ def benchmark_items(per_cell: int = PER_CELL, grid: dict[int, tuple[int, ...]] |
 
 def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, workers: int = 1,
                     overwrite: bool = False, grid: dict[int, tuple[int, ...]] | None = None,
-                    command: str = "", form: str = "text") -> dict[str, Any]:
+                    command: str = "", form: str = "text", progress: bool = False) -> dict[str, Any]:
     """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest.
-    ``form="tools"`` writes the tool-call form (configs ``sft-procgen-tools`` / ``rl-procgen-tools``)."""
+    ``form="tools"`` writes the tool-call form (configs ``sft-procgen-tools`` / ``rl-procgen-tools``);
+    ``progress`` draws a bar of the instances written."""
     from covert.procgen.dataset import ProcgenConfig, ProcgenError, build_procgen
 
     if per_cell <= 0:
         raise ProcgenError(f"--per-cell must be a positive integer, got {per_cell}")
     items = benchmark_items(per_cell, grid)
     config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0), form=form)
-    return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items)
+    return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items,
+                         progress=progress)
 
 
 # -- policies -----------------------------------------------------------------------------------------------
@@ -100,17 +102,19 @@ def mapf_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def report(rows: Iterable[dict[str, Any]], responses: dict[str, Any] | Policy) -> list[ReportLine]:
+def report(rows: Iterable[dict[str, Any]], responses: dict[str, Any] | Policy, progress: bool = False) -> list[ReportLine]:
     """Valid % and optimal % per agent count and overall. ``responses`` maps task ids to completions (text,
     or messages; a row without one counts as a failure) or is a policy called on each row's instance.
 
     Rows of the tool form (``--form tools``) score a completion's ``move``/``wait`` calls
     (:meth:`~covert.procgen.envs.mapf_frozenlake.MapfFrozenLake.score_tools`); a policy's text plan is played
-    as those calls (:func:`plan_as_calls`)."""
+    as those calls (:func:`plan_as_calls`). ``progress`` draws a bar of the rows scored."""
     from covert.procgen.rows import procgen_truth
+    from covert.progress import tracked
 
     tally: dict[str, list[int]] = {}
-    for row in mapf_rows(rows):
+    chosen = mapf_rows(rows)
+    for row in tracked(chosen, len(chosen), desc="mapf-report", enabled=progress):
         truth = procgen_truth(row)
         data = truth["data"]  # type: ignore[index]
         instance = Instance("", data)

@@ -13,22 +13,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``covert mapf-benchmark`` and ``covert mapf-report``."""
     b = sub.add_parser("mapf-benchmark", help="write the MAPF-FrozenLake benchmark grid (3-5 agents, 3x3-10x10) "
                                               "as a dataset")
-    b.add_argument("--out", required=True)
-    b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--per-cell", type=int, default=150, help="instances per (agents, grid size) cell (default 150: "
+    b.add_argument("--out", required=True, help="the dataset directory to write")
+    b.add_argument("--seed", type=int, default=0, help="the run seed every instance is drawn from")
+    b.add_argument("--per-cell", type=int, default=150, help="instances per (agents, grid size) cell (150: "
                                                              "3,150 rows)")
-    b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--workers", type=int, default=1, help="worker processes (same output for any number)")
     b.add_argument("--form", choices=("text", "tools"), default="text",
                    help="text: the benchmark's prompt and plan text; tools: the look/move/wait tool form as tool rows")
-    b.add_argument("--overwrite", action="store_true")
+    b.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=_cmd_benchmark)
-    r = sub.add_parser("mapf-report", help="valid %% and optimal %% per agent count on MAPF-FrozenLake rows")
-    r.add_argument("--dataset", required=True, help="a procgen dataset directory (e.g. from mapf-benchmark)")
-    r.add_argument("--config", default="rl-procgen", help="the config holding the rows (default rl-procgen)")
+    r = sub.add_parser("mapf-report", help="valid %% and optimal %% per agent count on MAPF-FrozenLake rows",
+                       description="Score a completions file or a scripted policy on a MAPF-FrozenLake dataset and "
+                                   "print valid %% and optimal %% per agent count. With --predictions, only the rows "
+                                   "that have a prediction are scored (as `covert score` does), and the report says "
+                                   "how many that is.")
+    r.add_argument("dir", nargs="?", default=None, metavar="DIR",
+                   help="a procgen dataset directory (e.g. from mapf-benchmark); or give it as --dataset DIR")
+    r.add_argument("--dataset", default=None, metavar="DIR", help="the dataset directory (same as DIR)")
+    r.add_argument("--config", default=None,
+                   help="the config holding the rows (default: rl-procgen, else rl-procgen-tools)")
     source = r.add_mutually_exclusive_group(required=True)
     source.add_argument("--predictions", help='JSONL file, one {"task_id", "completion"} per line')
-    source.add_argument("--policy", help="reference, or noisy[:ACCURACY] (a scripted policy; default 0.5)")
+    source.add_argument("--policy", help="reference, or noisy[:ACCURACY] (a scripted policy; ACCURACY 0.5 unless "
+                                         "given)")
     r.add_argument("--seed", type=int, default=0, help="seed of the noisy policy")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_report)
 
 
@@ -37,7 +47,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
 
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["mapf-benchmark"] else ""
     manifest = write_benchmark(args.out, seed=args.seed, per_cell=args.per_cell, workers=args.workers,
-                               overwrite=args.overwrite, command=command, form=args.form)
+                               overwrite=args.overwrite, command=command, form=args.form, progress=not args.quiet)
     print(f"wrote {manifest['summary']['accepted']} MAPF-FrozenLake instances to {args.out}")
     return 0
 
@@ -47,12 +57,18 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from covert.io.reader import DatasetError, iter_rows
     from covert.procgen.mapf_benchmark import (
         format_report,
+        mapf_rows,
         noisy_policy,
         read_completions,
         reference_policy,
         report,
     )
 
+    if args.dir and args.dataset and args.dir != args.dataset:
+        raise UsageError(f"give the dataset once: DIR {args.dir!r} and --dataset {args.dataset!r} differ")
+    where = args.dir or args.dataset
+    if not where:
+        raise UsageError("give the dataset: covert mapf-report DIR --predictions FILE (or --policy reference)")
     if args.policy is not None:
         name, _, accuracy = args.policy.partition(":")
         if name == "reference" and not accuracy:
@@ -75,13 +91,33 @@ def _cmd_report(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise UsageError(str(exc)) from None
     try:
-        open_dataset(args.dataset)
-        rows = list(iter_rows(args.dataset, args.config))
+        dataset = open_dataset(where)
+        config = args.config or next((c for c in ("rl-procgen", "rl-procgen-tools") if c in dataset.configs),
+                                     "rl-procgen")
+        if config not in dataset.configs:
+            raise UsageError(f"{where} holds no mapf_frozenlake rows: it has no config {config} (its configs: "
+                             f"{', '.join(dataset.configs)}); write some with `covert mapf-benchmark --out DIR`")
+        rows = list(iter_rows(where, config))
     except (DatasetError, OSError) as exc:
         raise UsageError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
-    lines = report(rows, responses)
-    if not lines:
-        raise UsageError(f"{args.dataset} ({args.config}) holds no mapf_frozenlake rows; write some with "
+    rows = mapf_rows(rows)
+    if not rows:
+        raise UsageError(f"{where} ({config}) holds no mapf_frozenlake rows; write some with "
                          "`covert mapf-benchmark --out DIR`")
-    print(format_report(lines, f"MAPF-FrozenLake: {args.dataset} ({args.policy or args.predictions})"))
+    note = ""
+    if not callable(responses):
+        known = {str(row.get("task_id")) for row in rows}
+        unknown = sorted(set(responses) - known)
+        if unknown:
+            raise UsageError(f"{args.predictions}: task_id {unknown[0]!r} is not a mapf_frozenlake row of {where} "
+                             f"({config})")
+        scored = [row for row in rows if str(row.get("task_id")) in responses]
+        if len(scored) < len(rows):
+            note = (f"scored the {len(scored)} of {len(rows)} rows that have a prediction; the other "
+                    f"{len(rows) - len(scored)} are not counted")
+        rows = scored
+    lines = report(rows, responses, progress=not args.quiet)
+    print(format_report(lines, f"MAPF-FrozenLake: {where} ({args.policy or args.predictions})"))
+    if note:
+        print(note)
     return 0

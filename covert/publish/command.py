@@ -37,7 +37,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from covert.publish.export import export, llama_factory_entry
 
     report = export(args.dir, args.to, args.out, config=args.config, split=args.split)
-    print(f"wrote {report.rows} rows to {report.path}")
+    print(report.describe())
     for reason, count in report.skipped.items():
         print(f"skipped {count} rows: {reason}")
     if args.to == "sharegpt":
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     from covert.publish import FORMATS
 
     s = sub.add_parser("push", help="upload a dataset folder to the Hub (resumable; refuses invalid datasets)")
-    s.add_argument("dir")
+    s.add_argument("dir", help="a dataset directory covert wrote")
     s.add_argument("repo_id", help="Hub dataset repo, owner/name")
     s.add_argument("--private", action="store_true", help="create the repo private")
     s.add_argument("--revision", default=None, help="branch to push to (created if missing)")
@@ -59,19 +59,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("regenerate", help="rebuild a dataset from its manifest and check every shard's sha256 "
                                           "(and the source's; exit 1 if either differs)")
     s.add_argument("source", metavar="DIR_OR_REPO", help="dataset directory or Hub dataset id")
-    s.add_argument("--out", required=True)
+    s.add_argument("--out", required=True, help="where to write the rebuilt dataset")
     s.add_argument("--revision", default=None, help="Hub revision of the manifest")
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--engine", choices=("local", "ray"), default="local")
-    s.add_argument("--ray-address", default=None)
+    s.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local worker processes, or Ray Data tasks (same output)")
+    s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
     s.set_defaults(func=_cmd_regenerate)
 
     s = sub.add_parser("export", help="write a dataset in another trainer's format")
-    s.add_argument("dir")
-    s.add_argument("--to", required=True, choices=FORMATS)
-    s.add_argument("--out", required=True, help="output file")
-    s.add_argument("--config", default="sft", help="config to export (sft, rl, sft-multiturn, rl-multiturn; default sft)")
+    s.add_argument("dir", help="a dataset directory covert wrote")
+    s.add_argument("--to", required=True, choices=FORMATS,
+                   help="openai-jsonl (OpenAI chat fine-tuning), sharegpt (LLaMA-Factory; .json gives a JSON array), "
+                        "xlam (query, tools, answers), verl-sft (Parquet for verl's multi-turn SFT)")
+    s.add_argument("--out", required=True, help="the output file (its folder is made if missing, and said so)")
+    s.add_argument("--config", default="sft", help="the config to export: sft, sft-multiturn, sft-augmented, sft-procgen, "
+                                                     "...; rl configs for xlam")
     s.add_argument("--split", default=None, help="one split (default: all)")
     s.set_defaults(func=_cmd_export)

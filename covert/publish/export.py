@@ -24,6 +24,7 @@ damaged shard is refused. Every writer goes through a temporary file that is ren
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from typing import Any
 from covert.io import loader_safe
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
+from covert.io.kinds import row_labels, text_config
 from covert.io.reader import DatasetError, iter_rows
 from covert.io.staging import sweep
 from covert.publish import FORMATS
@@ -52,6 +54,13 @@ class ExportReport:
     path: Path
     rows: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    form: str = ""  # what the file holds: "JSON Lines", "a JSON array" or "Parquet"
+    created: Path | None = None  # the folder made for ``path``, when it was not there
+
+    def describe(self) -> str:
+        """One line naming the file written, its form and the folder made for it."""
+        made = f"; created the folder {self.created}" if self.created is not None else ""
+        return f"wrote {self.rows} rows to {self.path} ({self.form}{made})"
 
 
 def _dumps(value: Any) -> str:
@@ -82,7 +91,8 @@ def to_openai(row: dict[str, Any]) -> dict[str, Any]:
             messages.append(out)
         else:
             messages.append({"role": role, "content": message.get("content") or ""})
-    return {"messages": messages, "tools": row["tools"]}
+    # a procedural text row offers no tools: its record is the conversation alone
+    return {"messages": messages, "tools": row["tools"]} if "tools" in row else {"messages": messages}
 
 
 def to_sharegpt(row: dict[str, Any]) -> dict[str, Any]:
@@ -115,7 +125,7 @@ def to_sharegpt(row: dict[str, Any]) -> dict[str, Any]:
             raise ExportError(f"turn {position} is {turn['from']}, ShareGPT needs {' or '.join(expected)} there")
     if len(turns) % 2:
         raise ExportError("ShareGPT needs the conversation to end with an assistant turn")
-    return {"conversations": turns, "system": system, "tools": _dumps(row["tools"])}
+    return {"conversations": turns, "system": system, "tools": _dumps(row.get("tools") or [])}
 
 
 def to_xlam(row: dict[str, Any]) -> dict[str, Any]:
@@ -145,9 +155,9 @@ def to_verl(row: dict[str, Any]) -> dict[str, Any]:
         })
     tools = [{"type": t.get("type", "function"),
               "function": {"name": t["function"]["name"], "description": t["function"].get("description", ""),
-                           "parameters": _dumps(t["function"].get("parameters", {}))}} for t in row["tools"]]
-    return {"messages": messages, "tools": tools, "task_id": row["task_id"], "builder": row["builder"],
-            "category": row["category"]}
+                           "parameters": _dumps(t["function"].get("parameters", {}))}} for t in row.get("tools") or []]
+    builder, category = row_labels(row)
+    return {"messages": messages, "tools": tools, "task_id": row["task_id"], "builder": builder, "category": category}
 
 
 def verl_schema() -> Any:
@@ -176,15 +186,23 @@ def export(root: str | Path, fmt: str, out: str | Path, config: str = "sft", spl
     if fmt not in CONVERTERS:
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if fmt in _SFT_ONLY and kind_of(config) != "sft":
-        raise ExportError(f"--to {fmt} needs an sft config (sft, sft-multiturn): {config} rows are prompts "
-                          "without assistant turns")
-    open_dataset(root)  # missing, extra or damaged shards are refused before anything is written
+        raise ExportError(f"--to {fmt} needs an sft config (sft, sft-multiturn, sft-procgen, ...): {config} rows are "
+                          "prompts without assistant turns")
+    if fmt == "xlam" and text_config(config):
+        raise ExportError(f"--to xlam writes tool calls, and {config} rows are procedural text tasks without tools "
+                          "or calls; export them --to openai-jsonl, sharegpt or verl-sft")
+    dataset = open_dataset(root)  # missing, extra or damaged shards are refused before anything is written
+    if config not in dataset.configs:
+        raise ExportError(f"{root} has no config {config!r}; its configs: {', '.join(dataset.configs)}")
     out = Path(out)
     if out.is_dir():
         raise ExportError(f"{out} is a directory; give a file path to --out")
     if out.parent.is_dir():
         sweep(out)  # temporary files of killed exports
-    report = ExportReport(out)
+    form = ("Parquet" + (", though the name does not end in .parquet" if out.suffix != ".parquet" else "")
+            if fmt == "verl-sft" else "a JSON array" if fmt == "sharegpt" and out.suffix == ".json"
+            else "JSON Lines")
+    report = ExportReport(out, form=form, created=_missing_folder(out.parent))
     records = _convert(iter_rows(root, config, split), CONVERTERS[fmt], report)
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     try:
@@ -196,12 +214,32 @@ def export(root: str | Path, fmt: str, out: str | Path, config: str = "sft", spl
         else:
             _write_jsonl(records, tmp)
         if report.rows == 0:
-            raise ExportError(f"no rows to export from {config}/{split or 'all splits'}; nothing was written")
+            why = f" (every row skipped: {next(iter(report.skipped))})" if report.skipped else ""
+            raise ExportError(f"no rows to export from {config}/{split or 'all splits'}{why}; nothing was written")
         os.replace(tmp, out)
     except BaseException:
         tmp.unlink(missing_ok=True)
+        if report.created is not None:
+            _remove_made(report.created)
         raise
     return report
+
+
+def _missing_folder(folder: Path) -> Path | None:
+    """The outermost folder of ``folder`` that does not exist yet (``None`` when it does)."""
+    missing = None
+    while not folder.exists():
+        missing, folder = folder, folder.parent
+        if folder == missing:
+            break
+    return missing
+
+
+def _remove_made(top: Path) -> None:
+    """Remove the folders an export that failed made for its file (those still empty)."""
+    for folder in [*sorted((p for p in top.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True), top]:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _convert(rows: Iterable[dict[str, Any]], convert: Callable[[dict[str, Any]], dict[str, Any]],

@@ -14,7 +14,6 @@ success. A damaged source is still rebuilt: the rebuild, checked shard by shard,
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -23,8 +22,6 @@ from typing import Any
 from covert.io.checked import check_manifest, dataset_problems
 from covert.io.reader import DatasetError, parse_manifest
 from covert.io.staging import restore
-
-_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
 class RegenerateError(DatasetError):
@@ -77,14 +74,15 @@ def read_manifest(source: str, revision: str | None = None) -> dict[str, Any]:
 def read_source(source: str, revision: str | None = None) -> tuple[dict[str, Any], list[str]]:
     """The manifest of ``source`` and, for a local folder, each way its files differ from it (one
     line each); a Hub source's files are not fetched, so nothing is listed for them."""
+    from covert.io.source import check_source
+
     path = Path(source)
     if path.parent.is_dir():
         restore(path)  # a killed run that was replacing it left it in .NAME.old-PID
     if path.exists():
         manifest, problems = dataset_problems(path)
         return manifest, [f"{p.path}{p.what}" for p in problems]
-    if not _REPO_ID.match(source):
-        raise RegenerateError(f"{source} is neither a dataset directory nor a Hub dataset id (owner/name)")
+    check_source(source)
     from huggingface_hub import hf_hub_download
 
     try:
@@ -118,14 +116,21 @@ def version_mismatches(manifest: dict[str, Any]) -> list[str]:
         if have_data["faker"] != recorded["faker"]:
             problems.append(f"faker {have_data['faker']} is installed, the dataset's imported values were drawn "
                             f"with faker {recorded['faker']} (pip install 'faker=={recorded['faker']}')")
-    for name, info in sorted(manifest.get("builders", {}).items()):
+    return problems + installed_versions(manifest.get("builders"), get_builder, UnknownBuilderError, "builder")
+
+
+def installed_versions(recorded: dict[str, Any] | None, get: Any, unknown: type[Exception], what: str) -> list[str]:
+    """How the installed versions (``get(name).version``) differ from the ``recorded`` ones (name ->
+    ``{"version": ...}``), one line each; ``what`` names them (builder, procedural environment)."""
+    problems = []
+    for name, info in sorted((recorded or {}).items()):
         try:
-            have = get_builder(name).version
-        except UnknownBuilderError:
-            problems.append(f"builder {name} is not installed")
+            have = get(name).version
+        except unknown:
+            problems.append(f"{what} {name} is not installed")
             continue
         if have != info.get("version"):
-            problems.append(f"builder {name} is {have} here, the dataset was built with {info.get('version')}")
+            problems.append(f"{what} {name} is {have} here, the dataset was built with {info.get('version')}")
     return problems
 
 
@@ -133,15 +138,20 @@ def config_from_manifest(manifest: dict[str, Any]) -> Any:
     """The manifest's ``BuildConfig``."""
     from covert.build import BuildConfig
 
-    recorded = dict(manifest.get("config") or {})
-    known = {f.name for f in fields(BuildConfig)}
+    return recorded_config(BuildConfig, dict(manifest.get("config") or {}))
+
+
+def recorded_config(cls: Any, recorded: dict[str, Any]) -> Any:
+    """The config dataclass ``cls`` made of a manifest's recorded fields (:class:`RegenerateError` when it
+    cannot be)."""
+    known = {f.name for f in fields(cls)}
     unknown = sorted(set(recorded) - known)
     if unknown:
         raise RegenerateError(f"the manifest's config has fields this covert does not know: {', '.join(unknown)}")
     if "split_ratios" in recorded:
         recorded["split_ratios"] = tuple(recorded["split_ratios"])
     try:
-        return BuildConfig(**recorded)
+        return cls(**recorded)
     except TypeError as exc:
         raise RegenerateError(f"the manifest's config is incomplete: {exc}") from None
 
@@ -160,34 +170,114 @@ def compare(expected: dict[str, str], actual: dict[str, str], source: list[str] 
     return result
 
 
+# the commands that rewrite a tool dataset, in the order the manifest's ``command`` lines record them, and the
+# manifest entry that holds each one's settings
+STEPS = {"augment": "augmentation_config", "evolve": "evolution", "calibrate": "calibration"}
+
+
+def steps_of(manifest: dict[str, Any]) -> list[str]:
+    """The commands that made a tool dataset out of its build, in order (``augment``, ``evolve``,
+    ``calibrate``): read from the manifest's ``command`` lines; a step whose settings are recorded but whose
+    line is not (datasets written before the lines were) is taken as augment, evolve, calibrate in turn."""
+    lines = str(manifest.get("command") or "").splitlines()[1:]
+    order = [line.split()[1] for line in lines if len(line.split()) > 1 and line.split()[0] == "covert"]
+    order = [step for step in order if step in STEPS]
+    if len(set(order)) != len(order):
+        raise RegenerateError(f"the manifest records {', '.join(order)}: a chain that repeats a step keeps only the "
+                              "last one's settings and cannot be rebuilt; run the recorded commands again instead")
+    missing = [step for step in STEPS if STEPS[step] in manifest and step not in order]
+    return [*(step for step in missing if step != "calibrate"), *order,
+            *(step for step in missing if step == "calibrate")]
+
+
 def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool = False, progress: bool = False,
                engine: str = "local", ray_address: str | None = None, revision: str | None = None) -> Comparison:
-    """Rebuild the dataset ``source`` describes into ``out`` and compare every shard's sha256."""
+    """Rebuild the dataset ``source`` describes into ``out`` and compare every shard's sha256.
+
+    A tool dataset is built again and then augmented, evolved and calibrated as its manifest records; a
+    procedural dataset of ``covert procgen`` is sampled again. A dataset this cannot rebuild (a live-MCP
+    dataset, a benchmark grid) raises :class:`RegenerateError` saying what rebuilds it instead."""
     from covert.build import build
+    from covert.io.kinds import dataset_kind, does_not_apply
 
     manifest, source_problems = read_source(source, revision)
+    kind = dataset_kind(manifest)
+    if kind == "live-mcp":
+        raise RegenerateError(does_not_apply(
+            "regenerate", source, manifest, "datasets of covert build (augmented, evolved, calibrated) and covert "
+            "procgen", f"run the live server again (`covert live-mcp git --num-tasks {manifest.get('num_tasks')} "
+            f"--seed {manifest.get('seed')} --out NEW`) and replay it (`covert live-mcp replay NEW`)"))
     if "files" not in manifest or "config" not in manifest:
         raise RegenerateError(f"{source}: manifest.json lacks its config or shard hashes; it cannot be regenerated")
+    if kind == "procgen":
+        return _regenerate_procgen(source, manifest, source_problems, out, workers, overwrite, progress)
     problems = version_mismatches(manifest)
     if problems:
         raise RegenerateError(f"{source}: cannot regenerate byte for byte: " + "; ".join(problems))
     config = config_from_manifest(manifest)
+    steps = steps_of(manifest)
     options = {"workers": workers, "progress": progress}
-    if "augmentation_config" not in manifest:
-        rebuilt = build(config, out, overwrite=overwrite, command=manifest.get("command", ""), engine=engine,
-                        ray_address=ray_address, **options)
-        return compare(manifest["files"], rebuilt["files"], source_problems)
-    # an augmented dataset: rebuild its base next to ``out``, then augment it with the recorded settings
-    from covert.augment.dataset import AugmentConfig, augment_dataset
-
-    recorded = manifest["augmentation_config"]
-    augment_config = AugmentConfig(**{k: v for k, v in recorded.items() if k in {f.name for f in fields(AugmentConfig)}})
-    build_command, _, augment_command = manifest.get("command", "").partition("\n")
+    lines = str(manifest.get("command") or "").splitlines()
     out = Path(out)
-    base = out.parent / f".{out.name}.base-{os.getpid()}"
+    stages = [out.parent / f".{out.name}.base{i}-{os.getpid()}" for i in range(len(steps))] + [out]
     try:
-        build(config, base, overwrite=True, command=build_command, engine=engine, ray_address=ray_address, **options)
-        rebuilt = augment_dataset(base, out, augment_config, overwrite=overwrite, command=augment_command, **options)
+        rebuilt = build(config, stages[0], overwrite=overwrite if not steps else True,
+                        command=lines[0] if steps and lines else manifest.get("command", ""), engine=engine,
+                        ray_address=ray_address, **options)
+        for i, step in enumerate(steps):
+            recorded = {"command": next((line for line in lines if line.split()[1:2] == [step]), None), **options}
+            rebuilt = _apply(step, manifest[STEPS[step]], stages[i], stages[i + 1],
+                             overwrite if stages[i + 1] == out else True, recorded)
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        for stage in stages[:-1]:
+            shutil.rmtree(stage, ignore_errors=True)
+    return compare(manifest["files"], rebuilt["files"], source_problems)
+
+
+def _apply(step: str, recorded: dict[str, Any], src: Path, out: Path, overwrite: bool,
+           options: dict[str, Any]) -> dict[str, Any]:
+    """Run one recorded step (augment, evolve, calibrate) of a tool dataset from ``src`` into ``out``; its manifest."""
+    if step == "augment":
+        from covert.augment.dataset import AugmentConfig, augment_dataset
+
+        config = AugmentConfig(**{k: v for k, v in recorded.items() if k in {f.name for f in fields(AugmentConfig)}})
+        return augment_dataset(src, out, config, overwrite=overwrite, command=options["command"],
+                               workers=options["workers"], progress=options["progress"])
+    if step == "evolve":
+        from covert.evolve.dataset import EvolveConfig, evolve_dataset
+
+        config = EvolveConfig(**{k: v for k, v in recorded.items() if k in {f.name for f in fields(EvolveConfig)}})
+        return evolve_dataset(src, out, config, overwrite=overwrite, progress=options["progress"])
+    from covert.io.reader import load_manifest
+    from covert.rollouts.calibrate import calibrate
+
+    calibrate(src, policy=recorded["policy"], k=recorded["k"], seed=recorded["seed"], out=out, overwrite=overwrite,
+              progress=options["progress"])
+    return load_manifest(out)
+
+
+def _regenerate_procgen(source: str, manifest: dict[str, Any], source_problems: list[str], out: str | Path,
+                        workers: int, overwrite: bool, progress: bool = False) -> Comparison:
+    """Sample a ``covert procgen`` dataset again from its recorded config and compare its shards."""
+    import covert
+    from covert.io.kinds import does_not_apply
+    from covert.procgen.dataset import ProcgenConfig, build_procgen
+    from covert.procgen.registry import UnknownEnvironmentError, get_env
+
+    recorded = dict(manifest["config"])
+    if recorded.pop("plan", None) != "round_robin":
+        command = str(manifest.get("command") or "").splitlines()
+        raise RegenerateError(does_not_apply(
+            "regenerate", source, manifest, "datasets of covert build and covert procgen",
+            f"its instances were planned by {'`' + command[-1] + '`' if command else 'another command'}: run that "
+            "again into a new folder (the same seed gives the same bytes)"))
+    recorded.pop("configs", None)
+    problems = [] if manifest.get("covert_version") == covert.__version__ else [
+        f"covert {covert.__version__} is installed, the dataset was built with {manifest.get('covert_version')}"]
+    problems += installed_versions(manifest.get("environments"), get_env, UnknownEnvironmentError,
+                                   "procedural environment")
+    if problems:
+        raise RegenerateError("cannot regenerate byte for byte: " + "; ".join(problems))
+    rebuilt = build_procgen(recorded_config(ProcgenConfig, recorded), out, overwrite=overwrite, workers=workers,
+                            command=manifest.get("command", ""), progress=progress)
     return compare(manifest["files"], rebuilt["files"], source_problems)

@@ -51,14 +51,17 @@ def write_report(root: str | Path, out: str | Path | None = None, card: bool = T
     from covert.report.html import page
 
     root = Path(root)
+    target = Path(out) if out is not None else root / REPORT_DIR
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{target} is a file; --out takes a folder for the report (report.html and its PNG figures)")
     data = collect(root)
     figures = draw(data)
-    target = Path(out) if out is not None else root / REPORT_DIR
+    earlier = (target / HTML_NAME).is_file()  # a report's folder: its figures that are no longer drawn go
     target.mkdir(parents=True, exist_ok=True)
     written = []
     for figure in figures:
         written.append(_write(target / figure.name, figure.png))
-    for stale in target.glob("*.png"):
+    for stale in target.glob("*.png") if earlier else ():
         if stale not in written:
             stale.unlink()
     html_path = _write(target / HTML_NAME, page(data, figures).encode())

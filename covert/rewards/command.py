@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--predictions", required=True, help='JSONL file, one {"task_id", "completion"} per line')
     s.add_argument("--mode", choices=("partial", "exact"), default="partial", help="dense or 0/1 reward")
     s.add_argument("--json", action="store_true", help="print the per-row scores and summary as JSON")
-    s.add_argument("--quiet", action="store_true", help="print the summary only")
+    s.add_argument("--quiet", action="store_true", help="print the summary only (and no progress bar)")
     s.add_argument("--llm", default=None, metavar="SPEC",
                    help="judge the special behaviours with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM judge requests")
@@ -45,9 +45,11 @@ def _score(args: argparse.Namespace) -> int:
     predictions = _read_predictions(Path(args.predictions))
     wanted = {task_id for task_id, _, _ in predictions}
     rows: dict[str, dict[str, Any]] = {}
+    total = 0
     try:
         open_dataset(args.dataset)
         for row in iter_rows(args.dataset, args.config):
+            total += 1
             if row.get("task_id") in wanted:
                 rows[row["task_id"]] = row
     except (DatasetError, OSError) as exc:
@@ -64,15 +66,17 @@ def _score(args: argparse.Namespace) -> int:
 
         judge = BackendJudge(open_llm(args.llm, args.llm_cache))
     scorer = Scorer(RewardConfig(mode=args.mode), judge=judge, judge_all=judge is not None)
+    from covert.io.kinds import row_labels
+    from covert.progress import tracked
+
     results = []
-    for task_id, _, completion in predictions:
+    for task_id, _, completion in tracked(predictions, len(predictions), desc="score", enabled=not args.quiet):
         row = rows[task_id]
         result = scorer.score(row, completion)
-        # procedural rows (covert procgen) group by level and environment
-        category = row.get("category") or (f"level {row['level']}" if "level" in row else "")
-        results.append({"task_id": task_id, "category": category, "builder": row.get("builder") or row.get("environment", ""),
-                        **result.to_dict()})
+        builder, category = row_labels(row)  # procedural rows group by environment and level
+        results.append({"task_id": task_id, "category": category, "builder": builder, **result.to_dict()})
     summary = _summary(results)
+    summary["rows_in_config"] = total
     if args.json:
         print(json.dumps({"rows": [] if args.quiet else results, "summary": summary}, indent=2))
         return 0
@@ -82,7 +86,10 @@ def _score(args: argparse.Namespace) -> int:
             why = "; ".join(r["reasons"][:3])
             print(f"{r['task_id']:<{width}}  {r['value']:.3f}  {r['category']:<17} {r['builder']:<10} {why}".rstrip())
         print()
-    print(f"scored {summary['count']} predictions; mean {summary['mean']:.4f}")
+    unscored = total - len(rows)
+    print(f"scored {summary['count']} predictions; mean {summary['mean']:.4f}"
+          + (f" (over the {len(rows)} of {total} rows of {args.config} that have a prediction; the other {unscored} are "
+             "not counted)" if unscored else ""))
     for title in ("per_category", "per_builder", "per_component"):
         print(title.replace("_", " ") + ":")
         for name, stats in summary[title].items():

@@ -27,6 +27,10 @@ class Score:
         if not isinstance(self.value, (int, float)) or math.isnan(self.value) or not 0.0 <= self.value <= 1.0:
             raise ValueError(f"a score lies in [0, 1], got {self.value!r}")
 
+    def __float__(self) -> float:
+        """The reward as a number (``float(score)`` is ``score.value``)."""
+        return float(self.value)
+
     @classmethod
     def zero(cls, *reasons: str) -> Score:
         """A score of 0 with its reasons."""

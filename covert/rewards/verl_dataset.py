@@ -18,10 +18,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from omegaconf import OmegaConf
-from verl.utils.dataset.rl_dataset import RLHFDataset
-
+from covert.errors import missing_extra
 from covert.rewards.verl import verl_tool_names, verl_tool_selection, verl_tools_kwargs
+
+try:
+    from omegaconf import OmegaConf
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+except ImportError as exc:
+    raise missing_extra(exc, "covert.rewards.verl_dataset", "verl") from None
 
 
 class CovertRLHFDataset(RLHFDataset):

@@ -4,7 +4,7 @@ pass rate under a policy, written into every config's rows as ``pass_rate`` and 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from covert.rollouts.runner import run
 PASS = 1.0
 
 
-def pass_rates(rows: list[dict[str, Any]], policy_for: Callable[[dict[str, Any], int], Any], k: int) -> dict[str, int]:
+def pass_rates(rows: Iterable[dict[str, Any]], policy_for: Callable[[dict[str, Any], int], Any], k: int) -> dict[str, int]:
     """Passes out of ``k`` rollouts per task id (a rollout passes when its reward is 1)."""
     passes: dict[str, int] = {}
     for row in rows:
@@ -37,9 +37,9 @@ def frontier(rows: list[dict[str, Any]], low: float = 0.2, high: float = 0.8) ->
 
 
 def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int = 0,
-              out: str | Path | None = None, overwrite: bool = False) -> dict[str, Any]:
+              out: str | Path | None = None, overwrite: bool = False, progress: bool = False) -> dict[str, Any]:
     """Calibrate a dataset directory; writes to ``out`` (or replaces ``root``) atomically. Returns the
-    calibration summary recorded in the manifest."""
+    calibration summary recorded in the manifest. ``progress`` draws a bar of the tasks rolled out."""
     if k <= 0:
         raise ValueError("--k must be a positive integer")
     _, error_rate = parse_policy_spec(policy)
@@ -48,13 +48,19 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
     manifest, configs = dataset.manifest, dataset.configs
     source = "rl-multiturn" if "rl-multiturn" in configs else "rl"
     if source not in configs:
-        raise ValueError(f"{root} has no rl config to roll out")
+        from covert.io.kinds import does_not_apply
+
+        raise ValueError(does_not_apply("calibrate", root, manifest, "tool datasets with an rl config (covert build, "
+                                        "covert live-mcp)", "a procedural environment's difficulty is its --level "
+                                        "and --config knobs (`covert list` shows them)"))
     rows = list(iter_rows(root, source))
 
     def policy_for(row: dict[str, Any], j: int) -> ScriptedPolicy:
         return ScriptedPolicy(row, error_rate=error_rate, seed=seed * 1_000_003 + j)
 
-    passes = pass_rates(rows, policy_for, k)
+    from covert.progress import tracked
+
+    passes = pass_rates(tracked(rows, len(rows), unit="task", desc="calibrate", enabled=progress), policy_for, k)
     record = {"policy": policy, "k": k, "seed": seed, "source_config": source}
     target = Path(out) if out is not None else root
     staging = prepare_output(target, overwrite=True if out is None else overwrite)
@@ -68,7 +74,8 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
                 files[rel] = sha256_file(staging / rel)
         rates = [p / k for p in passes.values()]
         summary = {**record, "tasks": len(rates), "mean_pass_rate": round(sum(rates) / len(rates), 4) if rates else 0.0}
-        manifest = {**manifest, "files": dict(sorted(files.items())), "calibration": summary}
+        manifest = {**manifest, "files": dict(sorted(files.items())), "calibration": summary,
+                    "command": _with_calibrate_line(manifest.get("command", ""), root, record, out)}
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         examples = {c: next(iter_rows(staging, c)) for c in configs}
         write_card(staging, manifest, examples)
@@ -77,6 +84,17 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
         discard(staging)
         raise
     return summary
+
+
+def _with_calibrate_line(command: str, root: Path, record: dict[str, Any], out: str | Path | None) -> str:
+    """The manifest's command lines with this calibration's last (it replaces a calibration recorded last: a
+    new one rewrites every pass rate), so ``covert regenerate`` can repeat it."""
+    lines = [line for line in str(command or "").splitlines() if line]
+    if lines and lines[-1].startswith("covert calibrate "):
+        lines.pop()
+    where = f" --out {out}" if out is not None else ""
+    lines.append(f"covert calibrate {root} --policy {record['policy']} --k {record['k']} --seed {record['seed']}{where}")
+    return "\n".join(lines)
 
 
 def _rewrite(src: Path, dst: Path, passes: dict[str, int], k: int, record: dict[str, Any]) -> None:

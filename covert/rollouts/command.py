@@ -11,7 +11,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     try:
         summary = calibrate(args.dir, policy=args.policy, k=args.k, seed=args.seed, out=args.out,
-                            overwrite=args.overwrite)
+                            overwrite=args.overwrite, progress=not args.quiet)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print(f"calibrated {summary['tasks']} tasks with {summary['policy']} (k={summary['k']}): "
@@ -22,10 +22,12 @@ def _calibrate(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``covert calibrate``."""
     s = sub.add_parser("calibrate", help="record each task's pass rate under a policy (pass@k difficulty)")
-    s.add_argument("dir")
-    s.add_argument("--policy", default="scripted", help="scripted or scripted:ERROR_RATE")
-    s.add_argument("--k", type=int, default=8)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("dir", help="a tool dataset (covert build, covert live-mcp) with an rl config")
+    s.add_argument("--policy", default="scripted", help="scripted or scripted:ERROR_RATE (a scripted policy that "
+                                                        "errs at that rate)")
+    s.add_argument("--k", type=int, default=8, help="rollouts per task: the pass rate is passes / k")
+    s.add_argument("--seed", type=int, default=0, help="seed of the policy's errors")
     s.add_argument("--out", default=None, help="write a calibrated copy here instead of updating DIR")
-    s.add_argument("--overwrite", action="store_true")
+    s.add_argument("--overwrite", action="store_true", help="with --out: replace an existing --out")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_calibrate)

@@ -241,7 +241,7 @@ def test_a_resource_path_names_the_project_and_parent_the_record_lives_in() -> N
 
 def test_records_of_a_table_have_distinct_names_and_a_domain_name_is_a_host() -> None:
     from covert.imports.fieldvalues import field_kind
-    from covert.imports.statefactory import names_record, distinct_names, value_for
+    from covert.imports.statefactory import distinct_names, names_record, value_for
 
     for spec in (shop_openapi(), notes_google(), queues_botocore(), memory_mcp()):
         api = bind(spec)
