@@ -15,7 +15,8 @@
   calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
   sequential: a later turn takes a value from an earlier turn's output). On imported environments the
   query reads like a person's request, not a schema dump (:mod:`covert.query_leaks`:
-  ``query_schema_leak``). The trajectory obeys the
+  ``query_schema_leak``), and holds no filler value, no create that gives nothing and no write the
+  assistant never names (:mod:`covert.imports.rowforms`). The trajectory obeys the
   row's own system prompt (:mod:`covert.policy`): it identifies the user before acting when the prompt
   asks for that, and acts on one person's records only.
 """
@@ -30,6 +31,7 @@ from typing import Any
 from covert.answer_checks import answer_problem, fact_problem
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
+from covert.imports import rowforms
 from covert.policy import required_call, violation
 from covert.query_leaks import path_said, query_leaks
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
@@ -123,6 +125,10 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         # a row from disk is replayed twice; at build time the synthesizer's own run of these calls,
         # recorded in the row's hashes, is the first run and _check_replay compares against it
         _check_deterministic(replay, _replay(builder.environment, oracle, initial))
+    if oracle.builder.startswith(IMPORTED_PREFIX):
+        told = " ".join(str(m.get("content") or "") for m in row["messages"]
+                        if m["role"] == "assistant" and not m.get("tool_calls")) if kind == "sft" else None
+        _check_imported(builder.environment, oracle, replay, told)
     _check_replay(oracle, replay.outputs, replay.final_hash)
     _check_semantics(builder, oracle, replay, initial)
     _check_parallel_order(builder.environment, oracle, replay)  # after the named conflict of two writes on one id
@@ -283,6 +289,27 @@ def _check_replay(oracle: Oracle, outputs: list[Any], final_hash: str) -> None:
         problem = answer_problem(oracle.answer, oracle.query, truth, outputs, oracle.groups)
         if problem is not None:
             raise Invalid(*problem)
+
+
+def _check_imported(env_cls: type[Environment], oracle: Oracle, replay: Replay, told: str | None) -> None:
+    """What a careful reader refuses in a row on an imported API (:mod:`covert.imports.rowforms`): a filler
+    value in a call or an output (``filler_value``), a create that gives nothing but where the record goes
+    although its tool takes fields (``empty_create``), an answer that names nothing of a write it reports
+    (``write_answer_unnamed``; ``told`` is what the assistant tells the user, ``None`` for an RL row)."""
+    calls = [c for group in oracle.groups for c in group]
+    answer = normalize_text(told) if told else None
+    for call, output in zip(calls, replay.outputs, strict=True):
+        found = rowforms.first_filler(call["arguments"]) or rowforms.first_filler(output)
+        if found is not None:
+            raise Invalid("filler_value", f"{call['name']}: {found[0]} {found[1]}={found[2][:40]!r}")
+        if not _writes(env_cls, call) or is_error(output):
+            continue
+        properties = env_cls.tool_specs[call["name"]].parameters.get("properties") or {}
+        if rowforms.is_create(call["name"]) and rowforms.empty_create(properties, call["arguments"]):
+            raise Invalid("empty_create", call["name"])
+        if answer is not None and oracle.truth["behaviour"] == "tool_use" and not rowforms.names_write(
+                answer, properties, call["arguments"], output):
+            raise Invalid("write_answer_unnamed", call["name"])
 
 
 TRIVIAL_READ = "a read-only task whose answer adds nothing to the query"

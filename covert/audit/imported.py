@@ -11,16 +11,16 @@ writes that differ in one number only, a list named by another record's name fie
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from covert.audit.checks import OK, Verdict, _flag, check
 from covert.audit.rows import CallView, RowView
 from covert.audit.text import normalized, says_spoken
 from covert.env import is_error
+from covert.imports import rowforms
+from covert.imports.rowforms import MAX_PAIRS, first_filler, is_create, key_words, names_write
 
 IMPORTED = "api."
-MAX_PAIRS = 4000  # (key, value) pairs looked at per row: a hostile output cannot make the audit slow
 
 
 def imported(view: RowView) -> bool:
@@ -36,140 +36,30 @@ def source_of(builder: str) -> str:
     return builder
 
 
-def _pairs(value: Any, key: str = "", depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """``(key, scalar)`` pairs of nested data (list items keep their list's key)."""
-    if depth > 12:
-        return
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _pairs(v, str(k), depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _pairs(v, key, depth + 1)
-    else:
-        yield key, value
-
-
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
-
-
-def _key_words(key: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(key.replace("-", "_").replace(".", "_"))]
-
-
-# -- what a field's value must look like (the audit's own rules) --------------------------------------
-
-_SALAD = re.compile(r"^[a-z]{3,12}(?: [a-z]{3,12}){1,2} \d{1,3}$")
-_LOREM = frozenset(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "eiusmod", "tempor", "incididunt", "labore", "dolore", "magna", "aliqua"])
-_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
-_IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
-_IPV6 = re.compile(r"^[0-9a-fA-F:]+:[0-9a-fA-F:]*(?:/\d{1,3})?$")
-_DATEISH = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{9,13}$)")
-
-
-def _form_rule(words: list[str]) -> tuple[str, Any] | None:
-    """What the value of a field with these name words must look like: ``(rule name, test)``."""
-    if not words:
-        return None
-    last, joined = words[-1], "".join(words)
-    prev = words[-2] if len(words) > 1 else ""
-    if joined.endswith("currencycode") or last == "currency":
-        return "currency_code", lambda v: bool(re.fullmatch(r"[A-Za-z]{3}", v))
-    if joined.endswith("countrycode"):
-        return "country_code", lambda v: bool(re.fullmatch(r"[A-Za-z]{2,3}", v))
-    if joined.endswith("languagecode") or last in ("locale",):
-        return "language_code", lambda v: bool(re.fullmatch(r"[a-zA-Z]{2,3}(?:[-_][A-Za-z0-9]{2,4})*", v))
-    if last in ("url", "uri", "href") or joined.endswith(("url", "uri")):
-        return "url", lambda v: bool(re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//|^/|^[a-z][a-z0-9+.-]*:[^\s]+$", v)) and " " not in v
-    if last == "email" or joined.endswith("emailaddress"):
-        return "email", lambda v: "@" in v and " " not in v
-    if last in ("ip", "ipv4") or joined.endswith(("ipaddress", "ipv4address")):
-        return "ip", lambda v: bool(_IPV4.match(v) or _IPV6.match(v))
-    if last in ("cidr", "cidrs") or joined.endswith("cidrblock") or joined.endswith("cidrblocks"):
-        return "cidr", lambda v: "/" in v and " " not in v
-    if last == "arn":
-        return "arn", lambda v: v.startswith("arn:")
-    if joined.endswith(("mimetype", "contenttype", "mediatype")):
-        return "mime", lambda v: bool(re.fullmatch(r"[\w.+-]+/[\w.+-]+(?:;.*)?", v))
-    if last in ("version", "revision") and prev not in ("secret", "password"):
-        return "version", lambda v: any(ch.isdigit() for ch in v) or v in ("latest", "LATEST", "$LATEST", "current")
-    if last in ("phone", "fax", "mobile") or "phone" in joined:
-        return "phone", lambda v: sum(ch.isdigit() for ch in v) >= 7
-    if last in ("time", "timestamp", "at", "date", "datetime") and prev not in ("up", "run", "response", "wait"):
-        return "timestamp", lambda v: bool(_DATEISH.match(v)) or bool(re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", v))
-    if last in ("html", "snippet") or joined.endswith("htmlsnippet"):
-        return "html", lambda v: "<" in v and ">" in v
-    if last in ("rate", "amount", "price", "total", "cost", "micros", "bytes", "count", "percent", "port",
-                "quantity", "size", "balance", "fee") and prev not in ("sample", "frame", "bit"):
-        return "number", lambda v: bool(_NUMBER.match(v.replace(",", "")))
-    if last in ("hostname", "domain", "fqdn") or joined.endswith(("hostname", "domainname", "dnsname")):
-        return "hostname", lambda v: ("." in v and " " not in v) or v == "localhost"
-    if last in ("timezone",) or joined.endswith("timezone"):
-        return "timezone", lambda v: "/" in v or v.upper().startswith(("UTC", "GMT"))
-    if last in ("id", "ids", "arn", "key", "token", "etag", "uid", "uuid", "sid", "slug", "sha", "hash"):
-        return "identifier", lambda v: " " not in v.strip()
-    return None
-
-
-def filler(key: str, value: str) -> str | None:
-    """Why a string value is filler for its field (a word salad, lorem ipsum, a form that contradicts the
-    field's name), or ``None``."""
-    if _SALAD.match(value):
-        return "word_salad"
-    tokens = value.lower().split()
-    if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
-        return "lorem"
-    rule = _form_rule(_key_words(key))
-    if rule is not None and value and not rule[1](value):
-        return f"not_{rule[0]}"
-    return None
-
-
 @check("filler_value", "imported rows whose tool outputs hold filler: word salad ('design final 32'), lorem ipsum, "
        "or a value whose form contradicts its field (a currency code that is no code, an amount that is no number)",
        0.02)
 def filler_value(view: RowView) -> Verdict | None:
     """Imported rows with tool outputs. Flagged when any string value of any output is filler
-    (:func:`filler`)."""
+    (:func:`covert.imports.rowforms.filler`)."""
     if not imported(view) or not view.turns:
         return None
-    seen = 0
     for call in view.calls:
-        for key, value in _pairs(call.output):
-            seen += 1
-            if seen > MAX_PAIRS:
-                return OK
-            if isinstance(value, str):
-                why = filler(key, value)
-                if why is not None:
-                    return _flag(why, f"{call.name}: {key}={value!r}")
+        found = first_filler(call.output)
+        if found is not None:
+            why, key, value = found
+            return _flag(why, f"{call.name}: {key}={value!r}")
     return OK
 
 
 # -- calls ----------------------------------------------------------------------------------------
 
-_PLACE_PARAM = re.compile(r"(?:^|_)(?:parent|project|projects|location|locations|region|zone|account|accounts|"
-                          r"scope|name)(?:s?id|_id|Id)?$", re.IGNORECASE)
+def _is_create(call: CallView) -> bool:
+    return call.writes and is_create(call.name)
 
 
-def _is_create(view: RowView, call: CallView) -> bool:
-    name = call.name
-    lowered = name.lower()
-    return call.writes and bool(re.search(r"(?:^|_|\b)(create|insert|add|put|register|new|post)", lowered)
-                                or re.match(r"^(Create|Put|Add|Register|Insert|New)[A-Z]", name))
-
-
-def _where_params(view: RowView, call: CallView) -> set[str]:
-    """Parameters that only say where the record goes (its parent, project, region, account)."""
-    props = ((view.tools.get(call.name) or {}).get("parameters") or {}).get("properties") or {}
-    out = set()
-    for key, schema in props.items():
-        description = str((schema or {}).get("description") or "").lower() if isinstance(schema, dict) else ""
-        if (_PLACE_PARAM.search(key) and ("parent" in description or "lives in" in description or "project" in
-                                           description or "location" in description or key.lower() == "parent"
-                                           or "region" in description or "account" in description)) or (description.startswith("the ") and description.endswith("it lives in.")) or ("'s id." in description and key != "name"):
-            out.add(key)
-    return out
+def _properties(view: RowView, call: CallView) -> dict[str, Any]:
+    return ((view.tools.get(call.name) or {}).get("parameters") or {}).get("properties") or {}
 
 
 @check("empty_create", "creates on imported APIs called with nothing but where the record goes, although the "
@@ -180,22 +70,13 @@ def empty_create(view: RowView) -> Verdict | None:
     the tool offers other fields."""
     if not imported(view):
         return None
-    creates = [c for c in view.calls if _is_create(view, c) and not is_error(c.output)]
+    creates = [c for c in view.calls if _is_create(c) and not is_error(c.output)]
     if not creates:
         return None
     for call in creates:
-        props = ((view.tools.get(call.name) or {}).get("parameters") or {}).get("properties") or {}
-        where = _where_params(view, call)
-        offered = [p for p in props if p not in where]
-        given = [p for p in call.arguments if p not in where]
-        if offered and not given:
+        if rowforms.empty_create(_properties(view, call), call.arguments):
             return _flag("nothing_given", f"{call.name} {sorted(call.arguments)}")
     return OK
-
-
-def _distinctive(value: Any) -> bool:
-    text = str(value)
-    return len(text) >= 2 and not isinstance(value, bool) and text.lower() not in ("true", "false", "none", "null")
 
 
 @check("write_answer_unnamed", "imported write rows whose answer names nothing of what was done (no name, id or "
@@ -211,10 +92,7 @@ def write_answer_unnamed(view: RowView) -> Verdict | None:
         return None
     answer = normalized(view.answer)
     for call in writes:
-        where = _where_params(view, call)
-        candidates = [v for k, v in call.arguments.items() if k not in where and isinstance(v, (str, int, float))]
-        candidates += [v for _k, v in _pairs(call.output) if isinstance(v, (str, int, float))][:200]
-        if not any(_distinctive(v) and says_spoken(answer, v) for v in candidates):
+        if not names_write(answer, _properties(view, call), call.arguments, call.output):
             return _flag("write_not_named", f"{call.name}: {view.answer[:120]}")
     return OK
 
@@ -245,7 +123,7 @@ def case_twin_keys(view: RowView) -> Verdict | None:
     return OK
 
 
-_BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|ss|us|x|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"
+_BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|ss|us|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"
                             r"statuss|awses|analysises|criterias|feedbacks|softwares|equipments|informations)\b",
                             re.IGNORECASE)
 
@@ -288,7 +166,7 @@ def wrong_kind_argument(view: RowView) -> Verdict | None:
     for call in view.calls:
         args = {k: v for k, v in call.arguments.items() if isinstance(v, str)}
         for key, value in args.items():
-            words = _key_words(key)
+            words = key_words(key)
             if words and words[-1] == "name" and value.startswith("arn:"):
                 return _flag("arn_as_name", f"{call.name}: {key}={value[:80]}")
             if "/" in value and _path_disagrees(value):
@@ -312,13 +190,13 @@ def create_terminal_status(view: RowView) -> Verdict | None:
     (status, state, phase, lifecycle) holding a final state."""
     if not imported(view):
         return None
-    creates = [c for c in view.calls if _is_create(view, c) and not is_error(c.output)]
+    creates = [c for c in view.calls if _is_create(c) and not is_error(c.output)]
     if not creates:
         return None
     for call in creates:
         record = call.output if isinstance(call.output, dict) else {}
         for key, value in record.items():
-            words = _key_words(str(key))
+            words = key_words(str(key))
             if words and words[-1] in ("status", "state", "phase", "lifecycle") and isinstance(value, str) \
                     and value.lower().replace("_", "") in {t.replace("_", "") for t in _TERMINAL}:
                 return _flag("final_status", f"{call.name}: {key}={value}")
@@ -376,7 +254,7 @@ def list_by_foreign_name(view: RowView) -> Verdict | None:
         for list_key, records in call.output.items():
             if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
                 continue
-            own = {_singular(w) for w in _key_words(str(list_key))}
+            own = {_singular(w) for w in key_words(str(list_key))}
             said_by: set[str] = set()
             for rec in records:
                 for key, value in rec.items():
@@ -384,9 +262,9 @@ def list_by_foreign_name(view: RowView) -> Verdict | None:
                         said_by.add(str(key))
             if not said_by:
                 continue
-            foreign = {k for k in said_by if len(_key_words(k)) >= 2 and _key_words(k)[-1] == "name"
-                       and _key_words(k)[0] not in ("display", "friendly", "full", "name", "title", "short", "common")
-                       and _key_words(k)[-2] not in own}
+            foreign = {k for k in said_by if len(key_words(k)) >= 2 and key_words(k)[-1] == "name"
+                       and key_words(k)[0] not in ("display", "friendly", "full", "name", "title", "short", "common")
+                       and key_words(k)[-2] not in own}
             if said_by <= foreign:
                 return _flag("foreign_name", f"{call.name}: {list_key} named by {sorted(foreign)[0]}")
     return OK

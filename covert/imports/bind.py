@@ -167,7 +167,7 @@ class BoundApi:
                 links = [scopes[k] for k in sorted(scoped.get(resource.table, ()))]
                 if resource.parent:
                     links.append(rec.get(resource.parent_field or PARENT_KEY))
-                rec[resource.id_field] = placed_id(rec[resource.id_field], links)
+                set_field(rec, resource.id_field, placed_id(rec[resource.id_field], links))
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
@@ -313,8 +313,21 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
 def generate_record(resource: Resource, rng: random.Random, api: str, n: int) -> dict[str, Any]:
     """One realistic record of ``resource``, with the ``n``-th id in the API's id style."""
     rec = record(resource.schema, rng, 0, context_for(api, resource.noun))
-    rec[resource.id_field] = new_id(resource, api, n)
+    set_field(rec, resource.id_field, new_id(resource, api, n))
     return canonical_json(rec)
+
+
+def _folded(key: str) -> str:
+    return key.lower().replace("_", "").replace("-", "")
+
+
+def set_field(rec: dict[str, Any], key: str, value: Any) -> None:
+    """``rec[key] = value``, and the same value for the key's twins (``sid`` beside ``Sid``, ``id`` beside
+    ``Id``): one record never says two things under one name."""
+    rec[key] = value
+    folded = _folded(key)
+    for other in [k for k in rec if k != key and _folded(k) == folded]:
+        rec[other] = value
 
 
 def new_id(resource: Resource, api: str, n: int) -> Any:
@@ -784,9 +797,10 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
             rec = _fresh_record(made, resource.schema, f"{api}:{n}", n, context_for(api_id, resource.noun))
             for param, target in bound.fields.items():
                 if param in args:
-                    rec[target] = args[param]
-            rec.update(links)
-            rec[id_field] = key
+                    set_field(rec, target, args[param])
+            for link, value in links.items():
+                set_field(rec, link, value)
+            set_field(rec, id_field, key)
             rec = canonical_json(rec)
             state.insert(table, str(key), rec)
             return shaped(rec)
@@ -915,7 +929,7 @@ def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
     out = _fill_wrapper(response, "", None, seed, ctx)
     out.pop("", None)
     if id_field in props:
-        out[id_field] = key
+        set_field(out, id_field, key)
     for name, schema in props.items():
         if name.lower() == "deleted" and isinstance(schema, dict) and schema.get("type") == "boolean":
             out[name] = True

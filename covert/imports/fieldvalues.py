@@ -205,6 +205,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
     prev = parts[-2] if len(parts) > 1 else ""
     joined = "".join(parts)
     lowered_siblings = {s.lower() for s in siblings}
+    if "cidr" in parts and last not in ("id", "ids", "name", "association", "state", "status", "count"):
+        return "cidr"
     if "email" in joined or last in ("mail",):
         return "email"
     if last in ("url", "uri", "link", "href", "homepage", "website", "endpoint", "urls", "uris", "links",

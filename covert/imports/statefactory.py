@@ -123,6 +123,11 @@ _PLANS: dict[tuple[int, int], tuple[dict[str, Any], Plan]] = {}
 _KEPT = 65536
 
 
+def _placeholder(value: Any) -> bool:
+    """An enum member that says no value was set (Google's ``*_UNSPECIFIED``)."""
+    return isinstance(value, str) and value.upper().endswith("_UNSPECIFIED")
+
+
 def _shape(schema: dict[str, Any]) -> tuple[str, Any]:
     """What kind of value ``schema`` gives: ``const`` / ``enum`` / ``alternative`` (with the constant,
     the choices or the first alternative), else its JSON type."""
@@ -133,7 +138,8 @@ def _shape(schema: dict[str, Any]) -> tuple[str, Any]:
     if "const" in schema:
         kind, arg = "const", schema["const"]
     elif schema.get("enum"):
-        kind, arg = "enum", [v for v in schema["enum"] if v is not None] or schema["enum"]
+        # a placeholder member (``STATE_UNSPECIFIED``) is no value a record holds
+        kind, arg = "enum", [v for v in schema["enum"] if v is not None and not _placeholder(v)] or schema["enum"]
     elif alternatives := next((schema[k] for k in ("oneOf", "anyOf") if isinstance(schema.get(k), list) and schema[k]),
                               None):
         kind, arg = "alternative", alternatives[0]

@@ -1,0 +1,173 @@
+"""What an imported row's values, creates and write answers must look like: one set of rules, read by
+``covert validate`` (which rejects a row that breaks them, :mod:`covert.validation`) and by ``covert audit``
+(which counts them, :mod:`covert.audit.imported`).
+
+The rules are a careful reader's, not the generator's: a value whose form contradicts its field (a currency
+code that is no code, an amount that is no number), a word salad ("design final 32") or lorem ipsum; a create
+called with nothing but where the record goes although the tool takes fields; a write answer that says
+nothing of what was done.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from covert.spoken import spoken_variants
+from covert.values import mentions
+
+MAX_PAIRS = 4000  # (key, value) pairs looked at per value: a hostile output cannot make a check slow
+MAX_DEPTH = 12
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def key_words(key: str) -> list[str]:
+    """The lower-cased words of a field name (``sourceCidrBlock`` -> source, cidr, block)."""
+    return [w.lower() for w in _WORD.findall(key.replace("-", "_").replace(".", "_"))]
+
+
+def pairs(value: Any, key: str = "", depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """``(key, scalar)`` pairs of nested data (list items keep their list's key)."""
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from pairs(v, str(k), depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            yield from pairs(v, key, depth + 1)
+    else:
+        yield key, value
+
+
+_SALAD = re.compile(r"^[a-z]{3,12}(?: [a-z]{3,12}){1,2} \d{1,3}$")
+_LOREM = frozenset(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "eiusmod",
+                    "tempor", "incididunt", "labore", "dolore", "magna", "aliqua"])
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+_IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
+_IPV6 = re.compile(r"^[0-9a-fA-F:]+:[0-9a-fA-F:]*(?:/\d{1,3})?$")
+_DATEISH = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{9,13}$)")
+_AMOUNT_WORDS = ("rate", "amount", "price", "total", "cost", "micros", "bytes", "count", "percent", "quantity",
+                 "balance", "fee")
+
+
+def form_rule(words: list[str]) -> tuple[str, Any] | None:
+    """What the value of a field with these name words must look like: ``(rule name, test)``, or ``None``
+    when the name says nothing about the form."""
+    if not words:
+        return None
+    last, joined = words[-1], "".join(words)
+    prev = words[-2] if len(words) > 1 else ""
+    if joined.endswith("currencycode") or last == "currency":
+        return "currency_code", lambda v: bool(re.fullmatch(r"[A-Za-z]{3}", v))
+    if joined.endswith("countrycode"):
+        return "country_code", lambda v: bool(re.fullmatch(r"[A-Za-z]{2,3}", v))
+    if joined.endswith("languagecode") or last == "locale":
+        return "language_code", lambda v: bool(re.fullmatch(r"[a-zA-Z]{2,3}(?:[-_][A-Za-z0-9]{2,4})*", v))
+    if last in ("url", "uri", "href") or joined.endswith(("url", "uri")):
+        return "url", lambda v: bool(re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//|^/|^[a-z][a-z0-9+.-]*:[^\s]+$", v)) \
+            and " " not in v
+    if last == "email" or joined.endswith("emailaddress"):
+        return "email", lambda v: "@" in v and " " not in v
+    if last in ("ip", "ipv4") or joined.endswith(("ipaddress", "ipv4address")):
+        return "ip", lambda v: bool(_IPV4.match(v) or _IPV6.match(v))
+    if "cidr" in words:
+        return "cidr", lambda v: "/" in v and " " not in v
+    if last == "arn":
+        return "arn", lambda v: v.startswith("arn:")
+    if joined.endswith(("mimetype", "contenttype", "mediatype")):
+        return "mime", lambda v: bool(re.fullmatch(r"[\w.+-]+/[\w.+-]+(?:;.*)?", v))
+    if last in ("version", "revision") and prev not in ("secret", "password"):
+        return "version", lambda v: any(ch.isdigit() for ch in v) or v in ("latest", "LATEST", "$LATEST", "current")
+    if last in ("phone", "fax", "mobile") or "phone" in joined:
+        return "phone", lambda v: sum(ch.isdigit() for ch in v) >= 7
+    if last in ("time", "timestamp", "at", "date", "datetime") and prev not in ("up", "run", "response", "wait"):
+        return "timestamp", lambda v: bool(_DATEISH.match(v)) or bool(re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", v))
+    if last in ("html", "snippet") or joined.endswith("htmlsnippet"):
+        return "html", lambda v: "<" in v and ">" in v
+    if last in _AMOUNT_WORDS and prev not in ("sample", "frame", "bit"):
+        return "number", lambda v: bool(_NUMBER.match(v.replace(",", "")))
+    if last in ("hostname", "domain", "fqdn") or joined.endswith(("hostname", "domainname", "dnsname")):
+        return "hostname", lambda v: ("." in v and " " not in v) or v == "localhost"
+    if last == "timezone" or joined.endswith("timezone"):
+        return "timezone", lambda v: "/" in v or v.upper().startswith(("UTC", "GMT"))
+    if last in ("id", "ids", "key", "token", "etag", "uid", "uuid", "sid", "slug", "sha", "hash"):
+        return "identifier", lambda v: " " not in v.strip()
+    return None
+
+
+def filler(key: str, value: str) -> str | None:
+    """Why a string value is filler for its field (``word_salad``, ``lorem``, ``not_<form>`` when its form
+    contradicts the field's name), or ``None``."""
+    if _SALAD.match(value):
+        return "word_salad"
+    tokens = value.lower().split()
+    if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
+        return "lorem"
+    rule = form_rule(key_words(key))
+    if rule is not None and value and not rule[1](value):
+        return f"not_{rule[0]}"
+    return None
+
+
+def first_filler(value: Any) -> tuple[str, str, str] | None:
+    """The first filler string in nested data: ``(why, key, value)``, or ``None`` (at most
+    :data:`MAX_PAIRS` pairs looked at)."""
+    for seen, (key, item) in enumerate(pairs(value)):
+        if seen >= MAX_PAIRS:
+            return None
+        if isinstance(item, str):
+            why = filler(key, item)
+            if why is not None:
+                return why, key, item
+    return None
+
+
+_CREATE_WORD = re.compile(r"(?:^|_|\b)(create|insert|add|put|register|new|post)")
+_CREATE_VERB = re.compile(r"^(Create|Put|Add|Register|Insert|New)[A-Z]")
+
+
+def is_create(name: str) -> bool:
+    """Whether a writing tool's name says it makes a record (create/insert/add/put/register/new/post)."""
+    return bool(_CREATE_WORD.search(name.lower()) or _CREATE_VERB.match(name))
+
+
+_PLACE_PARAM = re.compile(r"(?:^|_)(?:parent|project|projects|location|locations|region|zone|account|accounts|"
+                          r"scope|name)(?:s?id|_id|Id)?$", re.IGNORECASE)
+_PLACE_WORDS = ("parent", "lives in", "project", "location", "region", "account")
+
+
+def where_params(properties: Mapping[str, Any]) -> set[str]:
+    """The parameters of a tool (its ``properties``) that only say where a record goes: its parent,
+    project, region, account."""
+    out = set()
+    for key, schema in properties.items():
+        description = str(schema.get("description") or "").lower() if isinstance(schema, dict) else ""
+        placed = _PLACE_PARAM.search(key) and (key.lower() == "parent" or any(w in description for w in _PLACE_WORDS))
+        if placed or (description.startswith("the ") and description.endswith("it lives in.")) or (
+                "'s id." in description and key != "name"):
+            out.add(key)
+    return out
+
+
+def empty_create(properties: Mapping[str, Any], arguments: Mapping[str, Any]) -> bool:
+    """Whether a create call gives nothing but where the record goes while its tool takes other fields."""
+    where = where_params(properties)
+    return any(p not in where for p in properties) and not any(p not in where for p in arguments)
+
+
+def _distinctive(value: Any) -> bool:
+    text = str(value)
+    return len(text) >= 2 and not isinstance(value, bool) and text.lower() not in ("true", "false", "none", "null")
+
+
+def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapping[str, Any], output: Any) -> bool:
+    """Whether a normalised answer says something of a write: one of its argument values (other than
+    where the record goes) or a distinctive value of its output, raw or in a spoken form."""
+    where = where_params(properties)
+    candidates = [v for k, v in arguments.items() if k not in where and isinstance(v, (str, int, float))]
+    candidates += [v for _k, v in pairs(output) if isinstance(v, (str, int, float))][:200]
+    return any(_distinctive(v) and any(mentions(answer_norm, form) for form in spoken_variants(v))
+               for v in candidates)

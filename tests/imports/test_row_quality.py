@@ -1,0 +1,134 @@
+"""What a careful reader refuses in a row on an imported API is refused by ``covert validate`` and counted by
+``covert audit``: a filler value, a create that gives nothing, a write answer that names nothing. Each is
+shown on a row built over a real store, loaded with ``datasets.load_dataset`` and broken on purpose."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from covert.audit import audit_rows
+from covert.build import BuildConfig, build
+from covert.imports import envs
+from covert.imports.rowforms import empty_create, filler, names_write
+from covert.validation import Invalid, validate_row
+from covert.values import normalize_text
+from tests.imports.api_fixtures import notes_google, queues_botocore, shop_openapi, stored
+
+datasets = pytest.importorskip("datasets")
+
+INSERT = "notes_notes_insert"
+
+
+@pytest.mark.parametrize(("key", "value", "why"), [
+    ("currencyCode", "design final 32", "word_salad"),
+    ("description", "lorem ipsum dolor sit amet", "lorem"),
+    ("currencyCode", "dollars", "not_currency_code"),
+    ("allowedCidrBlocks", "harbor", "not_cidr"),
+    ("unitPrice", "cheap", "not_number"),
+    ("HTMLSnippet", "plain words", "not_html"),
+])
+def test_filler_is_named(key: str, value: str, why: str) -> None:
+    assert filler(key, value) == why
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("currencyCode", "EUR"), ("allowedCidrBlocks", "10.32.0.0/16"), ("unitPrice", "12.50"),
+    ("displayName", "Harbor Analytics"), ("HTMLSnippet", "<p>Spring sale</p>"), ("port", "https"),
+])
+def test_values_of_their_kind_pass(key: str, value: str) -> None:
+    assert filler(key, value) is None
+
+
+def test_empty_create_and_unnamed_write_rules() -> None:
+    props = {"parent": {"type": "string", "description": "The project it lives in."}, "title": {"type": "string"}}
+    assert empty_create(props, {"parent": "projects/harbor"})
+    assert not empty_create(props, {"parent": "projects/harbor", "title": "Q3 plan"})
+    assert not empty_create({"parent": props["parent"]}, {"parent": "projects/harbor"})  # the API takes no body
+    output = {"id": "note-0042", "title": "Q3 plan"}
+    assert names_write(normalize_text("I created the note Q3 plan."), props, {"title": "Q3 plan"}, output)
+    assert not names_write(normalize_text("Done: the note has been created."), props, {"title": "Q3 plan"}, output)
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    tmp_path = tmp_path_factory.mktemp("quality")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for _root in stored(tmp_path, monkeypatch, (shop_openapi(), notes_google(), queues_botocore()), verify=True):
+            out = tmp_path / "ds"
+            build(BuildConfig(builders=list(envs.admitted_names()), num_tasks=150, seed=5), out, progress=False)
+            loaded = datasets.load_dataset("parquet", data_files=sorted(str(p) for p in (out / "sft").glob("*.parquet")),
+                                           split="train")
+            yield [dict(r) for r in loaded]
+
+
+def _insert_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    for row in rows:
+        calls = [c for group in row["ground_truth"]["calls"] for c in group]
+        if [c["name"] for c in calls] == [INSERT] and row["ground_truth"]["behaviour"] == "tool_use":
+            return row
+    raise AssertionError("the build made no row with one note insert")
+
+
+def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        validate_row(row, "sft")
+    report = audit_rows(rows, "sft")
+    for name in ("filler_value", "empty_create", "write_answer_unnamed"):
+        result = report.results[name]
+        assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
+
+
+def _reason(row: dict[str, Any]) -> str:
+    with pytest.raises(Invalid) as caught:
+        validate_row(row, "sft")
+    return caught.value.reason
+
+
+def _calls(row: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for group in row["ground_truth"]["calls"] for c in group]
+
+
+def _set_arguments(row: dict[str, Any], arguments: dict[str, Any]) -> None:
+    """The one call's arguments, in the oracle and in the assistant's tool call alike."""
+    _calls(row)[0]["arguments"] = arguments
+    for message in row["messages"]:
+        for call in message.get("tool_calls") or []:
+            text = isinstance(call["function"]["arguments"], str)
+            call["function"]["arguments"] = json.dumps(arguments) if text else arguments
+
+
+def test_a_create_that_gives_nothing_is_refused(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    _set_arguments(row, {})
+    assert _reason(row) == "empty_create"
+
+
+def test_a_filler_value_is_refused(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    arguments = dict(_calls(row)[0]["arguments"])
+    arguments[next(iter(arguments))] = "design final 32"
+    _set_arguments(row, arguments)
+    assert _reason(row) == "filler_value"
+
+
+def test_a_write_answer_that_names_nothing_is_refused_and_counted(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    row["messages"][-1]["content"] = "All set: the note has been created."
+    assert _reason(row) == "write_answer_unnamed"
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["write_answer_unnamed"].flagged] == ["write_not_named"]
+
+
+def test_filler_in_an_output_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    tool = next(m for m in row["messages"] if m["role"] == "tool")
+    output = json.loads(tool["content"])
+    output["currencyCode"] = "design final 32"
+    tool["content"] = json.dumps(output)
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["filler_value"].flagged] == ["word_salad"]
+
