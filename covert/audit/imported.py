@@ -123,7 +123,7 @@ def case_twin_keys(view: RowView) -> Verdict | None:
     return OK
 
 
-_BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|ss|us|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"
+_BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"
                             r"statuss|awses|analysises|criterias|feedbacks|softwares|equipments|informations)\b",
                             re.IGNORECASE)
 
@@ -254,7 +254,8 @@ def list_by_foreign_name(view: RowView) -> Verdict | None:
         for list_key, records in call.output.items():
             if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
                 continue
-            own = {_singular(w) for w in key_words(str(list_key))}
+            # the list's own nouns: its key's (``creatives``) and its tool's (``ListScans`` -> scan)
+            own = {_singular(w) for w in key_words(str(list_key)) + key_words(call.name)}
             said_by: set[str] = set()
             for rec in records:
                 for key, value in rec.items():

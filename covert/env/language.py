@@ -91,6 +91,9 @@ class Language:
             delivered order). Synthesis draws the person a task is about among those holding such records,
             picks among them where it chooses one of a person's records, and counts a call on a refused
             record as failed without running it; the calls it keeps still run, and validation replays them.
+        register: How its users write (``"developer"`` for an imported API; ``""``: the realizer's default).
+        everyday: Everyday requests no tool serves, already worded, drawn in place of the shared ones
+            (:mod:`covert.synth.irrelevance`); an imported API brings a few hundred.
     """
 
     scope: str
@@ -108,6 +111,7 @@ class Language:
     fixed: frozenset[str] = frozenset()
     eligible: dict[str, Callable[[State, dict[str, Any]], bool]] = field(default_factory=dict)
     register: str = ""
+    everyday: tuple[str, ...] = ()
 
     def sampler(self, tool: str, param: str) -> ValueSampler | None:
         """The value sampler for one parameter, most specific first."""

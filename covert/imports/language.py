@@ -69,9 +69,19 @@ _EVENT_NOUNS = {"created": "creation", "create": "creation", "creation": "creati
                 "published": "publication", "publish": "publication", "insert": "creation", "inserted": "creation", "last_modified": "last change"}
 
 
+_SAID_AS_YOU = ("us", "uni", "uti", "ur", "eu", "uk", "one", "once")
+_VOWEL_LETTERS = "AEFHILMNORSX"  # letters said with a vowel first: an IP set, an SQL database, an MFA device
+
+
 def article(noun: str) -> str:
-    """``noun`` with "a" or "an" in front."""
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+    """``noun`` with "a" or "an" in front, by how it is said: "a user", "an IP set", "an hour"."""
+    first = noun.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        vowel = first[0] in _VOWEL_LETTERS
+    else:
+        lowered = first.lower()
+        vowel = (lowered[:1] in "aeiou" and not lowered.startswith(_SAID_AS_YOU)) or lowered.startswith(("hour", "honest"))
+    return ("an " if vowel else "a ") + noun
 
 
 def phrasable(schema: Any) -> bool:
@@ -394,18 +404,18 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
             out.append(Intent(ask=_frames(phrasing.COUNT_ASKS, "list", key + ":count", **words_of),
                               answer=tuple(f"I count {{{c}:n:{noun}|{plural}}} in all." for c in counts) +
                               tuple(f"There are {{{c}:n:{noun}|{plural}}}." for c in counts),
-                              context=(f"I'm looking at the {plural}{owner}",)))
+                              context=tuple(c.format(plural=plural, owner=owner) for c in phrasing.LIST_CONTEXTS)))
         listed = _list_answers(bound, resource, refs[resource.entity].user_knows_id if resource.entity in refs else False)
         if listed:
             out.append(Intent(ask=_frames(phrasing.LIST_ASKS, "list", key, **words_of),
-                              answer=listed, context=(f"I'm looking at the {plural}{owner}",)))
+                              answer=listed, context=tuple(c.format(plural=plural, owner=owner) for c in phrasing.LIST_CONTEXTS)))
             for param, target in bound.fields.items():
                 if param in required or not _SLOT.match(param) or not sayable(target, params.get(param)):
                     continue
                 said = field_words(target)
                 out.append(Intent(ask=_frames(phrasing.FILTER_ASKS, "list", key + param, field=said,
                                               value=f"{{{param}}}", **words_of), answer=listed))
-        return tuple(out) or (Intent(ask=(), answer=(), context=(f"I'm looking at the {plural}{owner}",)),)
+        return tuple(out) or (Intent(ask=(), answer=(), context=tuple(c.format(plural=plural, owner=owner) for c in phrasing.LIST_CONTEXTS)),)
     if role.kind == "get":
         if id_slot is None or any(not phrasable(params[p]) for p in plain if p != id_slot):
             return none
@@ -718,7 +728,7 @@ def _out_of_scope(api: BoundApi) -> tuple[str, ...]:
         resource = resources[i % len(resources)]
         near.append(template.format(api=api.spec.title, noun=shown(resource.noun),
                                     plural=plurals[i % len(plurals)] if plurals else "records"))
-    return (*near, *phrasing.OFF_TOPIC)
+    return tuple(near)
 
 
 def build_language(api: BoundApi) -> Language:
@@ -757,6 +767,7 @@ def build_language(api: BoundApi) -> Language:
         entity_tables={r.entity: r.table for r in api.resources.values()},
         values=values, field_nouns=field_nouns, out_of_scope=_out_of_scope(api), phrases=phrases,
         register=phrasing.DEVELOPER_REGISTER,
+        everyday=phrasing.everyday_requests(),
         actions=actions, reads=reads,
         fixed=frozenset(f"{name}.{param}" for name, bound in api.tools.items() for param in bound.role.scope_params),
     )

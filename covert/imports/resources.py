@@ -460,9 +460,16 @@ def _id_param(op: Operation, resource: Resource, required: bool = False) -> str 
             continue
         flat = "".join(words(name))
         named = words(name) == target or flat in (joined + "id", joined + "name", joined + "arn", "id")
+        if named and _other_kind(words(name), target):
+            continue  # a name is no ARN: a call asking for one never takes the other
         if named and props[name].get("type") in ("string", "integer"):
             return name
     return None
+
+
+def _other_kind(param: list[str], field: list[str]) -> bool:
+    """Whether a parameter and an id field hold different kinds of value: one a name, the other an ARN."""
+    return bool(param and field) and {param[-1], field[-1]} == {"name", "arn"}
 
 
 def _break_cycles(by_table: dict[str, Resource]) -> None:

@@ -94,6 +94,15 @@ def usable_pattern(pattern: Any) -> bool:
         return checkable(pattern)
 
 
+_DOUBLED_CLASS = re.compile(r"(?<!\\)\\\\([dDsSwW])")
+
+
+def undoubled(pattern: Any) -> Any:
+    """A pattern whose class escapes were escaped twice (``.*\\\\S.*``, as some botocore shapes write it:
+    a literal backslash before an ``S`` that no name holds) with them escaped once (``.*\\S.*``)."""
+    return _DOUBLED_CLASS.sub(r"\\\1", pattern) if isinstance(pattern, str) and "\\\\" in pattern else pattern
+
+
 def _cost(schema: dict[str, Any]) -> int:
     """What a schema costs against the budget: about one unit per 100 bytes it serialises to."""
     return _own_cost(schema) + sum(_cost(v) for v in _children(schema))
@@ -242,6 +251,7 @@ class Normalizer:
                     if number is not None:
                         out[key] = number
                 elif key == "pattern":
+                    value = undoubled(value)
                     if usable_pattern(value):
                         out[key] = value
                     elif isinstance(value, str):
