@@ -299,11 +299,14 @@ def _internal_ids(value: Any, out: set[str], depth: int = 0) -> None:
 def internals_shown(view: RowView) -> Verdict | None:
     """Everything the assistant says. Flagged when it states the value of an internal id field (any
     ``*_id`` of the outputs or arguments other than booking, order, ticket and similar reference
-    numbers) that the user did not say, a snake_case word, or a timestamp such as 2026-07-23T11:15."""
+    numbers; on imported APIs ids are the developer's handles and not counted) that the user did not say, a
+    snake_case word, or a timestamp such as 2026-07-23T11:15."""
     if not view.assistant_texts:
         return None
     ids: set[str] = set()
-    for call in view.calls:
+    # on an imported API an id is the handle a developer works with (the created record's id is what the
+    # answer should name), not an internal
+    for call in [] if view.builder.startswith("api.") else view.calls:
         _internal_ids(call.output, ids)
         _internal_ids(call.arguments, ids)
     for text in view.assistant_texts:
@@ -567,7 +570,9 @@ def confirmation_internals(view: RowView) -> Verdict | None:
     if not confirmations:
         return None
     ids: set[str] = set()
-    for call in view.calls:
+    # on an imported API an id is the handle a developer works with (the created record's id is what the
+    # answer should name), not an internal
+    for call in [] if view.builder.startswith("api.") else view.calls:
         _internal_ids(call.output, ids)
         _internal_ids(call.arguments, ids)
     descriptions = _descriptions(view)

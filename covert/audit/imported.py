@@ -18,7 +18,14 @@ from covert.audit.rows import CallView, RowView
 from covert.audit.text import normalized, says_spoken
 from covert.env import is_error
 from covert.imports import rowforms
-from covert.imports.rowforms import MAX_PAIRS, first_filler, is_create, key_words, names_write
+from covert.imports.rowforms import (
+    MAX_PAIRS,
+    first_filler,
+    is_create,
+    key_words,
+    names_write,
+    numbers_only_differ,
+)
 
 IMPORTED = "api."
 
@@ -186,8 +193,9 @@ _TERMINAL = frozenset(("canceled", "cancelled", "deleted", "failed", "error", "t
 @check("create_terminal_status", "imported creates whose output gives the new record a final status "
        "('canceled', 'deleted', 'failed')", 0.0)
 def create_terminal_status(view: RowView) -> Verdict | None:
-    """Imported rows with a create. Flagged when a create's output has a top-level status-like field
-    (status, state, phase, lifecycle) holding a final state."""
+    """Imported rows with a create. Flagged when a create's output has a top-level status-like field of
+    the record itself (``status``, ``state``, ``connectionState`` for CreateConnection; not
+    ``portEncryptionStatus``) holding a final state."""
     if not imported(view):
         return None
     creates = [c for c in view.calls if _is_create(c) and not is_error(c.output)]
@@ -197,19 +205,11 @@ def create_terminal_status(view: RowView) -> Verdict | None:
         record = call.output if isinstance(call.output, dict) else {}
         for key, value in record.items():
             words = key_words(str(key))
-            if words and words[-1] in ("status", "state", "phase", "lifecycle") and isinstance(value, str) \
+            own = len(words) == 1 or set(words[:-1]) <= set(key_words(call.name))  # the record's, not a part's
+            if words and own and words[-1] in ("status", "state", "phase", "lifecycle") and isinstance(value, str) \
                     and value.lower().replace("_", "") in {t.replace("_", "") for t in _TERMINAL}:
                 return _flag("final_status", f"{call.name}: {key}={value}")
     return OK
-
-
-def _only_numbers_differ(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    if set(a) != set(b) or a == b:
-        return False
-    differing = [k for k in a if a[k] != b[k]]
-    return all(isinstance(a[k], (int, float)) and isinstance(b[k], (int, float)) for k in differing) or all(
-        isinstance(a[k], str) and isinstance(b[k], str) and re.sub(r"\d+", "#", a[k]) == re.sub(r"\d+", "#", b[k])
-        for k in differing)
 
 
 @check("parallel_near_duplicate", "imported parallel writes of one tool whose arguments differ in one number only",
@@ -226,7 +226,7 @@ def parallel_near_duplicate(view: RowView) -> Verdict | None:
         writes = [c for c in turn if c.writes]
         for i, a in enumerate(writes):
             for b in writes[i + 1:]:
-                if a.name == b.name and _only_numbers_differ(a.arguments, b.arguments):
+                if a.name == b.name and numbers_only_differ(a.arguments, b.arguments):
                     return _flag("numbers_only", f"{a.name}: {a.arguments} / {b.arguments}")
     return OK
 

@@ -351,8 +351,9 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
         qualifier = QUALIFIERS[int(hashlib.sha256(f"{api}:{resource.table}:{n}".encode()).hexdigest()[:8], 16)
                                % len(QUALIFIERS)]
         return f"{qualifier}-{slug}-{n}"
+    # an opaque id as services hand them out (``acctok-7f3a9c21e04b``), the same for the same table and n
     prefix = "".join(w[:3] for w in resource.noun.split())[:6] or "rec"
-    candidate = f"{prefix}_{n:05d}"
+    candidate = f"{prefix}-{hashlib.sha256(f'{api}:{resource.table}:{n}'.encode()).hexdigest()[:12]}"
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:
@@ -859,6 +860,9 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
 
 
 _STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
+_FINAL_STATES = frozenset(("canceled", "cancelled", "deleted", "failed", "error", "terminated", "expired", "closed",
+                           "disabled", "suspended", "archived", "rejected", "deleting", "stopped", "inactive",
+                           "revoked", "retired", "removed", "stopping", "blocked", "destroyed"))
 _FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
                  "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
                  "initializing", "starting", "created", "live", "valid", "ok", "healthy")
@@ -877,6 +881,11 @@ def first_status(schema: dict[str, Any], rec: dict[str, Any]) -> None:
                         if v.lower() in _FIRST_STATES)
         if ranked:
             rec[key] = choices[ranked[0][1]]
+        elif isinstance(rec.get(key), str) and rec[key].lower() in _FINAL_STATES:
+            # no first state to take: any the record may be in, but not one it ends in
+            living = [v for v in choices if v.lower() not in _FINAL_STATES and not v.upper().endswith("_UNSPECIFIED")]
+            if living:
+                rec[key] = living[0]
 
 
 _WRAPPERS: dict[tuple[int, str, str], tuple[dict[str, Any], bytes]] = {}

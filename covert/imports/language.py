@@ -719,15 +719,19 @@ def said_list(items: list[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+MAX_NEAR_RESOURCES = 8
+
+
 def _out_of_scope(api: BoundApi) -> tuple[str, ...]:
-    """Requests the API's tools cannot serve: near-domain ones in its own words, and everyday ones."""
-    plurals = resource_plurals(api)
+    """Requests near the API's domain that its tools cannot serve, in its own words (everyday ones are
+    :func:`covert.imports.phrasing.everyday_requests`)."""
     resources = sorted(api.resources.values(), key=lambda r: r.table)
-    near = []
-    for i, template in enumerate(phrasing.NEAR_DOMAIN):
-        resource = resources[i % len(resources)]
-        near.append(template.format(api=api.spec.title, noun=shown(resource.noun),
-                                    plural=plurals[i % len(plurals)] if plurals else "records"))
+    near: list[str] = []
+    for template in phrasing.NEAR_DOMAIN:  # each said of every resource, so an API has many
+        for resource in resources[:MAX_NEAR_RESOURCES]:
+            text = template.format(api=api.spec.title, noun=shown(resource.noun), plural=shown(resource.plural))
+            if text not in near:
+                near.append(text)
     return tuple(near)
 
 

@@ -58,10 +58,10 @@ GET_ASKS = (
 DELETE_ASKS = (
     "please delete {target}", "I no longer need {target}; please remove it", "can you get rid of {target}?",
     "remove {target}", "delete {target} for me", "could you take down {target}?", "go ahead and delete {target}",
-    "{target} can go now, please delete it", "I want {target} deleted", "clean up {target}, it's not needed anymore",
+    "I want {target} deleted", "clean up {target}, it's not needed anymore",
     "drop {target}", "we're done with {target}, delete it", "please tear down {target}",
     "I'd like {target} removed", "get {target} deleted, please", "{target} has to go", "wipe {target}",
-    "delete {target} - we don't use it", "can {target} be deleted? go ahead", "retire {target} by deleting it",
+    "delete {target} - we don't use it", "retire {target} by deleting it",
 )
 UPDATE_ASKS = (
     "please change {changes} for {target}", "can you update {target}? Set {changes}", "set {changes} on {target}",
@@ -84,13 +84,15 @@ CREATE_ASKS = (
 )
 CREATE_BARE_ASKS = (
     "please set up a new {noun} for me", "can you create a new {noun}?", "create {a_noun}, please",
-    "I need a new {noun}", "add {a_noun} for me",
+    "I need a new {noun}", "add {a_noun} for me", "make a fresh {noun}", "we need one more {noun}",
+    "spin up another {noun}", "could you add a new {noun}?", "go ahead and create {a_noun}",
+    "I'd like {a_noun} created", "provision a new {noun}", "get me a new {noun}", "set up {a_noun}, defaults are fine",
 )
 # how a user says which records the rest of the request is about ("I'm looking at the jobs for tenant t-1")
 LIST_CONTEXTS = (
-    "I'm looking at the {plural}{owner}", "this is about the {plural}{owner}", "I'm working on the {plural}{owner}",
-    "context: the {plural}{owner}", "we're talking about the {plural}{owner}", "I have the {plural}{owner} open",
-    "my question concerns the {plural}{owner}", "I'm going through the {plural}{owner}",
+    "I'm looking at the {plural}{owner}", "I'm working on the {plural}{owner}", "I have the {plural}{owner} open",
+    "I'm going through the {plural}{owner}", "I'm sorting out the {plural}{owner}", "I'm reviewing the {plural}{owner}",
+    "I'm busy with the {plural}{owner}", "I'm in the {plural}{owner}",
 )
 # what a user says around a request: why they ask (kept short; most requests carry none)
 REASONS = {
@@ -138,7 +140,13 @@ NEAR_DOMAIN = (
     "Can you draw a diagram of how the {plural} fit together?", "Can you estimate how much we'll spend on {plural} next year?",
     "Could you set a reminder to review the {plural} in two weeks?", "Can you post an update about the {plural} to our team chat?",
     "Which {noun} setup would a consultant recommend for a bank?", "Can you train me on how {api} works?",
-    "Can you forward the {noun} details to our auditor?", "Could you schedule a maintenance window with our customers?",
+    "Can you forward the {noun} details to our auditor?", "Could you agree a maintenance window for the {plural} with our customers?",
+    "Can you call the on-call engineer about the {plural}?", "What's the SLA {api} promises for {plural}?",
+    "Can you fax the {noun} settings to our lawyer?", "Could you make a slide deck about our {plural}?",
+    "Can you compare {api} with what our old vendor offered for {plural}?",
+    "Can you order a printed manual for {api}?", "Who else in the company uses the {plural}?",
+    "Could you ask finance to approve more {plural}?", "Can you text me when a {noun} changes?",
+    "How do other companies name their {plural}?", "Can you get me a discount on {api}?",
 )
 _EVERYDAY_FRAMES = (
     "What will the weather be like in {city} {when}?", "Can you recommend {a_cuisine} restaurant in {city}?",

@@ -171,3 +171,14 @@ def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapp
     candidates += [v for _k, v in pairs(output) if isinstance(v, (str, int, float))][:200]
     return any(_distinctive(v) and any(mentions(answer_norm, form) for form in spoken_variants(v))
                for v in candidates)
+
+
+def numbers_only_differ(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two calls' arguments differ, and only in numbers ("limit 141" and "limit 58", "sink-28" and
+    "sink-15"): two writes a person would not ask for side by side."""
+    if set(a) != set(b) or a == b:
+        return False
+    differing = [k for k in a if a[k] != b[k]]
+    return all(isinstance(a[k], (int, float)) and isinstance(b[k], (int, float)) for k in differing) or all(
+        isinstance(a[k], str) and isinstance(b[k], str) and re.sub(r"\d+", "#", a[k]) == re.sub(r"\d+", "#", b[k])
+        for k in differing)

@@ -90,9 +90,10 @@ def _fill_record_slots(template: str, state: State, rng: random.Random) -> str |
 def irrelevant_request(language: Any, state: State, rng: random.Random) -> str:
     """One request the domain's tools cannot serve."""
     own = tuple(language.out_of_scope)
-    if language.everyday and not (own and rng.random() < NEAR_SHARE):
+    near = bool(own) and rng.random() < NEAR_SHARE
+    if language.everyday and not near:
         return rng.choice(language.everyday)  # the language's own everyday requests, already worded
-    pool = own if own and rng.random() < NEAR_SHARE else GENERIC
+    pool = own if near else GENERIC
     for _ in range(4):
         text = _fill_record_slots(rng.choice(pool), state, rng)
         if text:

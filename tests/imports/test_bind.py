@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -77,7 +78,9 @@ def test_generic_crud_filters_pagination_ids_partial_updates_errors() -> None:
         filtered = env.call("listCustomers", {"status": status})["data"]
         assert filtered and all(c.get("status") == status for c in filtered)
     created = env.call("createCustomer", {"name": "Ana Silva", "email": "ana@example.com"})
-    assert created["id"] == f"cus_{len(listed['data']) + 1:05d}" and created["name"] == "Ana Silva"
+    # a new opaque id in the service's style, none of the listed ones
+    assert re.fullmatch(r"cus-[0-9a-f]{12}", created["id"]) and created["name"] == "Ana Silva"
+    assert created["id"] not in {c["id"] for c in listed["data"]}
     assert env.call("getCustomer", {"customer": created["id"]}) == created
     before = env.call("getCustomer", {"customer": created["id"]})
     updated = env.call("updateCustomer", {"customer": created["id"], "city": "Graz"})

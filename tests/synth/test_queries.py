@@ -21,6 +21,9 @@ def test_openings_and_closings_spread_by_register() -> None:
     rng = random.Random(1)
     for register in OPENINGS:
         pairs = [pleasantries(rng, register) for _ in range(3000)]
+        if register == "developer":  # people writing to an API assistant seldom greet or thank it
+            assert sum(1 for o, c in pairs if o or c) / 3000 < 0.15
+            continue
         openings = Counter(o for o, _ in pairs)
         closings = Counter(c for _, c in pairs)
         assert 0.55 < openings[""] / 3000 < 0.85, register  # most queries open with no greeting
