@@ -7,6 +7,8 @@
 - the answer claims nothing the outputs contradict: no pending date of a closed record (a decision date
   of a resolved dispute, a free-cancellation deadline of a completed booking), no "free of charge" where
   the outputs say a cancellation is not free (``answer_contradicts_outputs``);
+- an answer to "which ... are in stock / available" names no record the outputs mark unavailable
+  (``"available": false``, ``"in_stock": false``) (``answer_contradicts_outputs``);
 - a list request is answered with its items: when the user asks to be shown or told which records and
   the last turn returned records, the answer names at least one (``answer_names_no_item``).
 
@@ -53,6 +55,11 @@ def _cued(pattern: re.Pattern[str], words: tuple[str, ...], text: str) -> bool:
         if not any(word in lowered for word in words):
             return False
     return pattern.search(text) is not None
+
+
+def asks_for_list(text: str) -> bool:
+    """Whether a request asks to be shown or told the items of a list (a list cue and no count cue)."""
+    return _cued(LIST_CUE, _LIST_WORDS, text) and not _cued(COUNT_CUE, _COUNT_WORDS, text)
 
 
 _DATE_OR_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$|^\d{1,2}:\d{2}(:\d{2})?$")
@@ -201,13 +208,44 @@ def answer_problem(answer: str, query: str, truth: dict[str, Any], outputs: list
         _free_flags(outputs, flags)
         if flags and not any(flags):
             return "answer_contradicts_outputs", "says free of charge; the outputs say it is not"
+    found = unavailable_named(query, normalized, outputs)
+    if found:
+        return "answer_contradicts_outputs", f"offers {found}, which the outputs mark unavailable"
     if truth.get("behaviour") == "tool_use" and groups:
         return _list_problem(normalized, query, outputs[len(outputs) - len(groups[-1]):])
     return None
 
 
+_AVAILABILITY_CUE = re.compile(r"\b(in stock|available|availability|can i (?:buy|get|order))\b", re.IGNORECASE)
+_AVAILABLE_KEYS = ("available", "in_stock", "is_available")
+
+
+def unavailable_named(query: str, answer_norm: str, outputs: list[Any]) -> str:
+    """For a query that asks what is in stock or available: the first distinctive value of a record the
+    outputs mark unavailable (``available``/``in_stock`` false) that the answer names and the query does
+    not (``""`` for none). An answer that offers an unavailable variant tells the user something false."""
+    if "stock" not in query.lower() and "availab" not in query.lower() and "can i " not in query.lower():
+        return ""
+    if not _AVAILABILITY_CUE.search(query):
+        return ""
+    query_norm = normalize_text(query)
+    available: set[str] = set()
+    unavailable: list[str] = []
+    for record in (r for output in outputs for r in record_lists(output)):
+        flag = next((record[k] for k in _AVAILABLE_KEYS if isinstance(record.get(k), bool)), None)
+        if flag is None:
+            continue
+        values = [str(v) for v in record.values() if distinctive(v)]
+        (available.update if flag else unavailable.extend)(values)
+    for value in unavailable:
+        # a value an available record shares ("color black" of two variants) says nothing of this one
+        if value not in available and not mentions(query_norm, value) and mentions(answer_norm, value):
+            return value
+    return ""
+
+
 def _list_problem(answer_norm: str, query: str, last: list[Any]) -> Problem:
-    if not _cued(LIST_CUE, _LIST_WORDS, query) or _cued(COUNT_CUE, _COUNT_WORDS, query):
+    if not asks_for_list(query):
         return None
     query_norm = normalize_text(query)
     records = [r for output in last for r in record_lists(output)]

@@ -387,7 +387,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
     an output of its own turn holds is an id used before the call that returns it (``same_turn_dependency``).
     Two writes of one turn may not share an id argument: their order matters (``parallel_write_conflict``).
     The category holds: ``category_parallel`` (two calls or more in one turn), ``category_parallel_multiple``
-    (two calls or more of two tools or more in one turn), ``category_sequential`` (a call of a later turn
+    (two calls or more of two tools or more in one turn; a parallel row makes every call in that one turn:
+    ``category_parallel_turns``), ``category_sequential`` (a call of a later turn
     takes a value from an earlier turn's output that the query does not give). ``scalars`` holds each
     output's :func:`scalar_set` but the last one's (which no later turn sees).
     """
@@ -424,6 +425,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
             before |= output_scalars
         position += len(group)
     category = oracle.category
+    if category in ("parallel", "parallel_multiple") and len(oracle.groups) > 1:
+        raise Invalid("category_parallel_turns", f"the calls of a {category} row take {len(oracle.groups)} turns")
     if category == "parallel" and not any(len(g) >= 2 for g in oracle.groups):
         raise Invalid("category_parallel", "no turn holds two calls or more")
     if category == "parallel_multiple" and not any(len(g) >= 2 and len({c["name"] for c in g}) >= 2 for g in oracle.groups):

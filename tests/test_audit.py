@@ -187,7 +187,7 @@ def test_category_label_contradicts_the_calls() -> None:
     assert not mismatch(row_view(two_tools)).flagged
 
 
-def test_failed_calls_and_error_reports_do_not_break_the_label() -> None:
+def test_failed_calls_and_error_reports_are_judged_by_the_calls_they_make() -> None:
     failed = ("get_flight_status", {"flight_number": "SK6865", "date": "2026-07-23"},
               {"error": {"code": "service_unavailable", "message": "503", "retryable": True}})
     retried = make_row("Where do I board SK6865?", [[failed], [_status("SK6865", "B14")]], "Gate B14.", "simple",
@@ -195,7 +195,10 @@ def test_failed_calls_and_error_reports_do_not_break_the_label() -> None:
     assert not CHECK["category_mismatch"].fn(row_view(retried)).flagged
     reported = make_row("Where do I board SK6865?", [[failed]], "Sorry, that failed.", "sequential", "airline")
     reported["ground_truth"]["behaviour"] = "report_error"
-    assert CHECK["category_mismatch"].fn(row_view(reported)) is None
+    # an error report cut the row to one call: a row of one call is not sequential (an augmented row's
+    # label must say what the row is), while the failed call itself counts as made
+    assert CHECK["category_mismatch"].fn(row_view(reported)).kind == "sequential_one_turn"
+    assert not CHECK["category_mismatch"].fn(row_view({**reported, "category": "simple"})).flagged
 
 
 def test_outputs_in_other_formats_still_give_their_values() -> None:
