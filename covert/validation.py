@@ -537,3 +537,25 @@ def _feeds(output_scalars: set[Any], later: dict[str, Any], query: str | None) -
             if query is None or not mentions(query, item):
                 return True
     return False
+
+
+_UNDO = re.compile(r"^(cancel|delete|remove|void|revoke|close)_")
+
+
+def undoes_earlier_write(calls: list[tuple[str, dict[str, Any], bool]]) -> str:
+    """For ``(name, arguments, writes)`` in call order: the first write that cancels or deletes a record
+    (``cancel_*``, ``delete_*`` ...) whose id an earlier, different write changed, as ``"a then b on id"``
+    (``""`` for none). Changing an order's address and then cancelling it is no request that makes sense."""
+    changed: dict[str, str] = {}
+    for name, arguments, writes in calls:
+        if not writes:
+            continue
+        ids = {str(v) for k, v in arguments.items()
+               if isinstance(v, (str, int)) and not isinstance(v, bool) and str(k).endswith(("_id", "_number"))}
+        if _UNDO.match(name):
+            for value in sorted(ids):
+                if value in changed and changed[value] != name:
+                    return f"{changed[value]} then {name} on {value}"
+        for value in ids:
+            changed.setdefault(value, name)
+    return ""

@@ -63,11 +63,11 @@ LANGUAGE = Language(
     scope="orders, returns, deliveries and account details at our online store",
     intents={
         "find_user_id_by_email": (
-            Intent(ask=("can you look up my account? My email is {email}",),
+            Intent(ask=("can you look up my account? I'm {email}",),
                    answer=("Thanks, {name}, I found your account.",
                            "I have your account up, {name}.",
                            "Your account is under {name}."),
-                   context=("my email is {email}", "this is {email}", "my account email is {email}")),
+                   context=("this is {email}", "my account email is {email}", "I shop with you as {email}", "my orders go to {email}", "I'm under {email}")),
         ),
         # a lookup on the way only: all it returns besides the internal id is the name the user just gave,
         # so as a request of its own its answer could tell them nothing (the row would be trivial)

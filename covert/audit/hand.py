@@ -13,6 +13,7 @@ from covert.audit.checks import OK, Verdict, _flag, check
 from covert.audit.rows import RowView, scalars_of
 from covert.audit.text import normalized, says, says_spoken
 from covert.spoken import spoken_variants
+from covert.validation import undoes_earlier_write
 
 _CUT = re.compile(r"\band (\d+) more\b")
 
@@ -97,12 +98,13 @@ def list_said_twice(view: RowView) -> Verdict | None:
     return _flag("same_items", ", ".join(twice[:4])) if len(twice) >= 2 else OK
 
 
-_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z#])[A-Za-z0-9#_\-]{5,40}$")
+# letters and digits ("INC0041241", "#W6862308", "u_1f2f6ce7"), or a booking code of capitals ("QCJECV")
+_CODE = re.compile(r"^(?:(?=.*\d)(?=.*[A-Za-z#])[A-Za-z0-9#_\-]{5,40}|[A-Z]{5,10})$")
 
 
 def _codes(view: RowView) -> set[str]:
     """Ids a model could invent: the calls' argument and output values that are codes (letters and digits,
-    five characters or more, no spaces)."""
+    five characters or more, no spaces; or five to ten capitals)."""
     out: set[str] = set()
     for call in view.calls:
         for value in scalars_of(call.arguments) | call.scalars:
@@ -132,25 +134,12 @@ def plan_foreknows(view: RowView) -> Verdict | None:
     return OK
 
 
-_UNDO = re.compile(r"^(cancel|delete|remove|void|revoke|close)_")
-
-
 @check("undone_write", "plans that change a record and then cancel or delete the same record in one request", 0.0)
 def undone_write(view: RowView) -> Verdict | None:
     """Rows with two writes or more: flagged when a write that cancels or deletes a record (its name starts
     with cancel_, delete_, remove_ ...) takes an id that an earlier, different write changed: the first
-    change is thrown away."""
-    writes = [c for c in view.calls if c.writes]
-    if len(writes) < 2:
+    change is thrown away (:func:`covert.validation.undoes_earlier_write`)."""
+    if sum(c.writes for c in view.calls) < 2:
         return None
-    changed: dict[str, str] = {}
-    for call in writes:
-        ids = {str(v) for k, v in call.arguments.items()
-               if isinstance(v, (str, int)) and not isinstance(v, bool) and str(k).endswith(("_id", "_number"))}
-        if _UNDO.match(call.name):
-            for value in sorted(ids):
-                if value in changed and changed[value] != call.name:
-                    return _flag("change_then_cancel", f"{changed[value]} then {call.name} on {value}")
-        for value in ids:
-            changed.setdefault(value, call.name)
-    return OK
+    found = undoes_earlier_write([(c.name, c.arguments, c.writes) for c in view.calls])
+    return _flag("change_then_cancel", found) if found else OK

@@ -10,6 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from covert.audit.checks import CHECKS, Check, closing, opening
+from covert.audit.distribution import (
+    EMAIL_IS,
+    PROPOSAL,
+    confirmation_replies,
+    distinct_2,
+    fixed_plan_share,
+    polite,
+)
 from covert.audit.rows import row_view
 
 ALL = "all"
@@ -70,11 +78,28 @@ class ConfigAudit:
     results: dict[str, CheckResult] = field(default_factory=dict)
     openings: Counter[str] = field(default_factory=Counter)
     closings: Counter[str] = field(default_factory=Counter)
+    queries: list[str] = field(default_factory=list)
+    plans: list[list[str]] = field(default_factory=list)
+    confirmations: list[str] = field(default_factory=list)
+
+    def language(self) -> dict[str, Any]:
+        """The config's distribution measures (:mod:`covert.audit.distribution`)."""
+        queries = self.queries
+        fixed, plans = fixed_plan_share(self.plans)
+        d2 = distinct_2(queries)
+        return {
+            "politeness": round(sum(map(polite, queries)) / len(queries), 4) if queries else None,
+            "distinct_2": round(d2, 4) if d2 is not None else None,
+            "my_email_is": round(sum(bool(EMAIL_IS.search(q)) for q in queries) / len(queries), 4) if queries else None,
+            "fixed_plans": round(fixed, 4) if fixed is not None else None, "plans": plans,
+            **confirmation_replies(self.confirmations),
+        }
 
     def to_dict(self, examples: int = 5, seed: int = 0) -> dict[str, Any]:
         return {
             "rows": self.rows,
             "checks": {name: r.to_dict(examples, seed) for name, r in self.results.items()},
+            "language": self.language(),
             "queries": {
                 "distinct_openings": len([k for k in self.openings if k]),
                 "distinct_closings": len([k for k in self.closings if k]),
@@ -95,6 +120,12 @@ def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft") -> ConfigAud
         if view.query:
             audit.openings[opening(view.query)] += 1
             audit.closings[closing(view.query)] += 1
+            audit.queries.append(view.query)
+        plans = [text for kind, text in view.extras.get("timeline") or [] if kind == "reasoning"]
+        if plans:
+            audit.plans.append(plans)
+        audit.confirmations += [reply for question, reply, _ in view.extras.get("exchanges") or []
+                                if PROPOSAL.search(question)]
         for check in checks:
             verdict = check.fn(view)
             if verdict is None:
@@ -167,6 +198,8 @@ def format_report(audits: dict[str, ConfigAudit], examples: int = 0, seed: int =
                    f"({len(audit.closings) - ('' in audit.closings)} distinct)")
         out.append("  openings: " + ", ".join(f"{k or '(none)'} {n}" for k, n in audit.openings.most_common(8)))
         out.append("  closings: " + ", ".join(f"{k or '(none)'} {n}" for k, n in audit.closings.most_common(8)))
+        lang = audit.language()
+        out.append("language: " + ", ".join(f"{k} {v}" for k, v in lang.items()))
         if examples:
             out.append("examples of flagged rows:")
             for check_name, result in audit.results.items():

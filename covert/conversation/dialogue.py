@@ -68,11 +68,11 @@ def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict
 def opening_of(task: Any, rng: random.Random, kept: list[str] = ()) -> str:
     """The user's first message: the goal (and the ``kept`` context sentences) without the details the
     assistant will ask for."""
-    from covert.synth.realize import REGISTERS, pleasantries, refer_back
+    from covert.synth.realize import REGISTERS, fewer_pleases, pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
-    parts = refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)
+    parts = [fewer_pleases(p, rng) for p in refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)]
     text = " ".join(finish_sentence(a) for a in parts)
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")

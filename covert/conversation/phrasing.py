@@ -295,7 +295,16 @@ def plan_text(builder: Builder, task: Any, group: list[int], first: bool, said: 
     if first:
         later = [i for g in task.groups if g is not group and g[0] > group[-1] for i in g]
         opener = "They have confirmed, so I'll" if confirmed else "First I'll"
-        text = f"The customer wants to {goal_phrase(builder, task, said, shown)}. {opener} {now}."
+        pick = random.Random(f"plan:{task.task_id}:first")
+        given = [render(u["value"]) for u in task.user_inputs
+                 if isinstance(u["value"], (str, int)) and not isinstance(u["value"], bool) and mentions(said, u["value"])]
+        given = list(dict.fromkeys(given))[:2]
+        wants = pick.choice(("The customer wants to {goal}", "They'd like to {goal}", "The request is to {goal}",
+                             "The user is asking me to {goal}")).format(goal=goal_phrase(builder, task, said, shown))
+        if given:
+            wants += pick.choice((", going by {given}", "; what I have to go on is {given}",
+                                  " (they gave {given})")).format(given=join_phrases(given))
+        text = f"{wants}. {opener} {now}."
         if later:
             rest = [step_purpose(builder, task, i, said, shown=shown) for i in later]
             text += f" After that I'll {_sentence_list(rest)}."

@@ -257,6 +257,7 @@ class Composer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.used: set[str] = set()
+        self.lists: set[frozenset[str]] = set()  # the items of each list spoken so far
 
     def goal(self, templates: tuple[str, ...], output: Any, index: int, tool: str,
              facts: list[dict[str, Any]], full: bool = False) -> str:
@@ -274,6 +275,13 @@ class Composer:
             fits = True
             if template in self.used:
                 continue
+            keyed = [(str(f["path"]).rsplit(".", 1)[-1], str(f["value"])) for f in found
+                     if any(p.isdigit() for p in str(f.get("path", "")).split("."))]
+            items = frozenset(v for k, v in keyed if k == keyed[0][0]) if keyed else frozenset()
+            if len(items) >= 2 and items in self.lists:
+                # two calls of one turn that return the same records would say one list twice
+                raise Rejected("answer_repeats_list", tool)
+            self.lists.add(items)
             self.used.add(template)
             _add(facts, found)
             return text
