@@ -10,7 +10,11 @@
 - an answer to "which ... are in stock / available" names no record the outputs mark unavailable
   (``"available": false``, ``"in_stock": false``) (``answer_contradicts_outputs``);
 - a list request is answered with its items: when the user asks to be shown or told which records and
-  the last turn returned records, the answer names at least one (``answer_names_no_item``).
+  the last turn returned records, the answer names at least one (``answer_names_no_item``);
+- the answer says no list twice: at most one returned value (a name, a title) is said more often than
+  returned records hold it (``answer_repeats_list``, :func:`items_said_twice`);
+- a count is not one the query already holds: no list whose every record the query names is counted
+  in the answer (``answer_in_query``, :func:`count_named_in_query`).
 
 Each function returns ``(reason, detail)`` for the first problem, or ``None``.
 """
@@ -211,9 +215,88 @@ def answer_problem(answer: str, query: str, truth: dict[str, Any], outputs: list
     found = unavailable_named(query, normalized, outputs)
     if found:
         return "answer_contradicts_outputs", f"offers {found}, which the outputs mark unavailable"
+    twice = items_said_twice(answer, normalize_text(query), outputs)
+    if len(twice) >= 2:
+        return "answer_repeats_list", ", ".join(twice[:4])
+    counted = count_named_in_query(query, normalized, outputs)
+    if counted:
+        return "answer_in_query", counted
     if truth.get("behaviour") == "tool_use" and groups:
         return _list_problem(normalized, query, outputs[len(outputs) - len(groups[-1]):])
     return None
+
+
+def _record_key(record: dict[str, Any]) -> str:
+    """Who a record is: its first id field (``message_id``, ``id`` ...), else its whole content; the same
+    record returned by two calls (an email in the inbox and in a search) has one key."""
+    for key, value in record.items():
+        if (key == "id" or key.endswith("_id")) and isinstance(value, (str, int)) and not isinstance(value, bool):
+            return f"{key}={value}"
+    return repr(sorted((str(k), repr(v)) for k, v in record.items()))
+
+
+def _spans(text: str, value: str) -> list[tuple[int, int]]:
+    """Where ``value`` occurs in ``text`` as a whole run (no letter, digit, ``-`` or ``_`` either side)."""
+    out = []
+    start = text.find(value)
+    while start != -1:
+        end = start + len(value)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "-_") and not (after.isalnum() or after in "-_"):
+            out.append((start, end))
+        start = text.find(value, start + 1)
+    return out
+
+
+def items_said_twice(answer: str, query_norm: str, outputs: list[Any]) -> list[str]:
+    """The distinctive values of returned records (names, titles) that ``answer`` says more often than
+    distinct records hold them, the user's own words left out, sorted. An occurrence inside a longer
+    returned value ("Dinner on Sunday?" in "Re: Dinner on Sunday?") is that value's, not its own; two
+    emails with one subject may be said twice, one email in two lists may not. Two such values or more
+    are a list said twice (one record mentioned again is one value)."""
+    holders: dict[str, set[str]] = {}
+    for record in (r for output in outputs for r in record_lists(output)):
+        key = _record_key(record)
+        for value in record.values():
+            if distinctive(value) and value in answer:
+                holders.setdefault(value, set()).add(key)
+    claimed: list[tuple[int, int]] = []
+    twice = []
+    for value in sorted(holders, key=lambda v: (-len(v), v)):
+        spans = [s for s in _spans(answer, value) if not any(a <= s[0] and s[1] <= b for a, b in claimed)]
+        claimed.extend(spans)
+        if len(spans) > len(holders[value]) and not mentions(query_norm, value):
+            twice.append(value)
+    return sorted(twice)
+
+
+def count_named_in_query(query: str, answer_norm: str, outputs: list[Any]) -> str:
+    """For a query that asks for a count: the first list of two records or more that the outputs returned
+    whose every record the query names (by a distinctive value no other record of the list holds) and
+    whose length the answer states, as ``"N named in the query"`` (``""`` for none): the user said the
+    answer ("How many items in my order with the Suitcase, Blender and Desk Lamp?" -> 3)."""
+    if not _cued(COUNT_CUE, _COUNT_WORDS, query):
+        return ""
+    query_norm = normalize_text(query)
+    stack = list(outputs)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            records = [e for e in item[:MAX_RECORDS] if isinstance(e, dict)]
+            stack.extend(records)
+            if len(records) < 2 or not mentions(answer_norm, len(records)):
+                continue
+            shared: dict[str, int] = {}
+            for record in records:
+                for value in {v for v in record.values() if distinctive(v)}:
+                    shared[value] = shared.get(value, 0) + 1
+            if all(any(distinctive(v) and shared[v] == 1 and mentions(query_norm, v) for v in r.values())
+                   for r in records):
+                return f"{len(records)} named in the query"
+    return ""
 
 
 _AVAILABILITY_CUE = re.compile(r"\b(in stock|available|availability|can i (?:buy|get|order))\b", re.IGNORECASE)

@@ -462,6 +462,13 @@ def test_a_count_the_query_already_holds() -> None:
     assert verdict("answer_in_query", told).kind == "count_named"
     fair = make_row("How many items are in order #W1?", [[call]], "I count 3 items in all.", builder="retail")
     assert not verdict("answer_in_query", fair).flagged
+    # "SoMa" is in the query (inside the hotel's name), but two hotels are in SoMa: it names neither
+    hotels = {"hotels": [{"hotel_id": "H1", "hotel_name": "Hotel Solana SoMa", "neighborhood": "SoMa"},
+                         {"hotel_id": "H2", "hotel_name": "Lumen Suites", "neighborhood": "SoMa"}]}
+    shared = make_row("How many hotels are there besides Hotel Solana SoMa?", [[("search_hotels", {"city": "X"},
+                                                                                 hotels)]],
+                      "There are 2 hotels.", builder="hotels")
+    assert not verdict("answer_in_query", shared).flagged
 
 
 def test_an_answer_that_says_one_list_twice() -> None:
@@ -472,6 +479,52 @@ def test_an_answer_that_says_one_list_twice() -> None:
     once = make_row("Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", [[SEARCH, second]],
                     "Atlas and Pioneer are free at 11 am on both days.", "parallel", "calendar")
     assert not verdict("list_said_twice", once).flagged
+
+
+def _mail(*messages: tuple[str, str, str]) -> dict[str, Any]:
+    return {"messages": [{"message_id": m, "subject": subject, "from_name": sender} for m, subject, sender in messages]}
+
+
+def test_a_list_said_twice_is_one_record_said_more_often_than_returned() -> None:
+    """An email in the inbox and in a search is one record said twice; two emails that share a subject, and
+    a subject inside its reply's ("Dinner on Sunday?" in "Re: Dinner on Sunday?"), are not."""
+    inbox = ("list_inbox", {}, _mail(("m1", "Agenda for Monday", "Ana Silva"), ("m2", "Slides for the offsite",
+                                                                             "Bo Park"), ("m3", "Re: Dinner on Sunday?", "Cy Lee"),
+                                     ("m4", "Dinner on Sunday?", "Cy Lee")))
+    search = ("search_messages", {"label": "Work"}, _mail(("m1", "Agenda for Monday", "Ana Silva"),
+                                                         ("m2", "Slides for the offsite", "Bo Park")))
+    query = "What's in my inbox? And which Work emails do I have?"
+    overlap = make_row(query, [[inbox, search]], "In your inbox: Agenda for Monday (Ana Silva), Slides for the "
+                       "offsite (Bo Park), Re: Dinner on Sunday? (Cy Lee) and Dinner on Sunday? (Cy Lee). Work: "
+                       "Agenda for Monday (Ana Silva) and Slides for the offsite (Bo Park).", "parallel_multiple",
+                       "messaging")
+    assert verdict("list_said_twice", overlap).kind == "same_items"
+    said_once = make_row(query, [[inbox, search]], "In your inbox: Agenda for Monday (Ana Silva), Slides for the "
+                         "offsite (Bo Park), Re: Dinner on Sunday? (Cy Lee) and Dinner on Sunday? (Cy Lee); the "
+                         "first two are your Work emails.", "parallel_multiple", "messaging")
+    assert not verdict("list_said_twice", said_once).flagged
+    same_subject = ("list_inbox", {}, _mail(("m7", "Your statement is ready", "Ridgeline Bank"),
+                                            ("m8", "Your statement is ready", "Ridgeline Bank")))
+    two = make_row("What's in my inbox?", [[same_subject]], "In your inbox: Your statement is ready (Ridgeline Bank) "
+                   "and Your statement is ready (Ridgeline Bank).", "simple", "messaging")
+    assert not verdict("list_said_twice", two).flagged
+
+
+def test_validation_rejects_what_the_audit_counts_as_said_twice_or_in_the_query() -> None:
+    """answer_problem (L3 validation) holds the same checks, so a build writes no row the audit flags."""
+    from covert.answer_checks import answer_problem
+
+    truth = {"answer_facts": [], "behaviour": "tool_use"}
+    second = {**ROOMS, "date": "2026-09-04"}
+    assert answer_problem("On September 3: Atlas and Pioneer. On September 4: Atlas and Pioneer.",
+                          "Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", truth, [ROOMS, second],
+                          [])[0] == "answer_repeats_list"
+    assert answer_problem("Atlas and Pioneer are free at 11 am on both days.",
+                          "Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", truth, [ROOMS, second],
+                          []) is None
+    assert answer_problem("I count 3 items in all.", "How many items are in my order with the Suitcase, Blender "
+                          "and Desk Lamp?", truth, [ORDER], [])[0] == "answer_in_query"
+    assert answer_problem("I count 3 items in all.", "How many items are in order #W1?", truth, [ORDER], []) is None
 
 
 def _conversation(plan: str) -> dict[str, Any]:

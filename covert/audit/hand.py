@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import re
 
-from covert.answer_checks import COUNT_CUE, asks_for_list, distinctive, record_lists, unavailable_named
+from covert.answer_checks import (
+    COUNT_CUE,
+    asks_for_list,
+    count_named_in_query,
+    items_said_twice,
+    record_lists,
+    unavailable_named,
+)
 from covert.audit.checks import OK, Verdict, _flag, check
 from covert.audit.rows import RowView, scalars_of
-from covert.audit.text import normalized, says, says_spoken
-from covert.spoken import spoken_variants
+from covert.audit.text import normalized
 from covert.validation import undoes_earlier_write
 
 _CUT = re.compile(r"\band (\d+) more\b")
@@ -46,55 +52,29 @@ def list_cut(view: RowView) -> Verdict | None:
     return OK
 
 
-def _counted(view: RowView) -> list[tuple[int, int]]:
-    """Per list of records the calls returned: ``(its length, how many of its records the query names)``."""
-    out = []
-    query_norm = normalized(view.query)
-    for call in view.calls:
-        stack = [call.output]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, dict):
-                stack.extend(item.values())
-            elif isinstance(item, list):
-                records = [e for e in item[:200] if isinstance(e, dict)]
-                if len(records) >= 2:
-                    named = sum(any(distinctive(v) and says(query_norm, v) for v in r.values()) for r in records)
-                    out.append((len(records), named))
-                stack.extend(records)
-    return out
-
-
 @check("answer_in_query", "count questions whose query already names every counted record ('How many items in my "
        "order with the Suitcase, Blender and Desk Lamp?' -> 3)", 0.0)
 def answer_in_query(view: RowView) -> Verdict | None:
     """Rows whose query asks for a count: flagged when a list of two records or more that the calls
-    returned has every record named in the query and the answer states that count (a digit or a number
-    word): the user said the answer."""
+    returned has every record named in the query (by a value no other record of the list holds) and the
+    answer states that count: the user said the answer (:func:`covert.answer_checks.count_named_in_query`,
+    the check validation rejects rows by)."""
     if not view.answer or not view.turns or not COUNT_CUE.search(view.query):
         return None
-    answer_norm = normalized(view.answer)
-    for length, named in _counted(view):
-        if named == length and (says(answer_norm, str(length)) or says_spoken(answer_norm, length)):
-            return _flag("count_named", f"{length} named in the query: {view.query}")
-    return OK
-
-
-def _item_mentions(answer: str, value: str) -> int:
-    return max(len(re.findall(rf"(?<![\w-]){re.escape(form)}(?![\w-])", answer)) for form in spoken_variants(value))
+    found = count_named_in_query(view.query, normalized(view.answer), [c.output for c in view.calls])
+    return _flag("count_named", f"{found}: {view.query}") if found else OK
 
 
 @check("list_said_twice", "answers that say the same list of items twice (one parallel answer per call naming "
        "the same records)", 0.0)
 def list_said_twice(view: RowView) -> Verdict | None:
     """Answers of rows whose calls returned records: flagged when two distinctive values of returned
-    records (names, titles) that the user did not say each occur twice or more in the answer: a list
-    said twice, not one record mentioned again."""
+    records (names, titles) that the user did not say are each said more often than distinct records
+    hold them (:func:`covert.answer_checks.items_said_twice`, the check validation rejects rows by):
+    a list said twice, not one record mentioned again, nor two emails that share a subject."""
     if not view.answer or not view.turns:
         return None
-    values = {str(v) for c in view.calls for r in record_lists(c.output) for v in r.values()
-              if distinctive(v) and not says(view.user_norm, v)}
-    twice = sorted(v for v in values if _item_mentions(view.answer, v) >= 2)
+    twice = items_said_twice(view.answer, view.user_norm, [c.output for c in view.calls])
     return _flag("same_items", ", ".join(twice[:4])) if len(twice) >= 2 else OK
 
 

@@ -45,6 +45,9 @@ AGGREGATE_ANSWERS = {
             "Across {whose} {plural}, the {field} {adds} up to {value}."),
     "count": ("You have {count}.", "I count {count} in all.", "All told, that's {count}.",
               "That comes to {count}."),
+    # a count of a list that is not the user's own ("How many rooms does Hotel Solana have?"): not "You have"
+    "count_of": ("I count {count} in all.", "All told, that's {count}.", "That comes to {count}.",
+                 "There are {count}."),
     "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",
             "That would be {label}, with {a} {field} of {value}."),
     "min": ("{label} has the lowest {field}, at {value}.", "The lowest {field} belongs to {label}: {value}.",
@@ -290,16 +293,17 @@ class Composer:
         raise Rejected("repeated_answer_frame", tool)  # every frame that fits is spoken: it would repeat
 
     def aggregate(self, op: str, words: dict[str, str], count: int | None = None,
-                  nouns: tuple[str, str] = ("", "")) -> tuple[str, dict[str, str]]:
+                  nouns: tuple[str, str] = ("", ""), own: bool = True) -> tuple[str, dict[str, str]]:
         """The answer to a reasoning step (sum, count, max, min); for a count, the counted noun agrees
-        with the number. Returns the text and the extra fact fields (``form``, ``said``)."""
+        with the number, and a list that is not the user's own (``own`` false) is not said as "You have".
+        Returns the text and the extra fact fields (``form``, ``said``)."""
         extra: dict[str, str] = {}
         if op == "count" and count is not None:
             noun, many = nouns
             form = f"n:{noun}|{many}" if many != plural(noun) else f"n:{noun}"
             words = {**words, "count": say_count(count, form[2:])}
             extra = {"form": form, "said": words["count"]}
-        template = self.rng.choice(AGGREGATE_ANSWERS[op])
+        template = self.rng.choice(AGGREGATE_ANSWERS["count_of" if op == "count" and not own else op])
         field_noun = words.get("field", "")
         article = "an" if field_noun[:1].lower() in ("a", "e", "i", "o", "u") else "a"
         many = plural_noun(field_noun)  # "the points come to", "the order total comes to"

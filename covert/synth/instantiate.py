@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from covert.answer_checks import asks_for_list, distinctive
+from covert.answer_checks import asks_for_list
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import Unspeakable, say, singular
@@ -649,22 +649,7 @@ class Instantiator:
         self.repeats = self._record_phrases()
         query = compose_query(self.rng, contexts, asks, REGISTERS.get(self.builder.name, "customer"), self.repeats,
                               trailing)
-        self._reject_counted_in_query(query)
         return query, " ".join(sentence(a) for a in answers), facts
-
-    def _reject_counted_in_query(self, query: str) -> None:
-        """A count whose every counted record the query already names ("How many items are in my order
-        with the Suitcase, Blender and Desk Lamp?"): the user said the answer (``answer_in_query``)."""
-        said = normalize_text(query)
-        for step in self.reasoning:
-            if step["op"] != "count":
-                continue
-            output = self.calls[step["call"]].output
-            elements = get_path(output, step["list_path"]) if step["list_path"] else output
-            if isinstance(elements, list) and elements and all(
-                    isinstance(e, dict) and any(distinctive(v) and mentions(said, v) for v in e.values())
-                    for e in elements):
-                raise Rejected("answer_in_query", f"the query names all {len(elements)} counted records")
 
     def _context(self, index: int, step: _Step, needed: set[str], said: str, asked: list[Any]) -> dict[str, Any] | None:
         """The context sentence that hands over what step ``index`` needs from the user, leaving out what
@@ -813,7 +798,7 @@ class Instantiator:
         ask = self.rng.choice(asks).format(**words)
         if op == "count":
             one = noun_ref.noun if noun_ref is not None else singular(plural)
-            answer, extra = self.composer.aggregate(op, words, result, (one, plural))
+            answer, extra = self.composer.aggregate(op, words, result, (one, plural), own=own)
         else:
             answer, extra = self.composer.aggregate(op, words)
             extra = {**extra, **money}
