@@ -257,9 +257,10 @@ def items_said_twice(answer: str, query_norm: str, outputs: list[Any]) -> list[s
     are a list said twice (one record mentioned again is one value)."""
     holders: dict[str, set[str]] = {}
     for record in (r for output in outputs for r in record_lists(output)):
-        key = _record_key(record)
+        key = ""
         for value in record.values():
-            if distinctive(value) and value in answer:
+            if type(value) is str and value in answer and distinctive(value):
+                key = key or _record_key(record)
                 holders.setdefault(value, set()).add(key)
     claimed: list[tuple[int, int]] = []
     twice = []
