@@ -37,7 +37,7 @@ REGISTERS = {"airline": "customer", "banking": "customer", "hotels": "customer",
              "calendar": "work", "helpdesk": "work", "messaging": "work", "smart_home": "casual"}
 # how often a query of a register opens with a greeting and ends with a closer
 # (real users' requests to assistants carry a politeness formula in well under a fifth of queries)
-FREQUENCY = {"customer": (0.1, 0.07), "work": (0.07, 0.05), "casual": (0.09, 0.05)}
+FREQUENCY = {"customer": (0.08, 0.06), "work": (0.07, 0.05), "casual": (0.08, 0.05)}
 GREETINGS = ("", *sorted({g for group in OPENINGS.values() for g in group}))
 CLOSINGS = ("", *sorted({c for group in CLOSINGS_BY_REGISTER.values() for c in group}))
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ", "Plus, ",
@@ -228,7 +228,7 @@ def plural_subject(ask: str, subjects: list[str]) -> str:
 
 _PLEASE_START = re.compile(r"^(?:please|kindly),? (?=[a-z])", re.IGNORECASE)
 _PLEASE_INSIDE = re.compile(r"\b(can you|could you|would you|will you) please\b|,? please(?=[.?!]?$)", re.IGNORECASE)
-PLEASE_KEPT = 0.35  # the share of a template's "please" a query keeps: real users write it far less often
+PLEASE_KEPT = 0.3  # the share of a template's "please" a query keeps: real users write it far less often
 
 
 def fewer_pleases(part: str, rng: random.Random) -> str:
