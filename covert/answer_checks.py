@@ -7,8 +7,14 @@
 - the answer claims nothing the outputs contradict: no pending date of a closed record (a decision date
   of a resolved dispute, a free-cancellation deadline of a completed booking), no "free of charge" where
   the outputs say a cancellation is not free (``answer_contradicts_outputs``);
+- an answer to "which ... are in stock / available" names no record the outputs mark unavailable
+  (``"available": false``, ``"in_stock": false``) (``answer_contradicts_outputs``);
 - a list request is answered with its items: when the user asks to be shown or told which records and
-  the last turn returned records, the answer names at least one (``answer_names_no_item``).
+  the last turn returned records, the answer names at least one (``answer_names_no_item``);
+- the answer says no list twice: at most one returned value (a name, a title) is said more often than
+  returned records hold it (``answer_repeats_list``, :func:`items_said_twice`);
+- a count is not one the query already holds: no list whose every record the query names is counted
+  in the answer (``answer_in_query``, :func:`count_named_in_query`).
 
 Each function returns ``(reason, detail)`` for the first problem, or ``None``.
 """
@@ -53,6 +59,11 @@ def _cued(pattern: re.Pattern[str], words: tuple[str, ...], text: str) -> bool:
         if not any(word in lowered for word in words):
             return False
     return pattern.search(text) is not None
+
+
+def asks_for_list(text: str) -> bool:
+    """Whether a request asks to be shown or told the items of a list (a list cue and no count cue)."""
+    return _cued(LIST_CUE, _LIST_WORDS, text) and not _cued(COUNT_CUE, _COUNT_WORDS, text)
 
 
 _DATE_OR_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$|^\d{1,2}:\d{2}(:\d{2})?$")
@@ -201,13 +212,124 @@ def answer_problem(answer: str, query: str, truth: dict[str, Any], outputs: list
         _free_flags(outputs, flags)
         if flags and not any(flags):
             return "answer_contradicts_outputs", "says free of charge; the outputs say it is not"
+    found = unavailable_named(query, normalized, outputs)
+    if found:
+        return "answer_contradicts_outputs", f"offers {found}, which the outputs mark unavailable"
+    twice = items_said_twice(answer, normalize_text(query), outputs)
+    if len(twice) >= 2:
+        return "answer_repeats_list", ", ".join(twice[:4])
+    counted = count_named_in_query(query, normalized, outputs)
+    if counted:
+        return "answer_in_query", counted
     if truth.get("behaviour") == "tool_use" and groups:
         return _list_problem(normalized, query, outputs[len(outputs) - len(groups[-1]):])
     return None
 
 
+def _record_key(record: dict[str, Any]) -> str:
+    """Who a record is: its first id field (``message_id``, ``id`` ...), else its whole content; the same
+    record returned by two calls (an email in the inbox and in a search) has one key."""
+    for key, value in record.items():
+        if (key == "id" or key.endswith("_id")) and isinstance(value, (str, int)) and not isinstance(value, bool):
+            return f"{key}={value}"
+    return repr(sorted((str(k), repr(v)) for k, v in record.items()))
+
+
+def _spans(text: str, value: str) -> list[tuple[int, int]]:
+    """Where ``value`` occurs in ``text`` as a whole run (no letter, digit, ``-`` or ``_`` either side)."""
+    out = []
+    start = text.find(value)
+    while start != -1:
+        end = start + len(value)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "-_") and not (after.isalnum() or after in "-_"):
+            out.append((start, end))
+        start = text.find(value, start + 1)
+    return out
+
+
+def items_said_twice(answer: str, query_norm: str, outputs: list[Any]) -> list[str]:
+    """The distinctive values of returned records (names, titles) that ``answer`` says more often than
+    distinct records hold them, the user's own words left out, sorted. An occurrence inside a longer
+    returned value ("Dinner on Sunday?" in "Re: Dinner on Sunday?") is that value's, not its own; two
+    emails with one subject may be said twice, one email in two lists may not. Two such values or more
+    are a list said twice (one record mentioned again is one value)."""
+    holders: dict[str, set[str]] = {}
+    for record in (r for output in outputs for r in record_lists(output)):
+        key = ""
+        for value in record.values():
+            if type(value) is str and value in answer and distinctive(value):
+                key = key or _record_key(record)
+                holders.setdefault(value, set()).add(key)
+    claimed: list[tuple[int, int]] = []
+    twice = []
+    for value in sorted(holders, key=lambda v: (-len(v), v)):
+        spans = [s for s in _spans(answer, value) if not any(a <= s[0] and s[1] <= b for a, b in claimed)]
+        claimed.extend(spans)
+        if len(spans) > len(holders[value]) and not mentions(query_norm, value):
+            twice.append(value)
+    return sorted(twice)
+
+
+def count_named_in_query(query: str, answer_norm: str, outputs: list[Any]) -> str:
+    """For a query that asks for a count: the first list of two records or more that the outputs returned
+    whose every record the query names (by a distinctive value no other record of the list holds) and
+    whose length the answer states, as ``"N named in the query"`` (``""`` for none): the user said the
+    answer ("How many items in my order with the Suitcase, Blender and Desk Lamp?" -> 3)."""
+    if not _cued(COUNT_CUE, _COUNT_WORDS, query):
+        return ""
+    query_norm = normalize_text(query)
+    stack = list(outputs)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            records = [e for e in item[:MAX_RECORDS] if isinstance(e, dict)]
+            stack.extend(records)
+            if len(records) < 2 or not mentions(answer_norm, len(records)):
+                continue
+            shared: dict[str, int] = {}
+            for record in records:
+                for value in {v for v in record.values() if distinctive(v)}:
+                    shared[value] = shared.get(value, 0) + 1
+            if all(any(distinctive(v) and shared[v] == 1 and mentions(query_norm, v) for v in r.values())
+                   for r in records):
+                return f"{len(records)} named in the query"
+    return ""
+
+
+_AVAILABILITY_CUE = re.compile(r"\b(in stock|available|availability|can i (?:buy|get|order))\b", re.IGNORECASE)
+_AVAILABLE_KEYS = ("available", "in_stock", "is_available")
+
+
+def unavailable_named(query: str, answer_norm: str, outputs: list[Any]) -> str:
+    """For a query that asks what is in stock or available: the first distinctive value of a record the
+    outputs mark unavailable (``available``/``in_stock`` false) that the answer names and the query does
+    not (``""`` for none). An answer that offers an unavailable variant tells the user something false."""
+    if "stock" not in query.lower() and "availab" not in query.lower() and "can i " not in query.lower():
+        return ""
+    if not _AVAILABILITY_CUE.search(query):
+        return ""
+    query_norm = normalize_text(query)
+    available: set[str] = set()
+    unavailable: list[str] = []
+    for record in (r for output in outputs for r in record_lists(output)):
+        flag = next((record[k] for k in _AVAILABLE_KEYS if isinstance(record.get(k), bool)), None)
+        if flag is None:
+            continue
+        values = [str(v) for v in record.values() if distinctive(v)]
+        (available.update if flag else unavailable.extend)(values)
+    for value in unavailable:
+        # a value an available record shares ("color black" of two variants) says nothing of this one
+        if value not in available and not mentions(query_norm, value) and mentions(answer_norm, value):
+            return value
+    return ""
+
+
 def _list_problem(answer_norm: str, query: str, last: list[Any]) -> Problem:
-    if not _cued(LIST_CUE, _LIST_WORDS, query) or _cued(COUNT_CUE, _COUNT_WORDS, query):
+    if not asks_for_list(query):
         return None
     query_norm = normalize_text(query)
     records = [r for output in last for r in record_lists(output)]

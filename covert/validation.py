@@ -422,7 +422,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
     an output of its own turn holds is an id used before the call that returns it (``same_turn_dependency``).
     Two writes of one turn may not share an id argument: their order matters (``parallel_write_conflict``).
     The category holds: ``category_parallel`` (two calls or more in one turn), ``category_parallel_multiple``
-    (two calls or more of two tools or more in one turn), ``category_sequential`` (a call of a later turn
+    (two calls or more of two tools or more in one turn; a parallel row makes every call in that one turn:
+    ``category_parallel_turns``), ``category_sequential`` (a call of a later turn
     takes a value from an earlier turn's output that the query does not give). ``scalars`` holds each
     output's :func:`scalar_set` but the last one's (which no later turn sees).
     """
@@ -459,6 +460,8 @@ def _check_turns(builder: Any, oracle: Oracle, outputs: list[Any], query: str, s
             before |= output_scalars
         position += len(group)
     category = oracle.category
+    if category in ("parallel", "parallel_multiple") and len(oracle.groups) > 1:
+        raise Invalid("category_parallel_turns", f"the calls of a {category} row take {len(oracle.groups)} turns")
     if category == "parallel" and not any(len(g) >= 2 for g in oracle.groups):
         raise Invalid("category_parallel", "no turn holds two calls or more")
     if category == "parallel_multiple" and not any(len(g) >= 2 and len({c["name"] for c in g}) >= 2 for g in oracle.groups):
@@ -569,3 +572,25 @@ def _feeds(output_scalars: set[Any], later: dict[str, Any], query: str | None) -
             if query is None or not mentions(query, item):
                 return True
     return False
+
+
+_UNDO = re.compile(r"^(cancel|delete|remove|void|revoke|close)_")
+
+
+def undoes_earlier_write(calls: list[tuple[str, dict[str, Any], bool]]) -> str:
+    """For ``(name, arguments, writes)`` in call order: the first write that cancels or deletes a record
+    (``cancel_*``, ``delete_*`` ...) whose id an earlier, different write changed, as ``"a then b on id"``
+    (``""`` for none). Changing an order's address and then cancelling it is no request that makes sense."""
+    changed: dict[str, str] = {}
+    for name, arguments, writes in calls:
+        if not writes:
+            continue
+        ids = {str(v) for k, v in arguments.items()
+               if isinstance(v, (str, int)) and not isinstance(v, bool) and str(k).endswith(("_id", "_number"))}
+        if _UNDO.match(name):
+            for value in sorted(ids):
+                if value in changed and changed[value] != name:
+                    return f"{changed[value]} then {name} on {value}"
+        for value in ids:
+            changed.setdefault(value, name)
+    return ""

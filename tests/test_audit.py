@@ -187,7 +187,7 @@ def test_category_label_contradicts_the_calls() -> None:
     assert not mismatch(row_view(two_tools)).flagged
 
 
-def test_failed_calls_and_error_reports_do_not_break_the_label() -> None:
+def test_failed_calls_and_error_reports_are_judged_by_the_calls_they_make() -> None:
     failed = ("get_flight_status", {"flight_number": "SK6865", "date": "2026-07-23"},
               {"error": {"code": "service_unavailable", "message": "503", "retryable": True}})
     retried = make_row("Where do I board SK6865?", [[failed], [_status("SK6865", "B14")]], "Gate B14.", "simple",
@@ -195,7 +195,10 @@ def test_failed_calls_and_error_reports_do_not_break_the_label() -> None:
     assert not CHECK["category_mismatch"].fn(row_view(retried)).flagged
     reported = make_row("Where do I board SK6865?", [[failed]], "Sorry, that failed.", "sequential", "airline")
     reported["ground_truth"]["behaviour"] = "report_error"
-    assert CHECK["category_mismatch"].fn(row_view(reported)) is None
+    # an error report cut the row to one call: a row of one call is not sequential (an augmented row's
+    # label must say what the row is), while the failed call itself counts as made
+    assert CHECK["category_mismatch"].fn(row_view(reported)).kind == "sequential_one_turn"
+    assert not CHECK["category_mismatch"].fn(row_view({**reported, "category": "simple"})).flagged
 
 
 def test_outputs_in_other_formats_still_give_their_values() -> None:
@@ -417,3 +420,190 @@ def test_a_one_digit_count_handed_over_is_something_held_back() -> None:
     said = make_row(["Which rooms are free on 2026-10-06 at 12:00 for 2 people?", "Yes."], [[search]], "None.",
                     "simple", builder="calendar")
     assert verdict("single_user_turn", said).kind == "nothing_held_back"
+
+
+# -- what answers and plans assert (covert.audit.hand), the category invariants, imported writes -----------
+
+VARIANTS = {"product_id": "9229267687", "name": "Blender", "variants": [
+    {"item_id": "7906155659", "options": "color red, capacity 1.5L", "available": True},
+    {"item_id": "6731251284", "options": "color black, capacity 2L", "available": False}]}
+PRODUCT = ("get_product_details", {"product_id": "9229267687"}, VARIANTS)
+
+
+def test_an_in_stock_answer_that_offers_an_unavailable_variant() -> None:
+    query = "Which versions of the Blender are in stock?"
+    false = make_row(query, [[PRODUCT]], "We have it in color red, capacity 1.5L and color black, capacity 2L.",
+                     builder="retail")
+    assert verdict("unavailable_offered", false).kind == "offers_unavailable"
+    true = make_row(query, [[PRODUCT]], "In stock right now: color red, capacity 1.5L.", builder="retail")
+    assert not verdict("unavailable_offered", true).flagged
+    # "what options" asks for every version: naming an unavailable one is no claim that it is in stock
+    assert not verdict("unavailable_offered", {**false, "messages": [
+        *false["messages"][:1], {"role": "user", "content": "What options does the Blender come in?"},
+        *false["messages"][2:]]}).flagged
+
+
+def test_a_list_the_user_asked_for_cut_short() -> None:
+    cut = _calendar("Free at 11 am: Atlas, Pioneer and 2 more.")
+    assert verdict("list_cut", cut).kind == "asked_list_cut"
+    assert not verdict("list_cut", _calendar("Free at 11 am: Atlas and Pioneer.")).flagged
+    # a summary of a list nobody asked for is fine
+    unasked = _calendar("Atlas is free, and 3 more rooms too.", "Is a room free at 11:00 on 2026-09-03?")
+    assert not verdict("list_cut", unasked).flagged
+
+
+ORDER = {"order_id": "#W1", "items": [{"item_id": "11", "name": "Suitcase"}, {"item_id": "12", "name": "Blender"},
+                                      {"item_id": "13", "name": "Desk Lamp"}]}
+
+
+def test_a_count_the_query_already_holds() -> None:
+    call = ("get_order_details", {"order_id": "#W1"}, ORDER)
+    told = make_row("How many items are in my order with the Suitcase, Blender and Desk Lamp?", [[call]],
+                    "I count 3 items in all.", builder="retail")
+    assert verdict("answer_in_query", told).kind == "count_named"
+    fair = make_row("How many items are in order #W1?", [[call]], "I count 3 items in all.", builder="retail")
+    assert not verdict("answer_in_query", fair).flagged
+    # "SoMa" is in the query (inside the hotel's name), but two hotels are in SoMa: it names neither
+    hotels = {"hotels": [{"hotel_id": "H1", "hotel_name": "Hotel Solana SoMa", "neighborhood": "SoMa"},
+                         {"hotel_id": "H2", "hotel_name": "Lumen Suites", "neighborhood": "SoMa"}]}
+    shared = make_row("How many hotels are there besides Hotel Solana SoMa?", [[("search_hotels", {"city": "X"},
+                                                                                 hotels)]],
+                      "There are 2 hotels.", builder="hotels")
+    assert not verdict("answer_in_query", shared).flagged
+
+
+def test_an_answer_that_says_one_list_twice() -> None:
+    second = ("search_rooms", {"date": "2026-09-04", "start_time": "11:00"}, {**ROOMS, "date": "2026-09-04"})
+    twice = make_row("Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", [[SEARCH, second]],
+                     "On September 3: Atlas and Pioneer. On September 4: Atlas and Pioneer.", "parallel", "calendar")
+    assert verdict("list_said_twice", twice).kind == "same_items"
+    once = make_row("Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", [[SEARCH, second]],
+                    "Atlas and Pioneer are free at 11 am on both days.", "parallel", "calendar")
+    assert not verdict("list_said_twice", once).flagged
+
+
+def _mail(*messages: tuple[str, str, str]) -> dict[str, Any]:
+    return {"messages": [{"message_id": m, "subject": subject, "from_name": sender} for m, subject, sender in messages]}
+
+
+def test_a_list_said_twice_is_one_record_said_more_often_than_returned() -> None:
+    """An email in the inbox and in a search is one record said twice; two emails that share a subject, and
+    a subject inside its reply's ("Dinner on Sunday?" in "Re: Dinner on Sunday?"), are not."""
+    inbox = ("list_inbox", {}, _mail(("m1", "Agenda for Monday", "Ana Silva"), ("m2", "Slides for the offsite",
+                                                                             "Bo Park"), ("m3", "Re: Dinner on Sunday?", "Cy Lee"),
+                                     ("m4", "Dinner on Sunday?", "Cy Lee")))
+    search = ("search_messages", {"label": "Work"}, _mail(("m1", "Agenda for Monday", "Ana Silva"),
+                                                         ("m2", "Slides for the offsite", "Bo Park")))
+    query = "What's in my inbox? And which Work emails do I have?"
+    overlap = make_row(query, [[inbox, search]], "In your inbox: Agenda for Monday (Ana Silva), Slides for the "
+                       "offsite (Bo Park), Re: Dinner on Sunday? (Cy Lee) and Dinner on Sunday? (Cy Lee). Work: "
+                       "Agenda for Monday (Ana Silva) and Slides for the offsite (Bo Park).", "parallel_multiple",
+                       "messaging")
+    assert verdict("list_said_twice", overlap).kind == "same_items"
+    said_once = make_row(query, [[inbox, search]], "In your inbox: Agenda for Monday (Ana Silva), Slides for the "
+                         "offsite (Bo Park), Re: Dinner on Sunday? (Cy Lee) and Dinner on Sunday? (Cy Lee); the "
+                         "first two are your Work emails.", "parallel_multiple", "messaging")
+    assert not verdict("list_said_twice", said_once).flagged
+    same_subject = ("list_inbox", {}, _mail(("m7", "Your statement is ready", "Ridgeline Bank"),
+                                            ("m8", "Your statement is ready", "Ridgeline Bank")))
+    two = make_row("What's in my inbox?", [[same_subject]], "In your inbox: Your statement is ready (Ridgeline Bank) "
+                   "and Your statement is ready (Ridgeline Bank).", "simple", "messaging")
+    assert not verdict("list_said_twice", two).flagged
+
+
+def test_validation_rejects_what_the_audit_counts_as_said_twice_or_in_the_query() -> None:
+    """answer_problem (L3 validation) holds the same checks, so a build writes no row the audit flags."""
+    from covert.answer_checks import answer_problem
+
+    truth = {"answer_facts": [], "behaviour": "tool_use"}
+    second = {**ROOMS, "date": "2026-09-04"}
+    assert answer_problem("On September 3: Atlas and Pioneer. On September 4: Atlas and Pioneer.",
+                          "Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", truth, [ROOMS, second],
+                          [])[0] == "answer_repeats_list"
+    assert answer_problem("Atlas and Pioneer are free at 11 am on both days.",
+                          "Which rooms are free at 11:00 on 2026-09-03 and 2026-09-04?", truth, [ROOMS, second],
+                          []) is None
+    assert answer_problem("I count 3 items in all.", "How many items are in my order with the Suitcase, Blender "
+                          "and Desk Lamp?", truth, [ORDER], [])[0] == "answer_in_query"
+    assert answer_problem("I count 3 items in all.", "How many items are in order #W1?", truth, [ORDER], []) is None
+
+
+def _conversation(plan: str) -> dict[str, Any]:
+    found = {"customer_id": "cu_1", "name": "Ana Silva", "reservations": ["QCJECV"]}
+    details = {"reservation_id": "QCJECV", "status": "confirmed"}
+    messages = [{"role": "system", "content": "You help travellers."},
+                {"role": "user", "content": "Can you check my reservation? I'm ana@example.com."},
+                {"role": "assistant", "content": "", "reasoning_content": plan, "tool_calls": [
+                    {"id": "c0", "type": "function", "function": {"name": "find_customer_by_email",
+                                                                  "arguments": {"email": "ana@example.com"}}}]},
+                {"role": "tool", "tool_call_id": "c0", "name": "find_customer_by_email", "content": json.dumps(found)},
+                {"role": "assistant", "content": "", "reasoning_content": "Now I'll check reservation QCJECV.",
+                 "tool_calls": [{"id": "c1", "type": "function", "function": {
+                     "name": "get_reservation_details", "arguments": {"reservation_id": "QCJECV"}}}]},
+                {"role": "tool", "tool_call_id": "c1", "name": "get_reservation_details", "content": json.dumps(details)},
+                {"role": "assistant", "content": "Reservation QCJECV is confirmed."}]
+    return {"task_id": "t-1", "builder": "airline", "category": "sequential", "messages": messages,
+            "tools": _tools("airline", ["find_customer_by_email", "get_reservation_details"]),
+            "ground_truth": {"behaviour": "tool_use"}}
+
+
+def test_a_plan_that_names_an_id_nothing_has_shown() -> None:
+    check = CHECK["plan_foreknows"].fn
+    assert check(row_view(_conversation("I'll look them up, then check reservation QCJECV."))).kind == "unseen_id"
+    assert not check(row_view(_conversation("I'll look them up by the email they gave."))).flagged
+
+
+def test_a_change_then_a_cancel_of_the_same_order() -> None:
+    modify = ("modify_pending_order_address", {"order_id": "#W1", "address1": "1 Elm St"}, {"order_id": "#W1"})
+    cancel = ("cancel_pending_order", {"order_id": "#W1", "reason": "no longer needed"}, {"status": "cancelled"})
+    other = ("cancel_pending_order", {"order_id": "#W2", "reason": "no longer needed"}, {"status": "cancelled"})
+    undone = make_row("Ship #W1 to 1 Elm St, then cancel #W1.", [[modify], [cancel]], "Done.", "state_changing",
+                      "retail")
+    assert verdict("undone_write", undone).kind == "change_then_cancel"
+    fine = make_row("Ship #W1 to 1 Elm St and cancel #W2.", [[modify, other]], "Done.", "state_changing", "retail")
+    assert not verdict("undone_write", fine).flagged
+
+
+def test_parallel_rows_make_every_call_in_one_turn_and_simple_rows_offer_one_tool() -> None:
+    mismatch = CHECK["category_mismatch"].fn
+    flights = ("search_flights", {"origin": "DEN", "destination": "BOS", "date": "2026-01-19"},
+               {"flights": [{"flight_number": "SK6804", "departure_time": "07:50"}]})
+    find = ("find_customer_by_email", {"email": "ana@example.com"}, {"customer_id": "cu_1", "name": "Ana"})
+    split = make_row("I'm ana@example.com. Gate of SK6865, and flights from DEN to BOS?",
+                     [[find], [_status("SK6865", "B14"), flights]], "Gate B14; SK6804 at 07:50.",
+                     "parallel_multiple", "airline")
+    assert mismatch(row_view(split)).kind == "parallel_extra_turn"
+    one_turn = make_row("Gate of SK6865, and flights from DEN to BOS?", [[_status("SK6865", "B14"), flights]],
+                        "Gate B14; SK6804 at 07:50.", "parallel_multiple", "airline")
+    assert not mismatch(row_view(one_turn)).flagged
+    simple = make_row("Where do I board SK6865?", [[_status("SK6865", "B14")]], "Gate B14.", "simple", "airline")
+    assert not mismatch(row_view(simple)).flagged
+    offered = {**simple, "tools": simple["tools"] + _tools("airline", ["search_flights"])}
+    assert mismatch(row_view(offered)).kind == "simple_many_tools"
+    assert not mismatch(row_view({**offered, "category": "multiple"})).flagged
+
+
+def test_imported_writes_are_seen_by_their_names() -> None:
+    from covert.audit.rows import is_write
+
+    assert is_write("api.example_fax", "DeleteFax") and is_write("api.example", "users_patch")
+    assert is_write("api.example", "compute.instances.delete") and not is_write("api.example", "get_post")
+    deleted = make_row("Delete fax 12.", [[("DeleteFax", {"faxId": "12"}, {"deleted": True})]], "Deleted.",
+                       "state_changing", "none")
+    deleted["builder"] = "api.example_fax"
+    assert not CHECK["category_mismatch"].fn(row_view(deleted)).flagged
+    read = make_row("Show fax 12.", [[("GetFax", {"faxId": "12"}, {"faxId": "12"})]], "Here.", "state_changing", "none")
+    read["builder"] = "api.example_fax"
+    assert CHECK["category_mismatch"].fn(row_view(read)).kind == "state_changing_no_write"
+
+
+def test_language_measures_of_a_config() -> None:
+    from covert.audit.distribution import confirmation_replies, distinct_2, fixed_plan_share, polite
+
+    assert polite("Hi, can you check my order?") and polite("Cancel it please.") and not polite("Cancel order #W1.")
+    assert distinct_2(["a b c"] * 200) < distinct_2([f"word{i} other{i} more{i}" for i in range(200)])
+    assert distinct_2(["too few"]) is None
+    share, count = fixed_plan_share([["I'll answer."]] * 10 + [[f"plan {i}"] for i in range(10)])
+    assert count == 20 and share == 0.5
+    replies = confirmation_replies(["Yes, please go ahead.", "Wait, will anything else change?", "Okay, go ahead."])
+    assert replies["confirmations"] == 3 and abs(replies["not_plain_yes"] - 1 / 3) < 1e-3

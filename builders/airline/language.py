@@ -116,12 +116,12 @@ LANGUAGE = Language(
     scope="Skylark Airways flights, reservations, bags and Larkmiles profiles",
     intents={
         "find_customer_by_email": (
-            Intent(ask=("can you pull up my Larkmiles profile? My email is {email}",
+            Intent(ask=("can you pull up my Larkmiles profile? I'm {email}",
                         "I'd like to check my frequent flyer account — it's under {email}"),
                    answer=("I found your Larkmiles profile, {name}; you're a {tier:status} member.",
                            "Thanks, {name}, I have your profile up ({tier:status} tier).",
                            "Your profile is under {name}, at {tier:status} tier."),
-                   context=("my email is {email}", "the account is under {email}",
+                   context=("the account is under {email}", "{email} is the email on my Larkmiles account", "I'm {email}", "you can reach my profile through {email}",
                             "you can find me by my email, {email}")),
         ),
         "find_customer_by_membership": (

@@ -207,19 +207,19 @@ LANGUAGE = Language(
         ),
         "list_events": (
             Intent(ask=("I'm {email} — what's on my calendar on {start_date}?",
-                        "what meetings do I have on {start_date}? My email is {email}",
+                        "what meetings do I have on {start_date}? This is {email}",
                         "can you walk me through my day on {start_date}? I'm {email}",
                         "I'm {email}. What do I have between {start_date} and {end_date}?",
-                        "can you list my meetings from {start_date} through {end_date}? My email is {email}"),
+                        "can you list my meetings from {start_date} through {end_date}? My calendar is under {email}"),
                    answer=("You have {events:n:event}: {events:list:title|start_time@time}.",
                            "On your calendar: {events:list:title|start_time@time|end_time@time#+to}.",
                            "You're down for {events:list:title|start_time@time}.",
                            "{?events=}{name}, your calendar shows {events:n:event} then."),
                    context=("I'm {email} and I'm looking at my calendar for {start_date}",
-                            "my email is {email}; the meeting is on {start_date}",
+                            "{email} here; the meeting is on {start_date}",
                             "this is {email}, looking at my meetings on {start_date}",
                             "I'm {email} and the meeting falls between {start_date} and {end_date}",
-                            "my email is {email}; I'm looking at my meetings from {start_date} to {end_date}")),
+                            "it's {email}, and I mean my meetings from {start_date} to {end_date}")),
             Intent(ask=("how busy am I on {start_date}? I'm {email}",
                         "I'm {email}. How packed is my calendar from {start_date} to {end_date}?"),
                    answer=("You have {events:n:event}: {events:list:title|start_time@time}.",
@@ -248,7 +248,7 @@ LANGUAGE = Language(
         ),
         "find_free_slots": (
             Intent(ask=("I'm {email}. When are {person_ids} and I both free on {date}?",
-                        "when can I meet {person_ids} on {date}? My email is {email}",
+                        "when can I meet {person_ids} on {date}? I'm {email} on the calendar",
                         "I'm {email} and I need {duration_minutes} minutes with {person_ids} on {date} — "
                         "when are we all free?",
                         "can you find a {duration_minutes}-minute slot on {date} for me and {person_ids}? "
@@ -284,7 +284,7 @@ LANGUAGE = Language(
             Intent(ask=('I\'m {email}. Please set up "{title}" with {person_ids} on {date} at {start_time} '
                         'for {duration_minutes} minutes',
                         'can you schedule a {duration_minutes}-minute meeting called "{title}" with {person_ids} '
-                        'on {date} at {start_time}? My email is {email}',
+                        'on {date} at {start_time}? {email} here',
                         'please put "{title}" on my calendar on {date} at {start_time} for {duration_minutes} '
                         'minutes and invite {person_ids}. I\'m {email}',
                         'I\'m {email}. Book "{title}" in {room_id} on {date} at {start_time} for '

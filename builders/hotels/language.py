@@ -112,12 +112,12 @@ LANGUAGE = Language(
     scope="hotel searches, room bookings, changes and cancellations, and Wayfarer Rewards points",
     intents={
         "find_guest_by_email": (
-            Intent(ask=("can you pull up my profile? My email is {email}",
+            Intent(ask=("can you pull up my profile? I'm {email}",
                         "I'd like to check my account with you, the email on it is {email}"),
                    answer=("Thanks, {name}, I found your profile.",
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
-                   context=("my email is {email}", "I booked under {email}", "the email on my account is {email}")),
+                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}")),
         ),
         "find_guest_by_loyalty_number": (
             Intent(ask=("can you find my account? My Wayfarer Rewards number is {loyalty_number}",

@@ -63,11 +63,11 @@ LANGUAGE = Language(
     scope="orders, returns, deliveries and account details at our online store",
     intents={
         "find_user_id_by_email": (
-            Intent(ask=("can you look up my account? My email is {email}",),
+            Intent(ask=("can you look up my account? I'm {email}",),
                    answer=("Thanks, {name}, I found your account.",
                            "I have your account up, {name}.",
                            "Your account is under {name}."),
-                   context=("my email is {email}", "this is {email}", "my account email is {email}")),
+                   context=("this is {email}", "my account email is {email}", "I shop with you as {email}", "my orders go to {email}", "I'm under {email}")),
         ),
         # a lookup on the way only: all it returns besides the internal id is the name the user just gave,
         # so as a request of its own its answer could tell them nothing (the row would be trivial)
@@ -117,10 +117,16 @@ LANGUAGE = Language(
                    context=("I was browsing your {category} products",)),
         ),
         "get_product_details": (
-            Intent(ask=("which versions of {product_id} are in stock?", "what options does {product_id} come in?"),
+            Intent(ask=("what options does {product_id} come in?", "what versions of {product_id} do you make?"),
                    answer=("The {name} comes in {variants:list:options|price@money}.",
                            "Options for the {name}: {variants:list:options|price@money}.",
                            "We have the {name} in {variants:n:version}: {variants:list:options}.")),
+            # in stock means available: only the variants the output marks available are named
+            Intent(ask=("which versions of {product_id} are in stock?", "which options of {product_id} can I buy right now?",
+                        "what versions of {product_id} are available at the moment?"),
+                   answer=("In stock right now: {variants:list:options|price@money?available}.",
+                           "You can get the {name} in {variants:list:options?available} at the moment.",
+                           "These {name} versions are available: {variants:list:options|price@money?available}.")),
         ),
         "cancel_pending_order": (
             Intent(ask=("please cancel {order_id}, reason: {reason}", "I want to cancel {order_id} — {reason}",

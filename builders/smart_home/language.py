@@ -88,13 +88,13 @@ LANGUAGE = Language(
     scope="your smart home: homes and rooms, device status and control, scenes, routines and energy use",
     intents={
         "find_homes_by_email": (
-            Intent(ask=("which homes are on my account? My email is {email}",
+            Intent(ask=("which homes are on my account? I'm {email}",
                         "can you pull up my smart home account? It's under {email}",
                         "I sign in with {email} — what homes can I control?"),
                    answer=("Your account, {owner_name}, can control {homes:list:name|city}.",
                            "I found {homes:n:home} on your account: {homes:list:name|city}.",
                            "{owner_name}, these homes are linked to you: {homes:list:name|role}."),
-                   context=("my email is {email}", "I sign in with {email}", "the account is under {email}")),
+                   context=("I sign in with {email}", "the account is under {email}", "my login is {email}", "I'm {email} on the app")),
         ),
         "get_home": (
             Intent(ask=("how many rooms and devices do I have set up at {home_id}?", "give me an overview of {home_id}"),

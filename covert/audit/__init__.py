@@ -5,6 +5,7 @@ its calls turn by turn) and says whether it applies and whether the row has the 
 each check's rate per builder and category.
 """
 
+from covert.audit import hand  # noqa: F401  (registers the checks of what answers and plans assert)
 from covert.audit.checks import CHECKS, Check, Verdict
 from covert.audit.report import ConfigAudit, audit_dataset, audit_rows, format_report
 from covert.audit.rows import RowView, row_view

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from covert.answer_checks import COUNT_CUE, LIST_CUE, distinctive, record_lists
+from covert.audit.categories import label_problem
 from covert.audit.rows import CallView, RowView, scalars_of
 from covert.audit.text import (
     frame,
@@ -25,7 +26,6 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
-from covert.env import is_error
 from covert.query_leaks import query_leaks
 from covert.values import enum_codes, said_twice
 
@@ -325,58 +325,19 @@ def internals_shown(view: RowView) -> Verdict | None:
 
 # -- what the calls do ------------------------------------------------------------------------------------
 
-def _uses_earlier_output(view: RowView, turn_index: int) -> bool:
-    earlier: set[str] = set()
-    for turn in view.turns[:turn_index]:
-        for call in turn:
-            earlier |= call.scalars
-    for call in view.turns[turn_index]:
-        for value in scalars_of(call.arguments):
-            if value in earlier and not says(view.user_norm, value):
-                return True
-    return False
-
-
 @check("category_mismatch", "category label contradicts the calls (parallel_multiple with one call or one tool, "
-       "parallel not in one turn, sequential with no dependency, ...)", 0.0)
+       "parallel calls over two turns, sequential with no dependency, simple offering many tools, ...)", 0.0)
 def category_mismatch(view: RowView) -> Verdict | None:
-    """Per label: simple and multiple make exactly one call; parallel puts two calls or more in one
-    turn; parallel_multiple puts two calls or more of two tools or more in one turn; sequential has a
-    call that takes a value from an earlier turn's output that the user never said; state_changing
-    writes; irrelevance makes no call. Calls that failed (an error output, retried or reported) do
-    not count, and rows that end in an error report are not judged."""
-    if view.behaviour not in ("tool_use", "clarify", "decline"):
+    """Every row that calls, asks or declines, error reports and retries included: flagged when its calls
+    contradict its label (:func:`covert.audit.categories.label_problem`: simple and multiple make exactly
+    one call, simple among one tool; parallel puts every call in one turn of two calls or more,
+    parallel_multiple of two tools or more; sequential has a call that takes a value from an earlier
+    turn's output that the user never said; state_changing writes; irrelevance makes no call). A failed
+    call counts as made; a retry of it counts once."""
+    if view.behaviour not in ("tool_use", "clarify", "decline", "retry", "report_error"):
         return None
-    category = view.category
-    turns = [t for t in ([c for c in turn if not _failed(c)] for turn in view.turns) if t]
-    view = replace(view, turns=turns)
-    calls = view.calls
-    if category in ("simple", "multiple"):
-        return OK if len(calls) == 1 else _flag(f"{category}_calls", f"{len(calls)} calls")
-    if category == "parallel":
-        return OK if any(len(t) >= 2 for t in turns) else _flag("parallel_not_one_turn", _shape(view))
-    if category == "parallel_multiple":
-        if not any(len(t) >= 2 for t in turns):
-            return _flag("parallel_multiple_one_call", _shape(view))
-        if not any(len(t) >= 2 and len({c.name for c in t}) >= 2 for t in turns):
-            return _flag("parallel_multiple_one_tool", _shape(view))
-        return OK
-    if category == "sequential":
-        if len(turns) < 2:
-            return _flag("sequential_one_turn", _shape(view))
-        if not any(_uses_earlier_output(view, k) for k in range(1, len(turns))):
-            return _flag("sequential_no_dependency", _shape(view))
-        return OK
-    if category == "state_changing":
-        return OK if any(c.writes for c in calls) else _flag("state_changing_no_write", _shape(view))
-    if category == "irrelevance":
-        return OK if not calls else _flag("irrelevance_with_calls", _shape(view))
-    return None
-
-
-def _failed(call: CallView) -> bool:
-    """An error observation (``{"error": {"code": ...}}`` alone), not a record that has an error field."""
-    return is_error(call.output)
+    problem = label_problem(view)
+    return _flag(problem, _shape(view)) if problem else OK
 
 
 def _shape(view: RowView) -> str:

@@ -8,15 +8,14 @@ distinct-2 depends on how many queries it is taken over, so it is always taken o
 
 from __future__ import annotations
 
-import itertools
-import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from covert.audit.distribution import distinct_2
+
 DISTINCT_SAMPLE = 500
-_TOKEN = re.compile(r"[a-z0-9']+")
 POLITE = re.compile(
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening|day)|greetings|dear \w+)\b|"
     r"\b(?:thanks|thank you|thx|cheers|grateful|appreciate(?:d)?|much appreciated|many thanks)\b|"
@@ -25,21 +24,10 @@ POLITE = re.compile(
     re.IGNORECASE)
 
 
-def polite(query: str) -> bool:
+def politeness_formula(query: str) -> bool:
     """Whether a query carries a politeness formula (a greeting, a thank-you, "I hope you can help",
     "please let me know", "if you don't mind", ...). A bare "please" inside a request is no formula."""
     return bool(POLITE.search(query))
-
-
-def distinct_2(queries: list[str], sample: int = DISTINCT_SAMPLE, seed: int = 0) -> float | None:
-    """Distinct bigrams over all bigrams of ``sample`` queries drawn with ``seed`` (all of them when fewer),
-    lower-cased word tokens; ``None`` without a bigram."""
-    chosen = queries if len(queries) <= sample else random.Random(seed).sample(queries, sample)
-    grams: list[tuple[str, str]] = []
-    for query in chosen:
-        tokens = _TOKEN.findall(query.lower())
-        grams.extend(itertools.pairwise(tokens))
-    return len(set(grams)) / len(grams) if grams else None
 
 
 @dataclass
@@ -57,9 +45,9 @@ class QueryStats:
         counts = Counter(self.queries)
         total = len(self.queries)
         duplicated = sum(n for n in counts.values() if n > 1)
-        d2 = distinct_2(self.queries)
+        d2 = distinct_2(self.queries, sample=min(total, DISTINCT_SAMPLE), samples=1) if total else None
         return {"rows": total,
                 "duplicate_first_turns": round(duplicated / total, 4) if total else None,
                 "distinct_2": round(d2, 4) if d2 is not None else None,
                 "distinct_2_sample": min(total, DISTINCT_SAMPLE),
-                "polite": round(sum(polite(q) for q in self.queries) / total, 4) if total else None}
+                "polite": round(sum(politeness_formula(q) for q in self.queries) / total, 4) if total else None}

@@ -11,6 +11,14 @@ from typing import Any
 
 from covert.audit import imported as _imported  # noqa: F401 - registers the checks of imported rows
 from covert.audit.checks import CHECKS, Check, closing, opening
+from covert.audit.distribution import (
+    EMAIL_IS,
+    PROPOSAL,
+    confirmation_replies,
+    distinct_2,
+    fixed_plan_share,
+    polite,
+)
 from covert.audit.imported import source_of
 from covert.audit.queries import QueryStats
 from covert.audit.rows import row_view
@@ -75,18 +83,35 @@ class ConfigAudit:
     results: dict[str, CheckResult] = field(default_factory=dict)
     openings: Counter[str] = field(default_factory=Counter)
     closings: Counter[str] = field(default_factory=Counter)
-    queries: dict[str, QueryStats] = field(default_factory=lambda: defaultdict(QueryStats))
+    queries: list[str] = field(default_factory=list)
+    query_groups: dict[str, QueryStats] = field(default_factory=lambda: defaultdict(QueryStats))
+    plans: list[list[str]] = field(default_factory=list)
+    confirmations: list[str] = field(default_factory=list)
+
+    def language(self) -> dict[str, Any]:
+        """The config's distribution measures (:mod:`covert.audit.distribution`)."""
+        queries = self.queries
+        fixed, plans = fixed_plan_share(self.plans)
+        d2 = distinct_2(queries)
+        return {
+            "politeness": round(sum(map(polite, queries)) / len(queries), 4) if queries else None,
+            "distinct_2": round(d2, 4) if d2 is not None else None,
+            "my_email_is": round(sum(bool(EMAIL_IS.search(q)) for q in queries) / len(queries), 4) if queries else None,
+            "fixed_plans": round(fixed, 4) if fixed is not None else None, "plans": plans,
+            **confirmation_replies(self.confirmations),
+        }
 
     def to_dict(self, examples: int = 5, seed: int = 0) -> dict[str, Any]:
         return {
             "rows": self.rows,
             "checks": {name: r.to_dict(examples, seed) for name, r in self.results.items()},
+            "language": self.language(),
             "queries": {
                 "distinct_openings": len([k for k in self.openings if k]),
                 "distinct_closings": len([k for k in self.closings if k]),
                 "openings": dict(self.openings.most_common(12)),
                 "closings": dict(self.closings.most_common(12)),
-                "per_source": {k: v.to_dict() for k, v in sorted(self.queries.items())},
+                "per_source": {k: v.to_dict() for k, v in sorted(self.query_groups.items())},
             },
         }
 
@@ -100,11 +125,17 @@ def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft") -> ConfigAud
         view = row_view(row)
         audit.rows += 1
         if view.query:
-            audit.queries[source_of(view.builder)].add(view.query)
+            audit.query_groups[source_of(view.builder)].add(view.query)
             if view.builder.startswith("api."):
-                audit.queries["api (all imported)"].add(view.query)
+                audit.query_groups["api (all imported)"].add(view.query)
             audit.openings[opening(view.query)] += 1
             audit.closings[closing(view.query)] += 1
+            audit.queries.append(view.query)
+        plans = [text for kind, text in view.extras.get("timeline") or [] if kind == "reasoning"]
+        if plans:
+            audit.plans.append(plans)
+        audit.confirmations += [reply for question, reply, _ in view.extras.get("exchanges") or []
+                                if PROPOSAL.search(question)]
         for check in checks:
             verdict = check.fn(view)
             if verdict is None:
@@ -169,11 +200,11 @@ def format_report(audits: dict[str, ConfigAudit], examples: int = 0, seed: int =
         out.append("")
         out.append(format_table(audit, "builder"))
         out.append("")
-        if any(k.startswith("api.") for k in audit.queries):
+        if any(k.startswith("api.") for k in audit.query_groups):
             out.append(format_table(audit, "source"))
             out.append("")
         out.append("queries per source: rows, duplicated first turns, distinct-2 (over an equal sample), polite")
-        for source, stats in sorted(audit.queries.items()):
+        for source, stats in sorted(audit.query_groups.items()):
             d = stats.to_dict()
             out.append(f"  {source:<24} {d['rows']:>6}  dup {_share(d['duplicate_first_turns'])}  "
                        f"distinct-2 {d['distinct_2'] if d['distinct_2'] is not None else '-'} "
@@ -191,6 +222,8 @@ def format_report(audits: dict[str, ConfigAudit], examples: int = 0, seed: int =
                    f"({len(audit.closings) - ('' in audit.closings)} distinct)")
         out.append("  openings: " + ", ".join(f"{k or '(none)'} {n}" for k, n in audit.openings.most_common(8)))
         out.append("  closings: " + ", ".join(f"{k or '(none)'} {n}" for k, n in audit.closings.most_common(8)))
+        lang = audit.language()
+        out.append("language: " + ", ".join(f"{k} {v}" for k, v in lang.items()))
         if examples:
             out.append("examples of flagged rows:")
             for check_name, result in audit.results.items():

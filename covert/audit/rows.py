@@ -98,25 +98,45 @@ def scalars_of(value: Any) -> frozenset[str]:
 
 
 @cache
-def _write_tools(builder: str) -> frozenset[str] | None:
+def _tool_writes(builder: str) -> dict[str, bool] | None:
     from covert.env import UnknownBuilderError, get_builder
 
     try:
         spec = get_builder(builder)
-    except UnknownBuilderError:
+    except (UnknownBuilderError, Exception):  # an imported builder whose store is gone reads as unknown
         return None
-    return frozenset(name for name, tool in spec.tools.items() if tool.writes)
+    return {name: bool(tool.writes) for name, tool in spec.tools.items()}
 
 
-_WRITE_VERB = re.compile(r"^(create|update|cancel|delete|send|book|add|remove|set|modify|change|transfer|pay|freeze|"
-                         r"unfreeze|report|dispute|assign|escalate|resolve|submit|request|redeem|reply|forward|archive|"
-                         r"activate|control|reschedule|respond|return)_")
+_WRITE_VERBS = frozenset((
+    "create", "update", "cancel", "delete", "send", "book", "add", "remove", "set", "modify", "change", "transfer",
+    "pay", "freeze", "unfreeze", "report", "dispute", "assign", "escalate", "resolve", "submit", "request", "redeem",
+    "reply", "forward", "archive", "activate", "control", "reschedule", "respond", "return", "patch", "put", "post",
+    "insert", "upsert", "replace", "destroy", "purge", "erase", "trash", "move", "rename", "enable", "disable",
+    "start", "stop", "restart", "reset", "revoke", "approve", "reject", "close", "open", "import", "upload", "write",
+    "edit", "mark", "attach", "detach", "deactivate", "suspend", "undelete", "untrash", "batchdelete", "batchupdate",
+    "batchcreate", "bulkdelete", "publish", "unpublish", "invite", "grant", "apply"))
+# verbs that end a name in APIs that name the collection first (``users_patch``, ``instances.delete``)
+_LAST_VERBS = frozenset(("patch", "put", "delete", "insert", "update", "create", "remove", "destroy", "upsert",
+                         "replace", "undelete", "untrash", "trash", "send", "cancel", "move", "stop", "start", "reset"))
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def writes_by_name(tool: str) -> bool:
+    """Whether a tool's name says it writes: its first or last word is a write verb (``cancel_order``,
+    ``DeleteBucket``, ``widgets_patch``, ``compute.instances.delete``)."""
+    words = [w.lower() for w in _NAME_WORDS.findall(tool)]
+    return bool(words) and (words[0] in _WRITE_VERBS or words[-1] in _LAST_VERBS)
 
 
 def is_write(builder: str, tool: str) -> bool:
-    """Whether a tool writes: the installed builder says so; for an unknown builder, its name's verb."""
-    writes = _write_tools(builder)
-    return tool in writes if writes is not None else bool(_WRITE_VERB.match(tool))
+    """Whether a tool writes: what the installed builder says of it; for a tool it does not know (a
+    distractor from another domain) or a builder that is not installed, what the tool's name says; an
+    imported environment's tool also writes where its name says so (``DeleteFax``, ``users_patch``)."""
+    known = _tool_writes(builder)
+    if known is None or tool not in known:
+        return writes_by_name(tool)
+    return known[tool] or (builder.startswith("api.") and writes_by_name(tool))
 
 
 def row_view(row: dict[str, Any]) -> RowView:
@@ -155,6 +175,7 @@ def row_view(row: dict[str, Any]) -> RowView:
     extras = {"reasoning": [str(m.get("reasoning_content") or "")[:MAX_TEXT] for m in messages
                             if m.get("role") == "assistant" and m.get("tool_calls") and m.get("reasoning_content")],
               "exchanges": _exchanges(messages, len(turns)),
+              "timeline": _timeline(messages),
               "failure": truth.get("failure") if isinstance(truth.get("failure"), dict) else None,
               "selections": [str(s.get("value")) for s in truth.get("selections") or []
                              if isinstance(s, dict) and s.get("value") is not None]}
@@ -165,6 +186,20 @@ def row_view(row: dict[str, Any]) -> RowView:
         user_norm=normalize_text(" ".join(user_texts)),
         extras={**extras, "initial_state": row.get("initial_state"), "outputs_raw": list(outputs.values())},
     )
+
+
+def _timeline(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The conversation in order as ``(kind, text)``: ``"shown"`` for what a message says (user, tool and
+    assistant content), ``"reasoning"`` for an assistant turn's reasoning, which comes before its content."""
+    out = []
+    for m in messages[:2000]:
+        if m.get("role") == "system":
+            continue
+        if m.get("role") == "assistant" and m.get("reasoning_content"):
+            out.append(("reasoning", str(m.get("reasoning_content"))[:MAX_TEXT]))
+        if m.get("content"):
+            out.append(("shown", str(m.get("content"))[:MAX_TEXT * 10]))
+    return out
 
 
 def _exchanges(messages: list[dict[str, Any]], turns: int) -> list[tuple[str, str, int]]:

@@ -76,10 +76,25 @@ def augment_pair(pair: RowPair, kind: str, seed: int = 0, intensity: str = "medi
     if pair.rl["task_id"] != base_id:
         raise ValueError(f"the SFT and RL rows hold different tasks ({base_id}, {pair.rl['task_id']})")
     rng = item_rng("augment", seed, base_id, kind)
-    out = spec.apply(pair, rng, spec.config.for_intensity(intensity))
+    out = relabeled(spec.apply(pair, rng, spec.config.for_intensity(intensity)))
     record = {"kind": kind, "seed": seed, "intensity": intensity, **out.record}
     task_id = augmented_task_id(base_id, [kind], seed)
     meta = {"task_id": task_id, "base_task_id": base_id, "augmentations": [record], "pass_rate": None,
             "calibration": None}
     extra = {**out.rl["extra_info"], "task_id": task_id}
     return RowPair({**out.sft, **meta}, {**out.rl, **meta, "extra_info": extra}, record)
+
+
+def relabeled(pair: RowPair) -> RowPair:
+    """The pair with the category its augmented calls bear out (:mod:`covert.audit.categories`): six tools
+    on offer make a ``simple`` row ``multiple``; an error report that cuts a sequential row to one call
+    makes it ``multiple``. Raises :class:`NotApplicable` where no label fits the calls."""
+    from covert.audit.categories import fitting_category
+    from covert.audit.rows import row_view
+
+    category = fitting_category(row_view(pair.sft))
+    if category is None:
+        raise NotApplicable(f"no category fits the augmented calls of a {pair.sft['category']} row")
+    if category == pair.sft["category"]:
+        return pair
+    return RowPair({**pair.sft, "category": category}, {**pair.rl, "category": category}, pair.record)

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from covert.conversation.holdback import hold_back
-from covert.conversation.phrasing import action_phrase, plan_text
+from covert.conversation.phrasing import action_phrase, final_plan, plan_text
 from covert.conversation.scenario import KnownItem, UserScenario, scenario_of
 from covert.conversation.simulator import TemplateUser
 from covert.env import Builder, item_rng
@@ -32,6 +32,14 @@ CONFIRM_TEMPLATES = (("Just to confirm before I make the change: I'll {action}",
                      ("To confirm, I'll {action}", "Shall I go ahead?"),
                      ("Here's what I'll do: {action}", "Should I proceed?"))
 _REVEALS = {"ask": ASK_TEMPLATES, "which": WHICH_TEMPLATES}
+# a user who checks the scope of a change before agreeing, and the assistant's answer from what the turn does
+ASK_BACK = ("Wait, will anything else change?", "Before you do that: is that the only change?",
+            "Hmm, does that touch anything else?", "Just to check, nothing else changes, right?",
+            "Is that all you'll change?")
+ASK_BACK_ANSWERS = (("Only that: I'll {action}, nothing more in this step.", "Okay to go ahead?"),
+                    ("Right, this step does just one thing: {action}.", "Shall I?"),
+                    ("Nothing else in this step. I'll only {action}.", "Should I go ahead?"))
+ASK_BACK_RATE = 0.2  # the share of confirmations a user answers with a question first
 
 
 class ConversationError(ValueError):
@@ -60,11 +68,11 @@ def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict
 def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: str = "customer") -> str:
     """The user's first message: the goal (and the ``kept`` context sentences) without the details the
     assistant will ask for; greeted as often as users of ``register`` greet."""
-    from covert.synth.realize import pleasantries, refer_back
+    from covert.synth.realize import fewer_pleases, pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
-    parts = refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)
+    parts = [fewer_pleases(p, rng) for p in refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)]
     text = " ".join(finish_sentence(a) for a in parts)
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
@@ -103,14 +111,6 @@ def _merged(builder: Builder, name: str, calls: list[Any]) -> list[Any]:
     return [SimpleNamespace(name=name, arguments={**calls[0].arguments, differ[0]: [c.arguments[differ[0]] for c in calls]})]
 
 
-def _final_plan(builder: Builder, task: Any) -> str:
-    if not task.calls:
-        return "Nothing here fits the tools I have, so I'll explain what I can help with."
-    if any(builder.tools[c.name].writes for c in task.calls):
-        return "The changes went through; I'll tell them what was done and the details they need to keep."
-    return "I have what they asked for; I'll answer with the details from the results."
-
-
 def conversation(task: Any, builder: Builder, thinking: bool = True,
                  first_plan: str | None = None) -> tuple[list[dict[str, Any]], UserScenario]:
     """The multi-turn messages of a task and the user scenario behind them. ``first_plan`` (an LLM's
@@ -128,6 +128,10 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
             opening = held.opening
     extra = [KnownItem(label=held.label, value=held.value, text=held.text, call=held.call)] if held else []
     scenario = scenario_of(task, builder, opening, extra, asked)
+    if builder.confirm_writes:
+        confirmations = sum(any(builder.tools[task.calls[i].name].writes for i in g) for g in task.groups)
+        scenario.asks_back = [rng.choice(ASK_BACK) if rng.random() < ASK_BACK_RATE else ""
+                              for _ in range(confirmations)]
     user = TemplateUser(scenario)
     messages: list[dict[str, Any]] = [{"role": "system", "content": task.system_prompt},
                                       {"role": "user", "content": user.opening()}]
@@ -156,6 +160,14 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
             if answer.stop is not None or answer.revealed:
                 raise ConversationError("confirmation_not_answered")
             messages += [question, {"role": "user", "content": answer.content}]
+            if user.asking:  # the user asked what else changes: the answer restates this turn's change only
+                said_change, ask_again = rng.choice(ASK_BACK_ANSWERS)
+                question = {"role": "assistant",
+                            "content": f"{finish_sentence(said_change.format(action=action))} {ask_again}"}
+                answer = user.reply(question)
+                if answer.stop is not None or user.asking:
+                    raise ConversationError("confirmation_not_answered")
+                messages += [question, {"role": "user", "content": answer.content}]
         call_turn: dict[str, Any] = {"role": "assistant", "content": "", "tool_calls": [
             {"id": call_id(task.task_id, i), "type": "function",
              "function": {"name": task.calls[i].name, "arguments": task.calls[i].arguments}} for i in group]}
@@ -168,7 +180,7 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
                              "content": tool_content(task.calls[i].output)})
     final: dict[str, Any] = {"role": "assistant", "content": task.answer}
     if thinking:
-        final["reasoning_content"] = _final_plan(builder, task)
+        final["reasoning_content"] = final_plan(builder, task)
     messages.append(final)
     return messages, scenario
 

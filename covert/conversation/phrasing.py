@@ -13,12 +13,13 @@ argument names; each slot is filled with the description of that argument (see :
 from __future__ import annotations
 
 import importlib
+import random
 import re
 from functools import cache
 from typing import Any
 
 from covert.env import Builder
-from covert.values import join_phrases, mentions, render
+from covert.values import contains_value, join_phrases, mentions, render
 
 _READ_VERBS = {"get": "check", "list": "list", "search": "search", "find": "look up", "check": "check",
                "lookup": "look up", "view": "check", "read": "read", "show": "check", "calculate": "work out"}
@@ -100,8 +101,9 @@ def describe_record(record: dict[str, Any], noun: str, fields: tuple[str, ...] |
 def describe(builder: Builder, tool: str, param: str, value: Any, outputs: list[Any], said: str) -> str | None:
     """How the assistant names the entity an argument refers to (``None``: not an entity reference).
 
-    An id the user knows or said is quoted ("booking WS4YWVW9"); an internal id is described by its
-    record in the outputs so far (its name, or its kind and last four digits), else by its noun.
+    An id the user said, or one a user knows that an output so far shows, is quoted ("booking
+    WS4YWVW9"); any other id is described by its record in the outputs so far (its name, or its kind and
+    last four digits), else by its noun: nothing is named that the conversation has not shown yet.
     """
     spec = builder.tools[tool]
     entity = spec.param_entity(param)
@@ -111,7 +113,7 @@ def describe(builder: Builder, tool: str, param: str, value: Any, outputs: list[
     if isinstance(value, list):
         parts = [describe(builder, tool, param, v, outputs, said) or render(v) for v in value]
         return join_phrases([p for p in parts if p])
-    if ref.user_knows_id or mentions(said, value):
+    if mentions(said, value) or (ref.user_knows_id and contains_value(outputs, value)):
         template = next((t for t in ref.by_id if t != "{value}"), ref.by_id[0])
         return template.format(value=render(value))
     for key in dict.fromkeys((param, entity, "id")):
@@ -205,8 +207,6 @@ def output_noun(builder: Builder, output: Any) -> str | None:
 def feeds(builder: Builder, call: Any, later: list[Any], given: list[Any]) -> list[str]:
     """Entity arguments of later calls whose values this call's output holds, other than values the
     user gives or this call already takes: what the lookup is for (bounded)."""
-    from covert.values import contains_value
-
     own = {render(v) for v in call.arguments.values() if not isinstance(v, list)}
     said = {render(v) for v in given}
     keys = []
@@ -223,13 +223,15 @@ def feeds(builder: Builder, call: Any, later: list[Any], given: list[Any]) -> li
     return list(dict.fromkeys(keys))
 
 
-def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool = False) -> str:
+def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool = False,
+                 shown: int | None = None) -> str:
     """Why the agent makes call ``index``, as one clause (``now``: it is being made, after any
-    confirmation)."""
+    confirmation). Only the outputs of the first ``shown`` calls (default: every call before it) are
+    known: a plan names nothing that no output has shown yet."""
     call = task.calls[index]
     spec = builder.tools[call.name]
     if spec.writes:
-        action = action_phrase(builder, call, [c.output for c in task.calls[:index]], said)
+        action = action_phrase(builder, call, [c.output for c in task.calls[:min(index, _upto(shown, index))]], said)
         action = re.sub(r"\byour\b", "their", action)
         return f"{action} once they confirm" if builder.confirm_writes and not now else action
     given = [builder.language.noun_of_field(k) for k, v in call.arguments.items()
@@ -249,6 +251,10 @@ def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool =
     return f"{read_phrase(call.name, builder)} to answer them"
 
 
+def _upto(shown: int | None, index: int) -> int:
+    return index if shown is None else shown
+
+
 def _sentence_list(clauses: list[str]) -> str:
     clauses = list(dict.fromkeys(clauses))
     if len(clauses) == 1:
@@ -256,8 +262,9 @@ def _sentence_list(clauses: list[str]) -> str:
     return ", ".join(clauses[:-1]) + " and then " + clauses[-1]
 
 
-def goal_phrase(builder: Builder, task: Any, said: str) -> str:
-    """What the user wants, as an action: the writes of the task, else what its last turn reads."""
+def goal_phrase(builder: Builder, task: Any, said: str, shown: int | None = None) -> str:
+    """What the user wants, as an action: the writes of the task, else what its last turn reads (only
+    the outputs of the first ``shown`` calls are known)."""
     writes = [i for i, c in enumerate(task.calls) if builder.tools[c.name].writes]
     picked = writes or (task.groups[-1] if task.groups else [])
     by_tool: dict[str, list[int]] = {}
@@ -267,7 +274,8 @@ def goal_phrase(builder: Builder, task: Any, said: str) -> str:
     for name, members in by_tool.items():
         if builder.tools[name].writes:
             first = members[0]
-            phrase = action_phrase(builder, task.calls[first], [c.output for c in task.calls[:first]], said)
+            phrase = action_phrase(builder, task.calls[first], [c.output for c in task.calls[:_upto(shown, first)]],
+                                   said)
             phrase = re.sub(r"\byour\b", "their", phrase)
             if len(members) > 1:
                 phrase += f", and the same for {len(members) - 1} more"
@@ -281,18 +289,98 @@ def goal_phrase(builder: Builder, task: Any, said: str) -> str:
 
 def plan_text(builder: Builder, task: Any, group: list[int], first: bool, said: str) -> str:
     """The reasoning of a tool-call turn: what the agent looks up now and why, and what comes after."""
-    now = _sentence_list([step_purpose(builder, task, i, said, now=True) for i in group])
+    shown = group[0]  # the outputs the conversation has shown: those of the turns before this one
+    now = _sentence_list([step_purpose(builder, task, i, said, now=True, shown=shown) for i in group])
     confirmed = builder.confirm_writes and any(builder.tools[task.calls[i].name].writes for i in group)
     if first:
         later = [i for g in task.groups if g is not group and g[0] > group[-1] for i in g]
         opener = "They have confirmed, so I'll" if confirmed else "First I'll"
-        text = f"The customer wants to {goal_phrase(builder, task, said)}. {opener} {now}."
+        pick = random.Random(f"plan:{task.task_id}:first")
+        given = [render(u["value"]) for u in task.user_inputs
+                 if isinstance(u["value"], (str, int)) and not isinstance(u["value"], bool) and mentions(said, u["value"])]
+        given = list(dict.fromkeys(given))[:2]
+        wants = pick.choice(("The customer wants to {goal}", "They'd like to {goal}", "The request is to {goal}",
+                             "The user is asking me to {goal}")).format(goal=goal_phrase(builder, task, said, shown))
+        if given:
+            wants += pick.choice((", going by {given}", "; what I have to go on is {given}",
+                                  " (they gave {given})")).format(given=join_phrases(given))
+        text = f"{wants}. {opener} {now}."
         if later:
-            rest = [step_purpose(builder, task, i, said) for i in later]
+            rest = [step_purpose(builder, task, i, said, shown=shown) for i in later]
             text += f" After that I'll {_sentence_list(rest)}."
         return text
     previous = max((i for i in range(len(task.calls)) if i < group[0]), default=None)
-    noun = output_noun(builder, task.calls[previous].output) if previous is not None else None
-    have = "They confirmed the change, so" if confirmed else (
-        f"Now that I have the {noun}," if noun else "With that result,")
+    output = task.calls[previous].output if previous is not None else None
+    noun = output_noun(builder, output) if previous is not None else None
+    pick = random.Random(f"plan:{task.task_id}:{group[0]}")
+    if confirmed:
+        have = pick.choice(("They confirmed the change, so", "They said yes, so", "With their go-ahead,"))
+    elif noun:
+        name = record_name(output)
+        frames = (("Now that I have the {noun} for {name},", "The {noun} for {name} is in, so",
+                   "I have {name}'s {noun} now, so") if name else
+                  ("Now that I have the {noun},", "With the {noun} in hand,", "The {noun} is in, so"))
+        have = pick.choice(frames).format(noun=noun, name=name)
+    else:
+        have = pick.choice(("With that result,", "That result gives me what I need, so", "Given what that returned,"))
     return f"{have} I'll {now}."
+
+
+_RECORD_NAME_KEYS = ("name", "title", "subject", "hotel_name", "product_name", "full_name", "owner_name")
+
+
+def record_name(output: Any) -> str:
+    """The name or title an output's top-level record carries ("Leila Fischer", "Beach House"), or ``""``."""
+    if not isinstance(output, dict):
+        return ""
+    for key in _RECORD_NAME_KEYS:
+        value = output.get(key)
+        if isinstance(value, str) and 2 <= len(value) <= 60 and "_" not in value:
+            return value
+    return ""
+
+
+def final_plan(builder: Builder, task: Any) -> str:
+    """The reasoning of the final answer: what the results hold for this task and what the answer will
+    tell the user (the fields its facts come from), never one fixed line."""
+    pick = random.Random(f"final:{task.task_id}")
+    if not task.calls:
+        scope = builder.language.noun_of_field(builder.name)
+        return pick.choice((
+            "This request is outside what my {scope} tools do, so I'll say so and offer what I can help with.",
+            "None of my {scope} tools can do this; I'll decline politely and say what I can do.",
+            "Nothing in the {scope} tools I have covers this, so I'll explain that and point to what I can do.",
+            "This isn't a {scope} request my tools can handle; I'll tell them and list what I can help with.",
+        )).format(scope=scope.replace("_", " "))
+    nouns = list(dict.fromkeys(n for n in (_fact_noun(builder, f, task.reasoning) for f in task.facts) if n))[:3]
+    told = join_phrases([f"the {n}" for n in nouns]) if nouns else "what the results say"
+    goal = goal_phrase(builder, task, "", len(task.calls))
+    if any(builder.tools[c.name].writes for c in task.calls):
+        return pick.choice((
+            "Everything went through ({goal}); I'll confirm it and give them {told}.",
+            "The change is made ({goal}). I'll tell them it's done, with {told}.",
+            "Done: {goal}. My answer should confirm that and include {told}.",
+        )).format(goal=goal, told=told)
+    return pick.choice((
+        "I have what I need to {goal}; I'll answer with {told}.",
+        "The results let me {goal}: I'll tell them {told}.",
+        "That covers it. To {goal}, I'll give them {told} from the results.",
+    )).format(goal=goal.replace("see the ", "show them the "), told=told)
+
+
+_AGGREGATE_NOUNS = {"sum": "total", "max": "highest", "min": "lowest", "count": "number of"}
+
+
+def _fact_noun(builder: Builder, fact: dict[str, Any], reasoning: list[dict[str, Any]]) -> str:
+    """What an answer fact is, as a noun: the field its path ends in ("cancellation deadline"), or the
+    aggregate a reasoning step computed ("lowest room size")."""
+    path = str(fact.get("path") or "")
+    if not path:
+        step = reasoning[fact["reasoning"]] if isinstance(fact.get("reasoning"), int) and \
+            0 <= fact["reasoning"] < len(reasoning) else None
+        if step is None:
+            return ""
+        field = builder.language.noun_of_field(str(step.get("field") or step.get("list_path") or "items"))
+        return f"{_AGGREGATE_NOUNS.get(step.get('op'), 'result for')} {field}"
+    key = next((part for part in reversed(path.split(".")) if not part.isdigit()), "")
+    return builder.language.noun_of_field(key) if key else ""

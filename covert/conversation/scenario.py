@@ -36,6 +36,8 @@ class UserScenario:
         known: Information they hand over when asked.
         unknown: Things they do not know and must never invent (internal ids the agent looks up).
         instructions: The scenario as text, for an LLM user simulator.
+        asks_back: Per confirmation the assistant asks for, in order, a question the user asks before
+            agreeing ("" where they agree at once): a user who checks what is about to change.
     """
 
     persona: str
@@ -43,6 +45,7 @@ class UserScenario:
     known: list[KnownItem] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     instructions: str = ""
+    asks_back: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for rows."""
@@ -52,7 +55,8 @@ class UserScenario:
     def from_dict(cls, data: dict[str, Any]) -> UserScenario:
         """Inverse of :meth:`to_dict`."""
         return cls(persona=data["persona"], goal=data["goal"], known=[KnownItem(**k) for k in data["known"]],
-                   unknown=list(data["unknown"]), instructions=data.get("instructions", ""))
+                   unknown=list(data["unknown"]), instructions=data.get("instructions", ""),
+                   asks_back=[str(q) for q in data.get("asks_back") or []])
 
     def known_values(self) -> list[Any]:
         """Every value the user may say."""

@@ -22,6 +22,11 @@ _TRANSFER = ("transfer you", "human agent", "connect you with a")
 _STOPWORDS = {"and", "the", "of", "a", "an", "my", "your", "id", "number"}
 
 
+# how a user agrees once their question about a change is answered
+AGREEMENTS = ("Okay, that's fine. Go ahead.", "Got it, thanks. Yes, do it.", "Perfect, then please go ahead.",
+              "Alright, yes, please.")
+
+
 @dataclass
 class UserTurn:
     """What the user says, and whether they end the conversation (``stop`` is one of STOP_SIGNALS)."""
@@ -51,6 +56,8 @@ class TemplateUser:
     def __init__(self, scenario: UserScenario) -> None:
         self.scenario = scenario
         self.revealed: set[int] = set()
+        self.proposals = 0  # confirmations answered so far
+        self.asking = False  # a question of the user's about a proposed change is open
 
     def opening(self) -> str:
         return self.scenario.goal
@@ -64,15 +71,27 @@ class TemplateUser:
         if not text.rstrip().endswith("?"):  # a statement (a "?" inside quoted data does not count)
             return UserTurn("Thanks, that's all I needed.", STOP_DONE)
         if any(p in text for p in _PROPOSE):  # a proposed change restates values; it asks for none
-            return UserTurn("Yes, please go ahead.")
+            return self._agree_or_ask()
         asked = self._asked_items(text)
         if asked:
             self.revealed.update(i for i, _ in asked)
             return UserTurn(" ".join(finish_sentence(item.text) for _, item in asked), None,
                             [item.label for _, item in asked])
         if any(p in text for p in _CONFIRM):
-            return UserTurn("Yes, please go ahead.")
+            return self._agree_or_ask()
         return UserTurn("Sorry, I don't know that.")
+
+    def _agree_or_ask(self) -> UserTurn:
+        """The answer to a proposed change: the scenario's question about it the first time it is
+        proposed (where it has one), then agreement."""
+        k = self.proposals
+        question = self.scenario.asks_back[k] if k < len(self.scenario.asks_back) else ""
+        if question and not self.asking:
+            self.asking = True
+            return UserTurn(question)
+        self.asking = False
+        self.proposals += 1
+        return UserTurn(AGREEMENTS[k % len(AGREEMENTS)] if question else "Yes, please go ahead.")
 
     def _asked_items(self, text: str) -> list[tuple[int, KnownItem]]:
         words = set(re.findall(r"[a-z0-9]+", text))

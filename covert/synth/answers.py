@@ -12,7 +12,11 @@ goal call's output, each with an optional form::
                                     (``{?status~cancelled}``: none of these); it says nothing
     {events:list:title|start_time@time}
                                     the items of a list by name, each with extras in parentheses:
-                                    "Standup (9 am), Review (2:30 pm) and 3 more"
+                                    "Standup (9 am), Review (2:30 pm) and 3 more" (a list the user asked
+                                    for is named in full, up to :data:`FULL_LIST_LIMIT` items)
+    {variants:list:options?available}
+                                    only the items whose field ``available`` is true ("which versions
+                                    are in stock?" is never answered with one that is not)
 
 Every value an answer states is an answer fact (``{"call", "path", "value"}``, with ``form``,
 ``said`` and ``unit`` when it is spoken rather than quoted), which validation re-derives from the
@@ -33,6 +37,7 @@ from covert.synth.records import Rejected
 from covert.values import get_path, join_items, render
 
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
+FULL_LIST_LIMIT = 12  # ... unless the user asked for the list: then up to this many are named
 
 AGGREGATE_ANSWERS = {
     "sum": ("The {field} across {whose} {plural} {comes} to {value}.",
@@ -40,6 +45,9 @@ AGGREGATE_ANSWERS = {
             "Across {whose} {plural}, the {field} {adds} up to {value}."),
     "count": ("You have {count}.", "I count {count} in all.", "All told, that's {count}.",
               "That comes to {count}."),
+    # a count of a list that is not the user's own ("How many rooms does Hotel Solana have?"): not "You have"
+    "count_of": ("I count {count} in all.", "All told, that's {count}.", "That comes to {count}.",
+                 "There are {count}."),
     "max": ("{label} has the highest {field}, at {value}.", "The highest {field} belongs to {label}: {value}.",
             "That would be {label}, with {a} {field} of {value}."),
     "min": ("{label} has the lowest {field}, at {value}.", "The lowest {field} belongs to {label}: {value}.",
@@ -168,7 +176,7 @@ def _item_spec(arg: str) -> tuple[tuple[str, str, str], ...]:
     ("capacity", "", "seats"))``: each extra's key, form and label (``#seats`` says "seats 8", ``#~device``
     says "1 device" or "3 devices", ``#+to`` joins the extra to the one before: "12 pm to 12:30 pm"), so a bare number in parentheses never leaves the reader guessing what it counts."""
     out = []
-    for part in arg.split("|"):
+    for part in arg.partition("?")[0].split("|"):
         part, _, label = part.partition("#")
         key, _, form = part.partition("@")
         out.append((key, form, label))
@@ -184,15 +192,20 @@ def _labelled(said: str, label: str) -> str:
     return f"{label} {said}"
 
 
-def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str, Any]]]:
+def _list_text(output: Any, index: int, slot: Slot, full: bool = False) -> tuple[str, list[dict[str, Any]]]:
     items = get_path(output, slot.path)
     if not isinstance(items, list) or not items or not all(isinstance(e, dict) for e in items):
         raise Unspeakable(f"{slot.path} is no list of records")
-    spec = _item_spec(slot.arg)
-    shown = items if len(items) <= LIST_LIMIT else items[: LIST_LIMIT - 1]
+    arg, _, only = slot.arg.partition("?")
+    spec = _item_spec(arg)
+    kept = [k for k, item in enumerate(items) if not only or item.get(only) is True]
+    if not kept:
+        raise Unspeakable(f"no item of {slot.path} has {only}")
+    limit = FULL_LIST_LIMIT if full else LIST_LIMIT
+    shown = kept if len(kept) <= limit else kept[: limit - 1]
     names: list[str] = []
     facts: list[dict[str, Any]] = []
-    for k, _ in enumerate(shown):
+    for k in shown:
         parts = []
         for key, form, label in spec:
             fact = _scalar_fact(output, index, f"{slot.path}.{k}.{key}", form, "")
@@ -204,14 +217,15 @@ def _list_text(output: Any, index: int, slot: Slot) -> tuple[str, list[dict[str,
             facts.append(fact)
         label, extras = parts[0], parts[1:]
         names.append(f"{label} ({', '.join(extras)})" if extras else label)
-    if len(shown) < len(items):
-        names.append(f"{len(items) - len(shown)} more")
+    if len(shown) < len(kept):
+        names.append(f"{len(kept) - len(shown)} more")
     return join_items(names), facts
 
 
-def fill_answer(template: str, output: Any, index: int) -> tuple[str, list[dict[str, Any]]]:
-    """Fill one answer template from call ``index``'s output: the text and its facts; raises
-    :class:`Unspeakable` when the output cannot fill it."""
+def fill_answer(template: str, output: Any, index: int, full: bool = False) -> tuple[str, list[dict[str, Any]]]:
+    """Fill one answer template from call ``index``'s output: the text and its facts (``full``: the user
+    asked for the list, so a list slot names every item it can); raises :class:`Unspeakable` when the
+    output cannot fill it."""
     text = []
     facts: list[dict[str, Any]] = []
     for literal, slot in parse(template):
@@ -223,7 +237,7 @@ def fill_answer(template: str, output: Any, index: int) -> tuple[str, list[dict[
                 raise Unspeakable(f"{slot.path} does not fit the template")
             continue
         if slot.form == "list":
-            said, found = _list_text(output, index, slot)
+            said, found = _list_text(output, index, slot, full)
             facts.extend(found)
         else:
             fact = _scalar_fact(output, index, slot.path, slot.form, slot.arg)
@@ -246,22 +260,31 @@ class Composer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.used: set[str] = set()
+        self.lists: set[frozenset[str]] = set()  # the items of each list spoken so far
 
     def goal(self, templates: tuple[str, ...], output: Any, index: int, tool: str,
-             facts: list[dict[str, Any]]) -> str:
-        """The answer to one goal call: a template that its output fills, a fresh one where possible."""
+             facts: list[dict[str, Any]], full: bool = False) -> str:
+        """The answer to one goal call: a template that its output fills, a fresh one where possible
+        (``full``: the user asked for the list, see :func:`fill_answer`)."""
         fits = False
         # in a seeded order, the first frame not spoken yet that the output fills (no need to fill them all)
         for template in self.rng.sample(templates, len(templates)):
             if template in self.used and fits:
                 continue
             try:
-                text, found = fill_answer(template, output, index)
+                text, found = fill_answer(template, output, index, full)
             except Unspeakable:
                 continue
             fits = True
             if template in self.used:
                 continue
+            keyed = [(str(f["path"]).rsplit(".", 1)[-1], str(f["value"])) for f in found
+                     if any(p.isdigit() for p in str(f.get("path", "")).split("."))]
+            items = frozenset(v for k, v in keyed if k == keyed[0][0]) if keyed else frozenset()
+            if len(items) >= 2 and items in self.lists:
+                # two calls of one turn that return the same records would say one list twice
+                raise Rejected("answer_repeats_list", tool)
+            self.lists.add(items)
             self.used.add(template)
             _add(facts, found)
             return text
@@ -270,16 +293,17 @@ class Composer:
         raise Rejected("repeated_answer_frame", tool)  # every frame that fits is spoken: it would repeat
 
     def aggregate(self, op: str, words: dict[str, str], count: int | None = None,
-                  nouns: tuple[str, str] = ("", "")) -> tuple[str, dict[str, str]]:
+                  nouns: tuple[str, str] = ("", ""), own: bool = True) -> tuple[str, dict[str, str]]:
         """The answer to a reasoning step (sum, count, max, min); for a count, the counted noun agrees
-        with the number. Returns the text and the extra fact fields (``form``, ``said``)."""
+        with the number, and a list that is not the user's own (``own`` false) is not said as "You have".
+        Returns the text and the extra fact fields (``form``, ``said``)."""
         extra: dict[str, str] = {}
         if op == "count" and count is not None:
             noun, many = nouns
             form = f"n:{noun}|{many}" if many != plural(noun) else f"n:{noun}"
             words = {**words, "count": say_count(count, form[2:])}
             extra = {"form": form, "said": words["count"]}
-        template = self.rng.choice(AGGREGATE_ANSWERS[op])
+        template = self.rng.choice(AGGREGATE_ANSWERS["count_of" if op == "count" and not own else op])
         field_noun = words.get("field", "")
         article = "an" if field_noun[:1].lower() in ("a", "e", "i", "o", "u") else "a"
         many = plural_noun(field_noun)  # "the points come to", "the order total comes to"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from covert.answer_checks import asks_for_list
 from covert.env import Builder, State, is_error
 from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.spoken import Unspeakable, say, singular
@@ -38,7 +39,13 @@ from covert.synth.realize import (
     slots,
 )
 from covert.synth.records import Call, Rejected, Task
-from covert.validation import mixed_turn, order_dependent, takes_from_earlier_turn, unused_read
+from covert.validation import (
+    mixed_turn,
+    order_dependent,
+    takes_from_earlier_turn,
+    undoes_earlier_write,
+    unused_read,
+)
 from covert.values import (
     get_path,
     join_phrases,
@@ -603,7 +610,7 @@ class Instantiator:
                 ask = fill(self._template(intent.ask, needed, phrases, tool), phrases)
                 asks.append(plural_subject(ask, list(phrases.values())))
                 for i in members:
-                    answers.append(self._answer(intent.answer, i, facts))
+                    answers.append(self._answer(intent.answer, i, facts, ask))
         else:
             # what the requests will say: a context sentence need not say it first
             asked = [step.args[p] for i, step in enumerate(self.steps) if i in goals and i != aggregate_step
@@ -614,7 +621,7 @@ class Instantiator:
                 if i in goals and i != aggregate_step:
                     ask = fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases)
                     asks.append(plural_subject(ask, list(step.phrases.values())))
-                    answers.append(self._answer(intent.answer, i, facts))
+                    answers.append(self._answer(intent.answer, i, facts, ask))
                 elif needed and not self._said_by_goals(step, goals, aggregate_step):
                     part = self._context(i, step, needed, normalize_text(" ".join(contexts)), asked)
                     if part is not None:
@@ -724,9 +731,10 @@ class Instantiator:
             raise Rejected("no_phrasing", f"{tool} with {sorted(needed)}")
         return self.rng.choice(fitting)
 
-    def _answer(self, templates: tuple[str, ...], index: int, facts: list[dict[str, Any]]) -> str:
+    def _answer(self, templates: tuple[str, ...], index: int, facts: list[dict[str, Any]], ask: str) -> str:
+        """The answer to goal call ``index``; a list the request ``ask`` asks for is named in full."""
         call = self.calls[index]
-        return self.composer.goal(templates, call.output, index, call.name, facts)
+        return self.composer.goal(templates, call.output, index, call.name, facts, asks_for_list(ask))
 
     def reasoning_inputs(self, op: str, index: int) -> list[tuple[str, str, list[Any]]]:
         """The lists of call ``index``'s output that aggregate ``op`` can run over (``(list_path, key,
@@ -790,7 +798,7 @@ class Instantiator:
         ask = self.rng.choice(asks).format(**words)
         if op == "count":
             one = noun_ref.noun if noun_ref is not None else singular(plural)
-            answer, extra = self.composer.aggregate(op, words, result, (one, plural))
+            answer, extra = self.composer.aggregate(op, words, result, (one, plural), own=own)
         else:
             answer, extra = self.composer.aggregate(op, words)
             extra = {**extra, **money}
@@ -1019,7 +1027,8 @@ def _reject_unused_reads(builder: Builder, inst: Instantiator, scalars: list[set
 def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list[int]], scalars: list[set[Any]]) -> None:
     """Reject at once, before the query and answer are made, a plan that validation rejects whatever they
     say: a sequential task whose later turns take nothing from an earlier turn's output
-    (``category_sequential``, by its test without the query), or one that identifies the user twice
+    (``category_sequential``, by its test without the query), a parallel task whose calls take more than
+    one turn (``category_parallel_turns``: one that must identify first is sequential), or one that identifies the user twice
     (``repeated_identification``, as :func:`covert.policy.violations` counts identifications)."""
     identity = inst.identity
     if identity is not None and identity.table is not None and identity.tools:
@@ -1027,6 +1036,11 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
                    and not (isinstance(c.output, dict) and "error" in c.output)]
         if len(lookups) > 1:
             raise Rejected("repeated_identification", ", ".join(lookups))
+    undone = undoes_earlier_write([(c.name, c.arguments, builder.tools[c.name].writes) for c in inst.calls])
+    if undone:
+        raise Rejected("undone_write", undone)
+    if inst.blueprint.category in ("parallel", "parallel_multiple") and len(groups) > 1:
+        raise Rejected("category_parallel_turns", f"{len(groups)} turns")
     if inst.blueprint.category == "sequential":
         turns = [[{"name": inst.calls[i].name, "arguments": inst.calls[i].arguments} for i in g] for g in groups]
         if not takes_from_earlier_turn(builder, turns, scalars):

@@ -28,9 +28,10 @@ KINDS = kind_names()
 TOOL_SCHEMA = jsonschema.Draft202012Validator(
     json.loads((Path(__file__).resolve().parents[2] / "schemas" / "tool.schema.json").read_text()))
 # share of base tasks a kind must apply to (distractors: every task; the rest need oracle calls or a
-# removable value)
+# removable value; erroneous: an error report that leaves two turns taking nothing from each other fits no
+# category label, and such a row is not written)
 MIN_SHARE = {"distractors": 1.0, "indirect": 0.5, "ambiguous": 0.3, "noisy": 0.8, "multi_format": 0.8,
-             "erroneous": 0.8}
+             "erroneous": 0.7}
 
 
 def test_every_kind_is_registered() -> None:

@@ -26,10 +26,12 @@ def test_openings_and_closings_spread_by_register() -> None:
             continue
         openings = Counter(o for o, _ in pairs)
         closings = Counter(c for _, c in pairs)
-        assert 0.55 < openings[""] / 3000 < 0.85, register  # most queries open with no greeting
-        assert 0.6 < closings[""] / 3000 < 0.9, register
+        # most queries open with no greeting and close with no thanks (real users' requests carry a
+        # politeness formula in well under a fifth of queries)
+        assert 0.85 < openings[""] / 3000 < 0.95, register
+        assert 0.9 < closings[""] / 3000 < 0.97, register
         assert len(openings) - 1 >= 12 and len(closings) - 1 >= 10, register
-        assert max(n for k, n in openings.items() if k) < 0.05 * 3000  # no opening dominates
+        assert max(n for k, n in openings.items() if k) < 0.02 * 3000  # no opening dominates
     assert set(OPENINGS["casual"]) != set(OPENINGS["customer"])
     assert all(c.endswith((".", "!", "?", ")")) or c.islower() or c.isalpha() for c in CLOSINGS if c)
 
@@ -287,3 +289,16 @@ def test_a_back_reference_never_opens_what_a_colon_introduces() -> None:
         assert ": it " not in colon and ("Holiday Mode: that scene at" in colon or "the same scene at" in colon), colon
         said[plain.split("rename ")[1]] += 1
     assert said["it."] > 0 and said["that scene."] > 0
+
+
+def test_most_pleases_are_dropped_and_the_sentence_still_reads() -> None:
+    from covert.synth.realize import fewer_pleases
+
+    kept = 0
+    for seed in range(400):
+        out = fewer_pleases("Please cancel order #W1, please.", random.Random(seed))
+        assert out in ("Please cancel order #W1, please.", "Cancel order #W1.")
+        kept += out.startswith("Please")
+    assert 0.2 < kept / 400 < 0.5
+    assert fewer_pleases("can you please check it?", random.Random(3)) in ("can you please check it?",
+                                                                           "can you check it?")

@@ -123,7 +123,8 @@ def test_two_writes_on_one_id_in_one_turn_are_rejected() -> None:
 def test_parallel_label_needs_one_turn_of_two_calls() -> None:
     sft = _find("airline", "parallel", "get_flight_status").rows["sft"]
     validate_row(sft, "sft")
-    assert _reason(_split_turns(sft)) == "category_parallel"
+    # split into one call per turn, the row breaks the category's one-turn invariant first
+    assert _reason(_split_turns(sft)) == "category_parallel_turns"
 
 
 def test_parallel_multiple_label_needs_two_tools_in_one_turn() -> None:
@@ -217,7 +218,7 @@ def test_covert_validate_rejects_each_broken_row(tmp_path: Path, capsys) -> None
     broken = {
         "same_turn_dependency": _merge_turns(calendar, 0),
         "parallel_write_conflict": _rebuilt(hotels)[0],
-        "category_parallel": _split_turns(flights),
+        "category_parallel_turns": _split_turns(flights),
         "category_parallel_multiple": dict(flights, category="parallel_multiple"),
         "category_sequential": dict(_split_turns(flights), category="sequential"),
     }
@@ -232,9 +233,18 @@ def test_covert_validate_rejects_each_broken_row(tmp_path: Path, capsys) -> None
         assert reason in out
 
 
-@pytest.mark.parametrize("builder", ["smart_home", "banking", "airline", "messaging"])
+def test_smart_home_makes_no_parallel_multiple_row_across_turns() -> None:
+    """smart_home's reads need a home id only a lookup gives: a lookup, then two reads together, is two
+    turns, which the category's one-turn invariant rejects, so no parallel_multiple row is made."""
+    for index in range(20):
+        outcome = make_item(ItemSpec(index, "smart_home", "parallel_multiple", None, index // 16), 3,
+                            lambda s: "train")
+        assert outcome.task is None or len(outcome.rows["sft"]["ground_truth"]["calls"]) == 1
+
+
+@pytest.mark.parametrize("builder", ["banking", "airline", "messaging"])
 def test_parallel_multiple_rows_hold_two_tools_in_one_turn(builder: str) -> None:
-    """Even where a user alone can call only one tool (smart_home): a lookup, then two reads together."""
+    """Two tools called together in one turn."""
     made = 0
     for index in range(40):
         outcome = make_item(ItemSpec(index, builder, "parallel_multiple", None, index // 16), 3, lambda s: "train")
