@@ -325,8 +325,8 @@ def set_field(rec: dict[str, Any], key: str, value: Any) -> None:
     """``rec[key] = value``, and the same value for the key's twins (``sid`` beside ``Sid``, ``id`` beside
     ``Id``): one record never says two things under one name."""
     rec[key] = value
-    folded = _folded(key)
-    for other in [k for k in rec if k != key and _folded(k) == folded]:
+    folded, first = _folded(key), key[:1].lower()
+    for other in [k for k in rec if k != key and k[:1].lower() == first and _folded(k) == folded]:
         rec[other] = value
 
 

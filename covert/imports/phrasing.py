@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import cache
 
 LIST_ASKS = (
     "which {plural} are there{owner}?", "can you show me the {plural}{owner}?", "please list the {plural}{owner}",
@@ -196,6 +197,7 @@ _EVERYDAY_FILLS = {
 PER_FRAME = 150
 
 
+@cache
 def everyday_requests() -> tuple[str, ...]:
     """Everyday requests no API serves: each frame of :data:`_EVERYDAY_FRAMES` with at most
     :data:`PER_FRAME` of its fillings, evenly spread (a few hundred in all, no frame outweighing the rest, so

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from covert.spoken import spoken_variants
@@ -98,6 +99,12 @@ def form_rule(words: list[str]) -> tuple[str, Any] | None:
     return None
 
 
+@lru_cache(maxsize=16384)
+def _rule_of(key: str) -> tuple[str, Any] | None:
+    """:func:`form_rule` of a field name (remembered: one API has few field names)."""
+    return form_rule(key_words(key))
+
+
 def filler(key: str, value: str) -> str | None:
     """Why a string value is filler for its field (``word_salad``, ``lorem``, ``not_<form>`` when its form
     contradicts the field's name), or ``None``."""
@@ -106,7 +113,7 @@ def filler(key: str, value: str) -> str | None:
     tokens = value.lower().split()
     if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
         return "lorem"
-    rule = form_rule(key_words(key))
+    rule = _rule_of(key)
     if rule is not None and value and not rule[1](value):
         return f"not_{rule[0]}"
     return None

@@ -16,31 +16,35 @@ Any other verifiers version raises ``ImportError`` saying what to install.
 
 from __future__ import annotations
 
+from covert.errors import missing_extra
 from covert.integrations.verifiers.version import CLASSIC, verifiers_api
 
 API = verifiers_api()
 """``"classic"`` (verifiers 0.3) or ``"v1"`` (verifiers 0.4)."""
 
-if API == CLASSIC:
-    from covert.integrations.verifiers.classic import (
-        CovertMultiTurnEnv,
-        covert_reward,
-        load_environment,
-        verifiers_dataset,
-    )
+try:
+    if API == CLASSIC:
+        from covert.integrations.verifiers.classic import (
+            CovertMultiTurnEnv,
+            covert_reward,
+            load_environment,
+            verifiers_dataset,
+        )
 
-    __all__ = ["CovertMultiTurnEnv", "covert_reward", "load_environment", "verifiers_dataset"]
-else:
-    from covert.integrations.verifiers.taskset import (
-        CovertData,
-        CovertEnv,
-        CovertEnvConfig,
-        CovertTask,
-        CovertTaskConfig,
-        CovertTaskset,
-        CovertTasksetConfig,
-    )
+        __all__ = ["CovertMultiTurnEnv", "covert_reward", "load_environment", "verifiers_dataset"]
+    else:
+        from covert.integrations.verifiers.taskset import (
+            CovertData,
+            CovertEnv,
+            CovertEnvConfig,
+            CovertTask,
+            CovertTaskConfig,
+            CovertTaskset,
+            CovertTasksetConfig,
+        )
 
-    # verifiers 0.4 loads the one Taskset and the one Env this list exports
-    __all__ = ["CovertData", "CovertEnv", "CovertEnvConfig", "CovertTask", "CovertTaskConfig", "CovertTaskset",
-               "CovertTasksetConfig"]
+        # verifiers 0.4 loads the one Taskset and the one Env this list exports
+        __all__ = ["CovertData", "CovertEnv", "CovertEnvConfig", "CovertTask", "CovertTaskConfig", "CovertTaskset",
+                   "CovertTasksetConfig"]
+except ImportError as exc:  # verifiers present by its metadata, but a module it needs is not
+    raise missing_extra(exc, "covert.integrations.verifiers", "verifiers") from None
