@@ -4,8 +4,9 @@ Every helper takes any text (empty, garbage, megabytes) and never raises. Work i
 part after the last ``</think>`` is read, and of that only the last :data:`MAX_TAIL` characters; a
 parsed list holds at most :data:`MAX_ITEMS` numbers.
 
-The answer is looked for, in this order: the last ``\\boxed{...}``; the text after the last
-``Answer:`` / ``Final answer:`` marker; the last fenced code block; the last non-empty line(s).
+The answer is looked for, in this order: a JSON object ``{"answer": ...}`` written after every other
+marker; the last ``\\boxed{...}``; the text after the last ``Answer:`` / ``Final answer:`` marker; the last
+fenced code block; the last non-empty line(s).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ _MARKER = re.compile(r"(?i)(?:final\s+answer|answer)\s*(?:is)?\s*[:：=]")
 _FENCE = re.compile(r"```[a-zA-Z]*\n?(.*?)```", re.DOTALL)
 _INT = re.compile(r"-?\d{1,18}")
 _BOXED = "\\boxed{"
+_JSON_ANSWER = re.compile(r'(?i)\{\s*"(?:final_)?answer"\s*:')
 
 
 def tail(response: Any) -> str:
@@ -59,6 +61,9 @@ def answer_text(response: Any, lines: int = 1) -> str:
     text = tail(response)
     if not text.strip():
         return ""
+    wrapped = _json_answer(text)
+    if wrapped is not None:
+        return wrapped[:MAX_ANSWER]
     boxed = _last_boxed(text)
     if boxed is not None:
         return boxed.strip()[:MAX_ANSWER]
@@ -74,6 +79,27 @@ def answer_text(response: Any, lines: int = 1) -> str:
         return fences[-1].strip()[:MAX_ANSWER]
     kept = [line for line in text.splitlines() if line.strip()][-lines:]
     return "\n".join(kept).strip()[:MAX_ANSWER]
+
+
+def _json_answer(text: str) -> str | None:
+    """The value of the last ``{"answer": ...}`` object in ``text`` when no ``\\boxed{`` or ``Answer:``
+    marker follows it: a string value as it is, any other value as compact JSON text."""
+    starts = [m.start() for m in _JSON_ANSWER.finditer(text)]
+    if not starts:
+        return None
+    start = starts[-1]
+    if text.rfind(_BOXED) > start or any(m.start() > start for m in _MARKER.finditer(text, start + 1)):
+        return None
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text[start:start + MAX_ANSWER * 2])
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    inner = next((v for k, v in value.items() if str(k).lower() in ("answer", "final_answer")), None)
+    if inner is None:
+        return None
+    return inner.strip() if isinstance(inner, str) else json.dumps(inner, ensure_ascii=False)
 
 
 def ints(text: str, limit: int = MAX_ITEMS) -> list[int] | None:
