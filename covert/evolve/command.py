@@ -59,7 +59,8 @@ def _engineer(args: argparse.Namespace) -> int:
     if args.llm:
         from covert.cli import open_llm
 
-        engineer: Any = LLMEngineer(open_llm(args.llm, args.llm_cache), band=band, seed=args.seed)
+        engineer: Any = LLMEngineer(open_llm(args.llm, args.llm_cache), band=band, seed=args.seed,
+                                    failure_knobs=failure_knobs_for(summary))
     else:
         engineer = RuleEngineer(band=band, failure_knobs=failure_knobs_for(summary))
     proposal = engineer.propose(summary)

@@ -96,6 +96,16 @@ class ProceduralTrainee:
             self.skill += self.learning_rate * sum(p * (1 - p) * n for p, n in trained) / episodes
 
 
+def problem_text(instance: Instance, limit: int = 1500) -> str:
+    """The problem of a failed attempt as the policy saw it: the prompt up to its answer instructions
+    (a MAPF map with its agents' starts and goals), trimmed."""
+    text = instance.prompt
+    for cut in ("\nEnd your response", "\nCoordinates are"):
+        if cut in text:
+            text = text[:text.index(cut)]
+    return text[:limit]
+
+
 def failures_of(score: Any) -> tuple[str, ...]:
     """Failure categories of a scored answer: the scorer's reason codes (``hole``, ``vertex_conflict``...)."""
     return tuple(dict.fromkeys(str(r).split(":", 1)[0] for r in score.reasons)) or (("wrong_answer",) if score.value < 1 else ())
@@ -118,7 +128,8 @@ def procedural_episodes(env: ProceduralEnv, config: dict[str, Any], answer: Call
             episodes.append(Episode(config, passed, () if passed else failures_of(score),
                                     valid=details.get("valid") if isinstance(details.get("valid"), bool) else None,
                                     optimal=details.get("optimal") if isinstance(details.get("optimal"), bool) else None,
-                                    statistics=stats, trajectory=response[:1500]))
+                                    statistics=stats, trajectory=response[:1500],
+                                    instance="" if passed else problem_text(instance)))
     return episodes
 
 

@@ -165,5 +165,7 @@ def tool_episodes(trainee: ToolTrainee, rows: ConfigRows, k: int = 1) -> list[An
             failures = () if passed else (tool_failures(rollout.reward.reasons) or ("wrong_behaviour",))
             text = " | ".join(f"{m['role']}: {str(m.get('content') or m.get('tool_calls'))[:160]}"
                               for m in rollout.messages[len(pair.rl["prompt"]):])
-            episodes.append(Episode(rows.config, passed, failures, statistics=row_features(pair.rl), trajectory=text))
+            query = next((m.get("content") or "" for m in pair.rl["prompt"] if m.get("role") == "user"), "")
+            episodes.append(Episode(rows.config, passed, failures, statistics=row_features(pair.rl), trajectory=text,
+                                    instance="" if passed else str(query)))
     return episodes

@@ -5,7 +5,6 @@ is never kept, datasets validate, load and regenerate byte for byte."""
 
 from __future__ import annotations
 
-import itertools
 import subprocess
 import sys
 from pathlib import Path
