@@ -74,10 +74,19 @@ def _engineer(args: argparse.Namespace) -> int:
 def _evolve(args: argparse.Namespace) -> int:
     from covert.evolve.dataset import EvolveConfig, evolve_dataset
 
-    config = EvolveConfig(generations=args.generations, seed=args.seed, k=args.k, skill=args.skill, tasks=args.tasks)
-    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite)
+    config = EvolveConfig(generations=args.generations, seed=args.seed, k=args.k, tasks=args.tasks, llm=args.llm)
+    backend = None
+    if args.llm:
+        from covert.cli import open_llm
+
+        backend = open_llm(args.llm, args.llm_cache)
+    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite, backend=backend)
     for g in manifest["evolution"]["schedule"]["generations"]:
-        print(f"generation {g['generation']}: {g['tasks']} tasks, reference pass rate {g['reference_pass_rate']}")
+        s = g["structure"]
+        measures = ", ".join(f"{n} {s[n]:g}" for n in ("calls", "turns", "user_turns", "failed_calls",
+                                                        "distractor_tools", "output_chars", "augmentations") if n in s)
+        rate = f", LLM pass@{args.k} {g['llm_pass_rate']}" if g["llm_pass_rate"] is not None else ""
+        print(f"generation {g['generation']}: {g['tasks']} tasks, {measures}{rate}")
     print(f"kept {manifest['evolution']['kept']}, rejected {manifest['evolution']['rejected']}; wrote {args.out}")
     return 0
 
@@ -154,13 +163,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     s = sub.add_parser("evolve", help="evolve a dataset's tool tasks into harder generations (off-policy)",
                        description="Write DIR's sft and rl configs plus sft-gN / rl-gN per generation: each task made "
-                                   "harder along one direction (horizon, constraints, observations), kept only when it "
-                                   "still validates and a fixed scripted reference policy passes it less often.")
+                                   "harder along one direction (horizon, constraints, observations; augmentations "
+                                   "stack), kept only when it still validates and the direction's structural "
+                                   "measures rose (with --llm: and the LLM's pass@k did not).")
     s.add_argument("dir", help="a dataset written by covert build")
     s.add_argument("--out", required=True, help="the new dataset directory")
     s.add_argument("--generations", type=int, default=4, help="generations to write, g0 = the base tasks (default 4)")
-    s.add_argument("--k", type=int, default=8, help="reference-policy rollouts per task (default 8)")
-    s.add_argument("--skill", type=float, default=1.0, help="the reference policy's skill (default 1.0)")
+    s.add_argument("--llm", default=None, help="measure an LLM's pass@k on every task and keep no mutant it passes "
+                                               "more often: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
+    s.add_argument("--k", type=int, default=4, help="LLM rollouts per task for pass@k (with --llm; default 4)")
     s.add_argument("--tasks", type=int, default=None, help="base tasks per split (default: all)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--overwrite", action="store_true")
