@@ -21,7 +21,7 @@ from typing import Any
 
 import covert
 from covert.errors import UsageError
-from covert.procgen.contract import ConfigError, ProceduralEnv
+from covert.procgen.contract import ConfigError, ProceduralEnv, config_key
 from covert.procgen.registry import UnknownEnvironmentError, get_env, resolve_envs
 from covert.procgen.rows import CONFIGS, level_of, make_rows
 from covert.procgen.tool_forms import get_tool_form, tool_form_names
@@ -158,8 +158,15 @@ def _init_worker(seed: int, ratios: tuple[float, float, float], form: str = "tex
     _WORKER.update(seed=seed, split_of=split_of(seed, ratios), form=form)
 
 
-def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, float, tuple[str, ...]]:
-    """``(split, encoded sft row, encoded rl row, prompt, reference score, reasons)`` of one instance."""
+#: Instance data fields that say how an instance was drawn; summed per configuration in the manifest
+#: (``summary.sampling``), so a sampler's selection (draws it dropped because its solver ran out of budget)
+#: is reported, not hidden.
+SAMPLING_FIELDS = ("attempts", "budget_resamples")
+
+
+def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, float, tuple[str, ...], dict[str, int]]:
+    """``(split, encoded sft row, encoded rl row, prompt, reference score, reasons, sampling counts)`` of one
+    instance."""
     from covert.io.parquet import encode_row
 
     env = get_env(item.env)
@@ -177,7 +184,9 @@ def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, flo
     configs = configs_of(_WORKER["form"])
     split = _WORKER["split_of"](f"procgen:{env.name}:{instance.prompt}")
     rl["extra_info"]["split"] = split
-    return split, encode_row(sft, configs[0]), encode_row(rl, configs[1]), instance.prompt, check.value, check.reasons
+    sampling = {f: int(instance.data[f]) for f in SAMPLING_FIELDS if isinstance(instance.data.get(f), int)}
+    return (split, encode_row(sft, configs[0]), encode_row(rl, configs[1]), instance.prompt, check.value,
+            check.reasons, sampling)
 
 
 def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = False, workers: int = 1,
@@ -223,6 +232,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     per_level: Counter[str] = Counter()
     prompts: dict[str, set[str]] = {}
     duplicates: Counter[str] = Counter()
+    sampling: dict[str, dict[str, int]] = {}
     examples: dict[str, dict[str, Any]] = {}
     init = (config.seed, config.split_ratios, config.form)
     pool = WorkerPool(workers, _init_worker, init) if workers > 1 else None
@@ -230,7 +240,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
         _init_worker(*init)
     try:
         results = pool.imap(_work, plan, chunksize=32) if pool is not None else map(_work, plan)
-        for number, (item, (split, sft, rl, prompt, value, reasons)) in enumerate(zip(plan, results)):
+        for number, (item, (split, sft, rl, prompt, value, reasons, drawn)) in enumerate(zip(plan, results)):
             if value != 1.0:
                 raise ProcgenError(f"{item.env}: the reference of instance {item.index} scores {value} "
                                    f"({', '.join(reasons) or 'no reason'}); fix the environment")
@@ -240,6 +250,11 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
             examples.setdefault(sft_config, sft)
             examples.setdefault(rl_config, rl)
             per_env[item.env] += 1
+            if drawn:
+                counts = sampling.setdefault(f"{item.env}:{config_key(item.config)}", {"instances": 0})
+                counts["instances"] += 1
+                for name, n in drawn.items():
+                    counts[name] = counts.get(name, 0) + n
             per_level[f"{item.env}/L{level_of(get_env(item.env), item.config)}"] += 1
             seen = prompts.setdefault(item.env, set())
             if prompt in seen:
@@ -261,7 +276,8 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
                          for name in envs},
         "summary": {"accepted": len(plan), "candidates": len(plan), "per_environment": dict(sorted(per_env.items())),
                     "per_level": dict(sorted(per_level.items())),
-                    "duplicate_prompts": {name: duplicates[name] for name in envs}},
+                    "duplicate_prompts": {name: duplicates[name] for name in envs},
+                    **({"sampling": dict(sorted(sampling.items()))} if sampling else {})},
         "rows": {f"{c}/{s}": w.rows for (c, s), w in writers.items()},
         "files": dict(sorted(files.items())),
     }

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from pathlib import Path
+from typing import Any
 
 from covert.errors import UsageError
 
@@ -23,9 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--overwrite", action="store_true")
     b.set_defaults(func=_cmd_benchmark)
     r = sub.add_parser("mapf-report", help="valid %% and optimal %% per agent count on MAPF-FrozenLake rows")
-    r.add_argument("--dataset", required=True, help="a procgen dataset directory (e.g. from mapf-benchmark)")
+    where = r.add_mutually_exclusive_group(required=True)
+    where.add_argument("--dataset", help="a procgen dataset directory (e.g. from mapf-benchmark)")
+    where.add_argument("--published", metavar="PATH", help="maps you have locally (the published benchmark's files, "
+                       "or any maps in the testbed's notation): a .json/.jsonl/.txt file or a directory of them")
+    r.add_argument("--prompts", metavar="OUT", help="with --published: write each map's id and prompt as JSONL to "
+                   "OUT (what a model answers) and stop")
     r.add_argument("--config", default="rl-procgen", help="the config holding the rows (default rl-procgen)")
-    source = r.add_mutually_exclusive_group(required=True)
+    source = r.add_mutually_exclusive_group()
     source.add_argument("--predictions", help='JSONL file, one {"task_id", "completion"} per line')
     source.add_argument("--policy", help="reference, or noisy[:ACCURACY] (a scripted policy; default 0.5)")
     r.add_argument("--seed", type=int, default=0, help="seed of the noisy policy")
@@ -36,10 +43,27 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
     from covert.procgen.mapf_benchmark import write_benchmark
 
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["mapf-benchmark"] else ""
+    from covert.procgen.mapf_benchmark import format_selection, selection_bias
+
     manifest = write_benchmark(args.out, seed=args.seed, per_cell=args.per_cell, workers=args.workers,
                                overwrite=args.overwrite, command=command, form=args.form)
     print(f"wrote {manifest['summary']['accepted']} MAPF-FrozenLake instances to {args.out}")
+    print(format_selection(selection_bias(manifest)))
     return 0
+
+
+def _published(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    from covert.procgen.mapf_published import PublishedMapError, read_published
+
+    try:
+        found, skipped = read_published(args.published)
+    except (PublishedMapError, OSError, UnicodeDecodeError) as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
+    if skipped:
+        print("skipped: " + ", ".join(f"{reason} {count}" for reason, count in skipped.items()), file=sys.stderr)
+    if not found:
+        raise UsageError(f"{args.published} holds no map the exact solver settles; see the skipped counts")
+    return [(item.id, item.instance) for item in found]
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -51,8 +75,23 @@ def _cmd_report(args: argparse.Namespace) -> int:
         read_completions,
         reference_policy,
         report,
+        report_instances,
     )
 
+    if args.prompts and not args.published:
+        raise UsageError("--prompts writes the prompts of --published maps; pass --published PATH")
+    items = _published(args) if args.published else None
+    if items is not None and args.prompts:
+        import json
+
+        from covert.io.staging import write_atomically
+
+        write_atomically(Path(args.prompts), "".join(json.dumps({"task_id": i, "prompt": inst.prompt}) + "\n"
+                                                     for i, inst in items))
+        print(f"wrote {len(items)} prompts to {args.prompts}")
+        return 0
+    if args.policy is None and args.predictions is None:
+        raise UsageError("pass --predictions FILE or --policy reference|noisy[:ACCURACY]")
     if args.policy is not None:
         name, _, accuracy = args.policy.partition(":")
         if name == "reference" and not accuracy:
@@ -74,6 +113,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
             raise UsageError(f"predictions file {args.predictions} not found") from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise UsageError(str(exc)) from None
+    if items is not None:
+        lines = report_instances(items, responses)
+        print(format_report(lines, f"MAPF-FrozenLake: {args.published} ({args.policy or args.predictions})"))
+        return 0
     try:
         open_dataset(args.dataset)
         rows = list(iter_rows(args.dataset, args.config))
