@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--out", required=True)
     s.add_argument("--level", type=int, default=None,
-                   help="difficulty level of every knob (0 = easiest; clamped to each knob's levels)")
+                   help="difficulty level of every knob (0 = easiest; clamped to each knob's levels); default: each "
+                        "environment's instances cycle through every level of its curriculum")
     s.add_argument("--config", default=None, metavar="JSON",
                    help='knob values on top of --level: {"knob": value} for every env, or {"env": {"knob": value}}')
     s.add_argument("--workers", type=int, default=1)

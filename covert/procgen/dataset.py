@@ -53,7 +53,8 @@ class ProcgenConfig:
         envs: Environment names (``["all"]`` for every registered one).
         num_tasks: Instances in all; environment ``k`` of ``E`` gets instances ``k, k+E, ...`` in turn.
         seed: The run seed every instance is drawn from.
-        level: Start every knob at this difficulty level (clamped to each knob's levels); ``None``: easiest.
+        level: Every knob at this difficulty level (clamped to each knob's levels); ``None``: each
+            environment's instances cycle through every level of its curriculum.
         overrides: Knob values on top of the level, per environment (``{"knapsack": {"items": 8}}``).
         split_ratios: Train/validation/test shares; an instance's split is a hash of its prompt, so an
             instance drawn twice never lands in two splits.
@@ -117,12 +118,29 @@ class ProcgenConfig:
                                    f"({', '.join(sorted(names))})")
         self.configs()
 
+    def curriculum(self, env: ProceduralEnv) -> list[dict[str, Any]]:
+        """The configurations instances of ``env`` cycle through: with a ``level``, that one; without, every
+        level of the environment's curriculum in turn (each knob at that level, clamped, then the overrides)."""
+        if self.level is not None:
+            return [self.configs()[env.name]]
+        out = []
+        for level in range(max(len(k.levels) for k in env.knobs)):
+            try:
+                out.append(env.check_config({**env.config_at(level), **self.overrides.get(env.name, {})}))
+            except ConfigError as exc:
+                raise ProcgenError(f"--config at level {level} of {env.name}: {exc}") from None
+        return out
+
     def plan(self) -> list[PlanItem]:
-        """The instances to write, in order."""
-        configs = self.configs()
-        names = list(configs)
-        return [PlanItem(names[i % len(names)], configs[names[i % len(names)]], i // len(names))
-                for i in range(self.num_tasks)]
+        """The instances to write, in order: environment ``k`` of ``E`` gets instances ``k, k+E, ...``, and its
+        ``j``-th instance the ``j``-th configuration of its curriculum, cyclically (:meth:`curriculum`)."""
+        cycles = {env.name: self.curriculum(env) for env in self.environments()}
+        names = list(cycles)
+        items = []
+        for i in range(self.num_tasks):
+            name, index = names[i % len(names)], i // len(names)
+            items.append(PlanItem(name, cycles[name][index % len(cycles[name])], index))
+        return items
 
 
 def parse_overrides(text: str | None, envs: Sequence[ProceduralEnv]) -> dict[str, dict[str, Any]]:
@@ -270,7 +288,9 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
         "kind": "procgen",
         "command": command,
         "config": {**asdict(config), "configs": {name: config.configs().get(name) for name in config.envs},
-                   "plan": "custom" if custom else "round_robin"},
+                   "plan": "custom" if custom else "round_robin",
+                   **({"curriculum": {name: config.curriculum(get_env(name)) for name in config.envs}}
+                      if config.level is None and not custom else {})},
         "environments": {name: {"version": get_env(name).version, "license": get_env(name).license,
                                 "asymmetry": get_env(name).asymmetry, "description": get_env(name).description}
                          for name in envs},
