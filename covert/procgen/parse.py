@@ -147,3 +147,29 @@ def int_list_answer(response: Any, limit: int = MAX_ITEMS) -> list[int] | None:
         return value if len(value) <= limit else None
     found = ints(text, limit)
     return found if found else ([] if re.fullmatch(r"[\s\[\](){}]*(?:none|empty)?[\s\[\](){}]*", text.lower()) else None)
+
+
+_NATURAL = re.compile(r"\d{1,18}")
+
+
+def int_pairs_answer(response: Any, limit: int = MAX_ITEMS) -> list[tuple[int, int]] | None:
+    """A list of pairs of non-negative integers: JSON ``[[1, 2], [3, 4]]``, ``1-2, 3-4``, ``(1, 2) (3, 4)`` or
+    ``1 2 3 4``. ``None`` when nothing is there, the numbers do not pair up, or there are more than ``limit``
+    pairs."""
+    text = answer_text(response)
+    if not text:
+        return None
+    value = json_value(text)
+    if isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 for p in value):
+        if len(value) > limit or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                                         for p in value for x in p):
+            return None
+        return [(p[0], p[1]) for p in value]
+    found: list[int] = []
+    for match in _NATURAL.finditer(text):
+        if len(found) >= 2 * limit:
+            return None
+        found.append(int(match.group()))
+    if not found or len(found) % 2:
+        return [] if not found and re.fullmatch(r"[\s\[\](){}]*(?:none|empty)?[\s\[\](){}]*", text.lower()) else None
+    return [(found[i], found[i + 1]) for i in range(0, len(found), 2)]
