@@ -156,7 +156,8 @@ def check_determinism(env: ProceduralEnv, seed: int = 1234, timeout_s: float = 6
 
 def perturbations(reference: str) -> list[str]:
     """Wrong variants of a reference: its answer (the text after the last ``Answer:``, else from the last
-    ``<answer>`` on) with one number changed, one dropped, or one added; the reasoning before it stays."""
+    ``<answer>`` on) with one number changed, one dropped, or one added (an answer without numbers: its last
+    letter dropped or doubled); the reasoning before it stays."""
     head, marker, answer = reference.rpartition("Answer:")
     if not marker:
         cut = reference.rfind("<answer>")
@@ -174,6 +175,11 @@ def perturbations(reference: str) -> list[str]:
     flipped = answer.replace("true", "TMP").replace("false", "true").replace("TMP", "false")
     if flipped != answer:
         out.append(flipped)
+    letters = list(re.finditer(r"[A-Za-z]", answer))
+    if not numbers and flipped == answer and letters:  # a word answer (moves such as RRDD): one letter fewer, one more
+        last = letters[-1]
+        out.append(answer[:last.start()] + answer[last.end():])
+        out.append(answer[:last.end()] + last.group() + answer[last.end():])
     return [head + marker + " " + variant.strip() if marker else head + variant for variant in out]
 
 
