@@ -123,3 +123,11 @@ def test_perturbations_and_pass_rate() -> None:
     env = get_env("knapsack")
     assert pass_rate(env, noisy_solver(1.0), k=2, m=4) == 1.0
     assert pass_rate(env, lambda e, i, r: "Answer: []", k=1, m=8) == 0.0
+
+
+def test_perturbations_of_an_answer_without_numbers_are_refused() -> None:
+    env = get_env("min_path_sum")
+    instance = env.sample(0, env.config_at(1), 0)
+    variants = perturbations(env.reference(instance))
+    assert len(variants) == 2 and all(v.rsplit("Answer:", 1)[0] for v in variants)
+    assert all(env.score(instance, v).value == 0.0 for v in variants)
