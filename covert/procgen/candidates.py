@@ -40,15 +40,17 @@ from covert.procgen.admission import TRIVIAL, perturbations
 from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult, prefilter
 
 HARNESS = "covert_procgen_harness"
-CANDIDATE_MODULES = ALLOWED_MODULES | {"covert.procgen.parse"}
+CANDIDATE_MODULES = ALLOWED_MODULES | {"covert.procgen.parse", "covert.procgen.trace"}
 STAGES = ("L1", "exec", "L2", "L3", "L4", "L5")
 _PROCGEN_DIR = Path(__file__).resolve().parent
 
 
 def trusted_modules() -> dict[str, str]:
-    """The modules installed in every candidate worker: the contract, the answer parsers and the harness."""
+    """The modules installed in every candidate worker: the contract, the answer parsers, the search trace and the
+    harness."""
     return {"covert.procgen.contract": (_PROCGEN_DIR / "contract.py").read_text(encoding="utf-8"),
             "covert.procgen.parse": (_PROCGEN_DIR / "parse.py").read_text(encoding="utf-8"),
+            "covert.procgen.trace": (_PROCGEN_DIR / "trace.py").read_text(encoding="utf-8"),
             HARNESS: (_PROCGEN_DIR / "harness.py").read_text(encoding="utf-8")}
 
 
