@@ -61,25 +61,37 @@ def with_truth(pair: RowPair, truth: dict[str, Any]) -> RowPair:
     return RowPair({**pair.sft, "ground_truth": truth}, {**pair.rl, "reward_model": reward}, pair.record)
 
 
-def augment_pair(pair: RowPair, kind: str, seed: int = 0, intensity: str = "medium") -> RowPair:
+def augment_pair(pair: RowPair, kind: str, seed: int = 0, intensity: str = "medium", stack: bool = False) -> RowPair:
     """Apply one kind to a base row pair; returns the augmented pair with its metadata set.
 
     Deterministic: the kind's generator is ``item_rng("augment", seed, base_task_id, kind)``. Raises
-    :class:`NotApplicable` when the kind has nothing to change on this task.
+    :class:`NotApplicable` when the kind has nothing to change on this task. With ``stack``, ``pair`` may
+    already be augmented (with the same seed): the kind is stacked on top when it comes later in the kinds'
+    order than every kind applied so far and, if it changes how outputs are shown, no applied kind does.
     """
     if intensity not in INTENSITIES:
         raise ValueError(f"unknown intensity {intensity!r}; choose one of {', '.join(INTENSITIES)}")
     spec = get_kind(kind)
-    base_id = pair.sft["task_id"]
-    if pair.sft.get("base_task_id") or pair.sft.get("augmentations"):
+    base_id = pair.sft.get("base_task_id") or pair.sft["task_id"]
+    applied = list(pair.sft.get("augmentations") or [])
+    if applied and not stack:
         raise NotApplicable("the row is already augmented; augment base rows")
-    if pair.rl["task_id"] != base_id:
-        raise ValueError(f"the SFT and RL rows hold different tasks ({base_id}, {pair.rl['task_id']})")
+    if applied:
+        kinds = [get_kind(a["kind"]) for a in applied]
+        if any(a.get("seed") != seed for a in applied):
+            raise NotApplicable("stacked augmentations share one seed")
+        if any(k.position >= spec.position for k in kinds):
+            raise NotApplicable(f"{kind} does not come after {', '.join(k.name for k in kinds)} in the kinds' order")
+        if spec.present is not None and any(k.present is not None for k in kinds):
+            raise NotApplicable("one kind at most changes how outputs are shown")
+    if pair.rl["task_id"] != pair.sft["task_id"]:
+        raise ValueError(f"the SFT and RL rows hold different tasks ({pair.sft['task_id']}, {pair.rl['task_id']})")
     rng = item_rng("augment", seed, base_id, kind)
     out = relabeled(spec.apply(pair, rng, spec.config.for_intensity(intensity)))
     record = {"kind": kind, "seed": seed, "intensity": intensity, **out.record}
-    task_id = augmented_task_id(base_id, [kind], seed)
-    meta = {"task_id": task_id, "base_task_id": base_id, "augmentations": [record], "pass_rate": None,
+    records = [*applied, record]
+    task_id = augmented_task_id(base_id, [r["kind"] for r in records], seed)
+    meta = {"task_id": task_id, "base_task_id": base_id, "augmentations": records, "pass_rate": None,
             "calibration": None}
     extra = {**out.rl["extra_info"], "task_id": task_id}
     return RowPair({**out.sft, **meta}, {**out.rl, **meta, "extra_info": extra}, record)

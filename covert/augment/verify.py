@@ -20,7 +20,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from covert.augment.registry import Kind, get_kind
@@ -100,14 +101,17 @@ def _validate(row: dict[str, Any], view: str) -> None:
     augmentations = row["augmentations"]
     if not row["base_task_id"] or not augmentations:
         raise Invalid("not_augmented", "an augmented row names its base row and its augmentation")
-    if len(augmentations) != 1:
-        raise Invalid("stacked_augmentations", "one augmentation per row")
-    augmentation = augmentations[0]
     try:
-        spec = get_kind(augmentation["kind"])
+        specs = [get_kind(a["kind"]) for a in augmentations]
     except KeyError:
-        raise Invalid("unknown_augmentation", str(augmentation.get("kind"))[:40]) from None
-    if row["task_id"] != augmented_task_id(row["base_task_id"], [spec.name], augmentation.get("seed")):
+        raise Invalid("unknown_augmentation", str([a.get("kind") for a in augmentations])[:40]) from None
+    if any(a.position >= b.position for a, b in pairwise(specs)) \
+            or sum(k.present is not None for k in specs) > 1 or len({a.get("seed") for a in augmentations}) != 1:
+        raise Invalid("stacked_augmentations", "stacked kinds run in their fixed order, with one seed and at most "
+                                               "one kind that changes how outputs are shown")
+    augmentation = next((a for a, k in zip(augmentations, specs) if k.present is not None), augmentations[0])
+    spec = get_kind(augmentation["kind"])  # the kind that shows the outputs, when one does
+    if row["task_id"] != augmented_task_id(row["base_task_id"], [k.name for k in specs], augmentation.get("seed")):
         raise Invalid("augmented_task_id", row["task_id"])
     if view == "rl" and row["extra_info"]["task_id"] != row["task_id"]:
         raise Invalid("task_id_mismatch", row["extra_info"]["task_id"])
@@ -122,7 +126,7 @@ def _validate(row: dict[str, Any], view: str) -> None:
     if len(set(names)) != len(names):
         raise Invalid("duplicate_tool_name")
     foreign = [n for n in names if n not in own]
-    if foreign and spec.name != "distractors":
+    if foreign and "distractors" not in {k.name for k in specs}:
         raise Invalid("unexpected_tool", foreign[0])
     truth = truth_of(row)
     messages = row["messages"] if view == "sft" else row["prompt"]
@@ -155,8 +159,9 @@ def _validate(row: dict[str, Any], view: str) -> None:
             raise Invalid("oracle_call_failed", f"call {i}: {output['error']['code']}")
     ctx = Context(row, view, builder, spec, augmentation, truth, flat_calls(truth), outputs, initial, query,
                   clarification_answer, answer)
-    if spec.check is not None:
-        spec.check(ctx)
+    for kind, record in zip(specs, augmentations):  # each kind's own proof, on its own record
+        if kind.check is not None:
+            kind.check(replace(ctx, kind=kind, augmentation=record))
     _check_semantics(builder, oracle, replay, initial)
     if view == "sft":
         _check_trajectory(ctx)

@@ -59,7 +59,8 @@ def _engineer(args: argparse.Namespace) -> int:
     if args.llm:
         from covert.cli import open_llm
 
-        engineer: Any = LLMEngineer(open_llm(args.llm, args.llm_cache), band=band, seed=args.seed)
+        engineer: Any = LLMEngineer(open_llm(args.llm, args.llm_cache), band=band, seed=args.seed,
+                                    failure_knobs=failure_knobs_for(summary))
     else:
         engineer = RuleEngineer(band=band, failure_knobs=failure_knobs_for(summary))
     proposal = engineer.propose(summary)
@@ -73,10 +74,20 @@ def _engineer(args: argparse.Namespace) -> int:
 def _evolve(args: argparse.Namespace) -> int:
     from covert.evolve.dataset import EvolveConfig, evolve_dataset
 
-    config = EvolveConfig(generations=args.generations, seed=args.seed, k=args.k, skill=args.skill, tasks=args.tasks)
-    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite, progress=not args.quiet)
+    config = EvolveConfig(generations=args.generations, seed=args.seed, k=args.k, tasks=args.tasks, llm=args.llm)
+    backend = None
+    if args.llm:
+        from covert.cli import open_llm
+
+        backend = open_llm(args.llm, args.llm_cache)
+    manifest = evolve_dataset(args.dir, args.out, config, overwrite=args.overwrite, backend=backend,
+                             progress=not args.quiet)
     for g in manifest["evolution"]["schedule"]["generations"]:
-        print(f"generation {g['generation']}: {g['tasks']} tasks, reference pass rate {g['reference_pass_rate']}")
+        s = g["structure"]
+        measures = ", ".join(f"{n} {s[n]:g}" for n in ("calls", "turns", "user_turns", "failed_calls",
+                                                        "distractor_tools", "output_chars", "augmentations") if n in s)
+        rate = f", LLM pass@{args.k} {g['llm_pass_rate']}" if g["llm_pass_rate"] is not None else ""
+        print(f"generation {g['generation']}: {g['tasks']} tasks, {measures}{rate}")
     print(f"kept {manifest['evolution']['kept']}, rejected {manifest['evolution']['rejected']}; wrote {args.out}")
     return 0
 
@@ -98,29 +109,44 @@ def _evolve_procgen(args: argparse.Namespace) -> int:
     from covert.procgen.contract import ConfigError
     from covert.procgen.registry import UnknownEnvironmentError, get_env
 
-    if args.generations < 1 or args.per_config < 1 or args.k < 1 or args.instances < 1:
-        raise UsageError("--generations, --per-config, --instances and --k must be at least 1")
+    if args.generations < 1 or args.per_config < 1 or args.k < 1 or args.instances < 2:
+        raise UsageError("--generations, --per-config and --k must be at least 1, --instances at least 2")
+    if not 0 <= args.margin < 1:
+        raise UsageError(f"--margin is a drop in solve rate between 0 and 1, not {args.margin}")
     try:
         env = get_env(args.env)
     except UnknownEnvironmentError as exc:
         raise UsageError(str(exc)) from None
+    if not env.ladder():
+        raise UsageError(f"{env.name} has no solver ladder, so its difficulty cannot be measured; define ladder()")
     start = _json_arg(args.start, "--start", env.default_config())
     starts = start if isinstance(start, list) else [start]
-    weights = _json_arg(args.weights, "--weights", {})
-    if not isinstance(weights, dict) or not all(isinstance(v, (int, float)) for v in weights.values()):
-        raise UsageError("--weights must be a JSON object of knob name -> number")
     try:
         starts = [env.check_config(c) for c in starts]
     except (ConfigError, TypeError, AttributeError) as exc:
         raise UsageError(f"--start: {exc}") from None
-    lineage = lineage_of(env, starts, args.generations, args.skill, weights, args.seed, args.instances, args.k,
-                         progress=not args.quiet)
+    llm = None
+    if args.llm:
+        from covert.cli import open_llm
+        from covert.procgen.ladder import backend_solver
+
+        llm = backend_solver(open_llm(args.llm, args.llm_cache), seed=args.seed)
+    try:
+        lineage = lineage_of(env, starts, args.generations, args.seed, args.instances, args.margin, llm, args.k)
+    except RuntimeError as exc:
+        raise UsageError(f"--start: {str(exc).splitlines()[0]}") from None
     command = (f"covert evolve-procgen {args.env} --out {args.out} --generations {args.generations} --seed {args.seed} "
-               f"--per-config {args.per_config} --instances {args.instances} --k {args.k} --skill {args.skill}"
-               + (f" --start '{args.start}'" if args.start else "") + (f" --weights '{args.weights}'" if args.weights else ""))
+               f"--per-config {args.per_config} --instances {args.instances} --margin {args.margin}"
+               + (f" --start '{args.start}'" if args.start else "")
+               + (f" --llm {args.llm} --k {args.k}" if args.llm else ""))
     write_procgen_generations(env, lineage, args.out, args.seed, args.per_config, command, overwrite=args.overwrite)
-    for g, (members, rate) in enumerate(zip(lineage.generations, lineage.pass_rates())):
-        print(f"generation {g}: {len(members)} configuration(s), reference pass rate {rate}")
+    for g, members in enumerate(lineage.generations):
+        for m in members:
+            d = m.difficulty
+            rungs = ", ".join(f"{r.name} {r.solve_rate:.2f}" for r in d.rungs) if d else ""
+            llm_text = f", LLM pass@{d.llm_k} {d.llm_pass_at_k:.2f}" if d and d.llm_pass_at_k is not None else ""
+            print(f"generation {g}: {json.dumps(m.config, sort_keys=True)} ladder solve rate "
+                  f"{d.solve_rate if d else None} ({rungs}){llm_text}" + (f" [{m.direction}]" if m.direction else ""))
     print(f"kept {dict(lineage.kept)}, rejected {dict(lineage.rejected)}; wrote {args.out}")
     return 0
 
@@ -138,13 +164,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     s = sub.add_parser("evolve", help="evolve a dataset's tool tasks into harder generations (off-policy)",
                        description="Write DIR's sft and rl configs plus sft-gN / rl-gN per generation: each task made "
-                                   "harder along one direction (horizon, constraints, observations), kept only when it "
-                                   "still validates and a fixed scripted reference policy passes it less often.")
+                                   "harder along one direction (horizon, constraints, observations; augmentations "
+                                   "stack), kept only when it still validates and the direction's structural "
+                                   "measures rose (with --llm: and the LLM's pass@k did not).")
     s.add_argument("dir", help="a dataset written by covert build")
     s.add_argument("--out", required=True, help="the new dataset directory")
     s.add_argument("--generations", type=int, default=4, help="generations to write, g0 = the base tasks (default 4)")
-    s.add_argument("--k", type=int, default=8, help="reference-policy rollouts per task (default 8)")
-    s.add_argument("--skill", type=float, default=1.0, help="the reference policy's skill (default 1.0)")
+    s.add_argument("--llm", default=None, help="measure an LLM's pass@k on every task and keep no mutant it passes "
+                                               "more often: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
+    s.add_argument("--k", type=int, default=4, help="LLM rollouts per task for pass@k (with --llm; default 4)")
     s.add_argument("--tasks", type=int, default=None, help="base tasks per split (default: all)")
     s.add_argument("--seed", type=int, default=0, help="seeds the mutations and their order (same seed, same bytes)")
     s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
@@ -153,17 +182,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     s = sub.add_parser("evolve-procgen", help="evolve a procedural environment's configurations into harder generations",
                        description="Raise one knob at a time along the environment's directions; keep a configuration "
-                                   "when the reference solver solves its instances and a fixed scripted reference policy "
-                                   "passes it less often than its parent. Writes sft-procgen-gN / rl-procgen-gN.")
+                                   "when the reference solves its instances and the environment's solver ladder (or, "
+                                   "with --llm, the LLM's pass@k) finds fresh instances harder than the parent's. "
+                                   "Writes sft-procgen-gN / rl-procgen-gN.")
     s.add_argument("env", help="a procedural environment (covert list)")
     s.add_argument("--out", required=True, help="the new dataset directory")
     s.add_argument("--generations", type=int, default=4, help="generations to write, g0 = the start configurations")
     s.add_argument("--start", default=None, help="start configuration(s) as JSON (an object or a list; default: easiest)")
     s.add_argument("--per-config", type=int, default=50, help="instances written per configuration (default 50)")
-    s.add_argument("--instances", type=int, default=12, help="instances per configuration to test mutants on")
-    s.add_argument("--k", type=int, default=2, help="reference-policy attempts per instance")
-    s.add_argument("--skill", type=float, default=2.0, help="the scripted reference policy's skill")
-    s.add_argument("--weights", default=None, help="JSON knob -> difficulty weight per level for the reference policy")
+    s.add_argument("--instances", type=int, default=32, help="fresh instances each configuration is measured on (default 32)")
+    s.add_argument("--margin", type=float, default=0.05, help="least drop in solve rate that counts as harder (default 0.05)")
+    s.add_argument("--llm", default=None, help="also measure an LLM's pass@k and judge by it: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
+    s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests")
+    s.add_argument("--k", type=int, default=4, help="LLM samples per instance for pass@k (with --llm; default 4)")
     s.add_argument("--seed", type=int, default=0, help="the run seed (same seed, same bytes)")
     s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     s.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -1,8 +1,9 @@
 """``covert evolve``: a dataset's tool tasks evolved generation by generation, written as dataset configs.
 
 The output holds the source's ``sft`` and ``rl`` configs as they are, plus ``sft-g<G>`` / ``rl-g<G>`` per
-generation (rows carry a ``generation`` column and, as ``pass_rate``, the fixed reference policy's pass
-rate), and ``schedule.json``: which generation trains at which stage.
+generation (rows carry a ``generation`` column, their structural measures and, with an LLM, its pass@k as
+``pass_rate``), and ``schedule.json``: which generation trains at which stage and the mean structural
+measures of each generation. The card's "Evolution" section shows the measures rising.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ import json
 import shutil
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from covert.build import SPLITS
 from covert.errors import UsageError
 from covert.evolve.evolution import Lineage, evolve_tool_tasks
-from covert.evolve.tools import ToolTrainee
 from covert.io.portable import portable_command, portable_path
 
 REPLAY_SHARE = 0.25
@@ -33,10 +34,10 @@ class EvolveConfig:
 
     generations: int = 4
     seed: int = 0
-    k: int = 8  # reference-policy rollouts per task
-    skill: float = 1.0  # the fixed reference policy's skill (covert.evolve.tools.ToolTrainee)
+    k: int = 4  # LLM rollouts per task for pass@k (with an LLM)
     tasks: int | None = None  # base tasks per split (default: all)
     rows_per_shard: int = 5000
+    llm: str | None = None  # the LLM spec whose pass@k is measured (recorded; the backend is passed apart)
 
     def validate(self) -> None:
         """Raise :class:`EvolveError` on bad values."""
@@ -48,12 +49,14 @@ class EvolveConfig:
             raise EvolveError("--tasks must be at least 1")
 
 
-def reference_pass_rate(trainee: ToolTrainee, k: int) -> Any:
-    """The pass rate of ``trainee`` over ``k`` scripted rollouts of a pair's RL row."""
+def llm_pass_rate(backend: Any, k: int, seed: int = 0) -> Any:
+    """pass@k of an LLM policy on a pair's RL row: whether any of ``k`` sampled rollouts earns reward 1."""
+    from covert.rollouts.policies import BackendPolicy
     from covert.rollouts.runner import run
 
     def rate(pair: Any) -> float:
-        return sum(run(trainee.policy(pair.rl, j), pair.rl).reward.value >= 1.0 for j in range(k)) / k
+        return float(any(run(BackendPolicy(backend, temperature=1.0, seed=seed + j), pair.rl).reward.value >= 1.0
+                         for j in range(k)))
 
     return rate
 
@@ -75,19 +78,57 @@ def training_stages(train_configs: list[str]) -> list[dict[str, Any]]:
 
 
 def schedule(lineages: list[Lineage], generations: int) -> dict[str, Any]:
-    """The generations of an evolved dataset of tool tasks and when each trains."""
-    rates = []
+    """The generations of an evolved dataset of tool tasks, their mean structural measures (and LLM pass@k)
+    and when each trains."""
+    rows = []
     for g in range(generations):
         members = [m for lin in lineages for m in lin.generations[g]]
-        rates.append({"generation": g, "configs": [f"sft-g{g}", f"rl-g{g}"], "tasks": len(members),
-                      "reference_pass_rate": round(sum(m.pass_rate for m in members) / len(members), 4) if members else None})
-    return {"generations": rates, "stages": training_stages([f"rl-g{g}" for g in range(generations)])}
+        names = sorted({n for m in members for n in m.measures})
+        measures = {n: round(sum(m.measures[n] for m in members) / len(members), 4) for n in names} if members else {}
+        rates = [m.pass_rate for m in members if m.pass_rate is not None]
+        kinds = [len(m.pair.sft.get("augmentations") or []) for m in members]
+        rows.append({"generation": g, "configs": [f"sft-g{g}", f"rl-g{g}"], "tasks": len(members),
+                     "directions": dict(sorted(_count(m.direction for m in members if m.direction).items())),
+                     "structure": measures, "stacked": dict(sorted(_count(str(n) for n in kinds).items())),
+                     "llm_pass_rate": round(sum(rates) / len(rates), 4) if rates else None})
+    for earlier, later in pairwise(rows):
+        later["moved"] = {n: [earlier["structure"].get(n), v] for n, v in later["structure"].items()
+                          if v != earlier["structure"].get(n)}
+    return {"generations": rows, "stages": training_stages([f"rl-g{g}" for g in range(generations)])}
+
+
+def _count(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in items:
+        out[item] = out.get(item, 0) + 1
+    return out
+
+
+def evolution_card_section(plan: dict[str, Any]) -> str:
+    """The card's "Evolution" section: per generation, the tasks, the mean structural measures (those that
+    moved from the generation before in bold), how many augmentations are stacked, and the LLM's pass@k."""
+    names = sorted({n for g in plan["generations"] for n in g["structure"]})
+    lines = ["", "## Evolution", "",
+             "Each generation's tasks are the previous generation's made harder along one direction (horizon: a "
+             "longer task; constraints: a value held back, an indirect request, a failing call; observations: "
+             "distractor tools, noisy outputs), kept only when the row still validates and the direction's "
+             "structural measures rose (with `--llm`: and the LLM's pass@k did not). Augmentations stack.", "",
+             "| generation | tasks | " + " | ".join(names) + " | stacked kinds per task | LLM pass@k |",
+             "|---|---|" + "---|" * len(names) + "---|---|"]
+    for g in plan["generations"]:
+        moved = g.get("moved", {})
+        cells = [f"**{g['structure'][n]:g}**" if n in moved else f"{g['structure'].get(n, 0):g}" for n in names]
+        stacked = ", ".join(f"{k}: {v}" for k, v in g["stacked"].items())
+        rate = "-" if g["llm_pass_rate"] is None else f"{g['llm_pass_rate']:.2f}"
+        lines.append(f"| {g['generation']} | {g['tasks']} | " + " | ".join(cells) + f" | {stacked} | {rate} |")
+    return "\n".join(lines) + "\n"
 
 
 def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overwrite: bool = False,
-                   progress: bool = False) -> dict[str, Any]:
-    """Write the evolved dataset of ``src`` to ``out`` (atomically); returns its manifest. ``progress`` draws
-    a bar of the tasks and mutants the reference policy was run on."""
+                   backend: Any = None, progress: bool = False) -> dict[str, Any]:
+    """Write the evolved dataset of ``src`` to ``out`` (atomically); returns its manifest. With ``backend``
+    (an LLM), its pass@k over ``config.k`` rollouts is measured on every task and judges the mutants too;
+    ``progress`` then draws a bar of the tasks and mutants it was run on."""
     from covert.io.background import Background
     from covert.io.card import write_card
     from covert.io.checked import open_dataset
@@ -106,16 +147,16 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
         raise EvolveError(does_not_apply("evolve", src, dataset.manifest, "tool datasets with sft and rl configs "
                                          "(covert build, covert live-mcp)", "for procedural environments run "
                                          "`covert evolve-procgen ENV --out DIR`"))
-    trainee = ToolTrainee(skill=config.skill, seed=config.seed)
     from covert.progress import bar
 
-    tried = bar(unit="task", desc="evolve", enabled=progress)
-    reference = reference_pass_rate(trainee, config.k)
+    tried = bar(unit="task", desc="evolve", enabled=progress and backend is not None)
+    measured = llm_pass_rate(backend, config.k, config.seed) if backend is not None else None
 
-    def rate(pair: Any) -> float:
+    def counted(pair: Any) -> float:
         tried.update(1)
-        return reference(pair)
+        return measured(pair)
 
+    rate = counted if measured is not None else None
     staging = prepare_output(out, overwrite)
     try:
         files: dict[str, str] = {}
@@ -134,13 +175,15 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
             writers = {(f"{v}-g{g}", s): ShardWriter(staging, f"{v}-g{g}", s, config.rows_per_shard, background)
                        for g in range(config.generations) for v in ("sft", "rl") for s in SPLITS}
             for split in SPLITS:
-                lineage = evolve_tool_tasks(list(row_pairs(src, split)), config.generations, rate, seed=config.seed,
-                                            tasks=config.tasks)
+                lineage = evolve_tool_tasks(list(row_pairs(src, split)), config.generations, seed=config.seed,
+                                            tasks=config.tasks, pass_rate=rate)
                 lineages.append(lineage)
                 for g, members in enumerate(lineage.generations):
                     for i, member in enumerate(members):
-                        calibration = {"policy": "tool-trainee", "skill": config.skill, "k": config.k,
-                                       "parent": member.parent, "direction": member.direction, "config": member.config}
+                        calibration = {"policy": f"llm:{config.llm}" if backend is not None else None,
+                                       "k": config.k if backend is not None else None, "parent": member.parent,
+                                       "direction": member.direction, "config": member.config,
+                                       "structure": member.measures}
                         for view, row in (("sft", member.pair.sft), ("rl", member.pair.rl)):
                             row = {**row, "generation": g, "pass_rate": member.pass_rate, "calibration": calibration}
                             if view == "rl":
@@ -170,6 +213,8 @@ def evolve_dataset(src: str | Path, out: str | Path, config: EvolveConfig, overw
             if first is not None:
                 examples[name] = first
         write_card(staging, manifest, examples)
+        card = staging / "README.md"
+        card.write_text(card.read_text() + evolution_card_section(plan))
         publish(staging, out)
     except BaseException:
         tried.close()
@@ -189,5 +234,5 @@ def _sum(lineages: list[Lineage], attr: str) -> dict[str, int]:
 def regenerate_command(src: Path, out: Path, config: EvolveConfig) -> str:
     """The command that writes this evolved dataset again."""
     tasks = f" --tasks {config.tasks}" if config.tasks is not None else ""
-    return (f"covert evolve {src} --out {out} --generations {config.generations} --seed {config.seed} --k {config.k} "
-            f"--skill {config.skill}{tasks}")
+    llm = f" --llm {config.llm} --k {config.k}" if config.llm else ""
+    return f"covert evolve {src} --out {out} --generations {config.generations} --seed {config.seed}{tasks}{llm}"

@@ -6,6 +6,12 @@ knob behind the dominant failure of a too-hard configuration, raise the knob beh
 too-easy configuration still shows). Whatever proposes a configuration (rules or an LLM), the result is
 checked against the knobs' levels: values are clamped to the nearest level, and an unparsable or no-op
 proposal falls back to the previous configuration with a recorded reason.
+
+The rules are enforced in code (:func:`guard`), not only stated in the prompt: a change is refused, and
+the previous configuration kept, when it moves a configuration inside the band, changes more than
+:data:`MAX_KNOBS` knobs or moves a knob more than :data:`MAX_STEP` levels (:data:`MAX_STEPS` in all),
+makes a too-hard configuration harder or a too-easy one easier, or cites no failure evidence of that
+configuration linked to each knob it changes (a too-easy one may cite its pass rate).
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from covert.procgen.contract import Knob, config_key
 
 BAND = (0.2, 0.8)
 MAX_KNOBS = 2  # knobs changed per configuration per stage
-MAX_STEPS = 3  # knob levels moved per configuration per stage
+MAX_STEPS = 3  # knob levels moved per configuration per stage, all knobs together
+MAX_STEP = 2  # knob levels one knob moves per stage
+PASS_RATE_EVIDENCE = "pass_rate"  # what a too-easy configuration with no failures cites
 OUTPUT_ID = "covert/stage-config@1"
 
 
@@ -32,15 +40,17 @@ class Decision:
 
     previous: dict[str, Any]
     config: dict[str, Any]
-    action: str  # keep, raise, lower, fallback
+    action: str  # keep, raise, lower, llm, fallback, refused
     changed: tuple[str, ...]
     reason: str
     pass_rate: float | None
+    evidence: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form."""
         return {"previous": self.previous, "config": self.config, "action": self.action,
-                "changed": list(self.changed), "reason": self.reason, "pass_rate": self.pass_rate}
+                "changed": list(self.changed), "reason": self.reason, "pass_rate": self.pass_rate,
+                "evidence": list(self.evidence)}
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,47 @@ def checked_config(knobs: Sequence[Knob], proposed: Any, previous: Mapping[str, 
     return out, notes
 
 
+def guard(knobs: Sequence[Knob], entry: Mapping[str, Any], previous: Mapping[str, Any], config: Mapping[str, Any],
+          evidence: Sequence[str], failure_knobs: Mapping[str, Sequence[str]], band: tuple[float, float]) -> list[str]:
+    """Why the change ``previous -> config`` of one summary entry breaks the engineer's rules (empty: it
+    does not). ``evidence`` are the failure categories the proposal cites; ``failure_knobs`` links each
+    category to the knobs that make it likelier (with no link known for a category, citing one this
+    configuration shows covers any knob)."""
+    changed = [k for k in knobs if config[k.name] != previous[k.name]]
+    if not changed:
+        return []
+    problems: list[str] = []
+    p = entry.get("pass_rate")
+    low, high = band
+    if p is not None and low <= p <= high:
+        problems.append(f"pass rate {p:.2f} is inside [{low}, {high}]: a configuration in the learnable band is kept")
+    moves = {k.name: k.level_of(config[k.name]) - k.level_of(previous[k.name]) for k in changed}
+    if len(changed) > MAX_KNOBS:
+        problems.append(f"changes {len(changed)} knobs; at most {MAX_KNOBS} per stage")
+    big = [f"{n} by {abs(m)}" for n, m in moves.items() if abs(m) > MAX_STEP]
+    if big:
+        problems.append(f"moves {', '.join(big)} levels; at most {MAX_STEP} per knob")
+    if sum(abs(m) for m in moves.values()) > MAX_STEPS:
+        problems.append(f"moves {sum(abs(m) for m in moves.values())} levels in all; at most {MAX_STEPS}")
+    if p is not None and p < low and any(m > 0 for m in moves.values()):
+        harder = ", ".join(n for n, m in moves.items() if m > 0)
+        problems.append(f"pass rate {p:.2f} is below the band: a too-hard configuration is never made harder ({harder})")
+    if p is not None and p > high and any(m < 0 for m in moves.values()):
+        easier = ", ".join(n for n, m in moves.items() if m < 0)
+        problems.append(f"pass rate {p:.2f} is above the band: a too-easy configuration is never made easier ({easier})")
+    shown = {c for c, n in (entry.get("failures") or {}).items() if n}
+    cited = [c for c in evidence if c in shown]
+    if p is not None and p > high:
+        cited += [c for c in evidence if c == PASS_RATE_EVIDENCE]
+    for knob in changed:
+        linked = [c for c in cited if c == PASS_RATE_EVIDENCE or c not in failure_knobs
+                  or knob.name in failure_knobs[c]]
+        if not linked:
+            problems.append(f"the change to {knob.name} cites no failure evidence of this configuration linked to "
+                            f"it (shown: {', '.join(sorted(shown)) or 'none'})")
+    return problems
+
+
 class RuleEngineer:
     """The default engineer: deterministic rules on the summary's pass rates and failure counts.
 
@@ -151,6 +202,7 @@ class RuleEngineer:
             knob = next(k for k in knobs if k.name == name)
             rank = knob.level_of(config[name])
             share = steps if len(changed) == MAX_KNOBS - 1 else max(1, math.ceil(steps / 2)) if len(order) > 1 else steps
+            share = min(MAX_STEP, share)
             target = max(0, min(len(knob.levels) - 1, rank + direction * share))
             if target != rank:
                 config[name] = knob.levels[target]
@@ -166,17 +218,29 @@ class RuleEngineer:
         reason = f"pass rate {p:.2f} is {why}: {verb} {moves}" + (f" ({evidence})" if evidence else "")
         if notes:
             reason += "; " + "; ".join(notes)
-        return Decision(previous, config, verb, tuple(changed), reason, p)
+        cited = tuple(c for c, n in entry["failures"].items() if n)
+        if direction > 0:
+            cited += (PASS_RATE_EVIDENCE,)
+        refused = guard(knobs, entry, previous, config, cited, self.failure_knobs, self.band)
+        if refused:
+            return Decision(previous, previous, "refused", (), "; ".join(refused), p, cited)
+        return Decision(previous, config, verb, tuple(changed), reason, p, cited)
 
     def _knob_order(self, knobs: Sequence[Knob], failures: Mapping[str, int], direction: int) -> list[str]:
-        """Knobs to move, most evidence first: weight of each knob = the failures it is linked to."""
+        """Knobs to move, most evidence first: weight of each knob = the failures it is linked to. When some
+        knob has linked evidence, only such knobs move (a change must answer evidence); else, with no
+        failure linked to any knob, every knob in declared order."""
         weight = {k.name: 0 for k in knobs}
         for category, count in failures.items():
             for name in self.failure_knobs.get(category, ()):
                 if name in weight:
                     weight[name] += count
         declared = [k.name for k in knobs]
-        return sorted(declared, key=lambda n: (-weight[n], declared.index(n)))
+        ranked = sorted(declared, key=lambda n: (-weight[n], declared.index(n)))
+        unlinked = any(n and c not in self.failure_knobs for c, n in failures.items())
+        if direction < 0 and any(weight.values()) and not unlinked:
+            return [n for n in ranked if weight[n]]
+        return ranked
 
 
 def _first_levels(knobs: Sequence[Knob], config: Mapping[str, Any]) -> dict[str, Any]:
@@ -200,25 +264,43 @@ def proposal_schema(knobs: Sequence[Knob]) -> dict[str, Any]:
               "properties": {k.name: {"enum": list(k.levels)} for k in knobs}}
     return {"type": "object", "additionalProperties": False, "required": ["configs"],
             "properties": {"configs": {"type": "array", "items": {
-                "type": "object", "additionalProperties": False, "required": ["previous_index", "config", "reason"],
+                "type": "object", "additionalProperties": False,
+                "required": ["previous_index", "config", "evidence", "reason"],
                 "properties": {"previous_index": {"type": "integer", "minimum": 0}, "config": config,
+                               "evidence": {"type": "array", "maxItems": 8,
+                                            "items": {"type": "string", "maxLength": 60}},
                                "reason": {"type": "string", "maxLength": 400}}}}}}
 
 
-def engineer_prompt(summary: Mapping[str, Any], band: tuple[float, float]) -> str:
-    """The request an LLM engineer reads: the rules, the knobs and the summary."""
-    rows = [{"index": i, "config": e["config"], "pass_rate": e["pass_rate"], "failures": e["failures"],
+def engineer_prompt(summary: Mapping[str, Any], band: tuple[float, float],
+                    failure_knobs: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The request an LLM engineer reads: the rules (as :func:`guard` enforces them), the knobs, each
+    configuration's pass, valid and optimal rates, failure counts and instance statistics, which knob
+    makes which failure likelier, and failure examples with the problem they failed on (a MAPF map)."""
+    rows = [{"index": i, "config": e["config"], "episodes": e["episodes"], "pass_rate": e["pass_rate"],
+             "valid_rate": e["valid_rate"], "optimal_rate": e["optimal_rate"], "failures": e["failures"],
              "statistics": e["statistics"]} for i, e in enumerate(summary["configs"])]
+    examples = "\n\n".join(
+        f"Example {n + 1}: config {json.dumps(e['config'], sort_keys=True)}, failures {', '.join(e['failures'])}\n"
+        + (f"Problem:\n{e['instance'][:1500]}\n" if e.get("instance") else "")
+        + f"Attempt:\n{e['trajectory'][:1200]}" for n, e in enumerate(summary["examples"]))
+    links = json.dumps({k: list(v) for k, v in (failure_knobs or {}).items()}, sort_keys=True)
     return (
         "You are the environment engineer of an RL training run. For each configuration below, propose the "
-        f"configuration for the next stage. Keep a configuration whose pass rate is inside [{band[0]}, {band[1]}] "
-        "unchanged. Otherwise change at most two knobs, by few levels, toward the band, guided by the failure "
-        "counts. Use only the listed levels of each knob. Reply with JSON: "
-        '{"configs": [{"previous_index": i, "config": {...}, "reason": "..."}]}.\n\n'
+        "configuration for the next stage. Rules (a proposal that breaks one is refused and the configuration "
+        f"kept): a configuration whose pass rate is inside [{band[0]}, {band[1]}] is kept unchanged; otherwise "
+        f"change at most {MAX_KNOBS} knobs, each by at most {MAX_STEP} levels and {MAX_STEPS} levels in all, toward "
+        "the band (never make a too-hard configuration harder or a too-easy one easier); list in \"evidence\" "
+        "the failure categories of that configuration your change answers, each linked to a knob you change "
+        f"(a too-easy configuration may cite \"{PASS_RATE_EVIDENCE}\"). Use only the listed levels of each knob. "
+        'Reply with JSON: {"configs": [{"previous_index": i, "config": {...}, "evidence": ["..."], '
+        '"reason": "..."}]}.\n\n'
         f"Environment: {summary['environment']} (stage {summary['stage']})\n"
         f"Knobs (levels easiest first): {json.dumps(summary['knobs'], ensure_ascii=False)}\n"
-        f"Configurations: {json.dumps(rows, ensure_ascii=False)}\n"
-        f"Failure examples: {json.dumps(summary['examples'], ensure_ascii=False)[:4000]}\n"
+        f"Which knobs make which failure likelier when raised: {links}\n"
+        f"Configurations (pass, valid and optimal rates, failure counts, mean instance statistics): "
+        f"{json.dumps(rows, ensure_ascii=False)}\n"
+        f"Failure examples:\n{examples[:6000]}\n"
     )
 
 
@@ -243,15 +325,22 @@ class LLMEngineer:
     proposal schema where the backend supports it. Its reply goes through the same checks as the rules;
     anything unusable falls back to the previous configuration with the reason recorded.
 
+    Every proposed change then passes :func:`guard` or is refused (the previous configuration kept, the
+    reasons recorded).
+
     Args:
         backend: A ``covert.llm`` backend (``generate([ChatRequest]) -> [Completion]``).
-        band: The learnable band the prompt states.
+        band: The learnable band the prompt states and the guard enforces.
         max_tokens: Reply budget.
+        failure_knobs: The environment's evidence map (failure category -> knobs), shown in the prompt and
+            checked against each change's cited evidence.
     """
 
-    def __init__(self, backend: Any, band: tuple[float, float] = BAND, max_tokens: int = 1024, seed: int = 0) -> None:
+    def __init__(self, backend: Any, band: tuple[float, float] = BAND, max_tokens: int = 1024, seed: int = 0,
+                 failure_knobs: Mapping[str, Sequence[str]] | None = None) -> None:
         self.backend = backend
         self.band = band
+        self.failure_knobs = {k: tuple(v) for k, v in (failure_knobs or {}).items()}
         self.max_tokens = max_tokens
         self.seed = seed
         self.name = f"llm:{getattr(backend, 'name', type(backend).__name__)}"
@@ -262,7 +351,8 @@ class LLMEngineer:
 
         check_summary(summary)
         knobs = knobs_of(summary)
-        request = ChatRequest(messages=[{"role": "user", "content": engineer_prompt(summary, self.band)}],
+        request = ChatRequest(messages=[{"role": "user", "content": engineer_prompt(summary, self.band,
+                                                                                      self.failure_knobs)}],
                               sampling=SamplingParams(temperature=0.0, max_tokens=self.max_tokens, seed=self.seed),
                               json_schema=proposal_schema(knobs))
         notes: list[str] = []
@@ -298,6 +388,13 @@ class LLMEngineer:
                                           + ("; " + "; ".join(repairs) if repairs else ""), entry["pass_rate"]))
                 continue
             reason = str(item.get("reason", ""))[:400] or "no reason given"
+            cited = item.get("evidence")
+            cited = tuple(str(c)[:60] for c in cited[:8]) if isinstance(cited, list) else ()
+            refused = guard(knobs, entry, previous, config, cited, self.failure_knobs, self.band)
+            if refused:
+                decisions.append(Decision(previous, previous, "refused", (), "refused: " + "; ".join(refused),
+                                          entry["pass_rate"], cited))
+                continue
             decisions.append(Decision(previous, config, "llm", changed, reason + ("; " + "; ".join(repairs) if repairs else ""),
-                                      entry["pass_rate"]))
+                                      entry["pass_rate"], cited))
         return Proposal(summary["environment"], summary["stage"] + 1, self.name, tuple(decisions), tuple(notes))

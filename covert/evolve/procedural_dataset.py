@@ -17,25 +17,17 @@ from typing import Any
 import covert
 from covert.build import SPLITS
 from covert.evolve.dataset import training_stages
-from covert.evolve.procedural import ConfigLineage, ProceduralTrainee, evolve_configs
+from covert.evolve.procedural import ConfigLineage, evolve_configs
 from covert.io.portable import portable_command
 from covert.procgen.contract import ProceduralEnv, config_key
+from covert.procgen.ladder import DEFAULT_MARGIN, LLMSolver
 
 
-def lineage_of(env: ProceduralEnv, start: Sequence[dict[str, Any]], generations: int, skill: float,
-               weights: dict[str, float], seed: int, instances: int, k: int, progress: bool = False) -> ConfigLineage:
-    """The configuration lineage of one environment under a fixed scripted reference policy (``progress``: a
-    bar of the reference policy's answers)."""
-    from covert.progress import bar
-
-    reference = ProceduralTrainee(env, skill=skill, weights=weights, seed=seed)
-    with bar(unit="answer", desc="evolve-procgen", enabled=progress) as answered:
-
-        def answer(*args: Any, **kwargs: Any) -> Any:
-            answered.update(1)
-            return reference.answer(*args, **kwargs)
-
-        return evolve_configs(env, start, generations, answer, seed=seed, instances=instances, k=k)
+def lineage_of(env: ProceduralEnv, start: Sequence[dict[str, Any]], generations: int, seed: int = 0,
+               instances: int = 32, margin: float = DEFAULT_MARGIN, llm: LLMSolver | None = None,
+               k: int = 4) -> ConfigLineage:
+    """The configuration lineage of one environment, judged by its solver ladder (and ``llm``'s pass@k)."""
+    return evolve_configs(env, start, generations, seed=seed, instances=instances, margin=margin, llm=llm, k=k)
 
 
 def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: str | Path, seed: int,
@@ -79,7 +71,8 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
         schedule = {
             "generations": [{"generation": g, "configs": [f"{SFT_CONFIG}-g{g}", f"{RL_CONFIG}-g{g}"],
                              "environment_configs": [m.config for m in members],
-                             "reference_pass_rate": rate}
+                             "difficulty": [m.difficulty.to_dict() for m in members if m.difficulty is not None],
+                             "measured_pass_rate": rate}
                             for g, (members, rate) in enumerate(zip(lineage.generations, lineage.pass_rates()))],
             "stages": training_stages([f"{RL_CONFIG}-g{g}" for g in range(len(lineage.generations))]),
         }
@@ -94,8 +87,9 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
             "evolution": {"schedule": schedule, "tried": dict(sorted(lineage.tried.items())),
                           "kept": dict(sorted(lineage.kept.items())), "rejected": dict(sorted(lineage.rejected.items())),
                           "lineage": [[{"config": m.config, "parent": m.parent, "direction": m.direction,
-                                        "reference_pass_rate": m.pass_rate} for m in members]
-                                      for members in lineage.generations]},
+                                        "measured_pass_rate": m.pass_rate,
+                                        "difficulty": m.difficulty.to_dict() if m.difficulty else None}
+                                       for m in members] for members in lineage.generations]},
             "rows": dict(sorted(rows.items())),
             "files": dict(sorted(files.items())),
         }
@@ -112,11 +106,17 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
 
 def _append_evolution(card: Path, schedule: dict[str, Any]) -> None:
     lines = ["", "## Evolution", "",
-             "Each generation's configurations were made harder along one direction and kept only when the reference "
-             "solver still solves every sampled instance and a fixed scripted reference policy passes them less "
-             "often than their parent. `schedule.json`: stage N trains generation N and replays a quarter of N-1.", "",
-             "| generation | configurations | reference pass rate |", "|---|---|---|"]
+             "Each generation's configurations were made harder along one direction (a knob one or two levels up) "
+             "and kept only when the reference still solves every measured instance and the environment's solver "
+             "ladder (independent, non-LLM solvers of increasing strength, each with a work budget) solves fresh "
+             "instances less often than on the parent, by more than the instances' spread explains (with `--llm`: "
+             "the LLM's pass@k). `schedule.json`: stage N trains generation N and replays a quarter of N-1.", "",
+             "| generation | configuration | ladder solve rate | per rung (solved / optimal) | LLM pass@k |",
+             "|---|---|---|---|---|"]
     for g in schedule["generations"]:
-        configs = "; ".join(f"`{config_key(c)}`" for c in g["environment_configs"])
-        lines.append(f"| {g['generation']} | {configs} | {g['reference_pass_rate']} |")
+        for config, found in zip(g["environment_configs"], g["difficulty"]):
+            rungs = ", ".join(f"{r['name']} {r['solve_rate']:.2f}/{r['optimal_rate']:.2f}" for r in found["rungs"])
+            llm = f"{found['llm_pass_at_k']:.2f} (k={found['llm_k']})" if "llm_pass_at_k" in found else "-"
+            lines.append(f"| {g['generation']} | `{config_key(config)}` | {found['solve_rate']:.2f} "
+                         f"± {found['solve_error']:.2f} | {rungs} | {llm} |")
     card.write_text(card.read_text() + "\n".join(lines) + "\n")

@@ -42,6 +42,8 @@ class Episode:
         statistics: Numeric facts about the instance (``optimal_makespan``, ``crossings``...), averaged
             per configuration in the summary.
         trajectory: The attempt as text, for the examples (trimmed).
+        instance: What the attempt was on, as the policy saw it (a MAPF map, a task's query; trimmed), so an
+            engineer reads a failure next to its problem.
     """
 
     config: dict[str, Any]
@@ -51,6 +53,7 @@ class Episode:
     optimal: bool | None = None
     statistics: dict[str, float] = field(default_factory=dict)
     trajectory: str = ""
+    instance: str = ""
 
 
 def tool_failures(reasons: Iterable[str]) -> tuple[str, ...]:
@@ -102,7 +105,8 @@ def stage_summary(environment: str, kind: str, version: str, knobs: Sequence[Kno
             "failures": dict(sorted(failures.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))),
             "statistics": stats,
         })
-    examples = [{"config": e.config, "failures": list(e.failures), "trajectory": e.trajectory[:MAX_TRAJECTORY_CHARS]}
+    examples = [{"config": e.config, "failures": list(e.failures), "trajectory": e.trajectory[:MAX_TRAJECTORY_CHARS],
+                 **({"instance": e.instance[:MAX_TRAJECTORY_CHARS]} if e.instance else {})}
                 for e in episodes if not e.passed][:MAX_EXAMPLES]
     doc = {
         "schema": SCHEMA_ID, "environment": environment, "kind": kind, "version": version, "stage": stage,

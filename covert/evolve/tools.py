@@ -1,10 +1,12 @@
-"""Tool-environment configurations made from covert's own rows, and a scripted trainee for them.
+"""Tool-environment configurations made from covert's own rows, their structural measures, and a scripted
+trainee (a test double) for them.
 
 A configuration of a tool environment has four knobs: how many oracle calls a task needs (``calls``),
 how many distractor tools it offers (``distractors``), how noisy its tool outputs are (``noise``) and
-whether the query leaves out a value the agent must ask for (``ambiguity``). Its rows are base rows with
-that many calls, given the matching augmentation (stage 2); every row is validated, so the reference
-still solves it.
+whether the query leaves out a value the agent must ask for (``ambiguity``); evolution adds two
+(:data:`EVOLVE_KNOBS`): an indirect query (``indirect``) and a failing call (``errors``). Its rows are base
+rows with that many calls, given every augmentation the configuration sets, stacked in the kinds' order
+(stage 2); every row is validated, so the reference still solves it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ TOOL_KNOBS = (
     Knob("noise", INTENSITY_LEVELS, "noisy tool outputs: extra fields, envelopes, filler records"),
     Knob("ambiguity", (False, True), "the query leaves out a value the agent must ask the user for"),
 )
+#: Evolution's knobs: the engineer's four, plus an indirect query and a failing call.
+EVOLVE_KNOBS = (
+    *TOOL_KNOBS,
+    Knob("indirect", (False, True), "the query asks indirectly (the request is implied, values paraphrased)"),
+    Knob("errors", INTENSITY_LEVELS, "one oracle call fails: transiently (retry it, up to 1/2/3 times) or for "
+                                     "good (report it, claim nothing)"),
+)
+#: Knob -> the augmentation kind that realizes it (applied in the kinds' order, stacked).
+KIND_OF = {"distractors": "distractors", "indirect": "indirect", "ambiguity": "ambiguous", "noise": "noisy",
+           "errors": "erroneous"}
 #: Which knob makes which failure more likely (the engineer's evidence map for tool environments).
 FAILURE_KNOBS: dict[str, tuple[str, ...]] = {
     "wrong_tool": ("distractors",), "extra_call": ("distractors",), "wrong_argument": ("noise", "ambiguity"),
@@ -38,12 +50,19 @@ def calls_level(num_calls: int) -> int:
     return max(1, min(4, num_calls))
 
 
-def augmentation_for(config: dict[str, Any], index: int) -> tuple[str, str] | None:
-    """The (kind, intensity) a row of ``config`` gets; with distractors and noise both set, rows alternate."""
-    if config["ambiguity"]:
-        return ("ambiguous", "medium")
-    wanted = [(k, config[n]) for k, n in (("distractors", "distractors"), ("noisy", "noise")) if config[n] != "none"]
-    return wanted[index % len(wanted)] if wanted else None
+def augmentations_for(config: dict[str, Any]) -> list[tuple[str, str]]:
+    """The (kind, intensity) stack a row of ``config`` gets: every augmentation the configuration sets, in
+    the kinds' order (distractors, indirect, ambiguous, noisy, erroneous)."""
+    from covert.augment.registry import get_kind
+
+    stack = []
+    for knob, kind in KIND_OF.items():
+        value = config.get(knob, False if knob in ("ambiguity", "indirect") else "none")
+        if value is True:
+            stack.append((kind, "medium"))
+        elif value not in (False, "none"):
+            stack.append((kind, str(value)))
+    return sorted(stack, key=lambda item: get_kind(item[0]).position)
 
 
 @dataclass(frozen=True)
@@ -57,7 +76,8 @@ class ConfigRows:
 
 def config_rows(pairs: Sequence[Any], config: dict[str, Any], seed: int = 0, limit: int | None = None) -> ConfigRows:
     """Rows of ``config`` from base (sft, rl) :class:`~covert.augment.registry.RowPair` s: the base tasks with
-    the configured number of calls, augmented as configured, each augmented pair validated (replay)."""
+    the configured number of calls, given every configured augmentation (stacked), each augmented pair
+    validated (replay). A task on which some configured kind has nothing to change is left out."""
     from covert.augment.registry import NotApplicable
     from covert.augment.rows import augment_pair
     from covert.augment.verify import validate_augmented_pair
@@ -70,21 +90,67 @@ def config_rows(pairs: Sequence[Any], config: dict[str, Any], seed: int = 0, lim
             break
         if pair.sft["num_calls"] == 0 or calls_level(pair.sft["num_calls"]) != config["calls"]:
             continue
-        plan = augmentation_for(config, len(out))
-        if plan is None:
+        stack = augmentations_for(config)
+        if not stack:
             out.append(pair)
             continue
+        mutant = pair
         try:
-            mutant = augment_pair(pair, plan[0], seed=seed, intensity=plan[1])
+            for kind, intensity in stack:
+                try:
+                    mutant = augment_pair(mutant, kind, seed=seed, intensity=intensity, stack=True)
+                except NotApplicable:
+                    left[f"{kind}_not_applicable"] += 1
+                    raise
             validate_augmented_pair(mutant.sft, mutant.rl)
         except NotApplicable:
-            left[f"{plan[0]}_not_applicable"] += 1
             continue
         except Invalid as exc:
             left[f"invalid:{exc.reason}"] += 1
             continue
         out.append(mutant)
     return ConfigRows(config, out, left)
+
+
+def structure(row: dict[str, Any]) -> dict[str, float]:
+    """Structural measures of an SFT row, what makes a task longer, more constrained or noisier to observe:
+
+    - horizon: ``calls`` (oracle calls), ``turns`` (assistant tool-call turns: the depth of the chain of
+      dependent calls);
+    - constraints: ``user_turns`` (the user must be asked), ``failed_calls`` (tool messages that are
+      errors: a call to retry or a failure to report), ``indirect`` (the request is implied);
+    - observations: ``distractor_tools``, ``output_chars`` (characters of tool output the agent reads),
+      ``augmentations`` (kinds stacked on the task).
+    """
+    import orjson
+
+    records = row.get("augmentations") or []
+    kinds = [r.get("kind") for r in records]
+    messages = row["messages"]
+    tools = [m for m in messages if m["role"] == "tool"]
+    failed = 0
+    for m in tools:
+        try:
+            shown = orjson.loads(m["content"])
+        except orjson.JSONDecodeError:
+            continue
+        failed += isinstance(shown, dict) and "error" in shown
+    truth = row["ground_truth"]
+    return {"calls": float(row["num_calls"]),
+            "turns": float(sum(1 for m in messages if m["role"] == "assistant" and m.get("tool_calls"))),
+            "user_turns": float(sum(1 for m in messages if m["role"] == "user") - 1),
+            "failed_calls": float(failed), "indirect": float("indirect" in kinds),
+            "distractor_tools": float(sum(r.get("k", 0) for r in records if r.get("kind") == "distractors")),
+            "output_chars": float(sum(len(m["content"]) for m in tools)),
+            "augmentations": float(len(records)), "clarify": float(truth.get("behaviour") == "clarify")}
+
+
+#: Which structural measures each evolution direction raises.
+DIRECTION_MEASURES: dict[str, tuple[str, ...]] = {
+    "horizon": ("calls", "turns"),
+    "constraints": ("user_turns", "failed_calls", "indirect"),
+    "observations": ("distractor_tools", "output_chars", "augmentations"),
+}
 
 
 def row_features(row: dict[str, Any]) -> dict[str, float]:
@@ -165,5 +231,7 @@ def tool_episodes(trainee: ToolTrainee, rows: ConfigRows, k: int = 1) -> list[An
             failures = () if passed else (tool_failures(rollout.reward.reasons) or ("wrong_behaviour",))
             text = " | ".join(f"{m['role']}: {str(m.get('content') or m.get('tool_calls'))[:160]}"
                               for m in rollout.messages[len(pair.rl["prompt"]):])
-            episodes.append(Episode(rows.config, passed, failures, statistics=row_features(pair.rl), trajectory=text))
+            query = next((m.get("content") or "" for m in pair.rl["prompt"] if m.get("role") == "user"), "")
+            episodes.append(Episode(rows.config, passed, failures, statistics=row_features(pair.rl), trajectory=text,
+                                    instance="" if passed else str(query)))
     return episodes

@@ -8,9 +8,11 @@
 - ``L3`` reference self-consistency: the reference scores 1 (also with the prompt blanked: scoring reads
   only the data); perturbed references and trivial answers score below 1; garbage and megabytes of text
   score below 1 without raising, within a time limit.
-- ``L5`` solver-relative difficulty: a scripted solver (by default one that answers with the reference
-  half of the time and a perturbed reference otherwise) passes a share of ``k`` samples on ``m``
-  instances that lies inside a band.
+- ``L5`` solver-relative difficulty: the environment's own solver ladder
+  (:meth:`~covert.procgen.contract.ProceduralEnv.ladder`, measured by :mod:`covert.procgen.ladder`) solves
+  a share of fresh instances that lies inside a band, at the easiest level where it is not above the band
+  (an environment without a ladder is not admitted). A solver passed in instead (a scripted one in tests)
+  is judged by its pass rate over ``k`` samples on ``m`` instances.
 
 Each stage returns ``(stage, ok, reason)``; :func:`admit` stops at the first stage that fails. The
 sandbox and the stages for LLM-written candidates (L1 AST pre-filter, L4 self-review, novelty) live
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score
+from covert.procgen.ladder import measure
 from covert.procgen.registry import ASYMMETRIES
 
 Stage = tuple[str, bool, str]
@@ -152,12 +155,13 @@ def check_determinism(env: ProceduralEnv, seed: int = 1234, timeout_s: float = 6
 
 
 def perturbations(reference: str) -> list[str]:
-    """Wrong variants of a reference: its answer (the text after the last ``Answer:``) with one number
-    changed, one dropped, or one added."""
+    """Wrong variants of a reference: its answer (the text after the last ``Answer:``, else from the last
+    ``<answer>`` on) with one number changed, one dropped, or one added (an answer without numbers: its last
+    letter dropped or doubled); the reasoning before it stays."""
     head, marker, answer = reference.rpartition("Answer:")
     if not marker:
-        head, answer = "", reference
-        marker = ""
+        cut = reference.rfind("<answer>")
+        head, answer = (reference[:cut], reference[cut:]) if cut >= 0 else ("", reference)
     numbers = list(_INT.finditer(answer))
     out = []
     if numbers:
@@ -171,7 +175,12 @@ def perturbations(reference: str) -> list[str]:
     flipped = answer.replace("true", "TMP").replace("false", "true").replace("TMP", "false")
     if flipped != answer:
         out.append(flipped)
-    return [head + marker + " " + variant.strip() if marker else variant for variant in out]
+    letters = list(re.finditer(r"[A-Za-z]", answer))
+    if not numbers and flipped == answer and letters:  # a word answer (moves such as RRDD): one letter fewer, one more
+        last = letters[-1]
+        out.append(answer[:last.start()] + answer[last.end():])
+        out.append(answer[:last.end()] + last.group() + answer[last.end():])
+    return [head + marker + " " + variant.strip() if marker else head + variant for variant in out]
 
 
 def check_self_consistency(env: ProceduralEnv, seeds: int = 8, max_garbage_s: float = 10.0,
@@ -214,7 +223,8 @@ def check_self_consistency(env: ProceduralEnv, seeds: int = 8, max_garbage_s: fl
 
 
 def noisy_solver(accuracy: float = 0.5) -> Solver:
-    """A scripted solver: the reference with probability ``accuracy``, else a perturbed reference."""
+    """A scripted solver (a test double for the band mechanics): the reference with probability
+    ``accuracy``, else a perturbed reference. It measures its own coin, not the environment."""
 
     def solve(env: ProceduralEnv, instance: Instance, rng: random.Random) -> str:
         reference = env.reference(instance)
@@ -235,15 +245,29 @@ def pass_rate(env: ProceduralEnv, solver: Solver, k: int = 4, m: int = 16, level
 
 
 def check_difficulty(env: ProceduralEnv, solver: Solver | None = None, band: tuple[float, float] = (0.1, 0.9),
-                     k: int = 4, m: int = 16, level: int = 1) -> Stage:
-    """L5: the solver's pass rate lies inside ``band``."""
+                     k: int = 4, m: int = 16, level: int = 1, max_levels: int = 4) -> Stage:
+    """L5: with no ``solver``, the ladder's mean solve rate on ``m`` fresh instances, at the easiest of levels
+    ``0..max_levels-1`` where it is at most the band's top, lies inside ``band``; with a ``solver``, its
+    pass rate at ``level`` does."""
     try:
-        rate = pass_rate(env, solver or noisy_solver(), k, m, level)
+        if solver is not None:
+            rate = pass_rate(env, solver, k, m, level)
+            where = f"pass rate {rate:.2f}"
+        else:
+            if not env.ladder():
+                return ("L5", False, "no solver ladder: define ladder() so that difficulty is measured")
+            for level in range(max_levels):
+                measured = measure(env, env.config_at(level), instances=m)
+                rate = measured.solve_rate
+                if rate <= band[1]:
+                    break
+            rungs = ", ".join(f"{r.name} {r.solve_rate:.2f}" for r in measured.rungs)
+            where = f"ladder solve rate {rate:.2f} at level {level} ({rungs})"
     except Exception as exc:  # noqa: BLE001
         return ("L5", False, f"raised {type(exc).__name__}: {str(exc)[:120]}")
     if not band[0] <= rate <= band[1]:
-        return ("L5", False, f"pass rate {rate:.2f} outside [{band[0]}, {band[1]}]")
-    return ("L5", True, f"pass rate {rate:.2f}")
+        return ("L5", False, f"{where} outside [{band[0]}, {band[1]}]")
+    return ("L5", True, where)
 
 
 def admit(env: Any, solver: Solver | None = None, band: tuple[float, float] = (0.1, 0.9)) -> list[Stage]:

@@ -23,8 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--max-tokens", type=int, default=3000, help="most tokens per written module (--generate) and per solver answer (--solver llm)")
     s.add_argument("--seed", type=int, default=0, help="seed of the LLM's candidates and of the scripted solver")
     s.add_argument("--review", action="store_true", help="with --llm: L4, the LLM reviews each environment")
-    s.add_argument("--solver", default="noisy:0.5", help="L5 solver: 'llm' (the --llm backend) or 'noisy:P', a "
-                   "scripted solver right with probability P (checks the band, not real difficulty)")
+    s.add_argument("--solver", default="ladder", help="L5 solver: 'ladder' (the candidate's own solver ladder, "
+                   "default), 'llm' (the --llm backend) or 'noisy:P', a scripted solver right with probability P "
+                   "(a test double: it checks the band, not real difficulty)")
     s.add_argument("--instances", type=int, default=6, help="instances per seed and level (m)")
     s.add_argument("--samples", type=int, default=4, help="solver samples per instance (k)")
     s.add_argument("--band", default="0.1,0.9", help="admitted solver pass-rate band LO,HI")
@@ -57,6 +58,8 @@ def _backend(args: argparse.Namespace) -> Any:
 def _solver(args: argparse.Namespace, backend: Any) -> Any:
     from covert.procgen.candidates import BackendSolver, NoisyReferenceSolver
 
+    if args.solver == "ladder":
+        return None
     if args.solver == "llm":
         if backend is None:
             raise UsageError("--solver llm needs --llm SPEC")
@@ -67,7 +70,7 @@ def _solver(args: argparse.Namespace, backend: Any) -> Any:
             return NoisyReferenceSolver(float(p), seed=args.seed)
     except ValueError:
         pass
-    raise UsageError(f"bad --solver {args.solver!r}: use 'llm' or 'noisy:P' with P in [0, 1]")
+    raise UsageError(f"bad --solver {args.solver!r}: use 'ladder', 'llm' or 'noisy:P' with P in [0, 1]")
 
 
 def _cmd_admit(args: argparse.Namespace) -> int:

@@ -15,9 +15,12 @@ with counted rejection reasons (``"stage:reason"``):
   without raising (``score_raises``, ``bad_score``); perturbed references (those of
   :func:`covert.procgen.admission.perturbations`) score below 1 (``perturbation_insensitive``);
 - ``L4`` (optional) the LLM reviews its own environment: ``review_rejected``, ``review_unparsable``;
-- ``L5`` solver-relative difficulty, the solver's pass rate over k samples on m instances inside the
-  band (``too_easy``, ``too_hard``), and novelty against the pool (``duplicate``) from a behaviour
-  signature on the fixed seeds and the AST distance.
+- ``L5`` solver-relative difficulty: by default the candidate's own solver ladder
+  (:meth:`~covert.procgen.contract.ProceduralEnv.ladder`, run in the sandbox, its answers judged by the
+  candidate's scorer) solves a share of m fresh instances inside the band (``too_easy``, ``too_hard``;
+  ``no_ladder`` when it has none); with a solver policy (an LLM, or a scripted one in tests), that policy's
+  pass rate over k samples does. Novelty against the pool (``duplicate``) from a behaviour signature on
+  the fixed seeds and the AST distance is checked first.
 """
 
 from __future__ import annotations
@@ -38,15 +41,17 @@ from covert.procgen.replies import reply_problem
 from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult, prefilter
 
 HARNESS = "covert_procgen_harness"
-CANDIDATE_MODULES = ALLOWED_MODULES | {"covert.procgen.parse"}
+CANDIDATE_MODULES = ALLOWED_MODULES | {"covert.procgen.parse", "covert.procgen.trace"}
 STAGES = ("L1", "exec", "L2", "L3", "L4", "L5")
 _PROCGEN_DIR = Path(__file__).resolve().parent
 
 
 def trusted_modules() -> dict[str, str]:
-    """The modules installed in every candidate worker: the contract, the answer parsers and the harness."""
+    """The modules installed in every candidate worker: the contract, the answer parsers, the search trace and the
+    harness."""
     return {"covert.procgen.contract": (_PROCGEN_DIR / "contract.py").read_text(encoding="utf-8"),
             "covert.procgen.parse": (_PROCGEN_DIR / "parse.py").read_text(encoding="utf-8"),
+            "covert.procgen.trace": (_PROCGEN_DIR / "trace.py").read_text(encoding="utf-8"),
             HARNESS: (_PROCGEN_DIR / "harness.py").read_text(encoding="utf-8")}
 
 
@@ -248,7 +253,8 @@ class _Rejected(Exception):
 
 class Admission:
     """Runs the stages on candidates. ``sandbox`` defaults to :func:`candidate_sandbox` (closed by
-    :meth:`close`); ``solver`` is the L5 policy; ``pool`` the environments admitted so far (novelty);
+    :meth:`close`); ``solver`` is the L5 policy (``None``: the candidate's own solver ladder); ``pool`` the
+    environments admitted so far (novelty);
     ``reviewer`` a backend for L4."""
 
     def __init__(self, config: AdmissionConfig | None = None, *, solver: Solver | None = None,
@@ -256,7 +262,7 @@ class Admission:
         self.config = config or AdmissionConfig()
         if self.config.review and reviewer is None:
             raise ValueError("L4 review needs a reviewer backend (--review needs --llm)")
-        self.solver = solver or NoisyReferenceSolver(0.5)
+        self.solver = solver
         self.pool = pool
         self.reviewer = reviewer
         self._own_sandbox = sandbox is None
@@ -442,14 +448,16 @@ class Admission:
             if rate <= high:
                 break
         if verdict.pass_rate is not None and verdict.pass_rate > high:
-            raise _Rejected("L5", "too_easy", f"the solver passed {verdict.pass_rate:.2f} > {high} at every level "
+            raise _Rejected("L5", "too_easy", f"the L5 solver solved {verdict.pass_rate:.2f} > {high} at every level "
                             f"up to {len(configs) - 1}")
         if verdict.pass_rate is not None and verdict.pass_rate < low:
-            raise _Rejected("L5", "too_hard", f"the solver passed {verdict.pass_rate:.2f} < {low} at level "
+            raise _Rejected("L5", "too_hard", f"the L5 solver solved {verdict.pass_rate:.2f} < {low} at level "
                             f"{verdict.level}")
 
     def _pass_rate(self, candidate: Candidate, config: dict[str, Any]) -> float:
         cfg = self.config
+        if self.solver is None:
+            return self._ladder_rate(candidate, config)
         items = self._call("L5", candidate, "run", {"seed": 10_000 + cfg.seeds[0], "config": config,
                                                     "indices": list(range(cfg.instances))})
         answers = self.solver([SolverItem(i["prompt"], i["reference"]) for i in items], cfg.samples)
@@ -458,6 +466,20 @@ class Admission:
                                                        "responses": [[a[:100_000] for a in row] for row in answers]})
         values = [e.get("value", 0.0) for row in scored for e in row]
         return sum(v == 1.0 for v in values) / max(1, len(values))
+
+
+    def _ladder_rate(self, candidate: Candidate, config: dict[str, Any]) -> float:
+        """The mean solve rate of the candidate's ladder rungs on fresh instances, judged by its scorer."""
+        cfg = self.config
+        run = self._call("L5", candidate, "ladder", {"seed": 10_000 + cfg.seeds[0], "config": config,
+                                                     "indices": list(range(cfg.instances))})
+        if not isinstance(run, dict) or not run.get("rungs"):
+            raise _Rejected("L5", "no_ladder", "the environment has no solver ladder: define ladder()")
+        scored = self._call("L5", candidate, "score", {"instances": run["instances"],
+                                                       "responses": run["responses"]})
+        rungs = len(run["rungs"])
+        solved = [sum(e.get("value", 0.0) == 1.0 for e in row) for row in scored]
+        return sum(solved) / max(1, rungs * len(solved))
 
 
 def _shape_features(item: dict[str, Any]) -> list[float]:

@@ -16,8 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0, help="the run seed every instance is drawn from")
     s.add_argument("--out", required=True, help="the dataset directory to write")
     s.add_argument("--level", type=int, default=None,
-                   help="difficulty level of every knob (0 = easiest; `covert list` gives each environment's levels; "
-                        "an environment with fewer stays at its hardest; default: 0 with the environment's defaults)")
+                   help="difficulty level of every knob (0 = easiest; clamped to each knob's levels); default: each "
+                        "environment's instances cycle through every level of its curriculum")
     s.add_argument("--config", default=None, metavar="JSON",
                    help='knob values on top of --level: {"knob": value} for every env, or {"env": {"knob": value}}')
     s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")

@@ -7,7 +7,13 @@ A procedural environment (EvoEnv's "environment as an executable object") is one
 - ``knobs``: the configuration attributes, each with *ordered* difficulty levels (easiest first);
   a configuration is a mapping knob name -> one of that knob's levels;
 - three pure functions: :meth:`ProceduralEnv.sample`, :meth:`ProceduralEnv.reference` and
-  :meth:`ProceduralEnv.score`.
+  :meth:`ProceduralEnv.score`;
+- a solver ladder, :meth:`ProceduralEnv.ladder`: independent solvers of increasing strength, each with a
+  work budget, whose responses the environment's own ``score`` judges. They read the instance as a
+  solver sees it (``hidden_fields``, the data that holds the answer, removed), so the difficulty of a
+  configuration is measured (:mod:`covert.procgen.ladder`), not assumed;
+- :meth:`ProceduralEnv.statistics`: numeric facts of an instance (sizes, counts) that stage summaries
+  average and the knob tests compare.
 
 Everything is deterministic per (name, version, seed, config, index) in any process: sampling draws only
 from :func:`instance_rng`, never from global state, hash randomisation or the clock.
@@ -24,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -85,6 +92,48 @@ class Score:
     details: dict[str, JSONValue] = field(default_factory=dict)
 
 
+class BudgetExceeded(RuntimeError):
+    """A ladder solver spent more work than its budget allows (it gives up on the instance)."""
+
+
+@dataclass
+class Budget:
+    """The work a ladder solver may do on one instance, in the rung's unit (nodes, flips, table cells).
+
+    Attributes:
+        limit: Units allowed.
+        spent: Units spent so far.
+    """
+
+    limit: int
+    spent: int = 0
+
+    def spend(self, units: int = 1) -> None:
+        """Count ``units`` of work; raise :class:`BudgetExceeded` once more than ``limit`` is spent."""
+        self.spent += units
+        if self.spent > self.limit:
+            raise BudgetExceeded(f"spent more than {self.limit} units")
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One solver of an environment's ladder.
+
+    Attributes:
+        name: Short name (``greedy``, ``dp``, ``cbs_400``).
+        budget: Work units it may spend per instance.
+        unit: What a unit counts (``nodes``, ``flips``, ``cells``, ``steps``).
+        solve: ``solve(instance, budget) -> response text``, or ``None`` when it finds no answer. It reads
+            only the solver's view of the instance (no ``hidden_fields``) and calls ``budget.spend``
+            as it works; running out raises :class:`BudgetExceeded`, which counts as giving up.
+    """
+
+    name: str
+    budget: int
+    unit: str
+    solve: Callable[[Instance, Budget], str | None]
+
+
 class ProceduralEnv:
     """Base class of procedural environments. Subclasses set the class attributes and the three methods.
 
@@ -96,6 +145,8 @@ class ProceduralEnv:
         asymmetry: ``"reason"`` (hard to reason through, trivial as code) or ``"verify"`` (hard to solve,
             easy to verify).
         license: License of the environment's content.
+        hidden_fields: Keys of ``instance.data`` that hold the answer (the optimum, a planted solution):
+            ladder solvers never see them.
     """
 
     name: ClassVar[str]
@@ -104,6 +155,7 @@ class ProceduralEnv:
     knobs: ClassVar[tuple[Knob, ...]]
     asymmetry: ClassVar[str]
     license: ClassVar[str] = "Apache-2.0"
+    hidden_fields: ClassVar[tuple[str, ...]] = ()
 
     # -- the three pure functions -------------------------------------------------------------------
 
@@ -120,6 +172,20 @@ class ProceduralEnv:
         """Score any text: accept every correct answer (not only the reference), parse the forms models
         write answers in, and never raise, whatever the text (empty, garbage, megabytes)."""
         raise NotImplementedError
+
+    # -- measured difficulty ---------------------------------------------------------------------------
+
+    def ladder(self) -> tuple[Rung, ...]:
+        """Independent, non-LLM solvers of increasing strength, weakest first (none by default)."""
+        return ()
+
+    def statistics(self, instance: Instance) -> dict[str, float]:
+        """Numeric facts of ``instance`` (sizes, counts), averaged per configuration by stage summaries."""
+        return {}
+
+    def solver_view(self, instance: Instance) -> Instance:
+        """``instance`` as a ladder solver sees it: the data without :attr:`hidden_fields`."""
+        return Instance(instance.prompt, {k: v for k, v in instance.data.items() if k not in self.hidden_fields})
 
     # -- configurations ------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from typing import Any
 import covert
 from covert.errors import UsageError
 from covert.io.portable import portable_command
-from covert.procgen.contract import ConfigError, ProceduralEnv
+from covert.procgen.contract import ConfigError, ProceduralEnv, config_key
 from covert.procgen.registry import UnknownEnvironmentError, get_env, resolve_envs
 from covert.procgen.rows import CONFIGS, level_of, make_rows
 from covert.procgen.tool_forms import get_tool_form, tool_form_names
@@ -54,7 +54,8 @@ class ProcgenConfig:
         envs: Environment names (``["all"]`` for every registered one).
         num_tasks: Instances in all; environment ``k`` of ``E`` gets instances ``k, k+E, ...`` in turn.
         seed: The run seed every instance is drawn from.
-        level: Start every knob at this difficulty level (clamped to each knob's levels); ``None``: easiest.
+        level: Every knob at this difficulty level (clamped to each knob's levels); ``None``: each
+            environment's instances cycle through every level of its curriculum.
         overrides: Knob values on top of the level, per environment (``{"knapsack": {"items": 8}}``).
         split_ratios: Train/validation/test shares; an instance's split is a hash of its prompt, so an
             instance drawn twice never lands in two splits.
@@ -124,12 +125,29 @@ class ProcgenConfig:
                                    f"({', '.join(sorted(names))})")
         self.configs()
 
+    def curriculum(self, env: ProceduralEnv) -> list[dict[str, Any]]:
+        """The configurations instances of ``env`` cycle through: with a ``level``, that one; without, every
+        level of the environment's curriculum in turn (each knob at that level, clamped, then the overrides)."""
+        if self.level is not None:
+            return [self.configs()[env.name]]
+        out = []
+        for level in range(max(len(k.levels) for k in env.knobs)):
+            try:
+                out.append(env.check_config({**env.config_at(level), **self.overrides.get(env.name, {})}))
+            except ConfigError as exc:
+                raise ProcgenError(f"--config at level {level} of {env.name}: {exc}") from None
+        return out
+
     def plan(self) -> list[PlanItem]:
-        """The instances to write, in order."""
-        configs = self.configs()
-        names = list(configs)
-        return [PlanItem(names[i % len(names)], configs[names[i % len(names)]], i // len(names))
-                for i in range(self.num_tasks)]
+        """The instances to write, in order: environment ``k`` of ``E`` gets instances ``k, k+E, ...``, and its
+        ``j``-th instance the ``j``-th configuration of its curriculum, cyclically (:meth:`curriculum`)."""
+        cycles = {env.name: self.curriculum(env) for env in self.environments()}
+        names = list(cycles)
+        items = []
+        for i in range(self.num_tasks):
+            name, index = names[i % len(names)], i // len(names)
+            items.append(PlanItem(name, cycles[name][index % len(cycles[name])], index))
+        return items
 
 
 def parse_overrides(text: str | None, envs: Sequence[ProceduralEnv]) -> dict[str, dict[str, Any]]:
@@ -165,8 +183,15 @@ def _init_worker(seed: int, ratios: tuple[float, float, float], form: str = "tex
     _WORKER.update(seed=seed, split_of=split_of(seed, ratios), form=form)
 
 
-def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, float, tuple[str, ...]]:
-    """``(split, encoded sft row, encoded rl row, prompt, reference score, reasons)`` of one instance."""
+#: Instance data fields that say how an instance was drawn; summed per configuration in the manifest
+#: (``summary.sampling``), so a sampler's selection (draws it dropped because its solver ran out of budget)
+#: is reported, not hidden.
+SAMPLING_FIELDS = ("attempts", "budget_resamples")
+
+
+def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, float, tuple[str, ...], dict[str, int]]:
+    """``(split, encoded sft row, encoded rl row, prompt, reference score, reasons, sampling counts)`` of one
+    instance."""
     from covert.io.parquet import encode_row
 
     env = get_env(item.env)
@@ -184,7 +209,9 @@ def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, flo
     configs = configs_of(_WORKER["form"])
     split = _WORKER["split_of"](f"procgen:{env.name}:{instance.prompt}")
     rl["extra_info"]["split"] = split
-    return split, encode_row(sft, configs[0]), encode_row(rl, configs[1]), instance.prompt, check.value, check.reasons
+    sampling = {f: int(instance.data[f]) for f in SAMPLING_FIELDS if isinstance(instance.data.get(f), int)}
+    return (split, encode_row(sft, configs[0]), encode_row(rl, configs[1]), instance.prompt, check.value,
+            check.reasons, sampling)
 
 
 def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = False, workers: int = 1,
@@ -233,6 +260,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     per_level: Counter[str] = Counter()
     prompts: dict[str, set[str]] = {}
     duplicates: Counter[str] = Counter()
+    sampling: dict[str, dict[str, int]] = {}
     examples: dict[str, dict[str, Any]] = {}
     init = (config.seed, config.split_ratios, config.form)
     pool = WorkerPool(workers, _init_worker, init) if workers > 1 else None
@@ -241,7 +269,7 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     try:
         results = pool.imap(_work, plan, chunksize=32) if pool is not None else map(_work, plan)
         results = tracked(results, len(plan), unit="instance", desc="procgen", enabled=progress)
-        for number, (item, (split, sft, rl, prompt, value, reasons)) in enumerate(zip(plan, results)):
+        for number, (item, (split, sft, rl, prompt, value, reasons, drawn)) in enumerate(zip(plan, results)):
             if value != 1.0:
                 raise ProcgenError(f"{item.env}: the reference of instance {item.index} scores {value} "
                                    f"({', '.join(reasons) or 'no reason'}); fix the environment")
@@ -251,6 +279,11 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
             examples.setdefault(sft_config, sft)
             examples.setdefault(rl_config, rl)
             per_env[item.env] += 1
+            if drawn:
+                counts = sampling.setdefault(f"{item.env}:{config_key(item.config)}", {"instances": 0})
+                counts["instances"] += 1
+                for name, n in drawn.items():
+                    counts[name] = counts.get(name, 0) + n
             per_level[f"{item.env}/L{level_of(get_env(item.env), item.config)}"] += 1
             seen = prompts.setdefault(item.env, set())
             if prompt in seen:
@@ -266,13 +299,16 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
         "kind": "procgen",
         "command": portable_command(command),
         "config": {**asdict(config), "configs": {name: config.configs().get(name) for name in config.envs},
-                   "plan": "custom" if custom else "round_robin"},
+                   "plan": "custom" if custom else "round_robin",
+                   **({"curriculum": {name: config.curriculum(get_env(name)) for name in config.envs}}
+                      if config.level is None and not custom else {})},
         "environments": {name: {"version": get_env(name).version, "license": get_env(name).license,
                                 "asymmetry": get_env(name).asymmetry, "description": get_env(name).description}
                          for name in envs},
         "summary": {"accepted": len(plan), "candidates": len(plan), "per_environment": dict(sorted(per_env.items())),
                     "per_level": dict(sorted(per_level.items())),
-                    "duplicate_prompts": {name: duplicates[name] for name in envs}},
+                    "duplicate_prompts": {name: duplicates[name] for name in envs},
+                    **({"sampling": dict(sorted(sampling.items()))} if sampling else {})},
         "rows": {f"{c}/{s}": w.rows for (c, s), w in writers.items()},
         "files": dict(sorted(files.items())),
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score
+from covert.procgen.contract import Budget, BudgetExceeded, Instance, Knob, ProceduralEnv, Rung, Score
 
 MAX_PROMPT_CHARS = 20_000
 MAX_REFERENCE_CHARS = 20_000
@@ -102,3 +102,32 @@ def score(module: Any, payload: dict[str, Any]) -> list[list[dict[str, Any]]]:
             row.append({"value": float(value), "reasons": [str(r)[:60] for r in tuple(scored.reasons)[:8]]})
         results.append(row)
     return results
+
+
+def ladder(module: Any, payload: dict[str, Any]) -> dict[str, Any]:
+    """The candidate's solver ladder on instances ``payload["indices"]`` of ``payload["seed"]`` under
+    ``payload["config"]``: ``{"rungs": [name], "instances": [{"prompt", "data"}], "responses": [[text]]}``,
+    one response per rung (``""`` where the rung gave up, ran out of budget or raised)."""
+    env = _env(module)
+    rungs = env.ladder()
+    if not isinstance(rungs, tuple) or not all(isinstance(r, Rung) for r in rungs):
+        raise TypeError("ladder() must return a tuple of Rung")
+    names = [str(r.name)[:60] for r in rungs[:8]]
+    instances, responses = [], []
+    for index in payload["indices"]:
+        instance = env.sample(int(payload["seed"]), dict(payload["config"]), int(index))
+        if not isinstance(instance, Instance) or not isinstance(instance.data, dict):
+            raise TypeError("sample must return Instance(prompt: str, data: dict)")
+        view = env.solver_view(instance)
+        row = []
+        for rung in rungs[:8]:
+            try:
+                text = rung.solve(view, Budget(int(rung.budget)))
+            except BudgetExceeded:
+                text = None
+            except Exception:  # noqa: BLE001 - a rung that fails has given up on this instance
+                text = None
+            row.append(text[:MAX_REFERENCE_CHARS] if isinstance(text, str) else "")
+        instances.append({"prompt": instance.prompt, "data": instance.data})
+        responses.append(row)
+    return {"rungs": names, "instances": instances, "responses": responses}

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from covert.procgen.contract import Instance
-from covert.procgen.envs.mapf_frozenlake import ENV
+from covert.procgen.envs.mapf_frozenlake import ENV, SOLVER_NODES
 
 #: Agent count -> the grid sizes it is benchmarked on.
 BENCHMARK_GRID: dict[int, tuple[int, ...]] = {3: tuple(range(3, 11)), 4: tuple(range(4, 11)), 5: tuple(range(5, 11))}
 PER_CELL = 150
-#: Knob values every benchmark instance shares (the published grid fixes only agents and size).
-BENCHMARK_KNOBS: dict[str, int] = {"hole_percent": 20, "conflict_percent": 25}
+#: Knob values every benchmark instance shares (the published grid fixes agents and size; its instances have a
+#: hole ratio of 0.1).
+BENCHMARK_KNOBS: dict[str, int] = {"hole_percent": 10, "conflict_percent": 25}
 
 Policy = Callable[[Instance, str], str]
 
@@ -48,7 +49,11 @@ def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, wo
                     command: str = "", form: str = "text", progress: bool = False) -> dict[str, Any]:
     """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest.
     ``form="tools"`` writes the tool-call form (configs ``sft-procgen-tools`` / ``rl-procgen-tools``);
-    ``progress`` draws a bar of the instances written."""
+    ``progress`` draws a bar of the instances written.
+
+    The sampler drops a draw whose optimum the exact solver cannot settle within its node budget; the
+    manifest's ``summary.sampling`` counts those draws per cell (:func:`selection_bias` reads them), so
+    the tilt toward easier instances is reported."""
     from covert.procgen.dataset import ProcgenConfig, ProcgenError, build_procgen
 
     if per_cell <= 0:
@@ -57,6 +62,30 @@ def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, wo
     config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0), form=form)
     return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items,
                          progress=progress)
+
+
+def selection_bias(manifest: dict[str, Any]) -> list[tuple[int, int, int, int, int]]:
+    """Per benchmark cell: ``(agents, grid_size, instances, draws, draws dropped because the solver ran out of
+    budget)``, from a benchmark manifest's ``summary.sampling``."""
+    out = []
+    for key, counts in (manifest.get("summary", {}).get("sampling") or {}).items():
+        name, _, config = key.partition(":")
+        if name != ENV.name:
+            continue
+        knobs = json.loads(config)
+        out.append((knobs["agents"], knobs["grid_size"], counts.get("instances", 0), counts.get("attempts", 0),
+                    counts.get("budget_resamples", 0)))
+    return sorted(out)
+
+
+def format_selection(rows: list[tuple[int, int, int, int, int]]) -> str:
+    """The selection table: per cell, how many draws the solver's node budget dropped."""
+    lines = [f"draws the exact solver could not settle within {SOLVER_NODES} nodes (dropped; the rest are the "
+             "instances):", f"{'agents':<8}{'size':>5}{'n':>6}{'draws':>8}{'dropped':>9}"]
+    lines += [f"{a:<8}{g:>5}{n:>6}{d:>8}{b:>9}" for a, g, n, d, b in rows]
+    total = sum(r[4] for r in rows)
+    lines.append(f"all: {total} of {sum(r[3] for r in rows)} draws dropped for the budget")
+    return "\n".join(lines)
 
 
 # -- policies -----------------------------------------------------------------------------------------------
@@ -112,7 +141,7 @@ def report(rows: Iterable[dict[str, Any]], responses: dict[str, Any] | Policy, p
     from covert.procgen.rows import procgen_truth
     from covert.progress import tracked
 
-    tally: dict[str, list[int]] = {}
+    scored = []
     chosen = mapf_rows(rows)
     for row in tracked(chosen, len(chosen), desc="mapf-report", enabled=progress):
         truth = procgen_truth(row)
@@ -126,7 +155,24 @@ def report(rows: Iterable[dict[str, Any]], responses: dict[str, Any] | Policy, p
             details = ENV.score_tools(instance, completion).details
         else:
             details = ENV.score(instance, _text_of(completion)).details
-        for key in (str(len(data["starts"])), "all"):
+        scored.append((len(data["starts"]), details))
+    return _tally(scored)
+
+
+def report_instances(items: Iterable[tuple[str, Instance]], responses: dict[str, Any] | Policy) -> list[ReportLine]:
+    """The same report on ``(id, instance)`` pairs (maps read from files, :mod:`covert.procgen.mapf_published`);
+    ``responses`` maps ids to completions or is a policy."""
+    scored = []
+    for ident, instance in items:
+        completion = responses(instance, ident) if callable(responses) else responses.get(ident, "")
+        scored.append((len(instance.data["starts"]), ENV.score(instance, _text_of(completion)).details))
+    return _tally(scored)
+
+
+def _tally(scored: list[tuple[int, dict[str, Any]]]) -> list[ReportLine]:
+    tally: dict[str, list[int]] = {}
+    for agents, details in scored:
+        for key in (str(agents), "all"):
             counts = tally.setdefault(key, [0, 0, 0])
             counts[0] += 1
             counts[1] += bool(details.get("valid"))

@@ -1,10 +1,10 @@
-"""The engineer and evolution on MAPF-FrozenLake, with a scripted planner whose failure rate rises with
-agents and conflicts: the band within three stages, harder generations that stay solvable, datasets that
-validate, load and regenerate byte for byte."""
+"""The engineer and evolution on MAPF-FrozenLake: the engineer's mechanics with a scripted planner (a test
+double whose failure rate rises with agents and conflicts by construction), and evolution judged by the
+solver ladder: kept generations are measurably harder than their parents, a knob step that changes nothing
+is never kept, datasets validate, load and regenerate byte for byte."""
 
 from __future__ import annotations
 
-import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +14,10 @@ import pytest
 
 from covert.check import validate_dataset
 from covert.evolve.engineer import RuleEngineer
-from covert.evolve.procedural import ProceduralTrainee, procedural_episodes
+from covert.evolve.procedural import ProceduralTrainee, evolve_configs, procedural_episodes
 from covert.evolve.procedural_dataset import lineage_of, write_procgen_generations
 from covert.evolve.summary import stage_summary
+from covert.procgen.contract import Knob, config_key
 from covert.procgen.envs.mapf_frozenlake import ENV
 
 WEIGHTS = {"agents": 1.5, "conflict_percent": 1.2, "grid_size": 0.4, "hole_percent": 0.4}
@@ -60,20 +61,51 @@ def test_engineer_reaches_the_band_within_three_stages(start: dict[str, Any], sk
 
 @pytest.fixture(scope="module")
 def lineage() -> Any:
-    starts = [EASY, {"grid_size": 4, "agents": 2, "hole_percent": 10, "conflict_percent": 25}]
-    return lineage_of(ENV, starts, 4, 2.0, WEIGHTS, seed=0, instances=12, k=2)
+    starts = [{"grid_size": 3, "agents": 2, "hole_percent": 10, "conflict_percent": 25},
+              {"grid_size": 4, "agents": 2, "hole_percent": 10, "conflict_percent": 25}]
+    return lineage_of(ENV, starts, 3, seed=0, instances=24)
 
 
-def test_generations_get_harder_and_stay_solvable(lineage: Any) -> None:
-    rates = lineage.pass_rates()
-    assert len(rates) == 4 and all(r is not None for r in rates), rates
-    assert all(later < earlier for earlier, later in itertools.pairwise(rates)), rates
-    for members in lineage.generations[1:]:
-        for member in members:
-            assert member.direction in ("horizon", "constraints")
-            for index in range(12):  # the reference solver solves every instance a kept configuration makes
-                instance = ENV.sample(0, member.config, index)
-                assert ENV.score(instance, ENV.reference(instance)).value == 1.0
+def test_kept_generations_are_harder_for_the_ladder_and_stay_solvable(lineage: Any) -> None:
+    members = {f"{config_key(m.config)}@g{m.generation}": m for g in lineage.generations for m in g}
+    kept = [m for g in lineage.generations[1:] for m in g]
+    assert kept, dict(lineage.rejected)
+    for member in kept:
+        parent = members[member.parent]
+        assert member.direction in ("horizon", "constraints")
+        assert member.difficulty.harder_than(parent.difficulty)
+        assert member.pass_rate == member.difficulty.solve_rate < parent.pass_rate
+        for index in range(12):  # the reference solver solves every instance a kept configuration makes
+            instance = ENV.sample(0, member.config, index)
+            assert ENV.score(instance, ENV.reference(instance)).value == 1.0
+    assert lineage.rejected["not_harder"] > 0  # steps the ladder does not find harder are refused
+
+
+class _Placebo(type(ENV)):
+    """MAPF-FrozenLake with a knob that only reseeds the sampler: its levels draw from one distribution."""
+
+    knobs = (*type(ENV).knobs, Knob("placebo", (0, 1, 2, 3), "changes nothing but the instances' seed"))
+    directions = {"constraints": ("placebo",)}
+
+
+def test_a_knob_step_that_changes_nothing_is_never_kept() -> None:
+    """The old 2-agent conflict lineage (25 -> 50 -> 75 asked for the same one crossing pair) drew its levels
+    from one distribution: a placebo knob does exactly that, and the ladder keeps none of its steps."""
+    env = _Placebo()
+    starts = [{"grid_size": 3, "agents": 2, "hole_percent": 10, "conflict_percent": 25, "placebo": 0},
+              {"grid_size": 4, "agents": 3, "hole_percent": 20, "conflict_percent": 50, "placebo": 0}]
+    placebo = evolve_configs(env, starts, 3, seed=1, instances=32)
+    assert placebo.generations[1:] == [[], []], placebo.generations
+    assert placebo.rejected == {"not_harder": placebo.tried["constraints"]} and placebo.tried["constraints"] >= 4
+
+
+def test_the_two_agent_conflict_step_to_75_is_not_kept() -> None:
+    class ConflictOnly(type(ENV)):
+        directions = {"constraints": ("conflict_percent",)}
+
+    lineage = evolve_configs(ConflictOnly(), [{"grid_size": 3, "agents": 2, "hole_percent": 10,
+                                               "conflict_percent": 50}], 2, seed=0, instances=32)
+    assert lineage.generations[1] == [] and lineage.rejected["not_harder"] == 1
 
 
 def test_generation_datasets_validate_load_and_regenerate(lineage: Any, tmp_path: Path) -> None:
@@ -84,11 +116,15 @@ def test_generation_datasets_validate_load_and_regenerate(lineage: Any, tmp_path
     manifest = write_procgen_generations(ENV, lineage, tmp_path / "a", seed=0, per_config=6)
     report = validate_dataset(tmp_path / "a")
     assert report.ok, report.failures[:3]
-    assert {f"rl-procgen-g{g}" for g in range(4)} <= set(report.rows)
+    assert {f"rl-procgen-g{g}" for g in range(len(lineage.generations)) if lineage.generations[g]} <= set(report.rows)
+    card = (tmp_path / "a" / "README.md").read_text()
+    assert "| generation | configuration | ladder solve rate |" in card and "independent" in card
+    first = manifest["evolution"]["schedule"]["generations"][0]["difficulty"][0]
+    assert [r["name"] for r in first["rungs"]] == ["independent", "prioritized", "cbs_20", "cbs_400"]
     again = write_procgen_generations(ENV, lineage, tmp_path / "b", seed=0, per_config=6)
     assert again["files"] == manifest["files"]
-    rows = load_dataset(str(tmp_path / "a"), "rl-procgen-g2", split="train", cache_dir=str(tmp_path / "cache"))
-    assert set(rows["generation"]) == {2}
+    rows = load_dataset(str(tmp_path / "a"), "rl-procgen-g1", split="train", cache_dir=str(tmp_path / "cache"))
+    assert set(rows["generation"]) == {1}
     for row in rows.select(range(min(5, len(rows)))):
         instance_score = score(row, [{"role": "assistant", "content": _reference(row)}])
         assert instance_score.value == 1.0

@@ -131,6 +131,35 @@ def test_the_solver_band_rejects_too_easy_and_too_hard(sandbox: SandboxPool) -> 
     assert (hard.rejection, hard.pass_rate) == ("L5:too_hard", 0.0)
 
 
+def test_l5_measures_the_candidates_own_ladder_in_the_sandbox(sandbox: SandboxPool) -> None:
+    """By default L5 runs the candidate's ladder in the sandbox and judges each rung by its scorer; the rate
+    is the one the same rungs and scorer give in this process on the same instances."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("max_subarray_here", HERE / "max_subarray.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # trusted: our own test fixture
+    env, config = module.ENV, AdmissionConfig()
+    from covert.procgen.ladder import run_rung
+
+    expected = []
+    for level in range(3):
+        settings = env.config_at(level)
+        solved = [run_rung(env, rung, env.sample(10_000 + config.seeds[0], settings, i))[0]
+                  for i in range(config.instances) for rung in env.ladder()]
+        expected.append(sum(solved) / len(solved))
+    verdict = Admission(sandbox=sandbox).admit(candidate("max_subarray"))
+    assert verdict.admitted, verdict.stages
+    assert [verdict.pass_rates[str(lv)] for lv in range(len(verdict.pass_rates))] == expected[:len(verdict.pass_rates)]
+    assert verdict.pass_rate == expected[verdict.level] and 0.1 <= verdict.pass_rate <= 0.9
+
+
+def test_a_candidate_without_a_ladder_is_not_admitted(sandbox: SandboxPool) -> None:
+    source = candidate("max_subarray").source.replace("    def ladder(self)", "    def rungs(self)", 1)
+    verdict = Admission(sandbox=sandbox).admit(Candidate("no_ladder", source))
+    assert verdict.rejection == "L5:no_ladder", verdict.stages
+
+
 class LengthSolver:
     """Right on 8 numbers, right half the time (seeded) on 16, wrong on more: a solver with a skill ceiling."""
 

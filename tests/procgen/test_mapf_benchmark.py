@@ -103,3 +103,60 @@ def test_report_cli_reads_completions_and_policies(bench: Path, tmp_path: Path,
     predictions.write_text("{not json\n")
     assert main(["mapf-report", "--dataset", str(bench), "--predictions", str(predictions)]) == 2
     assert main(["mapf-benchmark", "--out", str(tmp_path / "x"), "--per-cell", "0"]) == 2
+
+
+def test_benchmark_instances_have_the_papers_hole_ratio_and_report_the_budget_selection(bench: Path) -> None:
+    from covert.procgen.mapf_benchmark import BENCHMARK_KNOBS, format_selection, selection_bias
+
+    assert BENCHMARK_KNOBS["hole_percent"] == 10
+    for row in iter_rows(bench, "rl-procgen"):
+        data = row["reward_model"]["ground_truth"]["procgen"]["data"]
+        assert len(data["holes"]) == min((10 * data["size"] ** 2 + 50) // 100, data["size"] ** 2 - 2 * len(data["starts"]))
+    manifest = json.loads((bench / "manifest.json").read_text())
+    cells = selection_bias(manifest)
+    assert [(a, g, n) for a, g, n, _, _ in cells] == [(3, 3, 3), (3, 4, 3), (4, 4, 3), (5, 6, 3)]
+    assert all(draws >= n and 0 <= dropped <= draws for _, _, n, draws, dropped in cells)
+    text = format_selection(cells)
+    assert "dropped" in text and text.splitlines()[-1].startswith("all: ")
+
+
+def _map_rows(instance: Instance) -> list[str]:
+    from covert.procgen.mapf_grid import MapfMap
+
+    return MapfMap.from_data(instance.data).rows()
+
+
+def test_published_maps_load_from_json_jsonl_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from covert.procgen.mapf_published import read_published
+    from covert.procgen.registry import get_env
+
+    env = get_env("mapf_frozenlake")
+    instances = [env.sample(5, {"grid_size": 4 + i % 3, "agents": 2 + i % 3, "hole_percent": 10}, i) for i in range(6)]
+    maps = [_map_rows(i) for i in instances]
+    folder = tmp_path / "published"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps({"instances": [{"id": "m0", "map": maps[0]},
+                                                             {"id": "m1", "grid": [" ".join(r) for r in maps[1]]}]}))
+    (folder / "b.jsonl").write_text("\n".join(json.dumps({"id": f"m{n}", "desc": maps[n]}) for n in (2, 3)) + "\n"
+                                    + json.dumps({"id": "bad", "map": ["SFX", "FFF", "FFG"]}) + "\n")
+    (folder / "c.txt").write_text("A map:\n" + "\n".join(" ".join(r) for r in maps[4]) + "\n")
+    (folder / "d.json").write_text(json.dumps({"id": "m5", "prompt": instances[5].prompt}))
+    found, skipped = read_published(folder)
+    assert [f.id for f in found] == ["m0", "m1", "m2", "m3", "c.txt", "m5"]
+    assert skipped == {"not_a_map": 1}
+    for item, original in zip(found, instances):
+        assert item.instance.data["optimal_makespan"] == original.data["optimal_makespan"]
+        assert env.score(item.instance, env.reference(original)).details["optimal"]
+
+    assert main(["mapf-report", "--published", str(folder), "--policy", "reference"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["all", "6", "100.00", "100.00"]
+    prompts = tmp_path / "prompts.jsonl"
+    assert main(["mapf-report", "--published", str(folder), "--prompts", str(prompts)]) == 0
+    written = [json.loads(line) for line in prompts.read_text().splitlines()]
+    assert [w["task_id"] for w in written] == [f.id for f in found] and "frozen lake" in written[0]["prompt"]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text(json.dumps({"task_id": "m0", "completion": env.reference(instances[0])}) + "\n")
+    assert main(["mapf-report", "--published", str(folder), "--predictions", str(predictions)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split()[:2] == ["all", "6"]
+    assert main(["mapf-report", "--published", str(tmp_path / "missing"), "--policy", "reference"]) == 2
+    assert main(["mapf-report", "--dataset", str(folder), "--prompts", str(prompts)]) == 2

@@ -100,6 +100,12 @@ def independent_simulation(data: dict, plan: list[list[str]]) -> dict:
             "optimal": valid and makespan == data["optimal_makespan"], "makespan": makespan}
 
 
+def reference_plan(instance: Instance) -> list[list[str]]:
+    """The moves of the reference's answer block, one list per agent."""
+    block = ENV.reference(instance).rsplit("<answer>", 1)[1].split("</answer>")[0]
+    return [line.split(": ", 1)[1].split(", ") for line in block.strip().splitlines()]
+
+
 def small_config(grid: int, agents: int, seed: int) -> dict:
     return {"grid_size": grid, "agents": agents, "hole_percent": HOLES[seed % 6], "conflict_percent": DENSITY[seed // 6 % 4]}
 
@@ -117,7 +123,7 @@ def test_reference_plans_are_optimal_for_the_independent_simulator() -> None:
     for seed in range(25):
         for grid, agents in ((4, 3), (6, 4), (8, 5)):
             instance = ENV.sample(seed, small_config(grid, agents, seed), 1)
-            plan = [line.split(": ", 1)[1].split(", ") for line in ENV.reference(instance).splitlines()[1:-1]]
+            plan = reference_plan(instance)
             result = independent_simulation(instance.data, plan)
             assert result["optimal"], (seed, grid, result)
             assert ENV.score(instance, ENV.reference(instance)).value == 1.0
@@ -170,7 +176,7 @@ def test_scorer_agrees_with_an_independent_simulator() -> None:
     for seed in range(60):
         grid, agents = rng.choice([(3, 2), (4, 3), (5, 4), (7, 5), (10, 5)])
         instance = ENV.sample(seed, small_config(grid, agents, seed), 2)
-        reference = [line.split(": ", 1)[1].split(", ") for line in ENV.reference(instance).splitlines()[1:-1]]
+        reference = reference_plan(instance)
         for plan in [reference] + [_mutate(reference, rng) for _ in range(6)]:
             expected = independent_simulation(instance.data, plan)
             score = ENV.score(instance, format_plan(plan))
@@ -188,7 +194,7 @@ def _instance() -> Instance:
 
 def test_every_answer_form_gets_the_same_score() -> None:
     instance = _instance()
-    plan = [line.split(": ", 1)[1].split(", ") for line in ENV.reference(instance).splitlines()[1:-1]]
+    plan = reference_plan(instance)
     steps = max(len(p) for p in plan)
     padded = [p + ["WAIT"] * (steps - len(p)) for p in plan]
     forms = {
@@ -253,6 +259,7 @@ def test_conflict_density_is_met_and_configs_are_checked() -> None:
     for index in range(20):
         data = ENV.sample(5, {"grid_size": 8, "agents": 5, "conflict_percent": 75}, index).data
         assert data["crossing_pairs"] >= 8  # ceil(0.75 * 10)
+        assert data["crossing_pairs"] == ENV.statistics(Instance("", data))["crossing_pairs"]
     with pytest.raises(ConfigError, match="larger grid_size"):
         ENV.check_config({"grid_size": 3, "agents": 5})
     with pytest.raises(ConfigError):
@@ -280,3 +287,26 @@ def test_sampling_and_references_are_the_same_in_a_fresh_process() -> None:
 def test_house_checks_determinism_and_garbage() -> None:
     check_determinism("mapf_frozenlake", count=2)
     check_garbage("mapf_frozenlake", extra=["Agent 0: " + "UP " * 3000, "<answer>" * 100_000])
+
+
+def test_conflict_levels_differ_with_two_agents() -> None:
+    """With one agent pair every level above 0 asks for one crossing pair; the draws compared still make each
+    level more conflicted: mean collisions of the shortest routes and the independent solver's failures rise."""
+    from covert.procgen.ladder import measure
+
+    collisions, independent = [], []
+    for level in (0, 25, 50, 75):
+        config = {"grid_size": 4, "agents": 2, "hole_percent": 10, "conflict_percent": level}
+        collisions.append(sum(ENV.sample(9, config, i).data["collisions"] for i in range(60)) / 60)
+        independent.append(measure(ENV, config, seed=9, instances=60).rungs[0].solve_rate)
+    assert collisions == sorted(collisions) and collisions[0] < collisions[1] < collisions[3], collisions
+    assert independent[0] > independent[1] > independent[3], independent
+
+
+def test_reasoning_names_the_bound_the_collision_and_the_fix() -> None:
+    instance = ENV.sample(0, {"grid_size": 4, "agents": 3, "hole_percent": 10, "conflict_percent": 50}, 1)
+    text = ENV.reference(instance)
+    assert text.startswith("Alone, agent 0 needs ")
+    assert "collide: agents" in text and "To avoid this" in text
+    assert f"at step {instance.data['optimal_makespan']}" in text
+    assert ENV.score(instance, text).value == 1.0

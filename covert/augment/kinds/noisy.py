@@ -235,7 +235,7 @@ def apply(pair: RowPair, rng: random.Random, config: Config) -> RowPair:
     """Replace every tool message of the SFT row by its noisy version; the RL row records the noise."""
     sft = pair.sft
     truth = sft["ground_truth"]
-    if not truth["calls"] or truth["behaviour"] != "tool_use":
+    if not truth["calls"] or truth["behaviour"] not in ("tool_use", "clarify"):  # clarify: a stacked ambiguous row
         raise NotApplicable("no tool output to add noise to")
     record = {**{f: getattr(config, f) for f in _FIELDS}, "noise_seed": rng.getrandbits(32)}
     outputs = iter(enumerate(recorded_outputs(sft)))

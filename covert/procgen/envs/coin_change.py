@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score, instance_rng
+from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
 
 
-def fewest_coins(coins: list[int], amount: int) -> list[int] | None:
-    """One way to pay ``amount`` with the fewest coins (largest first), or ``None`` if it cannot be paid."""
+def fewest_table(coins: list[int], amount: int, budget: Budget | None = None) -> tuple[list[int], list[int]]:
+    """For every value 0..amount, the fewest coins that pay it (``amount + 1`` where none does) and the last
+    coin of one such payment; ``budget`` counts (value, coin) cells."""
     inf = amount + 1
     count = [0] + [inf] * amount
     last = [0] * (amount + 1)
     for value in range(1, amount + 1):
+        if budget is not None:
+            budget.spend(len(coins))
         for coin in coins:
             if coin <= value and count[value - coin] + 1 < count[value]:
                 count[value], last[value] = count[value - coin] + 1, coin
-    if count[amount] >= inf:
+    return count, last
+
+
+def fewest_coins(coins: list[int], amount: int, budget: Budget | None = None) -> list[int] | None:
+    """One way to pay ``amount`` with the fewest coins (largest first), or ``None`` if it cannot be paid."""
+    count, last = fewest_table(coins, amount, budget)
+    if count[amount] > amount:
         return None
     out, value = [], amount
     while value:
@@ -24,13 +33,23 @@ def fewest_coins(coins: list[int], amount: int) -> list[int] | None:
     return sorted(out, reverse=True)
 
 
+def largest_first(coins: list[int], amount: int) -> list[int] | None:
+    """As many of the largest coin as fit, then the next (``None`` when something is left over)."""
+    out, left = [], amount
+    for coin in sorted(coins, reverse=True):
+        out += [coin] * (left // coin)
+        left %= coin
+    return out if left == 0 else None
+
+
 class CoinChange(ProceduralEnv):
     """Coin values and an amount; any payment with the fewest coins is accepted."""
 
     name = "coin_change"
-    version = "1"
+    version = "2"
     description = "pay an amount with the fewest coins of given values (dynamic programming)"
     asymmetry = "reason"
+    hidden_fields = ("fewest",)
     knobs = (
         Knob("amount", (10, 20, 40, 70, 100, 150, 250), "amount to pay (at most)"),
         Knob("coin_types", (2, 3, 4, 5), "number of coin values"),
@@ -54,9 +73,30 @@ class CoinChange(ProceduralEnv):
         return Instance(prompt, {"coins": coins, "amount": amount, "fewest": len(best or [])})
 
     def reference(self, instance: Instance) -> str:
+        """Largest coin first as a first try, then the table of fewest coins per value, read back."""
         d = instance.data
-        pay = fewest_coins(d["coins"], d["amount"]) or []
-        return f"The fewest coins that make {d['amount']} number {len(pay)}: {' + '.join(map(str, pay))}.\nAnswer: {pay}"
+        coins, amount = d["coins"], d["amount"]
+        pay = fewest_coins(coins, amount) or []
+        count, _ = fewest_table(coins, amount)
+        greedy = largest_first(coins, amount)
+        lines = []
+        if greedy is None:
+            lines.append("Taking the largest coin as often as it fits leaves a remainder that no coin pays, so that "
+                         "does not work here.")
+        else:
+            lines.append(f"Taking the largest coin as often as it fits gives {' + '.join(map(str, greedy))}: "
+                         f"{len(greedy)} coins.")
+        lines.append(f"To find the fewest, I work out f(v), the fewest coins that pay v, for v = 1 to {amount}: "
+                     f"f(v) = 1 + the smallest f(v - c) over the coins c <= v.")
+        steps, value = [], amount
+        for coin in pay:
+            steps.append(f"f({value}) = 1 + f({value - coin}) = {count[value]} (coin {coin})")
+            value -= coin
+        lines.append("Reading the table back from the amount: " + "; ".join(steps) + ".")
+        verdict = "the same as" if greedy is not None and len(greedy) == len(pay) else "fewer than"
+        lines.append(f"So {amount} = {' + '.join(map(str, pay))} takes {len(pay)} coins, {verdict} the first try."
+                     if greedy is not None else f"So {amount} = {' + '.join(map(str, pay))} takes {len(pay)} coins.")
+        return "\n".join(lines) + f"\nAnswer: {pay}"
 
     def score(self, instance: Instance, response: str) -> Score:
         d = instance.data
@@ -70,6 +110,24 @@ class CoinChange(ProceduralEnv):
         if len(pay) != d["fewest"]:
             return Score(0.0, ("too_many_coins",), {"coins": len(pay), "fewest": d["fewest"]})
         return Score(1.0, (), {"coins": len(pay)})
+
+    def ladder(self) -> tuple[Rung, ...]:
+        """Largest coin first, the fewest-coins table with 120 and with 600 cells."""
+        def greedy(inst: Instance, budget: Budget) -> str | None:
+            found = largest_first(inst.data["coins"], inst.data["amount"])
+            return None if found is None else f"Answer: {found}"
+
+        def table(inst: Instance, budget: Budget) -> str | None:
+            found = fewest_coins(inst.data["coins"], inst.data["amount"], budget)
+            return None if found is None else f"Answer: {found}"
+
+        return (Rung("largest_first", 1, "passes", greedy), Rung("dp_120", 120, "cells", table),
+                Rung("dp_600", 600, "cells", table))
+
+    def statistics(self, instance: Instance) -> dict[str, float]:
+        d = instance.data
+        return {"amount": float(d["amount"]), "coin_types": float(len(d["coins"])),
+                "table_cells": float(d["amount"] * len(d["coins"]))}
 
 
 ENV = CoinChange()

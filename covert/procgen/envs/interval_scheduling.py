@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from itertools import pairwise
 
-from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score, instance_rng
+from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
 
 
-def best_schedule(intervals: list[list[int]]) -> tuple[int, list[int]]:
+def best_schedule(intervals: list[list[int]], budget: Budget | None = None,
+                  steps: list[str] | None = None) -> tuple[int, list[int]]:
     """The best total value and one optimal choice (1-based numbers, ascending); ``[start, end, value]``
-    intervals are half-open, so one may start when another ends."""
+    intervals are half-open, so one may start when another ends. ``budget`` counts the requests compared
+    with earlier ones; ``steps`` collects the table in words."""
     order = sorted(range(len(intervals)), key=lambda i: (intervals[i][1], i))
     ends = [intervals[i][1] for i in order]
     best = [0] * (len(order) + 1)
     for k, i in enumerate(order, 1):
         start, _, value = intervals[i]
+        if budget is not None:
+            budget.spend(k)
         before = bisect.bisect_right(ends, start, 0, k - 1)
         best[k] = max(best[k - 1], best[before] + value)
+        if steps is not None:
+            earlier = f"best up to request {order[before - 1] + 1} ({best[before]})" if before else "nothing (0)"
+            steps.append(f"request {i + 1} (ends {intervals[i][1]}): with it {value} + {earlier} = "
+                         f"{best[before] + value}, without it {best[k - 1]}; best so far {best[k]}")
     chosen, k = [], len(order)
     while k > 0:
         i = order[k - 1]
@@ -31,13 +40,33 @@ def best_schedule(intervals: list[list[int]]) -> tuple[int, list[int]]:
     return best[-1], sorted(chosen)
 
 
+def fits(picked: list[int], intervals: list[list[int]], i: int) -> bool:
+    """Whether request ``i`` (0-based) overlaps none of ``picked``."""
+    s, e, _ = intervals[i]
+    return all(e <= intervals[j][0] or intervals[j][1] <= s for j in picked)
+
+
+def greedy_schedule(intervals: list[list[int]], key: str) -> list[int]:
+    """Requests taken in order of earliest end (``key="end"``) or highest pay (``"pay"``) when they fit."""
+    if key == "end":
+        order = sorted(range(len(intervals)), key=lambda i: (intervals[i][1], i))
+    else:
+        order = sorted(range(len(intervals)), key=lambda i: (-intervals[i][2], i))
+    picked: list[int] = []
+    for i in order:
+        if fits(picked, intervals, i):
+            picked.append(i)
+    return sorted(i + 1 for i in picked)
+
+
 class IntervalScheduling(ProceduralEnv):
     """Booking requests with times and payments; any non-overlapping choice of the best total is accepted."""
 
     name = "interval_scheduling"
-    version = "1"
+    version = "2"
     description = "weighted interval scheduling: non-overlapping bookings of the largest total value"
     asymmetry = "reason"
+    hidden_fields = ("best",)
     knobs = (
         Knob("requests", (4, 6, 8, 10, 14, 18, 25), "number of booking requests"),
         Knob("horizon", (12, 24, 48), "hours the requests fall within"),
@@ -62,9 +91,18 @@ class IntervalScheduling(ProceduralEnv):
         return Instance(prompt, {"intervals": intervals, "best": best_schedule(intervals)[0]})
 
     def reference(self, instance: Instance) -> str:
-        best, chosen = best_schedule(instance.data["intervals"])
-        return (f"Sorting the requests by end hour and keeping the best total up to each end gives {best}.\n"
-                f"Answer: {chosen}")
+        """The table of best totals by end hour, written out, then the requests it keeps."""
+        intervals = instance.data["intervals"]
+        steps: list[str] = []
+        best, chosen = best_schedule(intervals, steps=steps)
+        lines = ["I sort the requests by end hour. For each one, the best total up to it is the larger of: "
+                 "taking it (its pay plus the best total of the requests that end by its start) or leaving it "
+                 "(the best total before it)."]
+        lines += [s[0].upper() + s[1:] + "." for s in steps]
+        pays = " + ".join(str(intervals[i - 1][2]) for i in chosen)
+        lines.append(f"Going back through the choices, requests {chosen} are kept; they do not overlap and pay "
+                     f"{pays} = {best}.")
+        return "\n".join(lines) + f"\nAnswer: {chosen}"
 
     def score(self, instance: Instance, response: str) -> Score:
         intervals = instance.data["intervals"]
@@ -83,6 +121,24 @@ class IntervalScheduling(ProceduralEnv):
         if total != instance.data["best"]:
             return Score(0.0, ("suboptimal",), {"total": total, "best": instance.data["best"]})
         return Score(1.0, (), {"total": total})
+
+    def ladder(self) -> tuple[Rung, ...]:
+        """Earliest end first, highest pay first, the table of best totals (150 comparisons)."""
+        def greedy(key: str) -> Callable[[Instance, Budget], str]:
+            return lambda inst, budget: f"Answer: {greedy_schedule(inst.data['intervals'], key)}"
+
+        def table(inst: Instance, budget: Budget) -> str:
+            return f"Answer: {best_schedule(inst.data['intervals'], budget)[1]}"
+
+        return (Rung("earliest_end", 1, "passes", greedy("end")), Rung("highest_pay", 1, "passes", greedy("pay")),
+                Rung("dp_150", 150, "comparisons", table))
+
+    def statistics(self, instance: Instance) -> dict[str, float]:
+        intervals = instance.data["intervals"]
+        overlaps = sum(1 for i in range(len(intervals)) for j in range(i + 1, len(intervals))
+                       if not fits([j], intervals, i))
+        return {"requests": float(len(intervals)), "overlapping_pairs": float(overlaps),
+                "horizon": float(max(e for _, e, _ in intervals))}
 
 
 ENV = IntervalScheduling()

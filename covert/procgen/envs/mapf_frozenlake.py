@@ -13,33 +13,51 @@ import json
 import random
 from collections import OrderedDict
 
-from covert.procgen.contract import ConfigError, Instance, JSONValue, Knob, ProceduralEnv, Score, instance_rng
-from covert.procgen.mapf_grid import MapfMap, canonical_path, crossing_pairs, distances_to, render_prompt
+from covert.procgen.contract import (
+    ConfigError,
+    Instance,
+    JSONValue,
+    Knob,
+    ProceduralEnv,
+    Rung,
+    Score,
+    instance_rng,
+)
+from covert.procgen.mapf_explain import explain
+from covert.procgen.mapf_grid import MapfMap, crossing_pairs, distances_to, render_prompt
+from covert.procgen.mapf_ladder import independent_paths, mapf_ladder, path_moves, plan_text
 from covert.procgen.mapf_moves import parse_plan
 from covert.procgen.mapf_sim import simulate
 from covert.procgen.mapf_solver import Solution, SolverBudgetExceeded, joint_solvable, solve
 
 #: Resampling attempts per instance before the configuration is declared unsatisfiable.
-MAX_ATTEMPTS = 400
-#: Constraint-tree nodes the exact solver may expand per attempt; an instance over budget is resampled.
+MAX_ATTEMPTS = 2000
+#: Constraint-tree nodes the exact solver may expand per attempt; an instance over budget is resampled
+#: (counted in the instance's ``budget_resamples``, so the selection is reported, not hidden).
 SOLVER_NODES = 4000
 #: The budget of the first, short search of each attempt.
 QUICK_NODES = 200
+#: Conflict level -> how many qualifying draws the sampler compares, keeping the most conflicted.
+DRAWS = {0: 1, 25: 2, 50: 4, 75: 8}
 
 
 class MapfFrozenLake(ProceduralEnv):
     """Multi-agent path finding on a FrozenLake grid (optimal makespan by conflict-based search)."""
 
     name = "mapf_frozenlake"
-    version = "1"
+    version = "2"
     description = "Multi-agent path planning on a frozen lake: conflict-free moves to every goal in the fewest steps"
     asymmetry = "verify"
+    hidden_fields = ("optimal_makespan", "crossing_pairs", "collisions", "shared_cells", "attempts",
+                     "budget_resamples")
     knobs = (
         Knob("grid_size", tuple(range(3, 11)), "side N of the N x N lake"),
         Knob("agents", (2, 3, 4, 5), "number of agents (each with its own start and goal)"),
         Knob("hole_percent", (0, 10, 20, 30, 40, 50), "share of the cells that are holes, in percent (ratio 0-0.5)"),
         Knob("conflict_percent", (0, 25, 50, 75),
-             "conflict density: least share of agent pairs, in percent, whose independent shortest paths cross"),
+             "conflict density: least share of agent pairs, in percent, whose independent shortest paths cross; "
+             "the instance is also the most conflicted of 1, 2, 4 or 8 such draws (collisions of the shortest "
+             "routes followed together, then shared cells), so every level adds conflicts at any agent count"),
     )
 
     #: Which knob makes which failure more likely (the environment engineer's evidence map).
@@ -61,7 +79,8 @@ class MapfFrozenLake(ProceduralEnv):
         return full
 
     def sample(self, seed: int, config: dict[str, JSONValue], index: int) -> Instance:
-        """A solvable instance whose optimum the exact solver finds within its budget (bounded resampling)."""
+        """A solvable instance whose optimum the exact solver finds within its budget (bounded resampling):
+        the most conflicted of :data:`DRAWS` qualifying draws at the configuration's conflict level."""
         config = self.check_config(config)
         rng = instance_rng(self, seed, config, index)
         n, k = int(config["grid_size"]), int(config["agents"])
@@ -69,6 +88,9 @@ class MapfFrozenLake(ProceduralEnv):
         hole_count = min((int(config["hole_percent"]) * n * n + 50) // 100, n * n - 2 * k)
         pairs = k * (k - 1) // 2
         need = -(-int(config["conflict_percent"]) * pairs // 100)  # ceiling
+        draws = DRAWS[int(config["conflict_percent"])]
+        pool: list[tuple[tuple[int, int, int], MapfMap]] = []
+        over_budget = 0
         for attempt in range(MAX_ATTEMPTS):
             holes = sorted(rng.sample(cells, hole_count))
             free = largest_region(n, set(holes))
@@ -76,34 +98,46 @@ class MapfFrozenLake(ProceduralEnv):
                 continue
             marks = rng.sample(free, 2 * k)  # starts and goals in one region: every goal is reachable
             grid = MapfMap(n, tuple(holes), tuple(marks[:k]), tuple(marks[k:]))
-            paths = []
-            for i in range(k):
-                path = canonical_path(grid, i, distances_to(grid, grid.goals[i]))
-                if path is None:
-                    break
-                paths.append(path)
-            if len(paths) < k:
+            paths = independent_paths(grid)
+            if paths is None:
                 continue
             crossing = crossing_pairs(paths)
             if crossing < need:
                 continue
-            solution = _solve_within_budget(grid)
+            pool.append(((collisions(grid, paths), shared_cells(paths), -len(pool)), grid))
+            if len(pool) < draws and attempt + 1 < MAX_ATTEMPTS:
+                continue
+            pool.sort(key=lambda item: item[0], reverse=True)
+            while pool:  # the most conflicted draw that has a plan the solver finds; else a fresh batch
+                (collided, shared, _), best = pool.pop(0)
+                solution, ran_out = _solve_within_budget(best)
+                if solution is not None:
+                    break
+                over_budget += ran_out
             if solution is None:
                 continue
-            _remember(grid, solution)
-            data: dict[str, JSONValue] = {**grid.to_data(), "optimal_makespan": solution.makespan,
-                                          "crossing_pairs": crossing, "attempts": attempt + 1}
-            return Instance(prompt=render_prompt(grid), data=data)
+            _remember(best, solution)
+            data: dict[str, JSONValue] = {**best.to_data(), "optimal_makespan": solution.makespan,
+                                          "crossing_pairs": crossing_pairs(independent_paths(best) or []),
+                                          "collisions": collided, "shared_cells": shared,
+                                          "attempts": attempt + 1, "budget_resamples": over_budget}
+            return Instance(prompt=render_prompt(best), data=data)
         raise RuntimeError(f"{self.name}: no solvable instance in {MAX_ATTEMPTS} attempts for {config}; "
                            "lower hole_percent or conflict_percent")
 
     def reference(self, instance: Instance) -> str:
-        """An optimal plan, one ``Agent i: ...`` line per agent inside ``<answer>`` tags."""
+        """The worked reasoning, then an optimal plan: one ``Agent i: ...`` line per agent inside
+        ``<answer>`` tags."""
         grid = MapfMap.from_data(instance.data)
         solution = _reference_solution(grid)
         if solution is None:
             raise ValueError("this MAPF instance has no solution")
-        return format_plan(solution.moves())
+        return explain(grid, solution.moves(), solution.makespan) + "\n" + format_plan(solution.moves())
+
+    def ladder(self) -> tuple[Rung, ...]:
+        """Independent shortest paths, prioritized planning, CBS with 20 and 400 nodes
+        (:mod:`covert.procgen.mapf_ladder`)."""
+        return mapf_ladder()
 
     def score(self, instance: Instance, response: str) -> Score:
         """Simulate the response's moves: value ``optimum / makespan`` for a valid plan, else 0."""
@@ -165,9 +199,16 @@ class MapfFrozenLake(ProceduralEnv):
         return format_plan(moves)
 
     def statistics(self, instance: Instance) -> dict[str, float]:
-        """Instance facts for stage summaries: the optimal makespan and how many agent pairs' paths cross."""
-        return {"optimal_makespan": float(instance.data["optimal_makespan"]),
-                "crossing_pairs": float(instance.data["crossing_pairs"])}
+        """Instance facts for stage summaries: the optimal makespan, its lower bound (the longest distance),
+        how many agent pairs' shortest paths cross, collide when followed together and share cells, and
+        the holes."""
+        grid = MapfMap.from_data(instance.data)
+        dists = [distances_to(grid, g)[s] for s, g in zip(grid.starts, grid.goals)]
+        return {"optimal_makespan": float(instance.data["optimal_makespan"]), "lower_bound": float(max(dists)),
+                "mean_distance": sum(dists) / len(dists), "agents": float(grid.agents),
+                "crossing_pairs": float(instance.data["crossing_pairs"]),
+                "collisions": float(instance.data.get("collisions", 0)),
+                "shared_cells": float(instance.data.get("shared_cells", 0)), "holes": float(len(grid.holes))}
 
     def score_tools(self, instance: Instance, completion: object) -> Score:
         """Score the tool-call form (:mod:`covert.procgen.mapf_tools`): replay the completion's ``move`` and
@@ -182,23 +223,24 @@ class MapfFrozenLake(ProceduralEnv):
         return score_tool_calls(dict(instance.data), completion)
 
 
-def _solve_within_budget(grid: MapfMap) -> Solution | None:
-    """The optimal plan, or ``None`` when there is none or the solver runs over budget.
+def _solve_within_budget(grid: MapfMap) -> tuple[Solution | None, bool]:
+    """The optimal plan, or ``None`` when there is none or the solver runs over budget; the flag says
+    whether it ran over budget (the instance may have a plan the sampler then leaves out).
 
     A short search first (most maps need a handful of nodes); a map it cannot settle is checked for any plan
     at all over joint positions when that space is small (search cannot prove there is none), then searched
     with the full budget.
     """
     try:
-        return solve(grid, max_nodes=QUICK_NODES)
+        return solve(grid, max_nodes=QUICK_NODES), False
     except SolverBudgetExceeded:
         pass
     if joint_solvable(grid) is False:
-        return None
+        return None, False
     try:
-        return solve(grid, max_nodes=SOLVER_NODES)
+        return solve(grid, max_nodes=SOLVER_NODES), False
     except SolverBudgetExceeded:
-        return None
+        return None, True
 
 
 _SOLVED: OrderedDict[str, Solution] = OrderedDict()  # recent solutions by map (a memo: solving is pure)
@@ -223,6 +265,18 @@ def _reference_solution(grid: MapfMap) -> Solution | None:
     return found
 
 
+def collisions(grid: MapfMap, paths: list[list[tuple[int, int]]]) -> int:
+    """Vertex and swap conflicts when every agent follows its own shortest path at the same time."""
+    outcome = simulate(grid, [path_moves(p) for p in paths])
+    return outcome.vertex_conflicts + outcome.swap_conflicts
+
+
+def shared_cells(paths: list[list[tuple[int, int]]]) -> int:
+    """Cells shared by two agents' shortest paths, summed over agent pairs."""
+    cells = [set(p) for p in paths]
+    return sum(len(cells[i] & cells[j]) for i in range(len(cells)) for j in range(i + 1, len(cells)))
+
+
 def largest_region(size: int, holes: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """The largest 4-connected region of non-hole cells, sorted (the first such region in row order on ties)."""
     seen: set[tuple[int, int]] = set(holes)
@@ -245,8 +299,7 @@ def largest_region(size: int, holes: set[tuple[int, int]]) -> list[tuple[int, in
 
 def format_plan(moves: list[list[str]]) -> str:
     """A plan written in the answer format the prompt asks for."""
-    lines = [f"Agent {i}: {', '.join(m) if m else 'WAIT'}" for i, m in enumerate(moves)]
-    return "<answer>\n" + "\n".join(lines) + "\n</answer>"
+    return plan_text(moves)
 
 
 ENV = MapfFrozenLake()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from covert.procgen.contract import Instance, Knob, ProceduralEnv, Score, instance_rng
+from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_answer
 
 
@@ -35,6 +35,20 @@ class MaxSubarray(ProceduralEnv):
             return Score(0.0, ("unparsable",))
         best = int(self.reference(instance).rsplit(" ", 1)[1])
         return Score(1.0) if value == best else Score(0.0, ("wrong_sum",))
+
+    def ladder(self) -> tuple[Rung, ...]:
+        def largest(inst: Instance, budget: Budget) -> str:
+            return f"Answer: {max(inst.data['numbers'])}"
+
+        def kadane(inst: Instance, budget: Budget) -> str:
+            best = run = inst.data["numbers"][0]
+            for x in inst.data["numbers"][1:]:
+                budget.spend()
+                run = max(x, run + x)
+                best = max(best, run)
+            return f"Answer: {best}"
+
+        return (Rung("largest_number", 1, "passes", largest), Rung("kadane_20", 20, "steps", kadane))
 
 
 ENV = MaxSubarray()
