@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,9 @@ def write_procgen_generations(env: ProceduralEnv, lineage: ConfigLineage, out: s
 
     if per_config < 1:
         raise ValueError("per_config must be at least 1")
+    # a generation that kept no configuration ends the lineage: no config is written or listed for it
+    kept = next((g for g, members in enumerate(lineage.generations) if not members), len(lineage.generations))
+    lineage = replace(lineage, generations=lineage.generations[:kept])
     assign = split_of(seed, (0.8, 0.1, 0.1))
     out = Path(out)
     staging = prepare_output(out, overwrite)

@@ -72,6 +72,27 @@ def score_problem(value: Any, payload: dict[str, Any]) -> str:
     return ""
 
 
+def ladder_problem(value: Any, payload: dict[str, Any]) -> str:
+    """What is wrong with an answer to ``ladder`` on ``payload`` (empty when nothing):
+    ``{"rungs": [text], "instances": [{prompt, data}], "responses": [[text] per rung] per instance}``."""
+    if not isinstance(value, dict):
+        return "ladder did not answer with an object"
+    rungs, instances, responses = value.get("rungs"), value.get("instances"), value.get("responses")
+    if not isinstance(rungs, list) or not all(isinstance(r, str) for r in rungs):
+        return "ladder's rungs are not a list of text"  # none at all: admission says no_ladder
+    wanted = len(payload["indices"])
+    if not isinstance(instances, list) or len(instances) != wanted:
+        return f"ladder did not answer with {wanted} instances"
+    for item in instances:
+        if not isinstance(item, dict) or not isinstance(item.get("prompt"), str) or not isinstance(item.get("data"), dict):
+            return "a ladder instance is not {prompt: text, data: object}"
+    if not isinstance(responses, list) or len(responses) != wanted or not all(
+            isinstance(row, list) and len(row) == len(rungs) and all(isinstance(t, str) for t in row)
+            for row in responses):
+        return f"ladder did not answer with {len(rungs)} responses of text per instance"
+    return ""
+
+
 def reply_problem(entry: str, payload: Any, value: Any) -> str:
     """What is wrong with the harness's answer ``value`` to ``entry(payload)`` (empty when nothing)."""
     if entry == "describe":
@@ -80,4 +101,6 @@ def reply_problem(entry: str, payload: Any, value: Any) -> str:
         return run_problem(value, payload)
     if entry == "score":
         return score_problem(value, payload)
+    if entry == "ladder":
+        return ladder_problem(value, payload)
     return f"no check for the harness entry {entry!r}"

@@ -271,7 +271,8 @@ def _regenerate_procgen(source: str, manifest: dict[str, Any], source_problems: 
             "regenerate", source, manifest, "datasets of covert build and covert procgen",
             f"its instances were planned by {'`' + command[-1] + '`' if command else 'another command'}: run that "
             "again into a new folder (the same seed gives the same bytes)"))
-    recorded.pop("configs", None)
+    recorded.pop("configs", None)  # derived from the config, recorded for the reader
+    recorded.pop("curriculum", None)
     problems = [] if manifest.get("covert_version") == covert.__version__ else [
         f"covert {covert.__version__} is installed, the dataset was built with {manifest.get('covert_version')}"]
     problems += installed_versions(manifest.get("environments"), get_env, UnknownEnvironmentError,

@@ -30,7 +30,9 @@ def test_structural_measures_rise_and_augmentations_stack(evolved: tuple[Path, d
     generations = manifest["evolution"]["schedule"]["generations"]
     assert all(g["tasks"] > 0 for g in generations), [g["tasks"] for g in generations]
     first, last = generations[0]["structure"], generations[-1]["structure"]
-    for name in ("calls", "turns", "distractor_tools", "output_chars", "augmentations"):
+    # (output_chars is not among them: a multi-format or noisy rewrite of an output can shorten it while the
+    # observations direction's distractor tools rise)
+    for name in ("calls", "turns", "distractor_tools", "augmentations"):
         assert last[name] > first[name], (name, first[name], last[name])
     assert max(int(k) for k in generations[-1]["stacked"]) >= 2, generations[-1]["stacked"]  # stacked kinds
     assert generations[-1]["moved"] and json.loads((out / "schedule.json").read_text()) == manifest["evolution"]["schedule"]
@@ -96,7 +98,7 @@ def test_an_llm_pass_at_k_is_measured_and_judges_mutants(base_dataset: Path, tmp
     generations = manifest["evolution"]["schedule"]["generations"]
     assert [g["llm_pass_rate"] for g in generations] == [0.0, 0.0]
     assert server.requests and all(r.get("tools") for r in server.requests)  # rollouts offered the row's tools
-    assert "--llm openai:" in manifest["command"]
+    assert "--llm 'openai:" in manifest["command"] or "--llm openai:" in manifest["command"]
 
 
 def test_cli_evolve_and_bad_input(base_dataset: Path, tmp_path: Path) -> None:
