@@ -63,7 +63,7 @@ def blocks(section: str, language: str) -> list[str]:
 
 def readme_overrides(cwd: Path) -> list[str]:
     """The ``key=value`` overrides of the README's verl command line, run from ``cwd``."""
-    (command,) = blocks(verl_section(), "bash")
+    (command,) = [b for b in blocks(verl_section(), "bash") if "verl.trainer" in b]  # not the install lines
     words = shlex.split(command.replace("\\\n", " ").replace("$PWD", str(cwd)))
     return [w for w in words if re.match(r"^[a-z_]+(\.[A-Za-z_]+)+=", w)]
 
