@@ -25,7 +25,7 @@ LIST_ASKS = (
     "mind listing the {plural}{owner}?", "I want an overview of the {plural}{owner}", "show me all {plural}{owner}",
     "can I get a list of the {plural}{owner}?", "which {plural} exist{owner} right now?",
     "what does the list of {plural}{owner} look like?", "dump the {plural}{owner}", "get the {plural}{owner}",
-    "are there any {plural}{owner}? list them", "walk me through the {plural}{owner}",
+    "list whatever {plural} there are{owner}", "walk me through the {plural}{owner}",
     "tell me which {plural} we've got{owner}", "fetch the {plural}{owner}", "I'd like the full list of {plural}{owner}",
     "which {plural} are configured{owner}?",
 )

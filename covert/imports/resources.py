@@ -82,7 +82,7 @@ def singular(word: str) -> str:
 # nouns with no plural of their own ("billing info", "metadata") and acronyms that are no nouns ("aws")
 UNCOUNTABLE = frozenset(("info", "information", "data", "metadata", "aws", "gcp", "equipment", "software", "hardware",
                          "feedback", "evidence", "media", "news", "series", "species", "settings", "analytics",
-                         "access", "traffic", "storage", "compliance", "config", "configuration", "inventory", "staff",
+                         "access", "traffic", "storage", "compliance", "inventory", "staff",
                          "personnel", "advice", "research", "knowledge", "weather", "music", "firmware", "middleware"))
 
 
