@@ -135,8 +135,10 @@ def plan_round(config: BuildConfig, builders: list[Any], sampler: TargetSampler,
     rng = item_rng("plan", config.seed, start)  # one stream per round: planning runs in this process
     for index in range(start, start + size):
         builder = builders[index % len(builders)]
-        # items of one builder share a seeded initial state in runs of ``tasks_per_state``
-        world = (index // len(builders)) // config.tasks_per_state
+        # items of one builder share a seeded initial state in runs of ``tasks_per_state`` (or the
+        # builder's own, when it shares its states over fewer)
+        world = (index // len(builders)) // min(config.tasks_per_state,
+                                                 builder.tasks_per_state or config.tasks_per_state)
         category = rng.choices(categories, weights)[0]
         if not can_make(builder, category) or (builder.name, category) in exhausted:
             # e.g. a domain whose only repeatable tools identify people, or an imported API whose
@@ -399,6 +401,8 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
             ):
                 if accepted + len(batch) >= config.num_tasks:
                     break  # an engine that hands on more than ``wanted`` (Ray) stops here
+                if rows and stats.said_before(facts["query"]):
+                    rejections, rows, facts = [*rejections, "duplicate_query"], {}, {}
                 stats.record(spec, rejections, facts)
                 if rows:
                     batch.append((spec, split, signature, rows, task))

@@ -54,6 +54,18 @@ def test_load_dataset_both_configs(dataset: Path) -> None:
     assert rl_row["extra_info"]["split"] == "train"
 
 
+def test_no_two_rows_open_with_the_same_request(tmp_path: Path) -> None:
+    from datasets import load_dataset
+
+    out = tmp_path / "ds"
+    manifest = build(BuildConfig(builders=["messaging"], num_tasks=300, seed=11), out, progress=False)
+    # one domain's requests repeat sooner or later: the build drops the repeats and makes others instead
+    assert manifest["summary"]["rejected_by_reason"].get("duplicate_query", 0) > 0
+    rows = load_dataset(str(out), "sft", split="train+validation+test")
+    firsts = [next(m["content"] for m in row["messages"] if m["role"] == "user") for row in rows]
+    assert len(rows) == 300 and len(set(firsts)) == len(firsts)
+
+
 def test_validate_passes_and_reports(dataset: Path, capsys) -> None:
     report = validate_dataset(dataset)
     assert report.ok, report.failures[:5]

@@ -83,9 +83,19 @@ def _names_a_record(view: RowView, calls: list[CallView], answer_norm: str) -> b
         return None
     for record in records:
         for value in scalars_of(record):
-            if distinctive(value) and not says(view.user_norm, value) and says_spoken(answer_norm, value):
+            if (distinctive(value) or _slug_name(value)) and not says(view.user_norm, value) \
+                    and says_spoken(answer_norm, value):
                 return True
     return False
+
+
+_SLUG = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
+
+
+def _slug_name(value: Any) -> bool:
+    """A record named the way services name them, in lower case with hyphens (``routing-compliance-inquiry``,
+    ``docs-view``): it names the record when an answer says it, though no capital or digit marks it."""
+    return isinstance(value, str) and 8 <= len(value) <= 80 and bool(_SLUG.match(value))
 
 
 @check("list_unnamed", "list requests (show me / which / what ...) answered without naming a single item", 0.02)

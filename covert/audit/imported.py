@@ -185,9 +185,9 @@ def wrong_kind_argument(view: RowView) -> Verdict | None:
     return OK
 
 
-_TERMINAL = frozenset(("canceled", "cancelled", "deleted", "failed", "error", "terminated", "expired", "closed",
-                       "disabled", "suspended", "archived", "rejected", "deleting", "stopped", "inactive", "revoked",
-                       "completed", "succeeded", "done", "finished", "retired", "removed", "stopping", "blocked"))
+
+
+_FINAL = frozenset(state.replace("_", "") for state in rowforms.FINAL_STATES)
 
 
 @check("create_terminal_status", "imported creates whose output gives the new record a final status "
@@ -206,9 +206,13 @@ def create_terminal_status(view: RowView) -> Verdict | None:
         for key, value in record.items():
             words = key_words(str(key))
             own = len(words) == 1 or set(words[:-1]) <= set(key_words(call.name))  # the record's, not a part's
-            if words and own and words[-1] in ("status", "state", "phase", "lifecycle") and isinstance(value, str) \
-                    and value.lower().replace("_", "") in {t.replace("_", "") for t in _TERMINAL}:
-                return _flag("final_status", f"{call.name}: {key}={value}")
+            if not (words and own and words[-1] in ("status", "state", "phase", "lifecycle")):
+                continue
+            # a status object says its state in its own fields: "status": {"statusCode": "DELETING"}
+            for said in ([value] if isinstance(value, str) else
+                         [v for v in value.values() if isinstance(v, str)] if isinstance(value, dict) else []):
+                if said.lower().replace("_", "") in _FINAL:
+                    return _flag("final_status", f"{call.name}: {key}={said}")
     return OK
 
 

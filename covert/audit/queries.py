@@ -1,9 +1,10 @@
 """Measures of a dataset's queries as a whole, per group of rows: duplicated first turns, distinct-2 over an
 equal sample, and the share of queries carrying a politeness formula.
 
-distinct-2 depends on how many queries it is taken over, so it is always taken over the same number
-(:data:`DISTINCT_SAMPLE`, drawn with a fixed seed) and read against a reference measured the same way
-(BFCL's live user queries: 0.684 over 500).
+distinct-2 depends on how many queries it is taken over, so it is always taken over the same number: the
+mean over :data:`~covert.audit.distribution.SAMPLES` seeded samples of
+:data:`~covert.audit.distribution.SAMPLE` queries, read against a reference measured the same way (BFCL v4's
+live simple and live multiple user queries: 0.69; a group with fewer queries than one sample has none).
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from covert.audit.distribution import distinct_2
+from covert.audit.distribution import SAMPLE, distinct_2
 
-DISTINCT_SAMPLE = 500
 POLITE = re.compile(
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening|day)|greetings|dear \w+)\b|"
     r"\b(?:thanks|thank you|thx|cheers|grateful|appreciate(?:d)?|much appreciated|many thanks)\b|"
@@ -45,9 +45,9 @@ class QueryStats:
         counts = Counter(self.queries)
         total = len(self.queries)
         duplicated = sum(n for n in counts.values() if n > 1)
-        d2 = distinct_2(self.queries, sample=min(total, DISTINCT_SAMPLE), samples=1) if total else None
+        d2 = distinct_2(self.queries)
         return {"rows": total,
                 "duplicate_first_turns": round(duplicated / total, 4) if total else None,
                 "distinct_2": round(d2, 4) if d2 is not None else None,
-                "distinct_2_sample": min(total, DISTINCT_SAMPLE),
+                "distinct_2_sample": SAMPLE,
                 "polite": round(sum(politeness_formula(q) for q in self.queries) / total, 4) if total else None}

@@ -14,6 +14,7 @@ from covert.audit.checks import CHECKS, Check, closing, opening
 from covert.audit.distribution import (
     EMAIL_IS,
     PROPOSAL,
+    SAMPLES,
     confirmation_replies,
     distinct_2,
     fixed_plan_share,
@@ -208,7 +209,7 @@ def format_report(audits: dict[str, ConfigAudit], examples: int = 0, seed: int =
             d = stats.to_dict()
             out.append(f"  {source:<24} {d['rows']:>6}  dup {_share(d['duplicate_first_turns'])}  "
                        f"distinct-2 {d['distinct_2'] if d['distinct_2'] is not None else '-'} "
-                       f"(n={d['distinct_2_sample']})  polite {_share(d['polite'])}")
+                       f"(mean of {SAMPLES} x {d['distinct_2_sample']})  polite {_share(d['polite'])}")
         out.append("")
         out.append("applicable rows and kinds:")
         for check_name, result in audit.results.items():

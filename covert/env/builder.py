@@ -37,6 +37,10 @@ class Builder:
         sources: Where the builder's content comes from (cited in dataset cards).
         confirm_writes: Whether the domain policy asks the assistant to confirm before changing state
             (multi-turn conversations then include a confirmation turn before each write).
+        tasks_per_state: At most this many tasks of a build share one seeded initial state (``None``: as
+            many as the build's ``tasks_per_state``). An imported API's state holds one project and
+            region, so sharing it over many tasks would have their requests name the same scope again
+            and again.
     """
 
     name: str
@@ -49,6 +53,7 @@ class Builder:
     license: str = "Apache-2.0"
     sources: tuple[str, ...] = ("Written for covert; all values are synthetic.",)
     confirm_writes: bool = True
+    tasks_per_state: int | None = None
 
     def state(self, seed: int, index: int, scale: int = 1) -> State:
         """The seeded initial state of item ``index`` of run ``seed``."""

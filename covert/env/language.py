@@ -29,11 +29,15 @@ class Intent:
         answer: Final-answer templates; slots are output paths, their values become answer facts.
         context: Templates that hand over the parameters when the call is only a lookup on the way
             ("my email is {email}"). Needed for tools whose parameters the user supplies.
+        ask_many: Request templates for several calls of the tool asked at once (a parallel task), for
+            tools whose ``ask`` reads as one call only ("create a schema with ..."); empty: ``ask`` says
+            one call or several alike ("cancel {order_id}" -> "cancel #A and #B").
     """
 
     ask: tuple[str, ...]
     answer: tuple[str, ...]
     context: tuple[str, ...] = ()
+    ask_many: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

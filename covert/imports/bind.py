@@ -23,7 +23,7 @@ import orjson
 from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
-from covert.imports.fieldvalues import QUALIFIERS, ValueContext, context_for, make_value
+from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueContext, context_for, make_value
 from covert.imports.model import ApiSpec
 from covert.imports.resources import (
     LIMIT_NAMES,
@@ -36,8 +36,10 @@ from covert.imports.resources import (
     record_of,
     words,
 )
+from covert.imports.rowforms import FINAL_STATES
 from covert.imports.statefactory import (
     Unsatisfiable,
+    arn_names_its_record,
     distinct_names,
     names_record,
     pattern_of,
@@ -47,7 +49,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "7"
+BINDER_VERSION = "8"
 TYPED_DEPTH = 6  # how deep a tool's output schema is kept (deeper levels: any value)
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
@@ -159,6 +161,7 @@ class BoundApi:
             for n in range(1, count + 1):
                 rec = generate_record(resource, rng, self.spec.api, n)
                 distinct_names(resource.schema, rec, taken, rng, resource.id_field, ctx)
+                arn_names_its_record(rec, resource.noun, resource.id_field)
                 if parent_ids:
                     set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
                 for key in sorted(scoped.get(resource.table, ())):
@@ -167,11 +170,38 @@ class BoundApi:
                 links = [scopes[k] for k in sorted(scoped.get(resource.table, ()))]
                 if resource.parent:
                     links.append(rec.get(resource.parent_field or PARENT_KEY))
+                if ctx.provider == "google" and resource.noun == "location":
+                    google_location(rec, resource.id_field, links, rng, taken)
                 set_field(rec, resource.id_field, placed_id(rec[resource.id_field], links))
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
         return {"tables": tables, "counters": counters}
+
+
+def google_location(rec: dict[str, Any], id_field: str, links: list[Any], rng: random.Random,
+                    taken: dict[str, set[str]]) -> None:
+    """A Google location as ``locations.list`` returns it: its ``locationId`` a region no other location
+    of the state has (``us-east4``), its ``name`` the path ``projects/<project>/locations/<locationId>``
+    under the project it was listed for, its display name the region's city where one is known."""
+    used = taken.setdefault("\0regions", set())
+    context = ValueContext("google")
+    place = make_value("region", rng, context)
+    for _ in range(16):
+        if place not in used:
+            break
+        place = make_value("region", rng, context)
+    used.add(place)
+    if "locationId" in rec:
+        set_field(rec, "locationId", place)
+    project = next((link for link in links if isinstance(link, str) and link.startswith("projects/")), None)
+    if "name" in rec and id_field != "name":
+        rec["name"] = f"{'/'.join(project.split('/')[:2])}/locations/{place}" if project else place
+    elif id_field == "name" and isinstance(rec.get("name"), str) and "/locations/" in rec["name"]:
+        rec["name"] = rec["name"].rsplit("/", 1)[0] + "/" + place
+    city = GOOGLE_REGION_CITIES.get(place)
+    if city and "displayName" in rec:
+        rec["displayName"] = city
 
 
 def aligned_scopes(scopes: dict[str, str], patterns: dict[str, Any]) -> dict[str, str]:
@@ -395,11 +425,24 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
     made, count = _SEGMENT.subn(f"{slug}-{n}", body)
     if not count:  # a fixed name (``^operations$``) cannot give distinct ids
         return None
-    made = made.replace("\\", "")
+    made = _collections_named(made.replace("\\", ""), f"{slug}-{n}", n)
+    if any(ch in made for ch in "[]*+?{}"):  # a class or quantifier left over: no path pattern at all
+        return None
     try:
         return made if pattern_of(pattern.removeprefix("^").removesuffix("$")).fullmatch(made) else None
     except re.error:
         return None
+
+
+def _collections_named(path: str, filled: str, n: int) -> str:
+    """A path whose pattern left its parent collection open (``^[^/]+/[^/]+/sinks/[^/]+$``) under the
+    collection Google names first in such paths: ``projects/atlas-2/sinks/sink-2``, never
+    ``sink-2/sink-2/sinks/sink-2``."""
+    parts = path.split("/")
+    if len(parts) < 4 or len(parts) % 2 or parts[0] != filled:
+        return path
+    parts[0], parts[1] = "projects", f"{QUALIFIERS[n % len(QUALIFIERS)]}-{n}"
+    return "/".join(parts)
 
 
 def set_parent(resource: Resource, rec: dict[str, Any], parent: dict[str, Any], resources: dict[str, Resource]) -> None:
@@ -777,6 +820,11 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
 
     if role.kind == "create":
         made: dict[int, bytes] = {}
+        # a parameter named like a field of the record (``projectName``, ``spaceName``) is where it went:
+        # the new record says the value the call gave, never a drawn one beside it
+        record_fields = resource.schema.get("properties") or {}
+        echoed = [p for p in bound.spec.parameters.get("properties") or {}
+                  if p in record_fields and p not in bound.fields and p != id_field]
 
         def run_create(state: State, args: dict[str, Any]) -> Any:
             links = check_parents(state, args)
@@ -801,6 +849,10 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                     set_field(rec, target, args[param])
             for link, value in links.items():
                 set_field(rec, link, value)
+            for param in echoed:
+                value = args.get(param)
+                if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                    set_field(rec, param, value)
             set_field(rec, id_field, key)
             rec = canonical_json(rec)
             state.insert(table, str(key), rec)
@@ -860,32 +912,36 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
 
 
 _STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
-_FINAL_STATES = frozenset(("canceled", "cancelled", "deleted", "failed", "error", "terminated", "expired", "closed",
-                           "disabled", "suspended", "archived", "rejected", "deleting", "stopped", "inactive",
-                           "revoked", "retired", "removed", "stopping", "blocked", "destroyed"))
 _FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
                  "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
                  "initializing", "starting", "created", "live", "valid", "ok", "healthy")
 
 
-def first_status(schema: dict[str, Any], rec: dict[str, Any]) -> None:
+def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: bool = False) -> None:
     """Set ``rec``'s status-like enum fields to a state a record is in right after it is made (``CREATING``,
-    ``pending``, ``active``), never ``canceled`` or ``deleted``; left as drawn when the enum has none."""
+    ``pending``, ``active``), never ``canceled`` or ``deleted``; left as drawn when the enum has none. A
+    status that is an object (``"status": {"statusCode": "DELETING"}``) gets the same for its fields."""
     props = schema.get("properties") or {}
     for key, sub in props.items():
         parts = _words(key)
-        if not parts or parts[-1] not in _STATUS_WORDS or not isinstance(sub, dict):
+        if not parts or not isinstance(sub, dict) or (parts[-1] not in _STATUS_WORDS and not within_status):
+            continue
+        if isinstance(rec.get(key), dict) and sub.get("properties"):
+            if not within_status:
+                first_status(sub, rec[key], within_status=True)
             continue
         choices = [v for v in sub.get("enum") or () if isinstance(v, str)]
         ranked = sorted((_FIRST_STATES.index(v.lower()), i) for i, v in enumerate(choices)
                         if v.lower() in _FIRST_STATES)
         if ranked:
             rec[key] = choices[ranked[0][1]]
-        elif isinstance(rec.get(key), str) and rec[key].lower() in _FINAL_STATES:
+        elif isinstance(rec.get(key), str) and rec[key].lower() in FINAL_STATES:
             # no first state to take: any the record may be in, but not one it ends in
-            living = [v for v in choices if v.lower() not in _FINAL_STATES and not v.upper().endswith("_UNSPECIFIED")]
+            living = [v for v in choices if v.lower() not in FINAL_STATES and not v.upper().endswith("_UNSPECIFIED")]
             if living:
                 rec[key] = living[0]
+            elif not choices:  # a free-text state drawn as "completed": a new record is active
+                rec[key] = "ACTIVE" if rec[key].isupper() else "Active" if rec[key][:1].isupper() else "active"
 
 
 _WRAPPERS: dict[tuple[int, str, str], tuple[dict[str, Any], bytes]] = {}

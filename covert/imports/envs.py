@@ -50,6 +50,7 @@ from covert.io.staging import write_atomically
 ADMITTED = "admitted.json"
 PREFIX = "api."
 COMPILED = "compiled"  # the folder of the store that keeps cut-down specs
+IMPORTED_TASKS_PER_STATE = 4  # one project and region per state: a few requests each, then another
 LEGACY_SUFFIXES = (".bound", ".validators")  # pickles and bytecode earlier versions kept: never loaded
 
 
@@ -165,6 +166,7 @@ def builder_of(api: BoundApi, language: Language) -> Builder:
         name=api.name, version=api.version, description=description, environment=api.environment,
         make_state=make_state, language=language, system_prompt=system_prompt(spec, api),
         license=spec.license or "unknown", sources=tuple(sources), confirm_writes=True,
+        tasks_per_state=IMPORTED_TASKS_PER_STATE,
     )
     object.__setattr__(builder, "bound", api)  # the binding, for verification and reports
     object.__setattr__(builder, "spec", spec)

@@ -279,7 +279,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
             return "mac"
         if prev in ("email", "mail"):
             return "email"
-        if prev in ("wallet", "contract", "crypto", "eth", "bitcoin"):
+        if prev in ("wallet", "contract", "crypto", "eth", "bitcoin") or \
+                {"btc", "bitcoin", "wallet", "crypto"} & set(parts) or "bitcoin" in desc[:80]:
             return "token"
         if "ip" in desc[:40] or "ipv4" in desc:
             return "ipv4"
@@ -688,6 +689,12 @@ _AWS_REGIONS = ("us-east-1", "us-east-2", "us-west-2", "eu-west-1", "eu-central-
 _GOOGLE_REGIONS = ("us-central1", "us-east1", "us-east4", "us-west1", "europe-west1", "europe-west4",
                    "europe-north1", "asia-east1", "asia-northeast1", "asia-south1", "australia-southeast1",
                    "southamerica-east1")
+# the display names Google gives its regions in ``locations.list``
+GOOGLE_REGION_CITIES = {
+    "us-central1": "Iowa", "us-east1": "South Carolina", "us-east4": "Northern Virginia", "us-west1": "Oregon",
+    "europe-west1": "Belgium", "europe-west4": "Netherlands", "europe-north1": "Finland", "asia-east1": "Taiwan",
+    "asia-northeast1": "Tokyo", "asia-south1": "Mumbai", "australia-southeast1": "Sydney",
+    "southamerica-east1": "São Paulo"}
 _WEB_REGIONS = ("us-east", "us-west", "eu-central", "eu-west", "ap-southeast", "ap-northeast")
 
 

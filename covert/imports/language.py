@@ -15,7 +15,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from covert.env import Intent, Language, Reference, State
 from covert.imports import phrasing
@@ -265,7 +265,8 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
         return f"{template} {where}"
 
     return tuple(Intent(ask=tuple(placed(t) for t in i.ask), answer=i.answer,
-                        context=tuple(placed(t) for t in i.context)) for i in intents)
+                        context=tuple(placed(t) for t in i.context),
+                        ask_many=tuple(placed(t) for t in i.ask_many)) for i in intents)
 
 
 _GENERIC_SCOPES = frozenset(("parent", "name", "resource", "scope", "path"))
@@ -288,36 +289,80 @@ def _path_scope(schema: Any) -> bool:
     return isinstance(pattern, str) and scope_path(pattern, random.Random(0)) is not None
 
 
-def path_phrase(value: Any) -> tuple[str, str]:
-    """A resource path in words, and its noun: ``projects/harbor-42/locations/us-central1`` -> ("project
-    harbor-42 in us-central1", "project"); the innermost resource comes first ("application falcon-7 of
-    project harbor-42 in us-central1"), places after "in"."""
+def _path_parts(value: Any) -> tuple[list[tuple[str, str]], tuple[str, str]] | None:
+    """A resource path's named parts, outermost first, as ``(noun, name)``, and its place as ``(noun,
+    name)`` (``("", "")`` for none); ``None`` for a value that is no ``collection/name/...`` path."""
     from covert.imports.resources import singular
 
     parts = str(value).split("/")
     if len(parts) % 2 or len(parts) < 2:
-        return str(value), "one"
-    named: list[str] = []
-    place = ""
+        return None
+    named: list[tuple[str, str]] = []
+    place = ("", "")
     for i in range(0, len(parts), 2):
         collection, name = parts[i], parts[i + 1]
         if collection in _PLACES:
-            place = name
+            place = (singular(collection), name)
             continue
         nouns = words(collection) or [collection]
-        named.append(" ".join([*nouns[:-1], singular(nouns[-1]), name]))
+        named.append((" ".join([*nouns[:-1], singular(nouns[-1])]), name))
+    return named, place
+
+
+def path_phrase(value: Any) -> tuple[str, str]:
+    """A resource path in words, and its noun: ``projects/harbor-42/locations/us-central1`` -> ("project
+    harbor-42 in us-central1", "project"); the innermost resource comes first ("application falcon-7 of
+    project harbor-42 in us-central1"), places after "in"."""
+    found = _path_parts(value)
+    if found is None:
+        return str(value), "one"
+    named, (_, place) = found
     if not named:
         return f"{place}", "location"
-    said = " of ".join(reversed(named)) + (f" in {place}" if place else "")
-    head = named[-1].rsplit(" ", 1)[0]
-    return said, head
+    said = " of ".join(f"{noun} {name}" for noun, name in reversed(named)) + (f" in {place}" if place else "")
+    return said, named[-1][0]
+
+
+def path_phrasings(value: Any) -> list[str]:
+    """The ways a developer says a resource path by its parts: in words (:func:`path_phrase`), the
+    innermost resource with its parents in brackets, the name before its noun ("the harbor-42 project in
+    us-central1"), or the place by its noun ("project harbor-42, location us-central1")."""
+    said, _ = path_phrase(value)
+    found = _path_parts(value)
+    if found is None or not found[0]:
+        return [said]
+    named, (place_noun, place) = found
+    (noun, name), outer = named[-1], [f"{n} {v}" for n, v in reversed(named[:-1])]
+    where = [*outer, place] if place else outer
+    forms = [said]
+    if not name.isdigit() and noun.split()[-1] not in name.lower().replace("_", "-").split("-"):
+        # "the harbor-42 project", never "the 472 account" or "the geo-site site"
+        forms.append(f"the {name} {noun}" + (f" of {' of '.join(outer)}" if outer else "")
+                     + (f" in {place}" if place else ""))
+    if where:
+        forms.append(f"{noun} {name} ({', '.join(where)})")
+    if place:
+        forms.append(" of ".join([f"{noun} {name}", *outer]) + f", {place_noun} {place}")
+    return forms
+
+
+@dataclass(frozen=True)
+class _PathSaid:
+    """The phrase hook of a resource-path parameter: :func:`path_phrase`, or with a generator one of
+    :func:`path_phrasings` (the noun a second mention refers back with is the same either way)."""
+
+    varies: ClassVar[bool] = True
+
+    def __call__(self, value: Any, rng: random.Random | None = None) -> tuple[str, str]:
+        said, noun = path_phrase(value)
+        return (said if rng is None else rng.choice(path_phrasings(value))), noun
 
 
 def _scope_phrase(param: str, schema: dict[str, Any]):  # noqa: ANN202 - a phrase hook of the Language
     """The phrase hook of a scope parameter: a resource path by its parts, else the value itself; either
     way with the noun a second mention refers back with ("that project")."""
     if _path_scope(schema):
-        return path_phrase
+        return _PathSaid()
     noun = scope_noun(param)
     return _ScopeSaid(noun, noun in _GENERIC_SCOPES)
 
@@ -453,8 +498,9 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
             return none
         out = []
         for chosen in _combos(must, optional, naming):
-            changes = " and ".join(f"the {field_words(labels[p])} to {{{p}}}" for p in chosen)
-            changes_are = " and ".join(f"the {field_words(labels[p])} is {{{p}}}" for p in chosen)
+            changes = " and ".join(f"the {field_words(labels[p])} to {_given(p, labels[p], params)}" for p in chosen)
+            changes_are = " and ".join(f"the {field_words(labels[p])} is {_given(p, labels[p], params)}"
+                                       for p in chosen)
             out.append(Intent(ask=_frames(phrasing.UPDATE_ASKS, "update", key + ".".join(chosen), changes=changes,
                                           changes_are=changes_are, target=f"{{{id_slot}}}"),
                               answer=_update_answers(resource, prefix, [labels[p] for p in chosen], knows)))
@@ -463,10 +509,12 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
                      for p in params)
     out = []
     for chosen in _combos(must, optional, naming):
-        details = " and ".join(f"{field_words(labels[p])} {{{p}}}" for p in chosen)
+        details = " and ".join(f"{field_words(labels[p])} {_given(p, labels[p], params)}" for p in chosen)
         out.append(Intent(ask=_frames(phrasing.CREATE_ASKS, "create", key + ".".join(chosen), details=details,
                                       noun=noun, a_noun=article(noun)),
-                          answer=_create_answers(resource, prefix, [labels[p] for p in chosen], knows)))
+                          answer=_create_answers(resource, prefix, [labels[p] for p in chosen], knows),
+                          ask_many=_frames(phrasing.CREATE_MANY_ASKS, "create", key + ".".join(chosen),
+                                           details=details, noun=noun, plural=plural)))
     if not out and not takes_body:  # the API takes nothing but where the record goes
         out.append(Intent(ask=_frames(phrasing.CREATE_BARE_ASKS, "create", key, noun=noun, a_noun=article(noun)),
                           answer=_create_answers(resource, prefix, [], knows)))
@@ -494,6 +542,12 @@ def _combos(must: list[str], optional: list[str], names: list[str]) -> list[list
 def _is_text(key: str, schema: Any) -> bool:
     """A field whose values are sentences (a description, a message): quoted when an answer says them."""
     return field_kind(key, str((schema or {}).get("description") or "")[:300]) in ("text", "message")
+
+
+def _given(param: str, label: str, params: dict[str, Any]) -> str:
+    """The slot of a value a request gives: a sentence (a description, a message) in quotes, the way a
+    developer writes it (``with description "Owned by the data team."``), anything else as it is."""
+    return f'"{{{param}}}"' if _is_text(label, params.get(param)) else f"{{{param}}}"
 
 
 def _said_name(resource: Resource, prefix: str, given: list[str] | None = None) -> str:

@@ -83,6 +83,16 @@ CREATE_ASKS = (
     "put in a new {noun} with {details}", "go ahead and create {a_noun} with {details}",
     "can we get a new {noun}? {details}",
 )
+# several creates asked at once: the details name each record's value ("display name A and B")
+CREATE_MANY_ASKS = (
+    "please create new {plural} with {details}", "I'd like to add {plural} with {details}",
+    "set up {plural} with {details}", "can you create {plural} with {details}?", "add new {plural}: {details}",
+    "we need new {plural} with {details}", "could you make some {plural}? Use {details}",
+    "spin up {plural} with {details}", "register new {plural} with {details}", "make these {plural}: {details}",
+    "I need {plural} created with {details}", "provision {plural} with {details}",
+    "go ahead and create {plural} with {details}", "can we get new {plural}? {details}",
+    "create one {noun} each for {details}",
+)
 CREATE_BARE_ASKS = (
     "please set up a new {noun} for me", "can you create a new {noun}?", "create {a_noun}, please",
     "I need a new {noun}", "add {a_noun} for me", "make a fresh {noun}", "we need one more {noun}",

@@ -56,6 +56,8 @@ def _words(name: str) -> tuple[str, ...]:
 _SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns", "apis"))
 
 
+_US_PLURALS = ("statuses", "buses", "campuses", "viruses", "bonuses", "censuses", "corpuses", "prospectuses",
+               "syllabuses", "aliases", "biases", "canvases", "atlases", "gases")
 _LATIN_PLURALS = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix"}
 
 
@@ -68,6 +70,10 @@ def singular(word: str) -> str:
             return word[: len(word) - len(many)] + one
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):
         return word
+    if word.endswith(_US_PLURALS):  # statuses -> status, buses -> bus (never "statuse")
+        return word[:-2]
+    if word.endswith(("caches", "niches", "moustaches")):  # caches -> cache (never "cach")
+        return word[:-1]
     if word.endswith("ies"):
         return word[:-3] + "y"
     if word.endswith(("yses", "theses")):  # analyses, hypotheses
@@ -262,8 +268,58 @@ def _named_role(name: str) -> tuple[Kind, list[str]]:
     return "custom", parts
 
 
+GLUED_MIN = 8  # a lower-case word this long may be words written together ("accountstatuses")
+_VOCABULARY_FIELDS = 20000  # property names read per spec for its vocabulary (bounded work on any spec)
+
+
+def spec_vocabulary(spec: ApiSpec) -> frozenset[str]:
+    """The words an API writes apart somewhere: in its schemas' property names (``accountId``,
+    ``destinationStatuses``), read breadth-first and bounded (never its operation names, which carry the
+    very words it writes together: ``content_accountstatuses_list``)."""
+    found: set[str] = set()
+    queue: list[Any] = []
+    for op in spec.operations:
+        queue += [op.parameters, op.response]
+    read = 0
+    while queue and read < _VOCABULARY_FIELDS:
+        schema = queue.pop()
+        if not isinstance(schema, dict):
+            continue
+        for key, sub in (schema.get("properties") or {}).items():
+            read += 1
+            found.update(w for w in words(key) if len(w) >= 3)
+            queue.append(sub)
+        queue.append(schema.get("items"))
+    return frozenset(found)
+
+
+def unglued(word: str, vocabulary: frozenset[str]) -> list[str]:
+    """A lower-case word the API wrote together split into the words it writes apart elsewhere
+    (``accountstatuses`` -> account, statuses; ``datafeedstatuses`` -> datafeed, statuses); the word itself
+    when it is a word of the API, short, or splits no way into known words of three letters or more (the
+    split with the fewest words wins; the last word may be a plural of a known one)."""
+    if len(word) < GLUED_MIN or word in vocabulary or not word.isalpha():
+        return [word]
+
+    def known(piece: str, last: bool) -> bool:
+        return piece in vocabulary or (last and singular(piece) in vocabulary)
+
+    best: list[list[str] | None] = [None] * (len(word) + 1)
+    best[0] = []
+    for end in range(3, len(word) + 1):
+        for start in range(0, end - 2):
+            head = best[start]
+            piece = word[start:end]
+            if head is not None and known(piece, end == len(word)) and \
+                    (best[end] is None or len(head) + 1 < len(best[end])):
+                best[end] = [*head, piece]
+    split = best[len(word)]
+    return split if split is not None and len(split) > 1 else [word]
+
+
 def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
     """Resources and roles of every operation of ``spec`` (custom ones carry their reason)."""
+    vocabulary = spec_vocabulary(spec)
     drafts: list[tuple[Operation, Kind, str, str | None, list[tuple[str, str]], str]] = []
     for op in spec.operations:
         drafts.append((op, *classify(spec, op)))
@@ -296,7 +352,8 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
         if word not in schemas:
             roles.append(Role(op, "custom", reason="no_record_schema"))
             continue
-        resource = resources.get(word) or _resource(word, schemas[word], id_param or id_names.get(word), op)
+        resource = resources.get(word) or _resource(word, schemas[word], id_param or id_names.get(word), op,
+                                                    vocabulary)
         if resource is None:
             roles.append(Role(op, "custom", reason="no_id_field"))
             continue
@@ -406,10 +463,11 @@ def _by_name(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]
     return kind, word, None, [], ""
 
 
-def _resource(word: str, found: tuple[int, dict[str, Any], str], id_param: str | None, op: Operation) -> Resource | None:
+def _resource(word: str, found: tuple[int, dict[str, Any], str], id_param: str | None, op: Operation,
+              vocabulary: frozenset[str] = frozenset()) -> Resource | None:
     _rank, schema, record_path = found
     scope, _, base = word.rpartition(".")
-    parts = words(base)
+    parts = [piece for part in words(base) for piece in unglued(part, vocabulary)]
     if not parts:
         return None
     head = [*parts[:-1], singular(parts[-1])]

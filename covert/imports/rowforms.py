@@ -18,6 +18,12 @@ from typing import Any
 from covert.spoken import spoken_variants
 from covert.values import mentions
 
+# states a record ends in: a record just made is never in one (``deleting``, ``completed``, ``canceled``)
+FINAL_STATES = frozenset((
+    "canceled", "cancelled", "deleted", "failed", "error", "terminated", "expired", "closed", "disabled", "suspended",
+    "archived", "rejected", "deleting", "stopped", "inactive", "revoked", "retired", "removed", "stopping", "blocked",
+    "destroyed", "completed", "succeeded", "done", "finished"))
+
 MAX_PAIRS = 4000  # (key, value) pairs looked at per value: a hostile output cannot make a check slow
 MAX_DEPTH = 12
 

@@ -11,6 +11,8 @@ loaded. Work is bounded: nesting depth, array lengths and pattern attempts are c
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 import re
 import uuid
@@ -239,6 +241,8 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
 
 _WORD_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _MAX_REPEAT_EXTRA = 3
+_RUN_EXTRA = 9
+_LOWER, _DIGITS = "abcdefghijklmnopqrstuvwxyz", "0123456789"
 _MAX_OUTPUT = 256
 
 
@@ -263,7 +267,9 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
                 out.append(_pick_in(arg, rng, c))
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
                 low, high, sub = arg
-                high = low + _MAX_REPEAT_EXTRA if high is c.MAXREPEAT else min(high, low + _MAX_REPEAT_EXTRA)
+                # a required run of one character class (``[\w-]+``) is as long as an id is; else short
+                extra = _RUN_EXTRA if low and len(sub) == 1 and sub[0][0] in (c.IN, c.CATEGORY) else _MAX_REPEAT_EXTRA
+                high = low + extra if high is c.MAXREPEAT else min(high, low + extra)
                 # an optional run (``.*`` around anchors) is left empty half of the time
                 times = low if low == 0 and rng.random() < 0.5 else _randint(rng, low, max(low, high))
                 for _ in range(times):
@@ -275,7 +281,7 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             elif op is c.BRANCH:
                 emit(_choice(rng, arg[1]), depth + 1)
             elif op is c.CATEGORY:
-                out.append(_category(arg, c))
+                out.append(_category(arg, c, rng))
             elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
                 continue
             else:
@@ -302,17 +308,16 @@ def _parsed(pattern: str) -> Any:
     return sre_parse.parse(pattern)
 
 
-def _category(arg: Any, c: Any) -> str:
+def _category(arg: Any, c: Any, rng: random.Random) -> str:
+    """A character of a class escape (``\\d``, ``\\w`` ...), drawn: ids made of ``\\w`` read as ids."""
     if arg is c.CATEGORY_DIGIT:
-        return "7"
+        return _choice(rng, _DIGITS)
     if arg is c.CATEGORY_SPACE:
         return " "
-    if arg is c.CATEGORY_WORD:
-        return "k"
+    if arg in (c.CATEGORY_WORD, c.CATEGORY_NOT_SPACE):
+        return _choice(rng, _LOWER + _DIGITS)
     if arg is c.CATEGORY_NOT_DIGIT:
-        return "q"
-    if arg is c.CATEGORY_NOT_SPACE:
-        return "m"
+        return _choice(rng, _LOWER)
     return "-"
 
 
@@ -330,19 +335,27 @@ def _pick_in(items: Any, rng: random.Random, c: Any) -> str:
         elif op is c.RANGE:
             ranges.append(arg)
         elif op is c.CATEGORY:
-            literals.append(_category(arg, c))
+            ranges += _CATEGORY_RANGES.get(str(arg), [])
     if negate:
         allowed = [ch for ch in _WORD_CHARS
                    if ch not in literals and not any(low <= ord(ch) <= high for low, high in ranges)]
         return _choice(rng, allowed) if allowed else "~"
-    size = len(literals) + 3 * len(ranges)
-    if not size:
+    # letters and digits are what ids are made of; punctuation a class allows (``[\w-]``) is rarer
+    weights = [1.0 if ch.isalnum() else 0.2 for ch in literals] + [3.0] * len(ranges)
+    total = sum(weights)
+    if not total:
         raise Unsatisfiable("empty character class")
-    pick = int(rng.random() * size)
-    if pick < len(literals):
-        return literals[pick]
-    low, high = ranges[(pick - len(literals)) // 3]
+    k = bisect.bisect_right(list(itertools.accumulate(weights)), rng.random() * total)
+    k = min(k, len(weights) - 1)
+    if k < len(literals):
+        return literals[k]
+    low, high = ranges[k - len(literals)]
     return chr(_randint(rng, low, high))
+
+
+# the characters of class escapes inside a class, as ranges (``[\w-]``: letters and digits, then "-")
+_CATEGORY_RANGES = {"CATEGORY_DIGIT": [(48, 57)], "CATEGORY_WORD": [(97, 122), (48, 57)],
+                    "CATEGORY_NOT_SPACE": [(97, 122), (48, 57)], "CATEGORY_NOT_DIGIT": [(97, 122)]}
 
 
 def _integer(schema: dict[str, Any], name: str, rng: random.Random) -> int:
@@ -419,6 +432,8 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueCon
         if kind == "currency" and "lowercase" in str(description or "").lower():
             text = text.lower()
     if isinstance(pattern, str):
+        if kind == "arn":
+            text = _arn_service_of(pattern, text)
         text = _matching(pattern, text, rng, name)
     low, high = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
     if isinstance(high, int) and len(text) > high:
@@ -426,6 +441,21 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueCon
     if len(text) < low:
         text = text + "x" * (low - len(text))
     return text
+
+
+_ARN_SERVICE = re.compile(r"^\^?arn:aws(?:\[[^\]]*\][*+?]?)?:([a-z0-9-]+):")
+
+
+def _arn_service_of(pattern: str, text: str) -> str:
+    """An ARN in the service namespace its pattern spells out (``arn:aws[-a-z]*:aps:...``: Amazon Managed
+    Prometheus is ``amp`` to botocore, ``aps`` in its ARNs), so the ARN made for the field matches its
+    pattern rather than one drawn from the pattern's character classes (``arn:aws-ry:aps:z8:...``)."""
+    found = _ARN_SERVICE.match(pattern)
+    parts = text.split(":", 5)
+    if found is None or len(parts) < 6 or parts[0] != "arn":
+        return text
+    parts[2] = found.group(1)
+    return ":".join(parts)
 
 
 def _examples(schema: dict[str, Any]) -> tuple[str, ...]:
@@ -554,3 +584,24 @@ def distinct_names(schema: dict[str, Any], rec: dict[str, Any], taken: dict[str,
                 value = drawn
         rec[key] = value
         seen.add(value)
+
+
+_ARN_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+
+
+def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> None:
+    """The record's own ARN (``arn``, ``Arn``, ``<noun>Arn``) ends in the record's name, as AWS makes them:
+    ``...:compliance-inquiry/routing-compliance-inquiry`` beside ``"name": "routing-compliance-inquiry"``,
+    never a second, unrelated name. An ARN that is the record's id, a name an ARN cannot hold, and an ARN
+    of another resource (``roleArn``, ``kmsKeyArn``) stay as they are."""
+    own = {"arn", "".join(noun.split()).lower() + "arn"}
+    name = next((v for k, v in rec.items() if k != id_field and names_record(k) and isinstance(v, str)
+                 and _ARN_NAME.match(v)), None)
+    if name is None:
+        return
+    for key, value in rec.items():
+        if key == id_field or key.lower().replace("_", "") not in own or not isinstance(value, str):
+            continue
+        if value.startswith("arn:") and value.count(":") >= 5:
+            head, sep, _ = value.rpartition("/") if "/" in value.split(":", 5)[5] else value.rpartition(":")
+            rec[key] = f"{head}{sep}{name}"

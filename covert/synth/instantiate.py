@@ -93,6 +93,7 @@ class Instantiator:
         self.selections: list[dict[str, Any]] = []
         self.reasoning: list[dict[str, Any]] = []
         self.origins: dict[str, str] = {}
+        self.said_values: dict[str, str] = {}  # how this task says a value a varied phrase hook said once
         self.context_parts: list[dict[str, Any]] = []
         self.repeats: dict[str, str] = {}
         self.composer = Composer(rng)
@@ -314,8 +315,18 @@ class Instantiator:
             step.args[param] = value
             step.user_params.append(param)
             said = self.language.phrases.get(f"{tool}.{param}")
-            step.phrases[param] = said(value)[0] if said is not None else self._user_phrase(entity, value)
+            step.phrases[param] = self._in_words(said, value) if said is not None else self._user_phrase(entity, value)
         return step
+
+    def _in_words(self, said: Any, value: Any) -> str:
+        """A value in words by its phrase hook. A hook that ``varies`` draws one of its ways of saying the
+        value with the task's generator, once per task: a second mention says it the same way."""
+        if not getattr(said, "varies", False):
+            return said(value)[0]
+        key = str(value)
+        if key not in self.said_values:
+            self.said_values[key] = said(value, self.rng)[0]
+        return self.said_values[key]
 
     def _wants_optional(self, tool: str, param: str, schema: dict[str, Any]) -> bool:
         return _givable(self.language, tool, param, schema) and self.rng.random() < OPTIONAL_PROBABILITY
@@ -607,7 +618,8 @@ class Instantiator:
                 intent = self.rng.choice(self.language.intents[tool])
                 phrases = self._merged_phrases(members)
                 needed = set().union(*(self.steps[i].user_params for i in members))
-                ask = fill(self._template(intent.ask, needed, phrases, tool), phrases)
+                templates = intent.ask_many if len(members) > 1 and intent.ask_many else intent.ask
+                ask = fill(self._template(templates, needed, phrases, tool), phrases)
                 asks.append(plural_subject(ask, list(phrases.values())))
                 for i in members:
                     answers.append(self._answer(intent.answer, i, facts, ask))

@@ -34,6 +34,11 @@ class BuildStats:
         self.fourgram_total = 0
         self.sampled_queries = 0
 
+    def said_before(self, query: str) -> bool:
+        """Whether an accepted task of this build already opened with ``query`` word for word: a second row
+        with the same first turn teaches nothing the first did not, so the build rejects it."""
+        return hashlib.blake2b(query.encode(), digest_size=12).digest() in self.query_hashes
+
     def record(self, spec: Any, rejections: list[str], facts: dict[str, Any]) -> None:
         """One item's outcome."""
         self.candidates += len(rejections) + (1 if facts else 0)

@@ -209,3 +209,28 @@ def test_range_parameters_of_a_write_are_drawn_in_order() -> None:
     assert any(low > high for low, high in alone)  # drawn alone, a range is often upside down
     joint = [language.values["pools_pools_create"](rng, state) for _ in range(200)]
     assert all(2 <= d["minInstances"] <= d["maxInstances"] <= 300 for d in joint)
+
+
+def test_nouns_an_api_writes_together_are_split_by_its_own_words() -> None:
+    from covert.imports.resources import plural, singular, unglued
+
+    vocabulary = frozenset(("account", "status", "statuses", "datafeed", "order", "return", "destination"))
+    assert unglued("accountstatuses", vocabulary) == ["account", "statuses"]
+    assert unglued("datafeedstatuses", vocabulary) == ["datafeed", "statuses"]
+    assert unglued("orderreturns", vocabulary) == ["order", "returns"]
+    assert unglued("accessiblegmbaccounts", vocabulary) == ["accessiblegmbaccounts"]  # "gmb" is no word of it
+    assert unglued("account", vocabulary) == ["account"]
+    assert singular("statuses") == "status" and singular("buses") == "bus" and singular("caches") == "cache"
+    assert plural(singular("statuses")) == "statuses" and singular("databases") == "database"
+
+
+def test_a_resource_path_is_said_several_ways_each_naming_every_part() -> None:
+    from covert.imports.language import path_phrasings
+
+    value = "projects/harbor-42/locations/us-central1/instances/cedar-7"
+    forms = path_phrasings(value)
+    assert len(set(forms)) == len(forms) >= 4
+    for form in forms:
+        assert path_said(normalize_text(f"Please delete the {form}."), value), form
+        assert "/" not in form
+    assert "the 472 account" not in path_phrasings("accounts/472")  # a number is no name to put first
