@@ -260,7 +260,8 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             if op is c.LITERAL:
                 out.append(chr(arg))
             elif op is c.NOT_LITERAL:
-                out.append(next(ch for ch in "ax0" if ord(ch) != arg))
+                drawn = _choice(rng, _LOWER + _DIGITS)
+                out.append(drawn if ord(drawn) != arg else "x" if arg != ord("x") else "y")
             elif op is c.ANY:
                 out.append(_choice(rng, "abcxyz"))
             elif op is c.IN:
@@ -268,7 +269,8 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
                 low, high, sub = arg
                 # a required run of one character class (``[\w-]+``) is as long as an id is; else short
-                extra = _RUN_EXTRA if low and len(sub) == 1 and sub[0][0] in (c.IN, c.CATEGORY) else _MAX_REPEAT_EXTRA
+                extra = _RUN_EXTRA if low and len(sub) == 1 and sub[0][0] in (c.IN, c.CATEGORY, c.NOT_LITERAL) \
+                    else _MAX_REPEAT_EXTRA
                 high = low + extra if high is c.MAXREPEAT else min(high, low + extra)
                 # an optional run (``.*`` around anchors) is left empty half of the time
                 times = low if low == 0 and rng.random() < 0.5 else _randint(rng, low, max(low, high))
@@ -322,8 +324,32 @@ def _category(arg: Any, c: Any, rng: random.Random) -> str:
 
 
 def _pick_in(items: Any, rng: random.Random, c: Any) -> str:
-    """A character of the class ``items``: a literal or a range (each range as likely as three literals),
-    or for a negated class, a word character none of its members covers."""
+    """A character of the class ``items``: letters and digits (a range weighs as three literals) far more
+    often than the punctuation it allows, or for a negated class, a word character none of its members
+    covers."""
+    negate, literals, ranges, cumulative = _class_of(items, c)
+    if negate:
+        allowed = [ch for ch in _WORD_CHARS
+                   if ch not in literals and not any(low <= ord(ch) <= high for low, high in ranges)]
+        return _choice(rng, allowed) if allowed else "~"
+    if not cumulative:
+        raise Unsatisfiable("empty character class")
+    k = min(bisect.bisect_right(cumulative, rng.random() * cumulative[-1]), len(cumulative) - 1)
+    if k < len(literals):
+        return literals[k]
+    low, high = ranges[k - len(literals)]
+    return chr(_randint(rng, low, high))
+
+
+_CLASSES: dict[int, tuple[Any, tuple[bool, list[str], list[tuple[int, int]], list[float]]]] = {}
+
+
+def _class_of(items: Any, c: Any) -> tuple[bool, list[str], list[tuple[int, int]], list[float]]:
+    """A class's members read once per parsed class (the parse tree is kept, so is this): whether it is
+    negated, its literals, its ranges and their cumulative weights."""
+    kept = _CLASSES.get(id(items))
+    if kept is not None and kept[0] is items:
+        return kept[1]
     negate = False
     literals: list[str] = []
     ranges: list[tuple[int, int]] = []
@@ -336,21 +362,12 @@ def _pick_in(items: Any, rng: random.Random, c: Any) -> str:
             ranges.append(arg)
         elif op is c.CATEGORY:
             ranges += _CATEGORY_RANGES.get(str(arg), [])
-    if negate:
-        allowed = [ch for ch in _WORD_CHARS
-                   if ch not in literals and not any(low <= ord(ch) <= high for low, high in ranges)]
-        return _choice(rng, allowed) if allowed else "~"
-    # letters and digits are what ids are made of; punctuation a class allows (``[\w-]``) is rarer
     weights = [1.0 if ch.isalnum() else 0.2 for ch in literals] + [3.0] * len(ranges)
-    total = sum(weights)
-    if not total:
-        raise Unsatisfiable("empty character class")
-    k = bisect.bisect_right(list(itertools.accumulate(weights)), rng.random() * total)
-    k = min(k, len(weights) - 1)
-    if k < len(literals):
-        return literals[k]
-    low, high = ranges[k - len(literals)]
-    return chr(_randint(rng, low, high))
+    found = (negate, literals, ranges, list(itertools.accumulate(weights)))
+    if len(_CLASSES) > 4096:
+        _CLASSES.clear()
+    _CLASSES[id(items)] = (items, found)
+    return found
 
 
 # the characters of class escapes inside a class, as ranges (``[\w-]``: letters and digits, then "-")
