@@ -8,7 +8,7 @@ import random
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, note_to
 
 
 def safe(columns: list[int | None], row: int, col: int) -> bool:
@@ -22,9 +22,7 @@ def complete(n: int, given: list[int | None], budget: Budget | None = None, trac
     ``rng``'s order), backing up at a row with no safe column; ``budget`` counts queens placed."""
     cols: list[int | None] = list(given)
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def go(row: int) -> bool:
         if row == n:
