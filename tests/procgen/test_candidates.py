@@ -184,28 +184,7 @@ def test_l5_calibrates_the_level_to_the_band(sandbox: SandboxPool) -> None:
     assert verdict.level == 1 and verdict.pass_rates["0"] == 1.0 and 0.1 <= verdict.pass_rates["1"] <= 0.9
 
 
-PADDING = """
-
-def _unused_table(rows, cols):
-    table = []
-    for r in range(rows):
-        line = []
-        for c in range(cols):
-            line.append((r * cols + c) % 7 if (r + c) % 2 else -(r - c))
-        table.append(line)
-    return table
-
-
-def _unused_walk(table):
-    total, seen = 0, set()
-    for r, line in enumerate(table):
-        for c, value in enumerate(line):
-            if (r, c) in seen or value < 0:
-                continue
-            seen.add((r, c))
-            total += value * (1 if r % 2 else -1)
-    return {"total": total, "seen": len(seen), "rows": [sum(line) for line in table]}
-"""
+PADDING = "\n\n" + (HERE / "dead_code.txt").read_text()
 
 
 def test_seeds_are_admitted_and_copies_are_duplicates(sandbox: SandboxPool) -> None:
