@@ -43,6 +43,8 @@ def complete(n: int, given: list[int | None], budget: Budget | None = None, trac
             if go(row + 1):
                 return True
             cols[row] = None
+        if options:
+            note(f"Row {row + 1}: no other column is safe, back up.")
         return False
 
     if any(c is not None and not safe(given, r, c) for r, c in enumerate(given)):
@@ -69,7 +71,7 @@ class NQueens(ProceduralEnv):
     """An n x n board with some queens given; any placement of n mutually safe queens keeping them scores 1."""
 
     name = "n_queens"
-    version = "1"
+    version = "2"
     description = "n-queens completion: place the remaining queens so that none attack each other"
     asymmetry = "verify"
     hidden_fields = ("planted",)
