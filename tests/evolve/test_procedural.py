@@ -164,3 +164,13 @@ def test_cli_prints_each_configuration_unless_quiet(tmp_path: Path, capsys: pyte
     quiet = capsys.readouterr().out.splitlines()
     assert loud[0].startswith("generation 0: ") and "ladder solve rate" in loud[0]
     assert len(quiet) == 1 and quiet[0].startswith("kept ") and loud[-1] == quiet[0].replace("quiet", "loud")
+
+
+def test_every_procedural_environment_grows_along_the_horizon() -> None:
+    """Each registered environment's size knob (parcels, workers, villages, corners...) is a horizon step, so
+    evolution tries growing every one of them, not only its constraints."""
+    from covert.evolve.procedural import directions_of
+    from covert.procgen.registry import env_names, get_env
+
+    missing = [name for name in env_names() if "horizon" not in directions_of(get_env(name))]
+    assert missing == [] and len(env_names()) >= 30
