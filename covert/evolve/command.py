@@ -140,7 +140,7 @@ def _evolve_procgen(args: argparse.Namespace) -> int:
                + (f" --start '{args.start}'" if args.start else "")
                + (f" --llm {args.llm} --k {args.k}" if args.llm else ""))
     write_procgen_generations(env, lineage, args.out, args.seed, args.per_config, command, overwrite=args.overwrite)
-    for g, members in enumerate(lineage.generations):
+    for g, members in enumerate([] if args.quiet else lineage.generations):
         for m in members:
             d = m.difficulty
             rungs = ", ".join(f"{r.name} {r.solve_rate:.2f}" for r in d.rungs) if d else ""
@@ -197,5 +197,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--k", type=int, default=4, help="LLM samples per instance for pass@k (with --llm; default 4)")
     s.add_argument("--seed", type=int, default=0, help="the run seed (same seed, same bytes)")
     s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--quiet", action="store_true",
+                   help="print only the closing line (not each configuration and its ladder solve rates)")
     s.set_defaults(func=_evolve_procgen)

@@ -26,7 +26,8 @@ Policy = Callable[[Instance, int], str]  # (instance, attempt) -> response text
 DEFAULT_DIRECTIONS: dict[str, tuple[str, ...]] = {
     "horizon": ("size", "grid", "grid_size", "n", "items", "nodes", "length", "steps", "agents", "count", "tasks",
                 "requests", "variables", "amount", "numbers", "cells", "rows", "depth", "rounds", "jobs", "words",
-                "digits", "terms", "places", "towns", "people", "boxes", "moves", "pegs", "width", "stations"),
+                "digits", "terms", "places", "towns", "people", "boxes", "moves", "pegs", "width", "stations",
+                "vans", "parcels_per_van", "workers", "villages", "islands", "matrices", "buildings", "corners"),
     "observations": ("noise", "distractors"),
 }
 

@@ -19,8 +19,10 @@ with counted rejection reasons (``"stage:reason"``):
   (:meth:`~covert.procgen.contract.ProceduralEnv.ladder`, run in the sandbox, its answers judged by the
   candidate's scorer) solves a share of m fresh instances inside the band (``too_easy``, ``too_hard``;
   ``no_ladder`` when it has none); with a solver policy (an LLM, or a scripted one in tests), that policy's
-  pass rate over k samples does. Novelty against the pool (``duplicate``) from a behaviour signature on
-  the fixed seeds and the AST distance is checked first.
+  pass rate over k samples does. Novelty against the pool (``duplicate``) is checked first: a candidate is
+  a duplicate when its AST is nearly a member's, or when its behaviour signature on the fixed seeds
+  (:mod:`covert.procgen.novelty`: its instances' data shape and task words, its answers' form, its
+  scorer's verdicts on probes) is, whatever its code looks like.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from covert.procgen.admission import TRIVIAL, perturbations
+from covert.procgen.novelty import behaviour_signature, behaviour_similarity
 from covert.procgen.replies import reply_problem
 from covert.sandbox import ALLOWED_MODULES, Limits, SandboxPool, SandboxResult, prefilter
 
@@ -189,7 +192,9 @@ class AdmissionConfig:
         min_perturbation_sensitivity: Smallest fraction of perturbed references that must score below 1
             (not all: a perturbed colouring of an easy graph is often still a colouring).
         max_ast_similarity: A candidate at or above this AST similarity to a pool member is a duplicate...
-        max_behaviour_similarity: ...and so is one at or above this behaviour similarity.
+        max_behaviour_similarity: ...and so is one at or above this behaviour similarity
+            (:func:`covert.procgen.novelty.behaviour_similarity`: the seeds' closest pair, dominating_set and
+            vertex_cover, is at 0.79; a copy padded with dead code at 0.996).
         review: Run L4 (needs a reviewer backend).
     """
 
@@ -201,7 +206,7 @@ class AdmissionConfig:
     trivial_tolerance: float = 0.1
     min_perturbation_sensitivity: float = 0.6
     max_ast_similarity: float = 0.97
-    max_behaviour_similarity: float = 0.995
+    max_behaviour_similarity: float = 0.9
     review: bool = False
 
 
@@ -230,13 +235,6 @@ def ast_similarity(a: Sequence[str], b: Sequence[str]) -> float:
     if not a or not b:
         return 0.0
     return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).ratio()
-
-
-def behaviour_similarity(a: Sequence[float], b: Sequence[float]) -> float:
-    """1 - mean absolute difference of two behaviour signatures (0 when their shapes differ)."""
-    if not a or len(a) != len(b):
-        return 0.0
-    return 1.0 - sum(abs(x - y) for x, y in zip(a, b, strict=True)) / len(a)
 
 
 class PoolView(Protocol):
@@ -371,7 +369,7 @@ class Admission:
     def _l3(self, candidate: Candidate, runs: dict[tuple[int, int], list[dict[str, Any]]],
             plan: list[tuple[int, int]]) -> list[float]:
         cfg = self.config
-        signature: list[float] = []
+        probe_scores: list[list[float]] = []
         probes = [*TRIVIAL_ANSWERS, garbage(0)]
         trivial_hits = [0] * len(probes)
         perturbed = sensitive = total = 0
@@ -407,9 +405,7 @@ class Admission:
                     perturbed += 1
                     sensitive += entry["value"] < 1.0
                 if position == 0:
-                    signature += [entry["value"] for entry in row[1:2 + len(probes)]]
-            if position == 0:
-                signature += [feature for item in items for feature in _shape_features(item)]
+                    probe_scores.append([entry["value"] for entry in row[1:2 + len(probes)]])
         worst = max(range(len(probes)), key=lambda j: trivial_hits[j])
         if trivial_hits[worst] > cfg.trivial_tolerance * total:
             raise _Rejected("L3", "trivial_accepted", f"the trivial answer {probes[worst][:30]!r} scored 1 on "
@@ -417,7 +413,7 @@ class Admission:
         if perturbed == 0 or sensitive < cfg.min_perturbation_sensitivity * perturbed:
             raise _Rejected("L3", "perturbation_insensitive", f"{sensitive} of {perturbed} perturbed references "
                             "scored below 1")
-        return signature
+        return behaviour_signature(runs[plan[0]], probe_scores)
 
     def _l4(self, candidate: Candidate, items: list[dict[str, Any]]) -> None:
         from covert.procgen.generate import review_request
@@ -436,9 +432,9 @@ class Admission:
         for name, other_shape, other_signature in [*members, *accepted]:  # novelty first: it costs no solver
             a_sim = ast_similarity(shape, other_shape)
             b_sim = behaviour_similarity(verdict.signature, other_signature)
-            if a_sim > verdict.similarity:
-                verdict.nearest, verdict.similarity = name, a_sim
-            if a_sim >= cfg.max_ast_similarity or (b_sim >= cfg.max_behaviour_similarity and a_sim >= 0.5):
+            if max(a_sim, b_sim) > verdict.similarity:  # the nearest member by either measure
+                verdict.nearest, verdict.similarity = name, round(max(a_sim, b_sim), 4)
+            if a_sim >= cfg.max_ast_similarity or b_sim >= cfg.max_behaviour_similarity:
                 raise _Rejected("L5", "duplicate", f"too close to {name} (AST {a_sim:.3f}, behaviour {b_sim:.3f})")
         low, high = cfg.band
         for level, config in enumerate(configs):  # calibration: the easiest level whose pass rate is in the band
@@ -480,14 +476,6 @@ class Admission:
         rungs = len(run["rungs"])
         solved = [sum(e.get("value", 0.0) == 1.0 for e in row) for row in scored]
         return sum(solved) / max(1, rungs * len(solved))
-
-
-def _shape_features(item: dict[str, Any]) -> list[float]:
-    """Behaviour features of one instance, each in [0, 1]: prompt and reference length, digit share."""
-    prompt, reference = item["prompt"], item["reference"]
-    digits = sum(ch.isdigit() for ch in prompt) / max(1, len(prompt))
-    return [min(1.0, len(prompt) / 4000), min(1.0, len(reference) / 2000), digits,
-            min(1.0, prompt.count("\n") / 100)]
 
 
 def _canonical(value: Any) -> str:

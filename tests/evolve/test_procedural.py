@@ -99,13 +99,22 @@ def test_a_knob_step_that_changes_nothing_is_never_kept() -> None:
     assert placebo.rejected == {"not_harder": placebo.tried["constraints"]} and placebo.tried["constraints"] >= 4
 
 
-def test_the_two_agent_conflict_step_to_75_is_not_kept() -> None:
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_two_agent_conflict_lineage_is_not_kept(seed: int) -> None:
+    """Issue 34's finding: 3x3, 2 agents, conflict_percent 0 -> 25 -> 50 -> 75 was kept as generations 1-3.
+    Evolving that configuration along the conflict knob alone, the ladder keeps the step off 0 (the
+    independent planner's solve rate falls from about 0.7 to 0.2), at most one more, and never reaches 75:
+    with one agent pair its instances are no harder for the ladder than those of 50."""
+
     class ConflictOnly(type(ENV)):
         directions = {"constraints": ("conflict_percent",)}
 
-    lineage = evolve_configs(ConflictOnly(), [{"grid_size": 3, "agents": 2, "hole_percent": 10,
-                                               "conflict_percent": 50}], 2, seed=0, instances=32)
-    assert lineage.generations[1] == [] and lineage.rejected["not_harder"] == 1
+    start = {"grid_size": 3, "agents": 2, "hole_percent": 10, "conflict_percent": 0}
+    lineage = evolve_configs(ConflictOnly(), [start], 4, seed=seed, instances=32)
+    chain = [g[0].config["conflict_percent"] for g in lineage.generations if g]
+    assert chain[:2] == [0, 25], chain
+    assert 75 not in chain and len(chain) <= 3, chain
+    assert lineage.generations[-1] == [] and lineage.rejected["not_harder"] >= 1
 
 
 def test_generation_datasets_validate_load_and_regenerate(lineage: Any, tmp_path: Path) -> None:
@@ -143,3 +152,25 @@ def test_cli_rejects_a_bad_start(tmp_path: Path) -> None:
                           '{"grid_size": 99}'], capture_output=True, text=True)
     assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "--start" in bad.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_cli_prints_each_configuration_unless_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from covert.cli import main
+
+    argv = ["evolve-procgen", "knapsack", "--generations", "2", "--per-config", "2", "--instances", "8"]
+    assert main([*argv, "--out", str(tmp_path / "loud")]) == 0
+    loud = capsys.readouterr().out.splitlines()
+    assert main([*argv, "--out", str(tmp_path / "quiet"), "--quiet"]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    assert loud[0].startswith("generation 0: ") and "ladder solve rate" in loud[0]
+    assert len(quiet) == 1 and quiet[0].startswith("kept ") and loud[-1] == quiet[0].replace("quiet", "loud")
+
+
+def test_every_procedural_environment_grows_along_the_horizon() -> None:
+    """Each registered environment's size knob (parcels, workers, villages, corners...) is a horizon step, so
+    evolution tries growing every one of them, not only its constraints."""
+    from covert.evolve.procedural import directions_of
+    from covert.procgen.registry import env_names, get_env
+
+    missing = [name for name in env_names() if "horizon" not in directions_of(get_env(name))]
+    assert missing == [] and len(env_names()) >= 30

@@ -19,6 +19,8 @@ from covert.procgen.candidates import (
     Candidate,
     NoisyReferenceSolver,
     admit_all,
+    ast_shape,
+    ast_similarity,
     candidate_sandbox,
     seed_candidates,
 )
@@ -182,21 +184,31 @@ def test_l5_calibrates_the_level_to_the_band(sandbox: SandboxPool) -> None:
     assert verdict.level == 1 and verdict.pass_rates["0"] == 1.0 and 0.1 <= verdict.pass_rates["1"] <= 0.9
 
 
+PADDING = "\n\n" + (HERE / "dead_code.txt").read_text()
+
+
 def test_seeds_are_admitted_and_copies_are_duplicates(sandbox: SandboxPool) -> None:
+    """Every seed is novel (the same-template pairs too: their behaviour signatures differ in task words, data
+    shape and answers), while a renamed copy and a copy padded with dead code (its AST too far from the
+    original's for the AST check alone) are duplicates."""
     seeds = seed_candidates()
-    assert len(seeds) >= 10, "no seed environments"
+    assert len(seeds) >= 30, "no seed environments"
     assert len(seeds) == len(list(SEEDS.glob("[a-z]*.py"))) - 1  # all but the multi-module MAPF-FrozenLake
-    renamed = Candidate("copy", seeds[0].source.replace(f'name = "{seeds[0].label[:-3]}"', 'name = "copy_env"'))
+    by_label = {s.label: s for s in seeds}
+    twins = {"job_sequencing.py", "longest_increasing_subsequence.py", "vertex_cover.py"}  # once called duplicates
+    assert twins <= set(by_label)
+    original = by_label["vertex_cover.py"]
+    renamed = Candidate("copy", original.source.replace('name = "vertex_cover"', 'name = "copy_env"'))
+    padded = Candidate("padded", original.source.replace('name = "vertex_cover"', 'name = "cover_again"') + PADDING)
+    assert renamed.source != original.source and "cover_again" in padded.source
+    assert ast_similarity(ast_shape(padded.source), ast_shape(original.source)) < AdmissionConfig().max_ast_similarity
     with Admission(solver=NoisyReferenceSolver(0.5), sandbox=sandbox) as admission:
-        report = admit_all([*seeds, renamed], admission)
-    # three seeds of the second wave share their twins' template closely enough that novelty (code structure
-    # 0.53-0.65, behaviour under a coin-flip solver 0.995) calls them duplicates of an earlier seed: stated here
-    # so that any other seed it rejects fails the test (issue 34 leaves the novelty measure to be sharpened)
-    near = {"job_sequencing.py", "longest_increasing_subsequence.py", "vertex_cover.py"}
-    assert [v.admitted for v in report.verdicts] == [s.label not in near for s in seeds] + [False]
-    assert report.verdicts[-1].rejection == "L5:duplicate"
-    assert report.rejections() == {"L5:duplicate": 1 + len(near)}
-    assert report.counts["admitted"] == len(seeds) - len(near)
+        report = admit_all([*seeds, renamed, padded], admission)
+    assert [v.admitted for v in report.verdicts] == [True] * len(seeds) + [False, False]
+    assert [v.rejection for v in report.verdicts[-2:]] == ["L5:duplicate", "L5:duplicate"]
+    assert report.verdicts[-1].nearest == "vertex_cover"
+    assert report.rejections() == {"L5:duplicate": 2}
+    assert report.counts["admitted"] == len(seeds)
 
 
 def test_admission_is_deterministic(sandbox: SandboxPool) -> None:

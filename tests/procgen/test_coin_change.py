@@ -33,3 +33,11 @@ def test_fewest_agrees_with_bfs_and_any_order_is_accepted() -> None:
             if d["amount"] % smallest == 0 and d["amount"] // smallest != d["fewest"]:
                 assert ENV.score(instance, f"Answer: {[smallest] * (d['amount'] // smallest)}").reasons == \
                     ("too_many_coins",)
+
+
+def test_no_instance_is_paid_by_one_coin() -> None:
+    """An amount that is itself a coin is no problem to solve: every level (level 0 had them) needs two coins
+    or more."""
+    for level in range(len(ENV.knobs[0].levels)):
+        fewest = [ENV.sample(0, ENV.config_at(level), index).data["fewest"] for index in range(200)]
+        assert min(fewest) >= 2, (level, fewest.count(1))

@@ -10,11 +10,19 @@ from covert.procgen.parse import int_pairs_answer
 def max_matching(can: list[list[int]], budget: Budget | None = None,
                  steps: list[str] | None = None) -> dict[int, int]:
     """A largest matching, worker -> job (workers and jobs numbered from 1), by augmenting paths tried for each
-    worker in turn; ``budget`` counts edges followed, ``steps`` collects the changes in words."""
+    worker in turn (a free job first, else a chain of moves); ``budget`` counts edges followed, ``steps`` collects
+    the changes in words."""
     job_of: dict[int, int] = {}
     worker_of: dict[int, int] = {}
 
     def augment(worker: int, seen: set[int]) -> bool:
+        for job in can[worker - 1]:  # a free job first: the shortest chain
+            if budget is not None:
+                budget.spend()
+            if job not in worker_of and job not in seen:
+                seen.add(job)
+                job_of[worker], worker_of[job] = job, worker
+                return True
         for job in can[worker - 1]:
             if budget is not None:
                 budget.spend()
@@ -57,7 +65,7 @@ class BipartiteMatching(ProceduralEnv):
     """Workers, jobs and who can do what; any assignment of the largest size scores 1."""
 
     name = "bipartite_matching"
-    version = "1"
+    version = "2"
     description = "maximum bipartite matching: as many worker-job pairs as possible (augmenting paths)"
     asymmetry = "reason"
     hidden_fields = ("best",)

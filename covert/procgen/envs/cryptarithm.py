@@ -9,7 +9,7 @@ from typing import Any
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import answer_text, json_value
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, note_to
 
 _PAIR = re.compile(r"\b([A-Z])\s*(?:=|:|->|IS)\s*(\d)\b")
 LETTERS = "ABCDEFGHJKLMNPRSTUVWXY"
@@ -57,9 +57,7 @@ def column_search(words: list[str], total: str, budget: Budget | None = None,
     leading = {w[0] for w in [*words, total] if len(w) > 1}
     digits: dict[str, int] = {}
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def assign(letters: list[str], column: int, carry: int) -> bool:
         if letters:

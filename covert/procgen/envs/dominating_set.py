@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, edge_listing, note_to, written_search
 
 
 def reach(n: int, roads: list[list[int]]) -> list[set[int]]:
@@ -35,9 +35,7 @@ def search_clinics(n: int, roads: list[list[int]], k: int, budget: Budget | None
     is served first, trying each of those places; ``budget`` counts clinics tried."""
     near = reach(n, roads)
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def go(chosen: list[int], unserved: set[int]) -> list[int] | None:
         if not unserved:
@@ -89,7 +87,7 @@ class DominatingSet(ProceduralEnv):
             edges = [list(r) for r in sorted(roads)]
             if len(greedy_clinics(n, edges)) > k:
                 break
-        listing = ", ".join(f"{u}-{v}" for u, v in edges)
+        listing = edge_listing(edges)
         prompt = (f"A valley has {n} villages, numbered 1 to {n}, joined by these roads: {listing}.\n\nOpen clinics "
                   f"in at most {k} villages so that every village either has a clinic or is joined by a road to a "
                   "village with one.\nEnd your response with a line 'Answer: ' followed by the clinic villages as a "
@@ -101,11 +99,10 @@ class DominatingSet(ProceduralEnv):
         d = instance.data
         trace = SearchTrace()
         chosen = search_clinics(d["n"], d["edges"], d["k"], trace=trace) or d["planted"]
-        lines = ["I take the unserved village with the fewest places that could serve it (itself and its neighbours), "
-                 "try a clinic in each of those places in turn, and back up when the clinics run out."]
-        lines += trace.lines()
-        lines.append(f"Check: every one of the {d['n']} villages is one of {chosen} or next to one.")
-        return "\n".join(lines) + f"\nAnswer: {chosen}"
+        return written_search("I take the unserved village with the fewest places that could serve it (itself and "
+                              "its neighbours), try a clinic in each of those places in turn, and back up when the "
+                              "clinics run out.", trace,
+                              f"Check: every one of the {d['n']} villages is one of {chosen} or next to one.", chosen)
 
     def score(self, instance: Instance, response: str) -> Score:
         d = instance.data

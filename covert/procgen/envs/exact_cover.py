@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, note_to
 
 
 def search_cover(items: int, groups: list[list[int]], budget: Budget | None = None,
@@ -13,9 +13,7 @@ def search_cover(items: int, groups: list[list[int]], budget: Budget | None = No
     """Algorithm X: take the uncovered item in the fewest usable groups, try each of those groups in turn, and
     undo a choice that leaves some item with no usable group. ``budget`` counts groups tried."""
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def go(covered: set[int], chosen: list[int]) -> list[int] | None:
         if len(covered) == items:
@@ -29,7 +27,8 @@ def search_cover(items: int, groups: list[list[int]], budget: Budget | None = No
         for g in options[item]:
             if budget is not None:
                 budget.spend()
-            note(f"Item {item} is in {len(options[item])} usable group(s); try group {g + 1} {groups[g]}.")
+            usable = len(options[item])
+            note(f"Item {item} is in {usable} usable group{'s' if usable != 1 else ''}; try group {g + 1} {groups[g]}.")
             found = go(covered | set(groups[g]), [*chosen, g + 1])
             if found is not None:
                 return found
@@ -54,7 +53,7 @@ class ExactCover(ProceduralEnv):
     """Items 1..n and groups of them built around a hidden exact cover; any exact cover scores 1."""
 
     name = "exact_cover"
-    version = "1"
+    version = "2"
     description = "planted exact cover: groups that together hold every item exactly once"
     asymmetry = "verify"
     hidden_fields = ("planted",)

@@ -7,6 +7,7 @@ from typing import Any
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import answer_text, int_list_answer, json_value
+from covert.procgen.trace import SearchTrace, edge_listing, note_to, written_search
 
 _PAIR = re.compile(r"(\d{1,4})\s*(?::|=|->)\s*(\d{1,4})")
 MAX_TRACE = 30
@@ -52,16 +53,14 @@ def greedy_colouring(n: int, k: int, edges: list[list[int]]) -> list[int] | None
 
 
 def dsatur(n: int, k: int, edges: list[list[int]], budget: Budget | None = None, backtrack: bool = True,
-           trace: list[str] | None = None) -> list[int] | None:
+           trace: SearchTrace | None = None) -> list[int] | None:
     """Colour the node whose neighbours already use the most colours first (then most neighbours, then the
     lowest number), trying colours in order; with ``backtrack``, undo a choice that leaves a node no colour.
     ``budget`` counts colour choices; ``trace`` collects the steps in words."""
     near = neighbours_of(n, edges)
     colour = [0] * (n + 1)
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.append(text)
+    note = note_to(trace)
 
     def pick() -> int:
         open_nodes = [v for v in range(1, n + 1) if not colour[v]]
@@ -96,7 +95,7 @@ class GraphColoring(ProceduralEnv):
     """Nodes and edges built around a hidden colouring with k colours."""
 
     name = "graph_coloring"
-    version = "2"
+    version = "3"
     description = "colour a graph's nodes with k colours so that no edge joins two nodes of one colour"
     asymmetry = "verify"
     hidden_fields = ("planted",)
@@ -117,7 +116,7 @@ class GraphColoring(ProceduralEnv):
                      if hidden[u - 1] != hidden[v - 1] and rng.randrange(100) < config["density"]]
             if len(edges) >= n // 2:
                 break
-        lines = ", ".join(f"{u}-{v}" for u, v in edges) or "(none)"
+        lines = edge_listing(edges) or "(none)"
         prompt = (f"A graph has {n} nodes, numbered 1 to {n}, and these edges: {lines}.\n\n"
                   f"Give each node one of the colours 1 to {k} so that no edge joins two nodes of the same colour.\n"
                   "End your response with a line 'Answer: ' followed by the colours of nodes 1 to "
@@ -127,18 +126,14 @@ class GraphColoring(ProceduralEnv):
     def reference(self, instance: Instance) -> str:
         """The colouring search written out: the most constrained node first, undoing dead ends."""
         n, k, edges = instance.data["n"], instance.data["k"], instance.data["edges"]
-        trace: list[str] = []
+        trace = SearchTrace(MAX_TRACE)
         found = dsatur(n, k, edges, trace=trace)
         if found is None:  # pragma: no cover - the planted colouring exists
             raise ValueError("this graph has no colouring with the allowed colours")
-        lines = ["I colour one node at a time, always the node whose neighbours already use the most colours "
-                 "(then the one with most neighbours), giving it the lowest colour none of them uses, and undo a "
-                 "choice that leaves some node without a colour."]
-        lines += trace[:MAX_TRACE]
-        if len(trace) > MAX_TRACE:
-            lines.append(f"... ({len(trace) - MAX_TRACE} more steps of the same kind) ...")
-        lines.append(f"Check: none of the {len(edges)} edges joins two nodes of the same colour.")
-        return "\n".join(lines) + f"\nAnswer: {found}"
+        return written_search("I colour one node at a time, always the node whose neighbours already use the most "
+                              "colours (then the one with most neighbours), giving it the lowest colour none of them "
+                              "uses, and undo a choice that leaves some node without a colour.", trace,
+                              f"Check: none of the {len(edges)} edges joins two nodes of the same colour.", found)
 
     def score(self, instance: Instance, response: str) -> Score:
         n, k = instance.data["n"], instance.data["k"]

@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, edge_listing, note_to
 
 
 def neighbours(n: int, edges: list[list[int]]) -> list[list[int]]:
@@ -26,9 +26,7 @@ def find_tour(n: int, edges: list[list[int]], budget: Budget | None = None,
     ``budget`` counts islands visited."""
     near = neighbours(n, edges)
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def free_degree(island: int, seen: set[int]) -> int:
         return sum(1 for x in near[island] if x not in seen)
@@ -98,7 +96,7 @@ class HamiltonianPath(ProceduralEnv):
             edges = [list(e) for e in sorted(lines)]
             if len(nearest_walk(n, edges)) < n:
                 break
-        listing = ", ".join(f"{u}-{v}" for u, v in edges)
+        listing = edge_listing(edges)
         prompt = (f"An archipelago has {n} islands, numbered 1 to {n}, and these two-way ferry lines: {listing}.\n\n"
                   "Plan a trip that starts on any island and visits every island exactly once, each step taking one "
                   "ferry line.\nEnd your response with a line 'Answer: ' followed by the islands in the order "

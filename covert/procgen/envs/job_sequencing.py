@@ -25,7 +25,7 @@ def best_jobs(jobs: list[list[int]], budget: Budget | None = None,
                 break
         else:
             if steps is not None:
-                steps.append(f"job {i + 1} (pays {pay}, due by hour {deadline}): hours 1 to {deadline} are taken, skip")
+                steps.append(f"job {i + 1} (pays {pay}, due by hour {deadline}): {'hour 1 is' if deadline == 1 else f'hours 1 to {deadline} are'} taken, skip")
     return sorted(hours.values())
 
 
@@ -58,7 +58,7 @@ class JobSequencing(ProceduralEnv):
     """One-hour jobs with deadlines and pay; any feasible choice of the largest total pay scores 1."""
 
     name = "job_sequencing"
-    version = "1"
+    version = "2"
     description = "job sequencing with deadlines: the most pay from one-hour jobs that all meet their deadlines"
     asymmetry = "reason"
     hidden_fields = ("best",)

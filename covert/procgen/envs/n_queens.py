@@ -8,7 +8,7 @@ import random
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, note_to
 
 
 def safe(columns: list[int | None], row: int, col: int) -> bool:
@@ -22,9 +22,7 @@ def complete(n: int, given: list[int | None], budget: Budget | None = None, trac
     ``rng``'s order), backing up at a row with no safe column; ``budget`` counts queens placed."""
     cols: list[int | None] = list(given)
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def go(row: int) -> bool:
         if row == n:
@@ -45,6 +43,8 @@ def complete(n: int, given: list[int | None], budget: Budget | None = None, trac
             if go(row + 1):
                 return True
             cols[row] = None
+        if options:
+            note(f"Row {row + 1}: no other column is safe, back up.")
         return False
 
     if any(c is not None and not safe(given, r, c) for r, c in enumerate(given)):
@@ -71,7 +71,7 @@ class NQueens(ProceduralEnv):
     """An n x n board with some queens given; any placement of n mutually safe queens keeping them scores 1."""
 
     name = "n_queens"
-    version = "1"
+    version = "2"
     description = "n-queens completion: place the remaining queens so that none attack each other"
     asymmetry = "verify"
     hidden_fields = ("planted",)

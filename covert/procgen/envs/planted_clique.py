@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, edge_listing, note_to, written_search
 
 
 def adjacency(n: int, edges: list[list[int]]) -> list[set[int]]:
@@ -23,15 +23,17 @@ def find_clique(n: int, edges: list[list[int]], k: int, budget: Budget | None = 
     chosen so far (most connected first); ``budget`` counts people tried."""
     near = adjacency(n, edges)
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def go(chosen: list[int], candidates: list[int]) -> list[int] | None:
         if len(chosen) == k:
             return chosen
         if len(chosen) + len(candidates) < k:
-            note(f"With {chosen}, only {len(candidates)} people know all of them: too few, back up.")
+            left = {0: "no one left knows", 1: "only 1 person left knows"}.get(len(candidates),
+                                                                          f"only {len(candidates)} people left know")
+            needed = k - len(chosen)
+            note(f"With {chosen}, {left} all of them and {needed} more {'is' if needed == 1 else 'are'} needed: "
+                 "back up.")
             return None
         for i, person in enumerate(candidates):
             if budget is not None:
@@ -65,7 +67,7 @@ class PlantedClique(ProceduralEnv):
     """A random acquaintance network with a hidden group of k mutual acquaintances; any such group scores 1."""
 
     name = "planted_clique"
-    version = "1"
+    version = "2"
     description = "planted clique: k nodes all joined to each other, hidden in a random graph"
     asymmetry = "verify"
     hidden_fields = ("planted",)
@@ -86,7 +88,7 @@ class PlantedClique(ProceduralEnv):
                      if (u in inside and v in inside) or rng.randrange(100) < config["density"]]
             if len(greedy_clique(n, edges, k)) < k:
                 break
-        lines = ", ".join(f"{u}-{v}" for u, v in edges)
+        lines = edge_listing(edges)
         prompt = (f"In a network of {n} people, numbered 1 to {n}, these pairs know each other: {lines}.\n\n"
                   f"Find {k} people who all know each other (every two of them are one of the pairs above).\n"
                   f"End your response with a line 'Answer: ' followed by the {k} people as a list, e.g. "
@@ -98,12 +100,11 @@ class PlantedClique(ProceduralEnv):
         d = instance.data
         trace = SearchTrace()
         chosen = find_clique(d["n"], d["edges"], d["k"], trace=trace) or d["planted"]
-        lines = ["I build the group one person at a time, most connected people first, keeping only candidates who "
-                 "know everyone already chosen, and back up when too few candidates remain."]
-        lines += trace.lines()
         pairs = d["k"] * (d["k"] - 1) // 2
-        lines.append(f"Check: all {pairs} pairs among {chosen} are in the list of acquaintances.")
-        return "\n".join(lines) + f"\nAnswer: {chosen}"
+        return written_search("I build the group one person at a time, most connected people first, keeping only "
+                              "candidates who know everyone already chosen, and back up when too few candidates "
+                              "remain.", trace, f"Check: all {pairs} pairs among {chosen} are in the list of "
+                              "acquaintances.", chosen)
 
     def score(self, instance: Instance, response: str) -> Score:
         d = instance.data

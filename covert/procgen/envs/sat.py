@@ -9,6 +9,7 @@ from typing import Any
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import answer_text, ints, json_value
+from covert.procgen.trace import SearchTrace, note_to, written_search
 
 _PAIR = re.compile(r"(?i)\bx_?(\d{1,4})\s*(?:=|:|is|->)\s*(true|false|t|f|1|0|yes|no)\b")
 _TRUE = {"true", "t", "1", "yes"}
@@ -54,14 +55,12 @@ def clause_text(clause: list[int]) -> str:
 
 
 def dpll(n: int, clauses: list[list[int]], budget: Budget | None = None,
-         trace: list[str] | None = None) -> dict[int, bool] | None:
+         trace: SearchTrace | None = None) -> dict[int, bool] | None:
     """A satisfying assignment by DPLL (unit propagation, then the variable in most open clauses, the value
     that satisfies more of them first), or ``None``. ``budget`` counts decisions and forced values; ``trace``
     collects the steps in words."""
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.append(text)
+    note = note_to(trace)
 
     def propagate(assign: dict[int, bool]) -> bool:
         changed = True
@@ -178,18 +177,15 @@ class Sat(ProceduralEnv):
     def reference(self, instance: Instance) -> str:
         """The DPLL search written out (forced values, tries, dead ends), then the check."""
         n, clauses = instance.data["n"], instance.data["clauses"]
-        trace: list[str] = []
+        trace = SearchTrace(MAX_TRACE)
         found = dpll(n, clauses, trace=trace)
         if found is None:  # pragma: no cover - every formula is satisfied by its planted assignment
             raise ValueError("this formula has no satisfying assignment")
-        lines = ["I set variables one at a time, first any value a clause forces (all its other parts are "
-                 "false), otherwise trying the variable that occurs in most open clauses, and undo a try that "
-                 "leaves some clause with no true part."]
-        lines += trace[:MAX_TRACE]
-        if len(trace) > MAX_TRACE:
-            lines.append(f"... ({len(trace) - MAX_TRACE} more steps of the same search) ...")
-        lines.append("Every clause now has at least one true part, and the variables no step needed are set to false.")
-        return "\n".join(lines) + f"\nAnswer: {assignment_text(found)}"
+        return written_search("I set variables one at a time, first any value a clause forces (all its other parts "
+                              "are false), otherwise trying the variable that occurs in most open clauses, and undo a "
+                              "try that leaves some clause with no true part.", trace,
+                              "Every clause now has at least one true part, and the variables no step needed are set "
+                              "to false.", assignment_text(found))
 
     def score(self, instance: Instance, response: str) -> Score:
         n, clauses = instance.data["n"], instance.data["clauses"]

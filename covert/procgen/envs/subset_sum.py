@@ -13,6 +13,7 @@ from covert.procgen.contract import (
     instance_rng,
 )
 from covert.procgen.parse import int_list_answer
+from covert.procgen.trace import SearchTrace, note_to
 
 MAX_TRACE = 24
 REFERENCE_TRIES = 300_000
@@ -29,7 +30,7 @@ def greedy_pick(numbers: list[int], target: int) -> list[int] | None:
 
 
 def search_pick(numbers: list[int], target: int, budget: Budget | None = None,
-                trace: list[str] | None = None) -> list[int] | None:
+                trace: SearchTrace | None = None) -> list[int] | None:
     """Depth-first search, largest numbers first, backing off when the numbers left cannot reach what is
     still missing; ``budget`` counts the numbers tried, ``trace`` collects the steps in words."""
     order = sorted(range(len(numbers)), key=lambda i: (-numbers[i], i))
@@ -38,9 +39,7 @@ def search_pick(numbers: list[int], target: int, budget: Budget | None = None,
         rest[k] = rest[k + 1] + numbers[order[k]]
     taken: list[int] = []
 
-    def note(text: str) -> None:
-        if trace is not None:  # only the first steps are ever written out; the rest are counted
-            trace.append(text if len(trace) < 4 * MAX_TRACE else "")
+    note = note_to(trace)
 
     def visit(k: int, left: int) -> bool:
         if left == 0:
@@ -114,7 +113,7 @@ class SubsetSum(ProceduralEnv):
     def reference(self, instance: Instance) -> str:
         """The search from the largest numbers down, written out, then the check."""
         d = instance.data
-        trace: list[str] = []
+        trace = SearchTrace(MAX_TRACE)
         try:
             chosen = search_pick(d["numbers"], d["target"], Budget(REFERENCE_TRIES), trace)
         except BudgetExceeded:
@@ -122,9 +121,9 @@ class SubsetSum(ProceduralEnv):
         lines = [f"I need {d['target']}. I go through the numbers from the largest down, taking one when it still "
                  "fits, and drop it again when the smaller numbers cannot make up the rest."]
         if chosen is not None:
-            lines += trace[:MAX_TRACE]
-            if len(trace) > MAX_TRACE:
-                lines.append(f"... ({len(trace) - MAX_TRACE} more steps of the same search), until this line works:")
+            lines += trace.kept
+            if trace.more:
+                lines.append(f"... ({trace.more} more steps of the same search), until this line works:")
                 left = d["target"]
                 for i in sorted(chosen, key=lambda i: (-d["numbers"][i - 1], i)):
                     left -= d["numbers"][i - 1]

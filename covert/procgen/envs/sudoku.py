@@ -10,7 +10,7 @@ from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung,
 from covert.procgen.parse import answer_text
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}  # size -> (box rows, box columns)
-MAX_TRACE = 40
+MAX_TRACE = 120
 
 
 def parse_grid(response: Any, size: int) -> list[list[int]] | None:
@@ -75,7 +75,9 @@ def fill_singles(grid: list[list[int]], size: int, hidden: bool, budget: Budget 
                     grid[r][c] = options[0]
                     placed = True
                     if trace is not None:
-                        trace.append(f"Row {r + 1}, column {c + 1} can only be {options[0]}.")
+                        others = ", ".join(str(d) for d in range(1, size + 1) if d != options[0])
+                        trace.append(f"Row {r + 1}, column {c + 1} must be {options[0]}: {others} are already in its "
+                                     "row, column or box.")
         for unit in units:
             for digit in range(1, size + 1):
                 if any(grid[r][c] == digit for r, c in unit):
@@ -88,15 +90,22 @@ def fill_singles(grid: list[list[int]], size: int, hidden: bool, budget: Budget 
                     grid[r][c] = digit
                     placed = True
                     if trace is not None:
-                        trace.append(f"{digit} fits only row {r + 1}, column {c + 1} of its {_unit_name(unit)}.")
+                        trace.append(f"{_unit_name(unit, r, c).capitalize()} still needs a {digit}, and row {r + 1}, "
+                                     f"column {c + 1} is its only empty cell whose row, column and box have no "
+                                     f"{digit} yet: it is {digit}.")
         if not placed:
             return True
 
 
-def _unit_name(unit: list[tuple[int, int]]) -> str:
-    rows = {r for r, _ in unit}
-    cols = {c for _, c in unit}
-    return "row" if len(rows) == 1 else "column" if len(cols) == 1 else "box"
+def _unit_name(unit: list[tuple[int, int]], r: int, c: int) -> str:
+    """The unit holding cell (r, c) in words: ``row 3``, ``column 2`` or ``the box of rows 1-2, columns 3-4``."""
+    rows = sorted({i for i, _ in unit})
+    cols = sorted({j for _, j in unit})
+    if len(rows) == 1:
+        return f"row {r + 1}"
+    if len(cols) == 1:
+        return f"column {c + 1}"
+    return f"the box of rows {rows[0] + 1}-{rows[-1] + 1}, columns {cols[0] + 1}-{cols[-1] + 1}"
 
 
 def solve_grid(puzzle: list[list[int]], size: int, budget: Budget | None = None,
@@ -120,7 +129,8 @@ def solve_grid(puzzle: list[list[int]], size: int, budget: Budget | None = None,
         if found is not None:
             return found
         if trace is not None:
-            trace.append("That guess leads to a cell with no digit left; undo it.")
+            trace.append(f"Guessing {digit} in row {r + 1}, column {c + 1} leads to a cell with no digit left; undo "
+                         "it and every cell filled since.")
         grid[r][c] = 0
     return None
 
@@ -134,7 +144,7 @@ class Sudoku(ProceduralEnv):
     """A shuffled Latin-square sudoku with cells removed; the checker accepts every valid completion."""
 
     name = "sudoku"
-    version = "2"
+    version = "3"
     description = "fill a 4x4, 6x6 or 9x9 sudoku so every row, column and box holds each digit once"
     asymmetry = "verify"
     hidden_fields = ("solution",)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from covert.procgen.contract import Budget, Instance, Knob, ProceduralEnv, Rung, Score, instance_rng
 from covert.procgen.parse import int_list_answer
-from covert.procgen.trace import SearchTrace
+from covert.procgen.trace import SearchTrace, edge_listing, note_to, written_search
 
 
 def bounded_search(edges: list[list[int]], k: int, budget: Budget | None = None,
@@ -14,9 +14,7 @@ def bounded_search(edges: list[list[int]], k: int, budget: Budget | None = None,
     """A cover of at most ``k`` corners by the bounded search tree: an unguarded street needs a guard at one of
     its two ends, so try each; ``budget`` counts the branches tried."""
 
-    def note(text: str) -> None:
-        if trace is not None:
-            trace.note(text)
+    note = note_to(trace)
 
     def go(chosen: list[int]) -> list[int] | None:
         open_edge = next(([u, v] for u, v in edges if u not in chosen and v not in chosen), None)
@@ -89,7 +87,7 @@ class VertexCover(ProceduralEnv):
             edges = [list(e) for e in sorted(streets)]
             if len(busiest_first(n, edges)) > k and len(bounded_search(edges, k - 1) or []) == 0:
                 break
-        lines = ", ".join(f"{u}-{v}" for u, v in edges)
+        lines = edge_listing(edges)
         prompt = (f"A town has {n} street corners, numbered 1 to {n}, and these streets, each joining two corners: "
                   f"{lines}.\n\nPlace guards on at most {k} corners so that every street has a guard on at least one "
                   "of its two corners.\nEnd your response with a line 'Answer: ' followed by the guarded corners as "
@@ -101,11 +99,11 @@ class VertexCover(ProceduralEnv):
         d = instance.data
         trace = SearchTrace()
         chosen = bounded_search(d["edges"], d["k"], trace=trace) or d["planted"]
-        lines = [f"Every street needs a guard at one of its two ends, so I take an unguarded street and try a guard at "
-                 f"each end in turn, backing up when all {d['k']} guards are placed and a street is still unguarded."]
-        lines += trace.lines()
-        lines.append(f"Check: all {len(d['edges'])} streets touch one of the {len(chosen)} corners {chosen}.")
-        return "\n".join(lines) + f"\nAnswer: {chosen}"
+        return written_search(f"Every street needs a guard at one of its two ends, so I take an unguarded street and "
+                              f"try a guard at each end in turn, backing up when all {d['k']} guards are placed and a "
+                              "street is still unguarded.", trace,
+                              f"Check: all {len(d['edges'])} streets touch one of the {len(chosen)} corners {chosen}.",
+                              chosen)
 
     def score(self, instance: Instance, response: str) -> Score:
         d = instance.data
