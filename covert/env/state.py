@@ -168,21 +168,22 @@ class State:
         return cls(Snapshot(tables, counters))
 
     @classmethod
-    def recalled(cls, data: dict[str, Any]) -> State:
-        """``from_dict(data, copy=False)`` that shares the snapshot (its record digests, indexes and
+    def recalled(cls, data: dict[str, Any], copy: bool = False) -> State:
+        """``from_dict(data, copy)`` that shares the snapshot (its record digests, indexes and
         canonical floats, computed once) of an equal state built recently by this method: rows of one
         world start from equal states, and a dataset is checked or scored row by row. Equal means the same
         JSON text (orjson's, which spells every float and key exactly), so the state is the one
-        ``from_dict`` would build; ``data`` is handed over as with ``copy=False``."""
+        ``from_dict`` would build. With ``copy=False`` ``data`` is handed over as ``from_dict`` says; with
+        ``copy=True`` the state never shares its records with ``data``."""
         try:
             key = orjson.dumps(data)
         except (orjson.JSONEncodeError, TypeError):
-            return cls.from_dict(data, copy=False)  # not JSON: from_dict says what is wrong, or takes it as it is
+            return cls.from_dict(data, copy)  # not JSON: from_dict says what is wrong, or takes it as it is
         if len(key) > _RECALLED_BYTES // 8:
-            return cls.from_dict(data, copy=False)
+            return cls.from_dict(data, copy)
         snapshot = _recalled.get(key)
         if snapshot is None:
-            state = cls.from_dict(data, copy=False)
+            state = cls.from_dict(data, copy)
             while _recalled and (len(_recalled) >= _RECALLED_STATES or _recalled_size[0] + len(key) > _RECALLED_BYTES):
                 oldest = next(iter(_recalled))
                 del _recalled[oldest]

@@ -636,3 +636,12 @@ def test_recalled_states_share_one_snapshot_and_stay_independent() -> None:
     assert State.recalled(copy_json(imprecise)).hash() == State.from_dict({"tables": {"t": {"a": {"price": 0.3}}}}).hash()
     with pytest.raises(ValueError):
         State.recalled({"tables": []})
+
+
+def test_a_recalled_copy_shares_nothing_with_the_data() -> None:
+    data = copy_json(BASE)
+    data["tables"]["users"]["u9"] = rec("white", 9)  # a state no other test recalled
+    state = State.recalled(data, copy=True)
+    expected = state.hash()
+    data["tables"]["users"]["u9"]["color"] = "changed after"
+    assert state.hash() == expected and state.get("users", "u9")["color"] == "white"
