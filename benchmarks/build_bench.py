@@ -12,8 +12,8 @@ With ``--baseline COMMIT`` (repeatable) the benchmark runs the workload of issue
 --builders all --num-tasks 20000 --seed 3 --workers 1`` (``--num-tasks`` and ``--seed`` change it), on
 this working tree and on each commit (checked out with ``git worktree add`` into a temporary folder,
 run with ``PYTHONPATH`` pointing at it), in one run: each round builds once per tree, the order rotating
-between rounds. After each build it writes the same rows to Parquet again (Python values to Arrow to
-zstd Parquet: the floor of data movement) and prints, per tree, tasks per CPU-second, the floor and the
+between rounds. After each build it writes the same rows to Parquet again (Python values, JSON columns
+serialised with orjson, to Arrow to zstd Parquet: the floor of data movement) and prints, per tree, tasks per CPU-second, the floor and the
 build's CPU time over the floor's, and per baseline the ratio of rates (best against best, and the
 median of the rounds' own ratios, steadier on a shared machine whose speed drifts). ``--concurrent``
 runs a round's builds at the same time, ``--in-turns`` starts them together and lets them run by turns
@@ -328,9 +328,11 @@ def cli_build_result(process: subprocess.Popen) -> tuple[float, float]:
 
 
 def parquet_floor(dataset: Path, into: Path) -> float:
-    """CPU seconds (all threads) to write the rows of every Parquet file of ``dataset`` to Parquet again:
-    rows as Python values (JSON columns as the JSON text the build wrote), to Arrow, zstd-compressed in
-    row groups of 500 as the build writes them. The floor of data movement a build cannot go below."""
+    """CPU seconds (all threads) to write the rows of every Parquet file of ``dataset`` to Parquet again, from
+    the rows as a build holds them: Python values, JSON columns as Python data (one object for equal values,
+    as rows of one world share their initial state), serialised with orjson (each shared object once), to
+    Arrow, zstd-compressed in row groups of 500 as the build writes them. The floor of data movement a build
+    cannot go below; reading and decoding the rows is not timed."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -338,15 +340,53 @@ def parquet_floor(dataset: Path, into: Path) -> float:
     spent = 0.0
     for number, path in enumerate(sorted(dataset.rglob("*.parquet"))):
         table = pq.read_table(path)
+        kinds = [(field.name, field.type) for field in table.schema]
         schema = pa.schema([field.with_type(_plain(field.type)) for field in table.schema])
-        rows = table.cast(schema).to_pylist()
-        del table
+        texts: dict[str, Any] = {}
+        rows = [{name: _from_json(row[name], kind, texts) for name, kind in kinds}
+                for row in table.cast(schema).to_pylist()]
+        del table, texts
         before = resource.getrusage(resource.RUSAGE_SELF)
-        pq.write_table(pa.Table.from_pylist(rows, schema=schema), into / f"{number}.parquet", compression="zstd",
+        written: dict[int, tuple[Any, bytes]] = {}
+        encoded = [{name: _to_json(row[name], kind, written) for name, kind in kinds} for row in rows]
+        pq.write_table(pa.Table.from_pylist(encoded, schema=schema), into / f"{number}.parquet", compression="zstd",
                        row_group_size=ROW_GROUP, write_statistics=False)
         after = resource.getrusage(resource.RUSAGE_SELF)
         spent += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return spent
+
+
+def _from_json(value: Any, kind: Any, texts: dict[str, Any]) -> Any:
+    """A stored value as a build holds it: JSON text (an Arrow extension type) decoded, equal texts to one object."""
+    import orjson
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if isinstance(kind, pa.BaseExtensionType):
+        if value not in texts:
+            texts[value] = orjson.loads(value)
+        return texts[value]
+    if pa.types.is_struct(kind):
+        return {field.name: _from_json(value.get(field.name), field.type, texts) for field in kind}
+    return value
+
+
+def _to_json(value: Any, kind: Any, written: dict[int, tuple[Any, bytes]]) -> Any:
+    """The inverse of :func:`_from_json`, as a writer does it: each object serialised once (by identity)."""
+    import orjson
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if isinstance(kind, pa.BaseExtensionType):
+        found = written.get(id(value))
+        if found is None or found[0] is not value:
+            found = written[id(value)] = (value, orjson.dumps(value))
+        return found[1]
+    if pa.types.is_struct(kind):
+        return {field.name: _to_json(value.get(field.name), field.type, written) for field in kind}
+    return value
 
 
 ROW_GROUP = 500  # rows per row group, as covert.io.parquet writes them
