@@ -5,7 +5,7 @@
 
 Each tree (this working tree, and each ``--baseline`` commit checked out with ``git worktree add``) first
 builds its own dataset (``covert build --builders all --num-tasks N --seed S --workers 1``: a commit
-validates the rows of its own builders), then the rounds run ``covert validate DIR --quiet`` once per tree,
+validates the rows of its own builders), then the rounds run ``covert validate DIR`` once per tree,
 the order rotating between rounds. Printed: rows per CPU-second (all threads, the whole command: imports,
 the dataset's files, every row) best and median, and per baseline the ratio of rates. Bar (issue 35):
 >= 1,000 rows/s per core.
@@ -29,8 +29,8 @@ BAR_ROWS_PER_CORE = 1000
 
 
 def start_validate(dataset: Path, tree: Path) -> subprocess.Popen:
-    """``covert validate DIR --quiet`` of the code in ``tree``, as a subprocess (read with ``cli_build_result``)."""
-    code = f"import sys; from covert.cli import main; sys.exit(main(['validate', {str(dataset)!r}, '--quiet']))"
+    """``covert validate DIR`` of the code in ``tree``, as a subprocess (read with ``cli_build_result``)."""
+    code = f"import sys; from covert.cli import main; sys.exit(main(['validate', {str(dataset)!r}]))"
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     errors = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed by cli_build_result)
