@@ -2,22 +2,26 @@
 
     python benchmarks/build_bench.py                 # 10k and 100k tasks, all builders, 1 worker
     python benchmarks/build_bench.py --sizes 2000    # quicker
-    python benchmarks/build_bench.py --sizes 10000 --baseline main --repeats 6   # this tree against a ref
-    python benchmarks/build_bench.py --baseline main --repeats 3 --concurrent   # both trees at once, per round
-    python benchmarks/build_bench.py --baseline main --repeats 3 --in-turns     # both trees, taking turns
+    python benchmarks/build_bench.py --baseline 8fa3513 --baseline a4f85a7   # the issue-35 workload, 3 rounds
+    python benchmarks/build_bench.py --baseline a4f85a7 --num-tasks 3000 --repeats 5          # quicker
+    python benchmarks/build_bench.py --baseline a4f85a7 --in-turns     # all trees at once, taking turns
     python benchmarks/build_bench.py --imported 100 --tasks-per-env 20 --store DIR   # imported vs hand-written
     python benchmarks/build_bench.py --imported 100 --store DIR --samples 0,1,2 --repeats 3   # three samples
 
-With ``--baseline REF`` the same builds also run on the committed tree ``REF`` (exported with
-``git archive`` into a temporary folder), alternating with this tree's, and the ratio of the best
-per-core rates is printed (new / baseline; 1.0 is the same speed), with the median of each round's own
-ratio (steadier on a shared machine whose speed drifts); ``--concurrent`` runs the two builds of a
-round at the same time, so both see the same machine; ``--in-turns`` starts both and lets them run
-by turns of a fraction of a second (one stopped while the other runs), so both see the same drift
-without sharing the caches. Each tree first runs one build that is not
-timed, so both run from bytecode, as an installed package does.
+With ``--baseline COMMIT`` (repeatable) the benchmark runs the workload of issue 35, ``covert build
+--builders all --num-tasks 20000 --seed 3 --workers 1`` (``--num-tasks`` and ``--seed`` change it), on
+this working tree and on each commit (checked out with ``git worktree add`` into a temporary folder,
+run with ``PYTHONPATH`` pointing at it), in one run: each round builds once per tree, the order rotating
+between rounds. After each build it writes the same rows to Parquet again (Python values, JSON columns
+serialised with orjson, to Arrow to zstd Parquet: the floor of data movement) and prints, per tree, tasks per CPU-second, the floor and the
+build's CPU time over the floor's, and per baseline the ratio of rates (best against best, and the
+median of the rounds' own ratios, steadier on a shared machine whose speed drifts). ``--concurrent``
+runs a round's builds at the same time, ``--in-turns`` starts them together and lets them run by turns
+of a fraction of a second (one stopped while the others run): the same drift for all, without sharing
+the caches. Each tree first runs one build that is not timed, so all run from bytecode, as an installed
+package does. Later issues measure against the fixed baseline a4f85a7 (see the README).
 
-Each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
+Without ``--baseline``, each size runs `covert build` in a fresh subprocess (so peak RSS is that run's own) with one worker.
 The build encodes Parquet on a second thread, so the per-core rate is tasks per CPU-second, counting
 every thread's CPU time (the bar is judged on it); tasks per wall-clock second is printed beside it.
 The stage breakdown times each stage on a sample of items in this process.
@@ -26,8 +30,10 @@ The stage breakdown times each stage on a sample of items in this process.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -35,10 +41,13 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 BAR_TASKS_PER_CORE = 2000
 BAR_RSS_MB = 1024
+BAR_TIMES_FLOOR = 5.0
 
 
 def start_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None) -> subprocess.Popen:
@@ -162,8 +171,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--builders", default="all")
     parser.add_argument("--sample", type=int, default=3000, help="items for the stage breakdown")
-    parser.add_argument("--baseline", help="a git ref to measure against in the same run")
-    parser.add_argument("--repeats", type=int, default=1, help="builds per size and tree (best is kept)")
+    parser.add_argument("--baseline", action="append", default=[],
+                        help="a commit to measure against in the same run (repeatable)")
+    parser.add_argument("--num-tasks", type=int, default=20000, help="with --baseline: tasks per build")
+    parser.add_argument("--seed", type=int, default=3, help="with --baseline: the build's seed")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="builds per size and tree (default 1; with --baseline, rounds, default 3)")
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument("--concurrent", action="store_true",
                         help="with --baseline: run the two trees' builds of each round at the same time")
@@ -176,6 +189,8 @@ def main() -> None:
     parser.add_argument("--samples", default="0",
                         help="with --imported: seeds of the environment samples, comma-separated (one run each)")
     args = parser.parse_args()
+    if args.repeats is None:
+        args.repeats = 3 if args.baseline else 1
     if args.imported:
         ratios = [compare_imported(args.imported, args.tasks_per_env, args.builders, args.store, args.repeats,
                                    int(seed))["ratio"] for seed in args.samples.split(",")]
@@ -185,7 +200,7 @@ def main() -> None:
         return
     if args.baseline:
         mode = "concurrent" if args.concurrent else "in-turns" if args.in_turns else "sequential"
-        compare(args.baseline, [int(s) for s in args.sizes.split(",")], args.builders, args.repeats, mode)
+        compare_commits(args.baseline, args.num_tasks, args.seed, args.builders, args.repeats, mode)
         return
 
     print(f"covert build benchmark: builders={args.builders}, 1 worker, Python {sys.version.split()[0]}")
@@ -270,62 +285,185 @@ def export_tree(ref: str, into: Path) -> Path:
     return into
 
 
-MODES = {"sequential": "one tree at a time", "concurrent": "both trees at once", "in-turns": "both trees by turns"}
-
-
-def compare(ref: str, sizes: list[int], builders: str, repeats: int, mode: str = "sequential") -> None:
-    """Per-core rate of this tree and of ``ref`` over ``repeats`` rounds per size.
-
-    Each round builds once with each tree, back to back, the tree that goes first alternating between
-    rounds (so neither always runs first). Printed: the ratio of the best rates, and the median over
-    rounds of each round's own ratio, which cancels drifts in machine speed slower than one round (a
-    shared VM's neighbours): the steadier of the two figures on a busy machine. With two sizes or more, also
-    the marginal rates between the smallest and the largest (tasks added per CPU-second added): the cost
-    of a task without the per-process costs (imports, compiling, builder discovery) that a small build
-    spends a larger share of its time on.
-
-    With ``mode="concurrent"`` the two builds of a round run at the same time, one per core: both see the
-    same machine (a shared VM's speed can drift by a quarter within minutes, more than the difference
-    measured), at the price of sharing the caches and memory bandwidth; the round's ratio is then the
-    figure to read. With ``mode="in-turns"`` both are started and run by turns (:func:`run_in_turns`):
-    the same drift for both, and neither shares the caches with the other while it runs."""
+@contextlib.contextmanager
+def checked_out(ref: str, into: Path) -> Iterator[Path]:
+    """``ref`` checked out (detached) with ``git worktree add`` into ``into``; removed again on exit."""
     repo = Path(__file__).resolve().parents[1]
-    print(f"covert build benchmark: this tree against {ref}, builders={builders}, 1 worker, {repeats} rounds "
-          f"({MODES[mode]}), load {os.getloadavg()[0]:.2f}")
-    with tempfile.TemporaryDirectory() as tmp:
-        base = export_tree(ref, Path(tmp) / "baseline")
-        for tree in (repo, base):  # one build each, not timed: bytecode written, as an installed package has it
-            run_build(200, builders, Path(tmp) / "warm-up", tree)
-        fastest: dict[int, dict[str, float]] = {}
-        for size in sizes:
-            cpu: dict[str, list[float]] = {"new": [], ref: []}
-            trees = [("new", repo), (ref, base)]
-            for round_ in range(repeats):
-                order = trees if round_ % 2 == 0 else trees[::-1]
-                if mode != "sequential":
-                    started = [(label, start_build(size, builders, Path(tmp) / f"d-{size}-{k}", tree))
-                               for k, (label, tree) in enumerate(order)]
-                    if mode == "in-turns":
-                        run_in_turns([process for _, process in started])
-                    for label, process in started:
-                        cpu[label].append(build_result(process)[1])
-                    continue
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(into), ref], cwd=repo, check=True,
+                   capture_output=True)
+    try:
+        yield into
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(into)], cwd=repo, capture_output=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=repo, capture_output=True)
+
+
+def start_cli_build(num_tasks: int, seed: int, builders: str, out: Path, tree: Path) -> subprocess.Popen:
+    """``covert build --builders B --num-tasks N --seed S --workers 1`` of the code in ``tree``, as a subprocess
+    (the issue's workload, the CLI's summary included); :func:`cli_build_result` reads its costs."""
+    argv = ["build", "--builders", builders, "--num-tasks", str(num_tasks), "--seed", str(seed), "--workers", "1",
+            "--out", str(out), "--overwrite", "--quiet"]
+    code = f"import sys; from covert.cli import main; sys.exit(main({argv!r}))"
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # from bytecode, as an installed package runs
+    errors = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed by cli_build_result) a file, not a pipe: never blocks
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=errors, cwd=tree,
+                               env=env)
+    process.errors = errors  # type: ignore[attr-defined]
+    return process
+
+
+def cli_build_result(process: subprocess.Popen) -> tuple[float, float]:
+    """Wall seconds (from start to reaping) and CPU seconds (all threads, user + system, from the kernel's
+    account of the child) of a :func:`start_cli_build` subprocess."""
+    started = time.perf_counter()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    with process.errors:  # type: ignore[attr-defined]
+        process.errors.seek(0)  # type: ignore[attr-defined]
+        stderr = process.errors.read()  # type: ignore[attr-defined]
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, process.args, "", stderr)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
+
+
+def parquet_floor(dataset: Path, into: Path) -> float:
+    """CPU seconds (all threads) to write the rows of every Parquet file of ``dataset`` to Parquet again, from
+    the rows as a build holds them: Python values, JSON columns as Python data (one object for equal values,
+    as rows of one world share their initial state), serialised with orjson (each shared object once), to
+    Arrow, zstd-compressed in row groups of 500 as the build writes them. The floor of data movement a build
+    cannot go below; reading and decoding the rows is not timed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    into.mkdir(parents=True, exist_ok=True)
+    spent = 0.0
+    for number, path in enumerate(sorted(dataset.rglob("*.parquet"))):
+        table = pq.read_table(path)
+        kinds = [(field.name, field.type) for field in table.schema]
+        schema = pa.schema([field.with_type(_plain(field.type)) for field in table.schema])
+        texts: dict[str, Any] = {}
+        rows = [{name: _from_json(row[name], kind, texts) for name, kind in kinds}
+                for row in table.cast(schema).to_pylist()]
+        del table, texts
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        written: dict[int, tuple[Any, bytes]] = {}
+        encoded = [{name: _to_json(row[name], kind, written) for name, kind in kinds} for row in rows]
+        pq.write_table(pa.Table.from_pylist(encoded, schema=schema), into / f"{number}.parquet", compression="zstd",
+                       row_group_size=ROW_GROUP, write_statistics=False)
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        spent += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return spent
+
+
+def _from_json(value: Any, kind: Any, texts: dict[str, Any]) -> Any:
+    """A stored value as a build holds it: JSON text (an Arrow extension type) decoded, equal texts to one object."""
+    import orjson
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if isinstance(kind, pa.BaseExtensionType):
+        if value not in texts:
+            texts[value] = orjson.loads(value)
+        return texts[value]
+    if pa.types.is_struct(kind):
+        return {field.name: _from_json(value.get(field.name), field.type, texts) for field in kind}
+    return value
+
+
+def _to_json(value: Any, kind: Any, written: dict[int, tuple[Any, bytes]]) -> Any:
+    """The inverse of :func:`_from_json`, as a writer does it: each object serialised once (by identity)."""
+    import orjson
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if isinstance(kind, pa.BaseExtensionType):
+        found = written.get(id(value))
+        if found is None or found[0] is not value:
+            found = written[id(value)] = (value, orjson.dumps(value))
+        return found[1]
+    if pa.types.is_struct(kind):
+        return {field.name: _to_json(value.get(field.name), field.type, written) for field in kind}
+    return value
+
+
+ROW_GROUP = 500  # rows per row group, as covert.io.parquet writes them
+
+
+def _plain(kind: Any) -> Any:
+    """An Arrow type with every extension type (covert's JSON columns) replaced by its storage type."""
+    import pyarrow as pa
+
+    if isinstance(kind, pa.BaseExtensionType):
+        return _plain(kind.storage_type)
+    if pa.types.is_struct(kind):
+        return pa.struct([field.with_type(_plain(field.type)) for field in kind])
+    if pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_plain(kind.value_type)))
+    return kind
+
+
+MODES = {"sequential": "one tree at a time", "concurrent": "all trees at once", "in-turns": "all trees by turns"}
+
+
+def compare_commits(refs: list[str], num_tasks: int, seed: int, builders: str, repeats: int,
+                    mode: str = "sequential") -> dict:
+    """The issue-35 workload (``covert build --num-tasks N --seed S --workers 1``) on this working tree and on
+    each of ``refs`` (checked out with ``git worktree add``), in one run: ``repeats`` rounds, each building once
+    per tree in turn, the order rotating between rounds (A B C, B C A, ...), and after each build the Parquet
+    floor of that build's rows. Printed per tree: tasks per CPU-second (best and median), the floor, and the
+    build's CPU time over the floor's (best over best); per baseline, the ratio of rates (this tree / baseline), best against
+    best and the median of the rounds' own ratios (the steadier figure on a shared machine)."""
+    print(f"covert build benchmark: this tree against {', '.join(refs)}; `covert build --builders {builders} "
+          f"--num-tasks {num_tasks} --seed {seed} --workers 1`, {repeats} rounds ({MODES[mode]}), "
+          f"load {os.getloadavg()[0]:.2f}")
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        trees = [("this tree", repo)] + [
+            (ref, stack.enter_context(checked_out(ref, Path(tmp) / f"tree-{k}"))) for k, ref in enumerate(refs)]
+        for _, tree in trees:  # one build each, not timed: bytecode written, as an installed package has it
+            cli_build_result(start_cli_build(200, seed, builders, Path(tmp) / "warm-up", tree))
+        cpu: dict[str, list[float]] = {label: [] for label, _ in trees}
+        floor: dict[str, list[float]] = {label: [] for label, _ in trees}
+        for round_ in range(repeats):
+            order = trees[round_ % len(trees):] + trees[:round_ % len(trees)]
+            outs = {label: Path(tmp) / f"build-{k}" for k, (label, _) in enumerate(trees)}
+            if mode == "sequential":
                 for label, tree in order:
-                    cpu[label].append(run_build(size, builders, Path(tmp) / f"d-{size}", tree)[1])
-            new_rate, base_rate = size / min(cpu["new"]), size / min(cpu[ref])
-            paired = sorted(b / n for n, b in zip(cpu["new"], cpu[ref], strict=True))
-            median = statistics.median(paired)
-            print(f"  {size:>8} tasks: new {new_rate:9.1f} tasks/s/core, {ref} {base_rate:9.1f} tasks/s/core (best of "
-                  f"{repeats}), ratio {new_rate / base_rate:.3f}; median of the rounds' ratios {median:.3f} "
-                  f"(range {paired[0]:.3f}-{paired[-1]:.3f})")
-            fastest[size] = {label: min(times) for label, times in cpu.items()}
-        low, high = min(sizes), max(sizes)
-        if high > low:
-            marginal = {label: (high - low) / max(fastest[high][label] - fastest[low][label], 1e-9)
-                        for label in ("new", ref)}
-            print(f"  marginal {low}->{high} tasks: new {marginal['new']:9.1f} tasks/s/core, {ref} "
-                  f"{marginal[ref]:9.1f} tasks/s/core, ratio {marginal['new'] / marginal[ref]:.3f} "
-                  "(per-task cost without per-process costs)")
+                    cpu[label].append(cli_build_result(start_cli_build(num_tasks, seed, builders, outs[label], tree))[1])
+            else:
+                started = [(label, start_cli_build(num_tasks, seed, builders, outs[label], tree)) for label, tree in order]
+                if mode == "in-turns":
+                    run_in_turns([process for _, process in started])
+                for label, process in started:
+                    cpu[label].append(cli_build_result(process)[1])
+            for label, _ in order:
+                floor[label].append(parquet_floor(outs[label], Path(tmp) / "floor"))
+                print(f"  round {round_ + 1}: {label:<10} {num_tasks / cpu[label][-1]:8.1f} tasks/s/core, "
+                      f"{cpu[label][-1] / floor[label][-1]:5.2f}x its Parquet floor", flush=True)
+    result: dict = {"tasks": num_tasks, "seed": seed, "trees": {}, "against": {}}
+    print(f"\n  {'tree':<10} {'best tasks/s/core':>18} {'median':>8} {'floor CPU s':>12} {'build / floor':>14}")
+    for label, _ in trees:
+        best, median = num_tasks / min(cpu[label]), num_tasks / statistics.median(cpu[label])
+        times_floor = min(cpu[label]) / min(floor[label])  # the floor is the same work each round: best of all
+        result["trees"][label] = {"tasks_per_s_per_core": round(best, 1), "median": round(median, 1),
+                                  "floor_cpu_s": round(min(floor[label]), 3), "build_over_floor": round(times_floor, 2)}
+        print(f"  {label:<10} {best:>18.1f} {median:>8.1f} {min(floor[label]):>12.3f} {times_floor:>13.2f}x")
+    for ref in refs:
+        paired = sorted(b / n for n, b in zip(cpu["this tree"], cpu[ref], strict=True))
+        best = min(cpu[ref]) / min(cpu["this tree"])
+        result["against"][ref] = {"best": round(best, 3), "median": round(statistics.median(paired), 3)}
+        print(f"  this tree / {ref}: {best:.3f} (best against best), median of the rounds' ratios "
+              f"{statistics.median(paired):.3f} (range {paired[0]:.3f}-{paired[-1]:.3f})")
+    mine = result["trees"]["this tree"]
+    rate_ok = mine["tasks_per_s_per_core"] >= BAR_TASKS_PER_CORE
+    floor_ok = mine["build_over_floor"] <= BAR_TIMES_FLOOR
+    print(f"bar: >= {BAR_TASKS_PER_CORE} tasks/s per core ({mine['tasks_per_s_per_core']}) or <= {BAR_TIMES_FLOOR}x "
+          f"the Parquet floor ({mine['build_over_floor']}x): {'PASS' if rate_ok or floor_ok else 'FAIL'}")
+    print(json.dumps(result))
+    return result
 
 
 if __name__ == "__main__":

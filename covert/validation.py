@@ -119,7 +119,7 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
 
         check_conversation(row, {n for n, t in builder.tools.items() if t.writes})
     if initial is None:
-        initial = State.from_dict(oracle.state, copy=False)
+        initial = State.recalled(oracle.state)
     replay = _replay(builder.environment, oracle, initial)
     if not trusted:
         # a row from disk is replayed twice; at build time the synthesizer's own run of these calls,

@@ -52,4 +52,6 @@ def from_row(row: dict[str, Any]) -> Environment:
         raise ValueError("row has no environment name or initial state; pass a covert SFT or RL row")
     if isinstance(state, (str, bytes)):
         return get_builder(name).env(State.from_json(state))
+    if isinstance(state, dict):  # rows of one world start from equal states: their snapshot is built once
+        return get_builder(name).env(State.recalled(state, copy=True))
     return get_builder(name).env(state)

@@ -65,6 +65,14 @@ def _record_digest(table: str, key: str, record: Record) -> int:
     return int.from_bytes(hashlib.blake2b(payload, digest_size=16).digest(), "big")
 
 
+# snapshots State.recalled built, by their state's JSON text, oldest forgotten first: at most 64 states and
+# 32 MB of their text (a state of more than 4 MB of text is built afresh each time)
+_recalled: dict[bytes, Snapshot] = {}
+_recalled_size = [0]
+_RECALLED_STATES = 64
+_RECALLED_BYTES = 32 << 20
+
+
 class Snapshot:
     """An immutable stored state shared by every :class:`State` forked from it."""
 
@@ -158,6 +166,32 @@ class State:
                 raise ValueError(f"state table {name!r} must map ids to records")
         counters = {str(k): int(v) for k, v in (data.get("counters") or {}).items()}
         return cls(Snapshot(tables, counters))
+
+    @classmethod
+    def recalled(cls, data: dict[str, Any], copy: bool = False) -> State:
+        """``from_dict(data, copy)`` that shares the snapshot (its record digests, indexes and
+        canonical floats, computed once) of an equal state built recently by this method: rows of one
+        world start from equal states, and a dataset is checked or scored row by row. Equal means the same
+        JSON text (orjson's, which spells every float and key exactly), so the state is the one
+        ``from_dict`` would build. With ``copy=False`` ``data`` is handed over as ``from_dict`` says; with
+        ``copy=True`` the state never shares its records with ``data``."""
+        try:
+            key = orjson.dumps(data)
+        except (orjson.JSONEncodeError, TypeError):
+            return cls.from_dict(data, copy)  # not JSON: from_dict says what is wrong, or takes it as it is
+        if len(key) > _RECALLED_BYTES // 8:
+            return cls.from_dict(data, copy)
+        snapshot = _recalled.get(key)
+        if snapshot is None:
+            state = cls.from_dict(data, copy)
+            while _recalled and (len(_recalled) >= _RECALLED_STATES or _recalled_size[0] + len(key) > _RECALLED_BYTES):
+                oldest = next(iter(_recalled))
+                del _recalled[oldest]
+                _recalled_size[0] -= len(oldest)
+            _recalled[key] = state._snapshot
+            _recalled_size[0] += len(key)
+            return state
+        return cls(snapshot)
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> State:

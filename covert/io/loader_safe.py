@@ -199,7 +199,40 @@ _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 
 def unsafe_numbers(text: bytes | str) -> list[str]:
     """Numbers in compact JSON ``text`` (outside strings) that ``datasets.load_dataset`` would read
-    back as another value: stored data that cannot be trusted to load as written."""
+    back as another value: stored data that cannot be trusted to load as written.
+
+    The answers for long texts are remembered (a few, by text): rows share long cells (an initial state
+    by the tasks of one world, a tool list by a builder's rows), and a dataset is checked row by row."""
+    global _recent_size
+    if not _SHARED_CELL <= len(text) <= _RECENT_BYTES // 8:
+        return _unsafe_numbers(text)
+    found = _recent_cells.get(text)
+    if found is None:
+        found = _unsafe_numbers(text)
+        while _recent_cells and (len(_recent_cells) >= _RECENT_CELLS or _recent_size + len(text) > _RECENT_BYTES):
+            _recent_size -= _forget_oldest()
+        _recent_cells[text] = found
+        _recent_size += len(text)
+    return list(found)
+
+
+def _forget_oldest() -> int:
+    """Drop the oldest remembered text; its length."""
+    oldest = next(iter(_recent_cells))
+    del _recent_cells[oldest]
+    return len(oldest)
+
+
+# answers of unsafe_numbers for recently checked long texts, oldest forgotten first: at most 256 texts and
+# 32 MB of them are kept alive (a text over 4 MB is checked again each time)
+_recent_cells: dict[bytes | str, list[str]] = {}
+_recent_size = 0
+_RECENT_CELLS = 256
+_RECENT_BYTES = 32 << 20
+_SHARED_CELL = 2048  # shorter texts are rarely shared and cheap to check again
+
+
+def _unsafe_numbers(text: bytes | str) -> list[str]:
     raw = text.encode() if isinstance(text, str) else text
     if not _MAYBE_FLOAT.search(raw) or not _misread_candidates(raw):
         return []

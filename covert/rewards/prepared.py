@@ -89,7 +89,7 @@ def prepare(view: RowView, norm: StringNorm) -> PreparedRow:
     else:
         final = _replay(env_cls, initial, groups, failures)
         expected_hash, expected_items = final.hash(), state_items(initial, final)
-    specs = {name: spec.openai() for name, spec in env_cls.tool_specs.items()}
+    specs = dict(zip(env_cls.tool_specs, env_cls.openai_tools(), strict=True))  # built once per class; read-only
     offered_tools = view.tools if view.tools is not None else list(specs.values())
     offered = {}
     for tool in offered_tools:

@@ -621,3 +621,27 @@ def test_hash_of_an_unchanged_state_is_its_snapshots_and_stays_right_after_chang
     other.next_id("a")  # counters alone differ from the snapshot's
     assert other.hash() != first
     assert State.from_dict(other.to_dict()).hash() == other.hash()
+
+
+def test_recalled_states_share_one_snapshot_and_stay_independent() -> None:
+    first, second = State.recalled(copy_json(BASE)), State.recalled(copy_json(BASE))
+    assert first._snapshot is second._snapshot  # built once: record digests and indexes too
+    assert first.hash() == second.hash() == base().hash()
+    first.edit("users", "u1")["color"] = "black"
+    assert second.get("users", "u1")["color"] == "red" and State.recalled(copy_json(BASE)).hash() == base().hash()
+    other = copy_json(BASE)
+    other["tables"]["users"]["u1"]["n"] = 1.0  # the same number, another type: another state
+    assert State.recalled(other)._snapshot is not first._snapshot
+    imprecise = {"tables": {"t": {"a": {"price": 0.30000000000000004}}}}
+    assert State.recalled(copy_json(imprecise)).hash() == State.from_dict({"tables": {"t": {"a": {"price": 0.3}}}}).hash()
+    with pytest.raises(ValueError):
+        State.recalled({"tables": []})
+
+
+def test_a_recalled_copy_shares_nothing_with_the_data() -> None:
+    data = copy_json(BASE)
+    data["tables"]["users"]["u9"] = rec("white", 9)  # a state no other test recalled
+    state = State.recalled(data, copy=True)
+    expected = state.hash()
+    data["tables"]["users"]["u9"]["color"] = "changed after"
+    assert state.hash() == expected and state.get("users", "u9")["color"] == "white"

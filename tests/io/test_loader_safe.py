@@ -137,3 +137,21 @@ def test_every_float_orjson_writes_is_seen_as_one() -> None:
         assert _has_float_token(orjson.dumps([value])), value
         assert _has_float_token(orjson.dumps({"k": value, "s": "no 1.5 here"})), value
     assert not _has_float_token(orjson.dumps({"price": "$193.00.", "n": [1, 2], "note": "re-book 2e-3 later"}))
+
+
+def test_long_shared_cells_are_checked_once_and_answer_the_same() -> None:
+    from covert.io import loader_safe
+
+    padding = "x" * loader_safe._SHARED_CELL
+    risky = orjson.dumps({"note": padding, "price": 0.7, "text": "0.3"})
+    safe = orjson.dumps({"note": padding, "price": 12.5})
+    for text in (risky, risky.decode(), risky):  # bytes and str, seen again
+        found = unsafe_numbers(text)
+        assert found == ["0.7"]
+        found.append("changed by a caller")  # the remembered answer is not the caller's list
+    assert unsafe_numbers(risky) == ["0.7"] and unsafe_numbers(safe) == []
+    for n in range(loader_safe._RECENT_CELLS + 10):  # bounded: the oldest are forgotten
+        unsafe_numbers(orjson.dumps({"note": padding, "n": n}))
+    assert len(loader_safe._recent_cells) <= loader_safe._RECENT_CELLS
+    assert loader_safe._recent_size == sum(len(t) for t in loader_safe._recent_cells)
+    assert unsafe_numbers(risky) == ["0.7"]  # forgotten, checked again: the same answer
