@@ -248,27 +248,27 @@ def direct_matchers(functions: Any, possible_answer: Any, norm: StringNorm) -> l
         possible_answer = possible_answer.get("ground_truth", [])
     if type(possible_answer) is not list or not possible_answer:
         return None
-    specs: dict[Any, tuple[dict[str, Any], list[Any]] | None] = {}  # each name's spec, looked up once
-    regular: set[int] = set()  # ids of parameter specs found regular (they live as long as ``functions``)
+    specs: dict[str, tuple[dict[str, Any], list[Any], bool] | None] = {}  # by name: looked up once per entry
     out = []
     for entry in possible_answer:
         if type(entry) is not dict or len(entry) != 1:
             return None
         ((name, answers),) = entry.items()
-        if type(name) is not str:
+        if type(name) is not str or type(answers) is not dict:
             return None
-        spec = specs[name] if name in specs else specs.setdefault(name, _spec(functions, name))
-        if spec is None or type(answers) is not dict:
+        spec = specs.get(name, _MISSING)
+        if spec is _MISSING:
+            found = _spec(functions, name)
+            # every declared parameter regular (the common case): no parameter needs a look of its own
+            spec = specs[name] = None if found is None else (*found, all(map(_regular, found[0].values())))
+        if spec is None:
             return None
-        properties, required = spec
+        properties, required, regular = spec
         for param, values in answers.items():
             if type(values) is not list:
                 return None
-            schema = properties.get(param, _MISSING)
-            if schema is not _MISSING and id(schema) not in regular:
-                if not _regular(schema):
-                    return None
-                regular.add(id(schema))
+            if not regular and param in properties and not _regular(properties[param]):
+                return None
         out.append(DirectMatcher(name, answers, properties, required, norm))
     return out
 
