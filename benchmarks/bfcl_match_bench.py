@@ -36,9 +36,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from covert.rewards import BFCL, assign, compile_bfcl, match_bfcl  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reward_bench import _clear_caches as clear_caches  # noqa: E402 - every cache covert keeps across calls
+from reward_bench import _paired_order as paired_order  # noqa: E402
+
+from covert.rewards import match_bfcl  # noqa: E402
 from covert.rewards.bfcl_data import BfclUnavailable, load_bfcl  # noqa: E402
-from covert.rewards.fastmatch import _code  # noqa: E402
 from tests.rewards.bfcl_catalogue import catalogue  # noqa: E402
 
 MODEL = "gorilla-openfunctions-v2"  # a BFCL model config that keeps dotted function names as they are
@@ -80,25 +84,6 @@ def checks(data: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]) -> list
                 out.append({"id": question["id"], "kind": kind, "category": category,
                             "functions": question["function"], "calls": calls, "answer": answer["ground_truth"]})
     return out
-
-
-def paired_order(case: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """The calls reordered to follow the expected calls covert pairs them with (None: not all paired)."""
-    reference = compile_bfcl(case["functions"], case["answer"], case["category"])
-    calls = case["calls"]
-    weights = [[1.0 if type(c) is dict and len(c) == 1 and type(c.get(m.name)) is dict and m.matches(c[m.name])
-                else 0.0 for m in reference.expected] for c in calls]
-    pairs = assign(weights)
-    if len(pairs) != len(reference.expected) or len(calls) != len(pairs):
-        return None
-    by_expected = {j: i for i, j in pairs}
-    return [calls[by_expected[j]] for j in range(len(reference.expected))]
-
-
-def clear_caches() -> None:
-    """Every cache covert keeps across calls."""
-    BFCL.cached.cache_clear()
-    _code.cache_clear()
 
 
 def main() -> int:
