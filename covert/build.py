@@ -28,7 +28,7 @@ from covert.io.loader_safe import LoaderUnsafe
 from covert.io.parquet import ShardWriter, close_writers, encode_row
 from covert.io.portable import portable_command
 from covert.io.staging import discard, prepare_output, publish
-from covert.parallel import WorkerPool
+from covert.scale.engine import ENGINES, open_pool, ordered_map
 from covert.synth.blueprint import can_make
 from covert.synth.generate import ItemSpec, Outcome, make_item
 from covert.synth.records import CATEGORIES
@@ -216,27 +216,13 @@ def builder_groups(specs: list[ItemSpec], wanted: Callable[[], int]) -> Iterator
         position += size
 
 
-def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "local",
-              config: BuildConfig | None = None, ray_address: str | None = None,
-              wanted: Callable[[], int] | None = None) -> Iterator[tuple]:
-    """``(spec, *packed outcome)`` for each of ``specs``, in their order. Locally, items are made in
+def _outcomes(specs: list[ItemSpec], pool: Any, wanted: Callable[[], int] | None = None) -> Iterator[tuple]:
+    """``(spec, *packed outcome)`` for each of ``specs``, in their order, made on ``pool`` (local workers
+    or Ray; see :func:`covert.scale.engine.open_pool`) or here when it is ``None``, in
     :func:`builder_groups` of at most ``wanted()`` items (default: the whole round)."""
-    if engine == "ray":
-        from covert.scale.ray_engine import ray_outcomes
-
-        packed: Iterator[tuple] = ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address,
-                                               config.multi_turn, config.thinking)
-        try:
-            for spec, outcome in zip(specs, packed):
-                yield (spec, *outcome)
-        finally:
-            close = getattr(packed, "close", None)
-            if close is not None:
-                close()  # a pool's generator cancels what it has queued
-        return
     for block in builder_groups(specs, wanted or (lambda: len(specs))):
         ordered = [specs[i] for i in block]
-        made = map(_work, ordered) if workers <= 1 else pool.imap(_work, ordered, chunksize=16)
+        made = ordered_map(_work, ordered, pool, chunksize=16)
         results = dict(zip(block, made, strict=True))
         for i in sorted(block):
             yield (specs[i], *results.pop(i))
@@ -283,9 +269,6 @@ def _llm_round(llm: Any, batch: list[tuple], config: BuildConfig, stats: BuildSt
                 continue
         out.append((spec, split, signature, rows, new))
     return out
-
-
-ENGINES = ("local", "ray")
 
 
 def value_data() -> dict[str, str]:
@@ -377,12 +360,8 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
     examples: dict[str, dict[str, Any]] = {}
     accepted = 0
     start = 0
-    pool = None
-    if workers > 1 and engine == "local":
-        pool = WorkerPool(workers, _init_worker,
-                           (config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None))
-    else:
-        _init_worker(config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None)
+    pool = open_pool(engine, workers, _init_worker,
+                     (config.seed, config.split_ratios, config.multi_turn, config.thinking, llm is not None), ray_address)
     bar = progress_bar(config.num_tasks, unit="task", desc="build", enabled=progress)
     try:
         while accepted < config.num_tasks:
@@ -396,9 +375,7 @@ def _build_into(config: BuildConfig, builders: list[Any], root: Path, workers: i
             def wanted(batch: list[tuple] = batch, accepted: int = accepted) -> int:
                 return config.num_tasks - accepted - len(batch)  # what this round can still use
 
-            for spec, rejections, split, signature, rows, facts, task in _outcomes(
-                specs, workers, pool, engine, config, ray_address, wanted
-            ):
+            for spec, rejections, split, signature, rows, facts, task in _outcomes(specs, pool, wanted):
                 if accepted + len(batch) >= config.num_tasks:
                     break  # an engine that hands on more than ``wanted`` (Ray) stops here
                 if rows and stats.said_before(facts["query"]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,13 +32,17 @@ class Report:
 
 
 def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, limit_failures: int = 1000,
-                     progress: bool = False) -> Report:
+                     progress: bool = False, workers: int = 1, engine: str = "local",
+                     ray_address: str | None = None) -> Report:
     """Validate a dataset directory: first the folder itself through
     :func:`~covert.io.checked.open_dataset` (manifest, shard list, sha256, footers, the card
     ``datasets.load_dataset`` needs), which raises :class:`~covert.io.reader.DatasetError` on the first
     file that fails; then every row of every config (L1-L3 plus replay), reported in the returned
-    :class:`Report`. ``progress`` draws a bar of the rows checked (on a terminal)."""
+    :class:`Report`. ``progress`` draws a bar of the rows checked (on a terminal). The rows are checked
+    on ``workers`` local processes (``engine="local"``) or as Ray Data tasks (``engine="ray"``, on local
+    Ray or the cluster at ``ray_address``); the report is the same either way."""
     from covert.progress import tracked
+    from covert.scale.engine import open_pool, ordered_map
 
     root = Path(root)
     dataset = open_dataset(root)
@@ -46,28 +51,26 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     report = Report()
     ids: dict[str, set[str]] = {}
     bases: dict[str, set[str]] = {}
-    for config in configs:
-        kind = kind_of(config)
-        ids[config] = set()
+
+    def items(config: str) -> Iterator[tuple[str, dict[str, Any], list[str]]]:
         total = sum(n for key, n in dataset.manifest["rows"].items() if key.split("/", 1)[0] == config)
         for row, unloadable in tracked(iter_checked_rows(root, config), total, desc=f"validate {config}",
                                        enabled=progress):
             report.rows[config] += 1
-            if unloadable and len(report.failures) < limit_failures:
-                # datasets.load_dataset would hand users other values than the ones validated here
-                report.failures.append((config, row.get("task_id", "?"),
-                                        f"loader_unsafe_value: {', '.join(unloadable[:3])}"[:200]))
             ids[config].add(row["task_id"])
             if row.get("base_task_id"):
                 bases.setdefault(config, set()).add(row["base_task_id"])
-            try:
-                if is_procgen_config(config):
-                    validate_procgen_row(row, config)
-                else:
-                    (validate_augmented_row if is_augmented(row) else validate_row)(row, kind)
-            except Invalid as exc:
-                if len(report.failures) < limit_failures:
-                    report.failures.append((config, row.get("task_id", "?"), f"{exc.reason}: {exc.detail}"[:200]))
+            yield config, row, unloadable
+
+    pool = open_pool(engine, workers, ray_address=ray_address)
+    try:
+        for config in configs:
+            ids[config] = set()
+            for failures in ordered_map(row_failures, items(config), pool, chunksize=32):
+                report.failures.extend(failures[:max(0, limit_failures - len(report.failures))])
+    finally:
+        if pool is not None:
+            pool.close()
     for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"),
                           ("sft-augmented", "rl-augmented"), ("sft-procgen", "rl-procgen"),
                           ("sft-procgen-tools", "rl-procgen-tools")):
@@ -77,6 +80,24 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
         if "sft" in ids and wanted - ids["sft"]:
             report.failures.append((config, "", "base_row_missing"))
     return report
+
+
+def row_failures(item: tuple[str, dict[str, Any], list[str]]) -> list[tuple[str, str, str]]:
+    """The failures of one row of a config, as ``(config, task_id, reason)``: values
+    ``datasets.load_dataset`` would read back otherwise (``unloadable``, found by the reader), then the
+    first L1-L3 or replay check it fails. The unit of work of :func:`validate_dataset` on every engine."""
+    config, row, unloadable = item
+    failures = []
+    if unloadable:  # datasets.load_dataset would hand users other values than the ones validated here
+        failures.append((config, row.get("task_id", "?"), f"loader_unsafe_value: {', '.join(unloadable[:3])}"[:200]))
+    try:
+        if is_procgen_config(config):
+            validate_procgen_row(row, config)
+        else:
+            (validate_augmented_row if is_augmented(row) else validate_row)(row, kind_of(config))
+    except Invalid as exc:
+        failures.append((config, row.get("task_id", "?"), f"{exc.reason}: {exc.detail}"[:200]))
+    return failures
 
 
 def _check_builders(root: Path, manifest: dict[str, Any]) -> None:

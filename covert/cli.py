@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from covert.errors import UsageError
+from covert.scale.engine import add_engine_arguments
 
 __all__ = ["UsageError", "main", "parser"]
 
@@ -132,7 +133,8 @@ def _print_summary(summary: dict[str, Any], rows: dict[str, int]) -> None:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from covert.check import describe, validate_dataset
 
-    report = validate_dataset(args.dir, progress=not args.quiet)
+    report = validate_dataset(args.dir, progress=not args.quiet, workers=args.workers, engine=args.engine,
+                              ray_address=args.ray_address)
     result = describe(report)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -255,9 +257,7 @@ def parser() -> argparse.ArgumentParser:
                    help="rewrite queries with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM requests (default: OUT.llm-cache)")
     s.add_argument("--review", action="store_true", help="with --llm: semantic self-review (L4) of every task")
-    s.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local worker processes, or Ray Data tasks (same output)")
-    s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
+    add_engine_arguments(s, "items")
     s.add_argument("--report", action="store_true", help="also write OUT/report (figures, HTML; see covert report)")
     s.add_argument("--allow-eval-sources", action="store_true",
                    help="build on environments imported from evaluation data (BFCL); the card says so")
@@ -268,6 +268,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("dir", help="a dataset directory covert wrote")
     s.add_argument("--json", action="store_true", help="print the row counts and failures as JSON")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (the report is the same for any number)")
+    add_engine_arguments(s, "row checks")
     s.set_defaults(func=_cmd_validate)
 
     s = sub.add_parser("show", help="pretty-print one row of any config")

@@ -59,18 +59,23 @@ def _die_with(owner: int) -> None:
     threading.Thread(target=watch, name="covert-owner-watch", daemon=True).start()
 
 
-def _covert_environment() -> dict[str, str]:
+def covert_environment() -> dict[str, str]:
     """The caller's ``COVERT_*`` variables (the environment store, the corpora cache, ...)."""
     return {k: v for k, v in os.environ.items() if k.startswith("COVERT_")}
+
+
+def apply_environment(environment: dict[str, str]) -> None:
+    """Make this process's ``COVERT_*`` variables exactly ``environment`` (a worker started earlier, by a
+    fork server or by Ray, keeps the environment of the moment it started)."""
+    for key in [k for k in os.environ if k.startswith("COVERT_") and k not in environment]:
+        del os.environ[key]
+    os.environ.update(environment)
 
 
 def _start_worker(owner: int, environment: dict[str, str], initializer: Callable[..., None],
                   initargs: tuple[Any, ...]) -> None:
     _die_with(owner)
-    # a fork server keeps the environment of the moment it started: workers see the caller's settings now
-    for key in [k for k in os.environ if k.startswith("COVERT_") and k not in environment]:
-        del os.environ[key]
-    os.environ.update(environment)
+    apply_environment(environment)
     initializer(*initargs)
 
 
@@ -97,7 +102,7 @@ class WorkerPool:
         self.workers = workers
         self._executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                              initializer=_start_worker,
-                                             initargs=(os.getpid(), _covert_environment(), initializer, initargs))
+                                             initargs=(os.getpid(), covert_environment(), initializer, initargs))
 
     def imap(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 16) -> Iterator[Any]:
         """``fn`` over ``items`` in order, ``chunksize`` items per task, a bounded number of tasks in flight

@@ -21,7 +21,7 @@ def _run(args: argparse.Namespace) -> int:
         cache = args.llm_cache or f"{args.out.rstrip('/')}.llm-cache"
         llm = LLMRephraser(open_llm(args.llm, cache), seed=args.seed)
     manifest = augment_dataset(args.src, args.out, config, overwrite=args.overwrite, workers=args.workers,
-                               progress=not args.quiet, llm=llm)
+                               progress=not args.quiet, llm=llm, engine=args.engine, ray_address=args.ray_address)
     _print_summary(manifest)
     print(f"wrote {args.out}")
     if args.report:
@@ -44,6 +44,8 @@ def _print_summary(manifest: dict[str, Any]) -> None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``covert augment SRC --out DIR [--kinds ...] [--intensity ...] [--seed S] [--overwrite]``."""
+    from covert.scale.engine import add_engine_arguments
+
     s = sub.add_parser("augment", help="write oracle-preserving augmented configs of a dataset",
                        description="Copy a dataset's sft and rl configs and add sft-augmented and rl-augmented: "
                                    "every base row augmented by each kind, each augmented row validated.")
@@ -57,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0, help="the augmentation seed (same seed, same bytes)")
     s.add_argument("--rows-per-shard", type=int, default=5000, help="rows per Parquet shard")
     s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
+    add_engine_arguments(s, "rows")
     s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--llm", default=None, metavar="SPEC",

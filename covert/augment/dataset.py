@@ -42,7 +42,7 @@ from covert.io.kinds import dataset_kind, does_not_apply
 from covert.io.portable import portable_command, portable_path
 from covert.io.reader import DatasetError
 from covert.io.staging import discard, prepare_output, publish, restore
-from covert.parallel import WorkerPool
+from covert.scale.engine import Pool, open_pool, ordered_map
 from covert.validation import Invalid, validate_row
 
 AUGMENTED = {"sft": "sft-augmented", "rl": "rl-augmented"}
@@ -188,7 +188,7 @@ def _check_row(item: tuple[str, str, dict[str, Any]]) -> str | None:
     return None
 
 
-def _validate_source(source: Path, src: str, configs: list[str], pool: WorkerPool | None) -> None:
+def _validate_source(source: Path, src: str, configs: list[str], pool: Pool | None) -> None:
     """Refuse a source with a row that fails validation: its shards may match a manifest that was
     updated after an edit, and the augmented dataset would carry (and be built from) the bad row."""
     fix = (f"; the source was changed after it was built: restore it from a good copy or rebuild it "
@@ -205,7 +205,7 @@ def _validate_source(source: Path, src: str, configs: list[str], pool: WorkerPoo
                                        "with this covert (`covert regenerate`)")
                 yield config, str(path), row
 
-    results = pool.imap(_check_row, items(), chunksize=8) if pool else map(_check_row, items())
+    results = ordered_map(_check_row, items(), pool, chunksize=8)
     for failure in results:
         interrupts.check()
         if failure is not None:
@@ -268,8 +268,11 @@ def regenerate_command(src: str, out: str | Path, config: AugmentConfig) -> str:
 
 def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, overwrite: bool = False,
                     workers: int = 1, progress: bool = False, command: str | None = None,
-                    llm: Any = None) -> dict[str, Any]:
+                    llm: Any = None, engine: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     """Write the base configs and their augmented configs to ``out``; returns the new manifest.
+
+    ``engine`` runs the rows on ``workers`` local processes (``"local"``) or as Ray Data tasks (``"ray"``,
+    on local Ray or the cluster at ``ray_address``): the same bytes either way.
 
     ``command`` is the regeneration command to record (default: the one this call amounts to).
     ``llm`` (a :class:`covert.augment.llm.LLMRephraser`) rewrites indirect and ambiguous queries.
@@ -290,7 +293,7 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
         command = command or regenerate_command(str(src), out, config)
         with Background() as background:  # Parquet encoding overlaps augmenting the next rows
             result = _augment_into(source, revision, str(src), manifest, config, staging, workers, progress, command,
-                                   llm, background)
+                                   llm, background, engine, ray_address)
         publish(staging, out)
     except BaseException:
         discard(staging)
@@ -300,16 +303,15 @@ def augment_dataset(src: str | Path, out: str | Path, config: AugmentConfig, ove
 
 def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, Any], config: AugmentConfig,
                   root: Path, workers: int, progress: bool, command: str, llm: Any = None,
-                  background: Background | None = None) -> dict[str, Any]:
+                  background: Background | None = None, engine: str = "local",
+                  ray_address: str | None = None) -> dict[str, Any]:
     from covert.io.parquet import ShardWriter, close_writers
     from covert.progress import bar as progress_bar
 
     tally = _Tally()
     examples: dict[str, dict[str, Any]] = {}
     base_rows = sum(v for k, v in base.get("rows", {}).items() if k.startswith("sft/"))
-    pool = WorkerPool(workers, _init_worker, (config, llm is not None)) if workers > 1 else None
-    if pool is None:
-        _init_worker(config, llm is not None)
+    pool = open_pool(engine, workers, _init_worker, (config, llm is not None), ray_address)
     bar = None
     seen = 0
     try:
@@ -321,7 +323,7 @@ def _augment_into(source: Path, revision: str | None, src: str, base: dict[str, 
         bar = progress_bar(base_rows or None, unit="task", desc="augment", enabled=progress)
         for split in SPLITS:
             pairs = pairs_of(source, split)
-            results = pool.imap(_augment_one, pairs, chunksize=8) if pool else map(_augment_one, pairs)
+            results = ordered_map(_augment_one, pairs, pool, chunksize=8)
             if llm is not None:
                 results = _with_llm(results, llm)
             for outcomes in results:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,59 +26,73 @@ def iter_specs(store: Path) -> Iterator[tuple[str, Any]]:
 
 
 def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False, *, llm: Any = None,
-                 revisions: int = 2, max_tokens: int = 1024) -> dict[str, Any]:
+                 revisions: int = 2, max_tokens: int = 1024, workers: int = 1, engine: str = "local",
+                 ray_address: str | None = None) -> dict[str, Any]:
     """Verify every spec of the store, write the admitted list, and return the report.
 
     With ``llm`` (a :class:`covert.llm.Backend`), custom actions get LLM-written implementations,
     validated in the sandbox and revised up to ``revisions`` times
     (:mod:`covert.imports.custom_actions_check`); the report's ``custom_actions`` gives the first-pass and
-    final pass rates. Without it they are left out and counted (``custom_action_no_llm``).
+    final pass rates. Without it they are left out and counted (``custom_action_no_llm``), and the specs
+    are verified on ``workers`` local processes (``engine="local"``) or as Ray Data tasks (``engine="ray"``,
+    on local Ray or the cluster at ``ray_address``): the same admitted list and report either way.
     """
     from covert.imports.envs import prune_compiled, store_dir, write_admitted
-    from covert.imports.verify import Verdict, admit, exclusions, summarize
+    from covert.imports.verify import Verdict, summarize
+    from covert.scale.engine import open_pool, ordered_map
 
+    if llm is not None and (engine != "local" or workers > 1):
+        raise UsageError("--llm writes custom actions in this process: verify with --engine local --workers 1")
     root = store_dir(store)
     verdicts: list[Verdict] = []
     admitted: dict[str, Any] = {}
+    left_out: Counter[str] = Counter()
     unreadable = 0
     records: list[Any] = []
     in_environments = 0
     sandbox = None
+    pool = None
     if llm is not None:
         from covert.imports.custom_actions import action_sandbox
 
         sandbox = action_sandbox(size=2)
-    try:
+    else:
+        pool = open_pool(engine, workers, ray_address=ray_address)
+
+    def items() -> Iterator[tuple[str, Any, bool, dict[str, Any] | None]]:
         for rel, spec in iter_specs(root):
             if isinstance(spec, Exception):
-                unreadable += 1
-                verdicts.append(Verdict(rel, "unknown", reasons=["unreadable_spec"]))
+                yield rel, None, allow_unlicensed, None
                 continue
             custom = None
             if sandbox is not None and (spec.license or allow_unlicensed):
                 from covert.imports.custom_actions_check import write_actions
 
                 outcome = write_actions(spec, llm, sandbox, revisions=revisions, max_tokens=max_tokens)
-                records += outcome.records
+                records.extend(outcome.records)
                 custom = outcome.admitted or None
-            verdict = admit(spec, allow_unlicensed=allow_unlicensed, custom=custom)
+            yield rel, spec, allow_unlicensed, custom
+
+    try:
+        for verdict, entry, dropped, custom, used in ordered_map(verify_spec, items(), pool, chunksize=4):
             verdicts.append(verdict)
-            if verdict.admitted and verdict.builder is not None:
-                admitted[verdict.name] = {
-                    "spec": rel, "version": verdict.builder.version, "source": spec.source, "api": spec.api,
-                    "title": spec.title, "license": spec.license, "evaluation_source": spec.evaluation_source,
-                    "tools": verdict.tools, "exclude": exclusions(verdict),
-                }
+            unreadable += verdict.reasons == ["unreadable_spec"]
+            left_out.update(dropped)
+            if entry is not None:
+                admitted[verdict.name] = entry
                 if custom:
-                    entry, used = _store_custom(root, verdict.builder, custom)
-                    admitted[verdict.name]["custom_actions"] = entry
+                    from covert.imports.custom_actions import save_code
+
+                    entry["custom_actions"] = {op: save_code(root, code) for op, code in sorted(custom.items())}
                     in_environments += used
     finally:
         if sandbox is not None:
             sandbox.close()
+        if pool is not None:
+            pool.close()
     path = write_admitted(root, admitted)
     prune_compiled(root, set(admitted))
-    report = summarize(verdicts)
+    report = summarize(verdicts, left_out)
     report["store"] = str(root)
     report["admitted_list"] = str(path)
     report["unreadable_specs"] = unreadable
@@ -93,14 +108,28 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
     return report
 
 
-def _store_custom(root: Path, builder: Any, custom: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Save the code of every admitted custom action of an admitted environment (all of them: they are part
-    of its version, also those verification then left out); their admitted-list entries, and how many are
-    tools of the environment."""
-    from covert.imports.custom_actions import save_code
+def verify_spec(item: tuple[str, Any, bool, dict[str, Any] | None]) -> tuple[Any, dict[str, Any] | None, list[str],
+                                                                          dict[str, Any] | None, int]:
+    """Bind and verify one spec ``(file relative to the store, ApiSpec or None when it did not load,
+    allow_unlicensed, admitted custom actions or None)``: the unit of work of :func:`verify_store` on every
+    engine. Returns the verdict without its builder (a builder stays in the process that made it), the
+    admitted-list entry (``None`` unless admitted), the reasons of the operations it left out, the custom
+    actions it was given, and how many of them are tools of the environment."""
+    from covert.imports.verify import Verdict, admit, exclusions
 
-    used = {b.role.op.name for b in builder.bound.tools.values() if b.role.kind == "custom"}
-    return {op: save_code(root, code) for op, code in sorted(custom.items())}, len(used & set(custom))
+    rel, spec, allow_unlicensed, custom = item
+    if spec is None:
+        return Verdict(rel, "unknown", reasons=["unreadable_spec"]), None, [], None, 0
+    verdict = admit(spec, allow_unlicensed=allow_unlicensed, custom=custom)
+    builder, verdict.builder = verdict.builder, None
+    if not verdict.admitted or builder is None:
+        return verdict, None, [], custom, 0
+    entry = {"spec": rel, "version": builder.version, "source": spec.source, "api": spec.api, "title": spec.title,
+             "license": spec.license, "evaluation_source": spec.evaluation_source, "tools": verdict.tools,
+             "exclude": exclusions(Verdict(verdict.api, verdict.source, builder=builder))}
+    bound = builder.bound  # type: ignore[attr-defined]
+    used = {b.role.op.name for b in bound.tools.values() if b.role.kind == "custom"}
+    return verdict, entry, [reason[1] for reason in bound.left_out], custom, len(used & set(custom or ()))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -121,7 +150,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
     try:
         report = verify_store(root, allow_unlicensed=args.allow_unlicensed, llm=llm, revisions=args.revisions,
-                              max_tokens=args.llm_max_tokens)
+                              max_tokens=args.llm_max_tokens, workers=args.workers, engine=args.engine,
+                              ray_address=args.ray_address)
     finally:
         if llm is not None:
             llm.close()
@@ -168,6 +198,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``covert envs`` to the CLI."""
+    from covert.scale.engine import add_engine_arguments
+
     envs = subparsers.add_parser("envs", help="verify and list environments imported from API specs")
     sub = envs.add_subparsers(dest="envs_command", required=True)
     verify = sub.add_parser("verify", help="bind and verify every imported spec; admit those that hold")
@@ -183,6 +215,9 @@ def register(subparsers: Any) -> None:
                         help="cache the LLM's replies here: a rerun asks nothing again and admits the same code")
     verify.add_argument("--llm-max-tokens", type=int, default=1024, metavar="N",
                         help="longest reply the LLM may write for one custom action (default 1024)")
+    verify.add_argument("--workers", type=int, default=1,
+                        help="worker processes (the admitted list is the same for any number; 1 with --llm)")
+    add_engine_arguments(verify, "specs")
     verify.set_defaults(func=_cmd_verify)
     listing = sub.add_parser("list", help="list the admitted environments")
     listing.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")

@@ -9,6 +9,8 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``covert procgen``."""
+    from covert.scale.engine import add_engine_arguments
+
     s = sub.add_parser("procgen", help="sample procedural environments' instances into SFT and RL datasets")
     s.add_argument("--envs", default="all", help="'all' or comma-separated procedural environment names "
                                                  "(see `covert list`)")
@@ -21,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--config", default=None, metavar="JSON",
                    help='knob values on top of --level: {"knob": value} for every env, or {"env": {"knob": value}}')
     s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
+    add_engine_arguments(s, "instances")
     s.add_argument("--rows-per-shard", type=int, default=5000, help="rows per Parquet shard")
     s.add_argument("--license", default="apache-2.0", help="license id stated in the dataset card")
     s.add_argument("--form", choices=("text", "tools"), default="text",
@@ -44,7 +47,7 @@ def _cmd_procgen(args: argparse.Namespace) -> int:
                            license=args.license, form=args.form)
     command = "covert " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["procgen"] else ""
     manifest = build_procgen(config, args.out, overwrite=args.overwrite, workers=args.workers, command=command,
-                             progress=not args.quiet)
+                             progress=not args.quiet, engine=args.engine, ray_address=args.ray_address)
     print(f"wrote {manifest['summary']['accepted']} instances to {args.out}")
     for name, count in manifest["summary"]["per_environment"].items():
         dup = manifest["summary"]["duplicate_prompts"].get(name, 0)

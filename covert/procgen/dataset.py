@@ -215,8 +215,12 @@ def _work(item: PlanItem) -> tuple[str, dict[str, Any], dict[str, Any], str, flo
 
 
 def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = False, workers: int = 1,
-                  command: str = "", items: Sequence[PlanItem] | None = None, progress: bool = False) -> dict[str, Any]:
+                  command: str = "", items: Sequence[PlanItem] | None = None, progress: bool = False,
+                  engine: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     """Write the dataset ``config`` describes into ``out`` and return its manifest.
+
+    ``engine`` makes the instances on ``workers`` local processes (``"local"``) or as Ray Data tasks
+    (``"ray"``, on local Ray or the cluster at ``ray_address``): the same bytes either way.
 
     ``items`` replaces the round-robin plan with explicit instances (a benchmark grid over several
     configurations of one environment, say); ``config`` then supplies the seed, splits and license.
@@ -239,7 +243,7 @@ def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = Fals
     try:
         with Background() as background:
             manifest = _write(config, plan, staging, workers, command, background, custom=items is not None,
-                              progress=progress)
+                              progress=progress, engine=engine, ray_address=ray_address)
         publish(staging, out)
     except BaseException:
         discard(staging)
@@ -248,10 +252,11 @@ def build_procgen(config: ProcgenConfig, out: str | Path, overwrite: bool = Fals
 
 
 def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int, command: str,
-           background: Any, custom: bool, progress: bool = False) -> dict[str, Any]:
+           background: Any, custom: bool, progress: bool = False, engine: str = "local",
+           ray_address: str | None = None) -> dict[str, Any]:
     from covert.io.parquet import ShardWriter, close_writers
-    from covert.parallel import WorkerPool
     from covert.progress import tracked
+    from covert.scale.engine import open_pool, ordered_map
 
     sft_config, rl_config = configs_of(config.form)
     writers = {(c, s): ShardWriter(root, c, s, config.rows_per_shard, background)
@@ -263,11 +268,9 @@ def _write(config: ProcgenConfig, plan: list[PlanItem], root: Path, workers: int
     sampling: dict[str, dict[str, int]] = {}
     examples: dict[str, dict[str, Any]] = {}
     init = (config.seed, config.split_ratios, config.form)
-    pool = WorkerPool(workers, _init_worker, init) if workers > 1 else None
-    if pool is None:
-        _init_worker(*init)
+    pool = open_pool(engine, workers, _init_worker, init, ray_address)
     try:
-        results = pool.imap(_work, plan, chunksize=32) if pool is not None else map(_work, plan)
+        results = ordered_map(_work, plan, pool, chunksize=32)
         results = tracked(results, len(plan), unit="instance", desc="procgen", enabled=progress)
         for number, (item, (split, sft, rl, prompt, value, reasons, drawn)) in enumerate(zip(plan, results)):
             if value != 1.0:

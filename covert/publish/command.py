@@ -48,6 +48,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``push``, ``regenerate`` and ``export`` subcommands."""
     from covert.publish import FORMATS
+    from covert.scale.engine import add_engine_arguments
 
     s = sub.add_parser("push", help="upload a dataset folder to the Hub (resumable; refuses invalid datasets)")
     s.add_argument("dir", help="a dataset directory covert wrote")
@@ -64,9 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=1, help="worker processes (the output is the same for any number)")
     s.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local worker processes, or Ray Data tasks (same output)")
-    s.add_argument("--ray-address", default=None, help="Ray cluster address for --engine ray (default: local Ray)")
+    add_engine_arguments(s, "items")
     s.set_defaults(func=_cmd_regenerate)
 
     s = sub.add_parser("export", help="write a dataset in another trainer's format")

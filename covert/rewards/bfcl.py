@@ -74,7 +74,8 @@ class BfclReference:
             ok = n > 0 if wants_calls else n == 0
             why = () if ok else (f"calls:{'missing_call' if wants_calls else 'extra_call'}: {n} calls",)
             return CallsResult(1 if ok else 0, 1, 1, why)
-        result = match_turns([predicted], [list(self.expected)], invalid)
+        # the calls were not accepted, so no in-order pairing pairs them all: straight to the alignment
+        result = match_turns([predicted], [list(self.expected)], invalid, paired=False)
         count = len(predicted) + invalid
         if count != len(self.expected):
             reasons.insert(0, f"calls:wrong_count: {count} calls, expected {len(self.expected)}")
@@ -134,20 +135,33 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
     """
     _check_mode_and_category(mode, category)
     if not _is_relevance(category):
-        direct = score_directly(functions, calls, possible_answer, norm)
-        if direct is not None:
-            return direct
+        if type(calls) is list and len(calls) == 1:
+            direct = score_directly(functions, calls, possible_answer, norm)
+            if direct is not None:
+                return direct
+        # several calls: the reference's own pairing with matchers read off the entry (they remember each
+        # verdict, so pairing and explaining never check a call against an expected call twice)
         matchers = direct_matchers(functions, possible_answer, norm)
         if matchers is not None:
             return BfclReference(category, matchers, mode).score(calls)
+        direct = score_directly(functions, calls, possible_answer, norm)
+        if direct is not None:
+            return direct
     return compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)
+
+
+_AST_CATEGORIES: set[str] = set()  # categories already checked (every call of a one-off scorer asks again)
 
 
 def _check_mode_and_category(mode: str, category: str) -> None:
     if mode not in ("exact", "partial"):
         raise ValueError(f"mode is exact or partial, not {mode!r}")
-    if any(lang in category for lang in ("java", "javascript")) or "multi_turn" in category:
+    if category in _AST_CATEGORIES:
+        return
+    if "java" in category or "multi_turn" in category:  # "java" covers javascript
         raise ValueError(f"BFCL category {category!r} is not an AST category covert scores")
+    if len(_AST_CATEGORIES) < 256:
+        _AST_CATEGORIES.add(category)
 
 
 def reference_calls(possible_answer: Any, functions: Sequence[Mapping[str, Any]] | None = None
@@ -201,12 +215,20 @@ def read_calls(calls: Any) -> tuple[list[ToolCall], int, list[str]]:
     for item in calls:
         if isinstance(item, Mapping) and len(item) == 1:
             ((name, arguments),) = item.items()
-            if isinstance(name, str) and isinstance(arguments, Mapping) and all(isinstance(k, str) for k in arguments):
+            if isinstance(name, str) and isinstance(arguments, Mapping) and _str_keys(arguments):
                 out.append(ToolCall(name, arguments if type(arguments) is dict else dict(arguments)))
                 continue
         invalid += 1
         reasons.append("parse:bad_call: a BFCL call is {function_name: {param: value}}")
     return out, invalid, reasons
+
+
+def _str_keys(arguments: Mapping[Any, Any]) -> bool:
+    """Whether every key is a string."""
+    for key in arguments:  # noqa: SIM110 - a plain loop: cheaper than all() over a generator
+        if type(key) is not str and not isinstance(key, str):
+            return False
+    return True
 
 
 def _single(matcher: CallMatcher) -> Callable[[Any], bool]:

@@ -248,19 +248,26 @@ def direct_matchers(functions: Any, possible_answer: Any, norm: StringNorm) -> l
         possible_answer = possible_answer.get("ground_truth", [])
     if type(possible_answer) is not list or not possible_answer:
         return None
+    specs: dict[str, tuple[dict[str, Any], list[Any], bool] | None] = {}  # by name: looked up once per entry
     out = []
     for entry in possible_answer:
         if type(entry) is not dict or len(entry) != 1:
             return None
         ((name, answers),) = entry.items()
-        spec = _spec(functions, name)
-        if spec is None or type(answers) is not dict:
+        if type(name) is not str or type(answers) is not dict:
             return None
-        properties, required = spec
+        spec = specs.get(name, _MISSING)
+        if spec is _MISSING:
+            found = _spec(functions, name)
+            # every declared parameter regular (the common case): no parameter needs a look of its own
+            spec = specs[name] = None if found is None else (*found, all(map(_regular, found[0].values())))
+        if spec is None:
+            return None
+        properties, required, regular = spec
         for param, values in answers.items():
             if type(values) is not list:
                 return None
-            if param in properties and not _regular(properties[param]):
+            if not regular and param in properties and not _regular(properties[param]):
                 return None
         out.append(DirectMatcher(name, answers, properties, required, norm))
     return out

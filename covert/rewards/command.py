@@ -16,6 +16,8 @@ class _InputError(Exception):
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``covert score``."""
+    from covert.scale.engine import add_engine_arguments
+
     s = sub.add_parser("score", help="score predictions (JSONL of {task_id, completion}) against a dataset")
     s.add_argument("--dataset", required=True, help="a covert dataset directory")
     s.add_argument("--config", default="rl", help="the config whose rows hold the ground truth: rl (default), sft, rl-augmented, sft-augmented")
@@ -26,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--llm", default=None, metavar="SPEC",
                    help="judge the special behaviours with an LLM: vllm:MODEL, openai:URL[#MODEL] or hf:PATH")
     s.add_argument("--llm-cache", default=None, help="cache directory for LLM judge requests")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (the scores are the same for any number)")
+    add_engine_arguments(s, "scoring")
     s.set_defaults(func=_cmd_score)
 
 
@@ -40,7 +44,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from covert.io.checked import open_dataset
     from covert.io.reader import DatasetError, iter_rows
-    from covert.rewards.composite import RewardConfig, Scorer
 
     predictions = _read_predictions(Path(args.predictions))
     wanted = {task_id for task_id, _, _ in predictions}
@@ -60,21 +63,28 @@ def _score(args: argparse.Namespace) -> int:
         if task_id not in rows:
             raise _InputError(f"line {line} of {args.predictions}: task_id {task_id!r} is not in {args.dataset} ({args.config})")
     judge = None
+    if getattr(args, "llm", None) and (args.engine != "local" or args.workers > 1):
+        raise _InputError("--llm judges in this process: score with --engine local --workers 1")
     if getattr(args, "llm", None):
         from covert.cli import open_llm
         from covert.llm.judge import BackendJudge
 
         judge = BackendJudge(open_llm(args.llm, args.llm_cache))
-    scorer = Scorer(RewardConfig(mode=args.mode), judge=judge, judge_all=judge is not None)
-    from covert.io.kinds import row_labels
     from covert.progress import tracked
+    from covert.scale.engine import open_pool, ordered_map
 
-    results = []
-    for task_id, _, completion in tracked(predictions, len(predictions), desc="score", enabled=not args.quiet):
-        row = rows[task_id]
-        result = scorer.score(row, completion)
-        builder, category = row_labels(row)  # procedural rows group by environment and level
-        results.append({"task_id": task_id, "category": category, "builder": builder, **result.to_dict()})
+    if judge is not None:
+        _start_scorer(args.mode, judge)
+        pool = None
+    else:
+        pool = open_pool(args.engine, args.workers, _start_scorer, (args.mode,), args.ray_address)
+    try:
+        work = ((task_id, rows[task_id], completion) for task_id, _, completion in predictions)
+        results = list(tracked(ordered_map(score_prediction, work, pool, chunksize=16), len(predictions),
+                               desc="score", enabled=not args.quiet))
+    finally:
+        if pool is not None:
+            pool.close()
     summary = _summary(results)
     summary["rows_in_config"] = total
     if args.json:
@@ -95,6 +105,27 @@ def _score(args: argparse.Namespace) -> int:
         for name, stats in summary[title].items():
             print(f"  {name:<28} {stats['mean']:.4f}  (n={stats['count']})")
     return 0
+
+
+_SCORER: list[Any] = []  # in each worker: the Scorer _start_scorer made
+
+
+def _start_scorer(mode: str, judge: Any = None) -> None:
+    """Make this process's :class:`~covert.rewards.composite.Scorer` (runs once in every worker)."""
+    from covert.rewards.composite import RewardConfig, Scorer
+
+    _SCORER[:] = [Scorer(RewardConfig(mode=mode), judge=judge, judge_all=judge is not None)]
+
+
+def score_prediction(item: tuple[str, dict[str, Any], Any]) -> dict[str, Any]:
+    """Score one ``(task_id, row, completion)``: the per-row entry ``covert score`` prints (the unit of work
+    of every engine)."""
+    from covert.io.kinds import row_labels
+
+    task_id, row, completion = item
+    result = _SCORER[0].score(row, completion)
+    builder, category = row_labels(row)  # procedural rows group by environment and level
+    return {"task_id": task_id, "category": category, "builder": builder, **result.to_dict()}
 
 
 def _read_predictions(path: Path) -> list[tuple[str, int, Any]]:

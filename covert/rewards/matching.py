@@ -165,11 +165,13 @@ class CallsResult:
 
 
 def match_turns(predicted: Sequence[Sequence[ToolCall]], expected: Sequence[Sequence[CallMatcher]],
-                invalid: int = 0, offered: frozenset[str] | None = None) -> CallsResult:
+                invalid: int = 0, offered: frozenset[str] | None = None, paired: bool | None = None) -> CallsResult:
     """Match predicted turns of calls against expected turns (see the module docstring).
 
     ``invalid`` counts predicted calls that could not be read (they match nothing); ``offered``, when
     given, names the tools on offer, so that calls to other tools are reported as unknown.
+    ``paired=False`` tells that the caller already found the turns do not pair off completely (the
+    quick in-order check is then skipped); the result is the same.
     """
     turns = [list(t) for t in predicted if t]
     groups = [list(g) for g in expected if g]
@@ -177,7 +179,7 @@ def match_turns(predicted: Sequence[Sequence[ToolCall]], expected: Sequence[Sequ
     n_exp = sum(len(g) for g in groups)
     if n_pred > MAX_PREDICTED_CALLS:
         return CallsResult(0, n_pred + invalid, n_exp, (f"calls:too_many_calls: {n_pred} calls",))
-    if len(turns) == len(groups) and all(_turn_matches(t, g) for t, g in zip(turns, groups)):
+    if paired is not False and len(turns) == len(groups) and all(_turn_matches(t, g) for t, g in zip(turns, groups)):
         return CallsResult(n_exp, n_pred + invalid, n_exp)  # every call in its turn: nothing can do better
     matcher = _Alignment(turns, groups)
     pairs = matcher.solve()
@@ -323,7 +325,9 @@ class _Alignment:
         pairs = self._greedy(rows, cols)
         if len(pairs) < min(len(rows), len(cols)):
             weights = [[1.0 if self.fits(i, j) else 0.0 for j in cols] for i in rows]
-            pairs = [(rows[a], cols[b]) for a, b in assign(weights)]
+            pairs = _unique_pairs(weights, rows, cols)
+            if pairs is None:
+                pairs = [(rows[a], cols[b]) for a, b in assign(weights)]
         self._blocks[key] = pairs
         return pairs
 
@@ -370,6 +374,24 @@ class _Alignment:
             if not any(m.name == call.name and j not in matched_expected for j, m in enumerate(self.matchers)):
                 reasons.append(f"calls:extra_call: {call.name}")
         return reasons
+
+
+def _unique_pairs(weights: list[list[float]], rows: range, cols: range) -> list[tuple[int, int]] | None:
+    """The pairs of a 0/1 matrix in which no row and no column holds more than one 1: its only maximum
+    assignment, so :func:`assign` would return exactly these (sorted). ``None`` for any other matrix."""
+    pairs = []
+    taken: set[int] = set()
+    for a, row in enumerate(weights):
+        found = -1
+        for b, weight in enumerate(row):
+            if weight:
+                if found >= 0 or b in taken:
+                    return None
+                found = b
+        if found >= 0:
+            taken.add(found)
+            pairs.append((rows[a], cols[found]))
+    return pairs
 
 
 def _starts(blocks: list[list[Any]]) -> list[int]:

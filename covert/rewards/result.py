@@ -24,6 +24,8 @@ class Score:
     reasons: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        if type(self.value) is float and 0.0 <= self.value <= 1.0:  # the common case (NaN fails the bounds)
+            return
         if not isinstance(self.value, (int, float)) or math.isnan(self.value) or not 0.0 <= self.value <= 1.0:
             raise ValueError(f"a score lies in [0, 1], got {self.value!r}")
 

@@ -4,7 +4,6 @@ pass rate under a policy, written into every config's rows as ``pass_rate`` and 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,12 @@ from covert.rollouts.runner import run
 PASS = 1.0
 
 
-def pass_rates(rows: Iterable[dict[str, Any]], policy_for: Callable[[dict[str, Any], int], Any], k: int) -> dict[str, int]:
-    """Passes out of ``k`` rollouts per task id (a rollout passes when its reward is 1)."""
-    passes: dict[str, int] = {}
-    for row in rows:
-        passes[row["task_id"]] = sum(1 for j in range(k) if run(policy_for(row, j), row).reward.value >= PASS)
-    return passes
+def task_passes(item: tuple[dict[str, Any], float, int, int]) -> int:
+    """Passes out of ``k`` rollouts of one task ``(row, error_rate, seed, k)`` under the scripted policy
+    (a rollout passes when its reward is 1): the unit of work of :func:`calibrate` on every engine."""
+    row, error_rate, seed, k = item
+    return sum(1 for j in range(k)
+               if run(ScriptedPolicy(row, error_rate=error_rate, seed=seed * 1_000_003 + j), row).reward.value >= PASS)
 
 
 def frontier(rows: list[dict[str, Any]], low: float = 0.2, high: float = 0.8) -> list[dict[str, Any]]:
@@ -37,9 +36,12 @@ def frontier(rows: list[dict[str, Any]], low: float = 0.2, high: float = 0.8) ->
 
 
 def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int = 0,
-              out: str | Path | None = None, overwrite: bool = False, progress: bool = False) -> dict[str, Any]:
+              out: str | Path | None = None, overwrite: bool = False, progress: bool = False, workers: int = 1,
+              engine: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     """Calibrate a dataset directory; writes to ``out`` (or replaces ``root``) atomically. Returns the
-    calibration summary recorded in the manifest. ``progress`` draws a bar of the tasks rolled out."""
+    calibration summary recorded in the manifest. ``progress`` draws a bar of the tasks rolled out. The
+    rollouts run on ``workers`` local processes (``engine="local"``) or as Ray Data tasks (``engine="ray"``,
+    on local Ray or the cluster at ``ray_address``): the same bytes either way."""
     if k <= 0:
         raise ValueError("--k must be a positive integer")
     _, error_rate = parse_policy_spec(policy)
@@ -54,13 +56,17 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
                                         "covert live-mcp)", "a procedural environment's difficulty is its --level "
                                         "and --config knobs (`covert list` shows them)"))
     rows = list(iter_rows(root, source))
-
-    def policy_for(row: dict[str, Any], j: int) -> ScriptedPolicy:
-        return ScriptedPolicy(row, error_rate=error_rate, seed=seed * 1_000_003 + j)
-
     from covert.progress import tracked
+    from covert.scale.engine import open_pool, ordered_map
 
-    passes = pass_rates(tracked(rows, len(rows), unit="task", desc="calibrate", enabled=progress), policy_for, k)
+    pool = open_pool(engine, workers, ray_address=ray_address)
+    try:
+        counts = ordered_map(task_passes, ((row, error_rate, seed, k) for row in rows), pool, chunksize=8)
+        passes = {row["task_id"]: n for row, n in zip(rows, tracked(counts, len(rows), unit="task", desc="calibrate",
+                                                                      enabled=progress), strict=True)}
+    finally:
+        if pool is not None:
+            pool.close()
     record = {"policy": policy, "k": k, "seed": seed, "source_config": source}
     target = Path(out) if out is not None else root
     staging = prepare_output(target, overwrite=True if out is None else overwrite)

@@ -1,30 +1,40 @@
-"""The Ray engine: a build's items as Ray Data tasks, on local Ray or on a cluster.
+"""The Ray engine: a command's items as Ray Data tasks, on local Ray or on a cluster.
 
-Every item is a pure function of ``(spec, seed, ratios)`` (see :func:`covert.build.work_item`), so where
-it runs does not matter; the writer only needs the outcomes back in spec order, which Ray Data keeps
-when ``preserve_order`` is set. Specs and outcomes travel as pickled bytes, so Arrow never has to
-infer a schema for the nested rows.
+:class:`RayPool` has the ``imap`` of :class:`covert.parallel.WorkerPool`: it maps a picklable function
+over items and yields the results in the items' order (Ray Data keeps it when ``preserve_order`` is
+set, and every batch carries the position of its first chunk, checked on arrival). It knows no command:
+the function and the per-worker initializer are what it is handed. Items and results travel as pickled
+bytes, so Arrow never has to infer a schema for nested rows.
 """
 
 from __future__ import annotations
 
 import logging
 import pickle
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 BLOCKS_PER_WORKER = 2
+CHUNKS_PER_BLOCK = 16
+
+_applied: bytes | None = None  # in a Ray worker: the set-up (environment, initializer, arguments) it ran last
 
 
 def ensure_ray(workers: int, address: str | None = None) -> Any:
     """Connect to the cluster at ``address``, or start local Ray with ``workers`` CPUs; returns ``ray``.
 
     Does nothing when Ray is already initialised in this process (a caller's own ``ray.init`` wins).
+    Without Ray installed: :class:`covert.scale.engine.EngineUnavailable` (one line; exit 2 in the CLI).
     """
     try:
         import ray
+        import ray.data  # noqa: F401 - the 'data' extra of ray
     except ImportError:
-        raise ImportError("the ray engine needs Ray: pip install 'covert[ray]' (or 'ray[data]')") from None
+        from covert.scale.engine import EngineUnavailable
+
+        raise EngineUnavailable("--engine ray needs Ray Data, which is not installed: pip install 'covert[ray]' "
+                                "(or use --engine local)") from None
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
         if address:
@@ -38,46 +48,101 @@ def ensure_ray(workers: int, address: str | None = None) -> Any:
     return ray
 
 
-def _run_batch(batch: dict[str, Any], seed: int, ratios: tuple[float, float, float], multi_turn: bool,
-               thinking: bool) -> dict[str, list[Any]]:
-    """One Ray task: make every item of a batch (runs on a Ray worker). The outcomes come back as one
-    row, one pickle for the whole batch: the driver's cost per Ray row is far above its cost per item."""
-    from covert.build import work_item
+def _prepare(setup: bytes) -> None:
+    """Run a pool's set-up in this Ray worker, once: a worker process serves many tasks (and, in one Ray
+    session, many pools), so it runs a set-up again only when it is another one than it ran last."""
+    global _applied
+    if _applied != setup:
+        from covert.parallel import apply_environment
 
-    outcomes = [work_item(pickle.loads(blob), seed, ratios, multi_turn, thinking) for blob in batch["spec"]]
-    return {"first": [int(batch["index"][0])], "outcomes": [pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)]}
+        environment, initializer, initargs = pickle.loads(setup)
+        apply_environment(environment)
+        initializer(*initargs)
+        _applied = setup
+
+
+def _run_chunks(batch: dict[str, Any], setup: bytes, fn: Callable[[Any], Any]) -> dict[str, list[Any]]:
+    """One Ray task: ``fn`` over every item of every chunk of a batch (runs on a Ray worker). An exception
+    travels back pickled, so the caller sees the one the local engine would raise."""
+    _prepare(setup)
+    results = []
+    for blob in batch["chunk"]:
+        try:
+            out: Any = ("ok", [fn(item) for item in pickle.loads(blob)])
+        except Exception as exc:  # noqa: BLE001 - re-raised by the driver, as it was raised here
+            out = ("raised", exc)
+        results.append(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+    return {"index": [int(i) for i in batch["index"]], "results": results}
 
 
 def blocks(items: int, workers: int) -> int:
-    """How many blocks (one Ray task each) a round is cut into: two per worker, which balances the load
-    while keeping Ray Data's per-block overhead small."""
+    """How many blocks (one Ray task each) a window of ``items`` chunks is cut into: two per worker, which
+    balances the load while keeping Ray Data's per-block overhead small."""
     return max(1, min(items, max(1, workers) * BLOCKS_PER_WORKER))
 
 
-def ray_outcomes(specs: Sequence[Any], seed: int, ratios: tuple[float, float, float], workers: int,
-                 ray_address: str | None = None, multi_turn: bool = False, thinking: bool = True) -> Iterator[tuple]:
-    """Yield ``work_item(spec, seed, ratios, multi_turn, thinking)`` for every spec, in order, as Ray Data tasks.
+class RayPool:
+    """Ray Data tasks with the ``imap``/``close`` of :class:`covert.parallel.WorkerPool`.
 
-    ``workers`` bounds how many tasks run at once (and sizes local Ray); ``ray_address`` selects a
-    cluster (``"auto"``, ``"ray://head:10001"``, ...) instead of local Ray.
+    ``workers`` bounds how many tasks run at once (and sizes local Ray); ``address`` selects a cluster
+    (``"auto"``, ``"ray://head:10001"``, ...) instead of local Ray. Each Ray worker runs
+    ``initializer(*initargs)`` once, with the caller's ``COVERT_*`` environment variables, before the
+    first item it is given. Ray stays up after :meth:`close` (starting it again costs seconds); shut it
+    down with ``ray.shutdown()``.
     """
-    if not specs:
-        return
-    ray = ensure_ray(workers, ray_address)
-    items = [{"index": i, "spec": pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)} for i, spec in enumerate(specs)]
-    options = {"seed": seed, "ratios": tuple(ratios), "multi_turn": multi_turn, "thinking": thinking}
-    count = blocks(len(specs), workers)
-    dataset = ray.data.from_items(items, override_num_blocks=count).map_batches(
-        _run_batch, batch_size=-(-len(specs) // count), fn_kwargs=options, **_task_pool(ray, workers))
-    expected = 0
-    for row in dataset.iter_rows():
-        if row["first"] != expected:
-            raise RuntimeError(f"Ray returned item {row['first']} where item {expected} was due; order was not kept")
-        outcomes = pickle.loads(row["outcomes"])
-        expected += len(outcomes)
-        yield from outcomes
-    if expected != len(specs):
-        raise RuntimeError(f"Ray returned {expected} of {len(specs)} items")
+
+    def __init__(self, workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...],
+                 address: str | None = None) -> None:
+        from covert.parallel import covert_environment
+
+        self.workers = max(1, workers)
+        self._ray = ensure_ray(self.workers, address)
+        self._setup = pickle.dumps((covert_environment(), initializer, initargs), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def imap(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 16) -> Iterator[Any]:
+        """``fn`` over ``items`` in order, ``chunksize`` items per chunk; ``items`` is read a window at a
+        time (one Ray Data dataset each), so a long ``items`` is never all in memory."""
+        source = iter(items)
+        window = self.workers * BLOCKS_PER_WORKER * CHUNKS_PER_BLOCK
+        while True:
+            chunks = []
+            for _ in range(window):
+                chunk = list(islice(source, max(1, chunksize)))
+                if not chunk:
+                    break
+                chunks.append(pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL))
+            if not chunks:
+                return
+            yield from self._window(fn, chunks)
+            if len(chunks) < window:
+                return
+
+    def _window(self, fn: Callable[[Any], Any], chunks: list[bytes]) -> Iterator[Any]:
+        count = blocks(len(chunks), self.workers)
+        dataset = self._ray.data.from_items([{"index": i, "chunk": c} for i, c in enumerate(chunks)],
+                                            override_num_blocks=count)
+        dataset = dataset.map_batches(_run_chunks, batch_size=-(-len(chunks) // count),
+                                      fn_kwargs={"setup": self._setup, "fn": fn}, **_task_pool(self._ray, self.workers))
+        expected = 0
+        for row in dataset.iter_rows():
+            if row["index"] != expected:
+                raise RuntimeError(f"Ray returned chunk {row['index']} where chunk {expected} was due; order was not kept")
+            expected += 1
+            status, value = pickle.loads(row["results"])
+            if status == "raised":
+                raise value
+            yield from value
+        if expected != len(chunks):
+            raise RuntimeError(f"Ray returned {expected} of {len(chunks)} chunks")
+
+    def close(self) -> None:
+        """Nothing to stop: a window's tasks end with it, and Ray stays up for the next pool."""
+
+    def __enter__(self) -> RayPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _task_pool(ray: Any, workers: int) -> dict[str, Any]:
