@@ -48,7 +48,6 @@ from covert.imports.store import StoreError, read_spec, store_dir
 from covert.io.staging import write_atomically
 
 ADMITTED = "admitted.json"
-PREFIX = "api."
 COMPILED = "compiled"  # the folder of the store that keeps cut-down specs
 LEGACY_SUFFIXES = (".bound", ".validators")  # pickles and bytecode earlier versions kept: never loaded
 

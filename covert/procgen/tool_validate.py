@@ -17,7 +17,8 @@ from typing import Any
 from covert.env import State, UnknownBuilderError, get_builder
 from covert.procgen.contract import ConfigError, Instance
 from covert.procgen.registry import UnknownEnvironmentError, get_env
-from covert.procgen.tool_forms import PREFIX, get_tool_form
+from covert.procgen.tool_form import PREFIX
+from covert.procgen.tool_forms import get_tool_form
 from covert.procgen.tool_rows import FORM, SFT_TOOLS_CONFIG, TooManyCalls, make_tool_rows
 from covert.validation import (
     Invalid,
