@@ -8,6 +8,7 @@ validation are sampled more.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -222,8 +223,9 @@ def _outcomes(specs: list[ItemSpec], workers: int, pool: Any, engine: str = "loc
     if engine == "ray":
         from covert.scale.ray_engine import ray_outcomes
 
-        packed: Iterator[tuple] = ray_outcomes(specs, config.seed, config.split_ratios, workers, ray_address,
-                                               config.multi_turn, config.thinking)
+        work = functools.partial(work_item, seed=config.seed, ratios=tuple(config.split_ratios),
+                                 multi_turn=config.multi_turn, thinking=config.thinking)
+        packed: Iterator[tuple] = ray_outcomes(work, specs, workers, ray_address)
         try:
             for spec, outcome in zip(specs, packed):
                 yield (spec, *outcome)

@@ -1,7 +1,7 @@
 """The Ray engine: a build's items as Ray Data tasks, on local Ray or on a cluster.
 
-Every item is a pure function of ``(spec, seed, ratios)`` (see :func:`covert.build.work_item`), so where
-it runs does not matter; the writer only needs the outcomes back in spec order, which Ray Data keeps
+The engine runs the work it is handed: every item is a pure function of its spec (a build hands
+:func:`covert.build.work_item` bound to its seed and split ratios), so where it runs does not matter; the writer only needs the outcomes back in spec order, which Ray Data keeps
 when ``preserve_order`` is set. Specs and outcomes travel as pickled bytes, so Arrow never has to
 infer a schema for the nested rows.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import pickle
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 BLOCKS_PER_WORKER = 2
@@ -38,13 +38,10 @@ def ensure_ray(workers: int, address: str | None = None) -> Any:
     return ray
 
 
-def _run_batch(batch: dict[str, Any], seed: int, ratios: tuple[float, float, float], multi_turn: bool,
-               thinking: bool) -> dict[str, list[Any]]:
-    """One Ray task: make every item of a batch (runs on a Ray worker). The outcomes come back as one
+def _run_batch(batch: dict[str, Any], work: Callable[[Any], tuple]) -> dict[str, list[Any]]:
+    """One Ray task: run ``work`` on every item of a batch (on a Ray worker). The outcomes come back as one
     row, one pickle for the whole batch: the driver's cost per Ray row is far above its cost per item."""
-    from covert.build import work_item
-
-    outcomes = [work_item(pickle.loads(blob), seed, ratios, multi_turn, thinking) for blob in batch["spec"]]
+    outcomes = [work(pickle.loads(blob)) for blob in batch["spec"]]
     return {"first": [int(batch["index"][0])], "outcomes": [pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)]}
 
 
@@ -54,9 +51,11 @@ def blocks(items: int, workers: int) -> int:
     return max(1, min(items, max(1, workers) * BLOCKS_PER_WORKER))
 
 
-def ray_outcomes(specs: Sequence[Any], seed: int, ratios: tuple[float, float, float], workers: int,
-                 ray_address: str | None = None, multi_turn: bool = False, thinking: bool = True) -> Iterator[tuple]:
-    """Yield ``work_item(spec, seed, ratios, multi_turn, thinking)`` for every spec, in order, as Ray Data tasks.
+def ray_outcomes(work: Callable[[Any], tuple], specs: Sequence[Any], workers: int,
+                 ray_address: str | None = None) -> Iterator[tuple]:
+    """Yield ``work(spec)`` for every spec, in order, as Ray Data tasks. ``work`` is the work it is handed (a
+    picklable callable, such as a :func:`functools.partial` of :func:`covert.build.work_item`): the engine
+    knows nothing of what an item is.
 
     ``workers`` bounds how many tasks run at once (and sizes local Ray); ``ray_address`` selects a
     cluster (``"auto"``, ``"ray://head:10001"``, ...) instead of local Ray.
@@ -65,10 +64,9 @@ def ray_outcomes(specs: Sequence[Any], seed: int, ratios: tuple[float, float, fl
         return
     ray = ensure_ray(workers, ray_address)
     items = [{"index": i, "spec": pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)} for i, spec in enumerate(specs)]
-    options = {"seed": seed, "ratios": tuple(ratios), "multi_turn": multi_turn, "thinking": thinking}
     count = blocks(len(specs), workers)
     dataset = ray.data.from_items(items, override_num_blocks=count).map_batches(
-        _run_batch, batch_size=-(-len(specs) // count), fn_kwargs=options, **_task_pool(ray, workers))
+        _run_batch, batch_size=-(-len(specs) // count), fn_kwargs={"work": work}, **_task_pool(ray, workers))
     expected = 0
     for row in dataset.iter_rows():
         if row["first"] != expected:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,8 +42,9 @@ def test_ray_outcomes_equal_work_items_in_order(local_ray) -> None:
     builders = resolve_builders(config.builders)
     specs = plan_round(config, builders, TargetSampler(builders), 0, 24)
     ratios = config.split_ratios
-    assert list(ray_outcomes(specs, config.seed, ratios, workers=2)) == [work_item(s, config.seed, ratios) for s in specs]
-    assert list(ray_outcomes([], config.seed, ratios, workers=2)) == []
+    work = functools.partial(work_item, seed=config.seed, ratios=ratios)
+    assert list(ray_outcomes(work, specs, workers=2)) == [work_item(s, config.seed, ratios) for s in specs]
+    assert list(ray_outcomes(work, [], workers=2)) == []
 
 
 def test_blocks() -> None:
