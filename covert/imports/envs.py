@@ -135,7 +135,7 @@ def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None, custom: dict[
 
 def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None,
                  version: str | None = None) -> Builder:
-    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`);
+    """The covert builder of an imported API (raises :class:`~covert.imports.bound.BindError`);
     ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`);
     ``version`` as for :func:`~covert.imports.bind.bind`."""
     api, language = _bind_reachable(spec, exclude, custom, version)

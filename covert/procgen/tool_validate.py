@@ -33,7 +33,7 @@ from covert.validation import (
 
 def validate_tool_row(row: dict[str, Any], config: str) -> None:
     """Check one tool-form row (``config`` is ``sft-procgen-tools`` or ``rl-procgen-tools``); raises
-    :class:`~covert.validation.Invalid` with a stable reason and the environment's name as the detail."""
+    :class:`~covert.errors.Invalid` with a stable reason and the environment's name as the detail."""
     from covert.schemas import SchemaViolation, validator
 
     kind = "sft" if config == SFT_TOOLS_CONFIG else "rl"

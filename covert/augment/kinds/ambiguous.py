@@ -27,7 +27,7 @@ from covert.augment.simulator import template_answer
 from covert.augment.text import Query, hands_over, has_context, replace_ci, spans, split_query
 from covert.conversation.dialogue import ASK_TEMPLATES, WHICH_TEMPLATES
 from covert.env import get_builder
-from covert.validation import Invalid
+from covert.errors import Invalid
 from covert.values import contains_value, mentions, normalize_text, render
 
 MODES = ("reference", "sentence")
