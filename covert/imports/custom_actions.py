@@ -540,7 +540,7 @@ def sample_state(api: Any, seed: str = "prompt") -> dict[str, Any]:
 # -- the store ----------------------------------------------------------------------------------------
 def save_code(store: str | Path, code: CustomCode) -> dict[str, Any]:
     """Write admitted code into the store (``actions/<sha256>.py``, atomically); the admitted-list entry."""
-    from covert.io.staging import write_atomically
+    from covert.atomic import write_atomically
 
     rel = f"{ACTIONS}/{code.sha256}.py"
     write_atomically(Path(store) / rel, code.code)

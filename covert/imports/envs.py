@@ -38,6 +38,7 @@ from typing import Any
 
 import orjson
 
+from covert.atomic import write_atomically
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
@@ -45,7 +46,6 @@ from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
 from covert.imports.resources import classify, infer
 from covert.imports.store import StoreError, read_spec, store_dir
-from covert.io.staging import write_atomically
 
 ADMITTED = "admitted.json"
 COMPILED = "compiled"  # the folder of the store that keeps cut-down specs
