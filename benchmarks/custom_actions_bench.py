@@ -74,7 +74,8 @@ def scan(source: str) -> None:
     import statistics
     from collections import Counter
 
-    from covert.imports.bind import BindError, bind
+    from covert.imports.bind import bind
+    from covert.imports.bound import BindError
     from covert.imports.corpora import iter_corpus
     from covert.imports.custom_actions import action_prompt, sample_state, target_of
     from covert.imports.custom_actions_check import custom_roles

@@ -21,7 +21,7 @@ from typing import Any
 import covert
 from covert import interrupts
 from covert.env import item_rng, resolve_builders
-from covert.env.registry import LIVE_PREFIX
+from covert.imports.prefixes import LIVE_PREFIX
 from covert.io.background import Background
 from covert.io.card import write_card
 from covert.io.loader_safe import LoaderUnsafe

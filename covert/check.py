@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from covert.augment.verify import is_augmented, validate_augmented_row
+from covert.errors import Invalid
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
 from covert.io.reader import DatasetError, iter_checked_rows
 from covert.procgen.validate import is_procgen_config, validate_procgen_row
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 
 
 @dataclass

@@ -18,10 +18,10 @@ __all__ = ["UsageError", "main", "parser"]
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from covert.env import builder_names, get_builder
-    from covert.env.registry import admitted_names
+    from covert.env.registry import source_names
     from covert.procgen.registry import env_names, get_env
 
-    names = builder_names() + admitted_names()
+    names = builder_names() + source_names()
     rows = [{**get_builder(name).summary(), "kind": "builder"} for name in names]
     procedural = [{**get_env(name).summary(), "knob_names": [k.name for k in get_env(name).knobs],
                    "levels": max((len(k.levels) for k in get_env(name).knobs), default=0)} for name in env_names()]

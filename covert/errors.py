@@ -1,4 +1,5 @@
-"""Errors the CLI reports as one line with exit status 2."""
+"""Errors every layer shares: what the CLI reports as one line with exit status 2, and a row that fails
+validation."""
 
 from __future__ import annotations
 
@@ -16,3 +17,12 @@ def missing_extra(exc: ImportError, feature: str, extra: str) -> ImportError:
         return exc
     return ModuleNotFoundError(f"{feature} needs {missing.split('.')[0]}, which is not installed: "
                                f"pip install 'covert[{extra}]'", name=missing)
+
+
+class Invalid(Exception):
+    """A row that fails validation; ``reason`` is a stable code, ``detail`` says where."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail

@@ -31,6 +31,7 @@ from typing import Any
 from covert.answer_checks import answer_problem, fact_problem
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
+from covert.errors import Invalid
 from covert.imports import rowforms
 from covert.policy import required_call, violation
 from covert.query_leaks import path_said, query_leaks
@@ -56,15 +57,6 @@ class Oracle:
     recorded_outputs: list[str] | None
     answer: str | None
     category: str | None = None  # the row's label; None skips the category invariants
-
-
-class Invalid(Exception):
-    """A row that fails validation; ``reason`` is a stable code, ``detail`` says where."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
 
 
 def oracle_of(row: dict[str, Any], kind: str) -> Oracle:

@@ -9,8 +9,9 @@ import random
 import pytest
 
 from covert.env.state import State
+from covert.errors import Invalid
 from covert.imports import envs
-from covert.validation import Invalid, Oracle, _check_parallel_order, _replay
+from covert.validation import Oracle, _check_parallel_order, _replay
 from tests.imports.api_fixtures import notes_google
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import get_builder
+from covert.errors import Invalid
 from covert.policy import (
     choose_principal,
     identity_of,
@@ -23,7 +24,7 @@ from covert.policy import (
     violation,
 )
 from covert.synth.generate import ItemSpec, make_item
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 from tests.synth.test_turn_checks import _find, _write_dataset
 
 POLICY_BUILDERS = ("airline", "banking", "helpdesk", "hotels", "retail", "smart_home")

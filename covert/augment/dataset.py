@@ -34,7 +34,7 @@ from covert.augment.registry import INTENSITIES, NotApplicable, RowPair, get_kin
 from covert.augment.rows import augment_pair
 from covert.augment.verify import is_augmented, validate_augmented_pair, validate_augmented_row
 from covert.build import SPLITS
-from covert.errors import UsageError
+from covert.errors import Invalid, UsageError
 from covert.io.background import Background
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
@@ -43,7 +43,7 @@ from covert.io.portable import portable_command, portable_path
 from covert.io.reader import DatasetError
 from covert.io.staging import discard, prepare_output, publish, restore
 from covert.scale.engine import Pool, open_pool, ordered_map
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 
 AUGMENTED = {"sft": "sft-augmented", "rl": "rl-augmented"}
 

@@ -15,7 +15,7 @@ from typing import Any
 from covert.augment.registry import RowPair
 from covert.augment.rows import flat_calls, query_of, truth_of, with_query
 from covert.augment.verify import validate_augmented_pair
-from covert.validation import Invalid
+from covert.errors import Invalid
 from covert.values import mentions, normalize_text, render
 
 KINDS = ("indirect", "ambiguous")

@@ -1,9 +1,9 @@
 """The simulated user of an ambiguous-query row, behind covert's user-simulator interface.
 
 The row's ``ground_truth["clarify"]`` records the one value the query leaves out and how the user says
-it. :func:`clarify_scenario` turns that into a :class:`covert.conversation.scenario.UserScenario` (the
+it. :func:`clarify_scenario` turns that into a :class:`covert.user.scenario.UserScenario` (the
 goal is the query; the only known item is the missing value), so the template user
-(:class:`covert.conversation.simulator.TemplateUser`) answers a question about it with exactly that
+(:class:`covert.user.simulator.TemplateUser`) answers a question about it with exactly that
 value and nothing else, and an LLM simulator can later stand behind the same interface.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from covert.conversation.scenario import KnownItem, UserScenario
-from covert.conversation.simulator import TemplateUser, UserSimulator
+from covert.user.scenario import KnownItem, UserScenario
+from covert.user.simulator import TemplateUser, UserSimulator
 
 __all__ = ["UserSimulator", "clarify_scenario", "clarify_user", "template_answer"]
 

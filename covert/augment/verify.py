@@ -1,7 +1,7 @@
 """The preservation proof of an augmented row: the oracle still holds, and what changed is explicit.
 
 :func:`validate_augmented_row` checks one augmented SFT or RL row on its own, like
-:func:`covert.validation.validate_row` does for base rows, and raises :class:`covert.validation.Invalid`:
+:func:`covert.validation.validate_row` does for base rows, and raises :class:`covert.errors.Invalid`:
 
 1. L1: the row validates against its schema, with every offered tool (distractors included) checked
    against ``schemas/tool.schema.json``; every tool named like one of the builder's is exactly the

@@ -15,9 +15,9 @@ from typing import Any
 
 from covert.conversation.holdback import hold_back
 from covert.conversation.phrasing import action_phrase, final_plan, plan_text
-from covert.conversation.scenario import KnownItem, UserScenario, scenario_of
-from covert.conversation.simulator import TemplateUser
 from covert.env import Builder, item_rng
+from covert.user.scenario import KnownItem, UserScenario, scenario_of
+from covert.user.simulator import TemplateUser
 from covert.values import finish_sentence, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import STOP_DONE, STOP_OUT_OF_SCOPE, STOP_TRANSFER, UserTurn
+from covert.user.scenario import UserScenario
+from covert.user.simulator import STOP_DONE, STOP_OUT_OF_SCOPE, STOP_TRANSFER, UserTurn
 
 STOP_TOKENS = {"###STOP###": STOP_DONE, "###TRANSFER###": STOP_TRANSFER, "###OUT-OF-SCOPE###": STOP_OUT_OF_SCOPE}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.conversation.scenario import UserScenario
+from covert.user.scenario import UserScenario
 from covert.values import normalize_text, render
 
 INVENTED = "user_invented_value"

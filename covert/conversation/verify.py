@@ -53,7 +53,7 @@ def _pasted_key(text: str, calls: list[dict[str, Any]]) -> str | None:
 
 
 def check_conversation(row: dict[str, Any], writes: set[str] | None = None) -> None:
-    """Raise :class:`covert.validation.Invalid` for the first defect above. ``writes`` names the tools
+    """Raise :class:`covert.errors.Invalid` for the first defect above. ``writes`` names the tools
     that change state (default: every tool the row's builder marks as writing)."""
     messages = row["messages"]
     if not any(m.get("reasoning_content") for m in messages) and sum(m["role"] == "user" for m in messages) < 2:
@@ -62,7 +62,7 @@ def check_conversation(row: dict[str, Any], writes: set[str] | None = None) -> N
         from covert.env import get_builder
 
         writes = {n for n, t in get_builder(row["builder"]).tools.items() if t.writes}
-    from covert.validation import Invalid
+    from covert.errors import Invalid
 
     descriptions = _description_sentences(row.get("tools") or [])
     selections = [s.get("value") for s in (row.get("ground_truth") or {}).get("selections", [])

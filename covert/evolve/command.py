@@ -26,7 +26,7 @@ def failure_knobs_for(summary: dict[str, Any]) -> dict[str, tuple[str, ...]]:
 
 def write_json(path: Path, data: Any) -> None:
     """Write JSON to ``path`` whole or not at all."""
-    from covert.io.staging import write_atomically
+    from covert.atomic import write_atomically
 
     write_atomically(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 

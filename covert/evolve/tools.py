@@ -81,7 +81,7 @@ def config_rows(pairs: Sequence[Any], config: dict[str, Any], seed: int = 0, lim
     from covert.augment.registry import NotApplicable
     from covert.augment.rows import augment_pair
     from covert.augment.verify import validate_augmented_pair
-    from covert.validation import Invalid
+    from covert.errors import Invalid
 
     out: list[Any] = []
     left: Counter[str] = Counter()

@@ -23,8 +23,10 @@ import orjson
 from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
+from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, typed_schema
 from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueContext, context_for, make_value
 from covert.imports.model import ApiSpec
+from covert.imports.record_keys import PARENT_KEY, SCOPES, public, scope_key
 from covert.imports.resources import (
     LIMIT_NAMES,
     TOKEN_NAMES,
@@ -50,25 +52,8 @@ from covert.imports.statefactory import (
 )
 
 BINDER_VERSION = "8"
-TYPED_DEPTH = 6  # how deep a tool's output schema is kept (deeper levels: any value)
-PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
-SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
-SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
-_TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
-_TYPES = {"string", "integer", "number", "boolean", "array", "object", "null"}
-# formats fastjsonschema checks; others are documentation only and are dropped from argument schemas
-_CHECKED_FORMATS = {"date-time", "date", "email", "hostname", "ipv4", "ipv6", "uri", "uuid", "time", "regex"}
-
-
-class BindError(ValueError):
-    """An API that cannot be bound at all; ``reason`` is a counted snake_case code."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -83,23 +68,6 @@ class ErrorStyle:
         """The message in the API's manner (HTTP APIs prefix the status line)."""
         status = {"not_found": "404 Not Found", "conflict": "409 Conflict", "bad_request": "400 Bad Request"}.get(code)
         return f"{status}: {text}" if status else text
-
-
-@dataclass
-class BoundTool:
-    """One tool of a bound API: its spec, its role and the generic implementation."""
-
-    spec: ToolSpec
-    role: Role
-    impl: Callable[[State, dict[str, Any]], Any]
-    fields: dict[str, str] = field(default_factory=dict)  # parameter -> record field it sets or filters
-    limit_param: str | None = None
-    token_param: str | None = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        """What a pickled copy holds (another process, never a file): the implementation, a closure over
-        the binding, is made again by :func:`bind`."""
-        return {**self.__dict__, "impl": None}
 
 
 @dataclass
@@ -459,21 +427,6 @@ def named_by(rec: dict[str, Any], id_field: str) -> dict[str, Any]:
     return {}
 
 
-def public(rec: dict[str, Any]) -> dict[str, Any]:
-    """A record as tools return it (without covert's private parent and scope links)."""
-    if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy
-        return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith(SCOPE_PREFIX)}
-    return rec
-
-
-def scope_key(param: str, schema: dict[str, Any] | None = None) -> str:
-    """The record key of a scope parameter (``projectsId`` -> ``x-scope-projectsid``); a parameter with a
-    pattern (Google's ``parent``: ``^projects/[^/]+$``) is keyed by its pattern too."""
-    pattern = (schema or {}).get("pattern")
-    tail = "-" + hashlib.sha256(pattern.encode()).hexdigest()[:8] if isinstance(pattern, str) else ""
-    return SCOPE_PREFIX + "".join(words(param)) + tail
-
-
 def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: ValueContext | None = None) -> str:
     """A scope a user would name (a project ``billing-prod-482``, an account, a region), in the parameter's
     pattern when it declares one."""
@@ -596,7 +549,7 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
 
 def tool_name(op_name: str) -> str:
     """The tool name of an operation: its own name when it is a valid tool name, else a cleaned one."""
-    return op_name if _TOOL_NAME.match(op_name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op_name))[:64]
+    return op_name if TOOL_NAME.match(op_name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op_name))[:64]
 
 
 def _errors(role: Role, style: ErrorStyle) -> tuple[str, ...]:
@@ -637,7 +590,7 @@ def _scalar(schema: Any) -> bool:
 
 
 def _param_schema(schema: dict[str, Any], param: str, entity: str | None, fallback: str) -> dict[str, Any]:
-    out = _clean(schema, 0)
+    out = clean_schema(schema, 0)
     description = " ".join(str(schema.get("description") or "").split())[:300]
     out["description"] = description or fallback
     if entity:
@@ -645,38 +598,8 @@ def _param_schema(schema: dict[str, Any], param: str, entity: str | None, fallba
     return out
 
 
-def _clean(schema: Any, depth: int) -> dict[str, Any]:
-    """An argument schema fit for OpenAI specs and fastjsonschema: known types only, bounded depth,
-    no documentation-only formats, no defaults the validator would have to apply."""
-    if not isinstance(schema, dict):
-        return {"type": "string"}
-    out: dict[str, Any] = {}
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kinds = [k for k in kind if k in _TYPES]
-        kind = kinds if kinds else "string"
-    elif kind not in _TYPES:
-        kind = "object" if "properties" in schema else ("array" if "items" in schema else "string")
-    out["type"] = kind
-    for key in ("enum", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems"):
-        if key in schema:
-            out[key] = schema[key]
-    if schema.get("format") in _CHECKED_FORMATS:
-        out["format"] = schema["format"]
-    if isinstance(schema.get("description"), str) and depth > 0:
-        out["description"] = " ".join(schema["description"].split())[:200]
-    if kind == "array":
-        out["items"] = _clean(schema.get("items", {}), depth + 1) if depth < 4 else {}
-    if kind == "object" and isinstance(schema.get("properties"), dict) and depth < 4:
-        out["properties"] = {k: _clean(v, depth + 1) for k, v in schema["properties"].items()}
-        req = [r for r in schema.get("required") or [] if r in out["properties"]]
-        if req:
-            out["required"] = req
-    return out
-
-
 def _tagged(schema: dict[str, Any], resource: Resource, resources: dict[str, Resource]) -> dict[str, Any]:
-    rec = dict(_typed(schema, 0))
+    rec = dict(typed_schema(schema, 0))
     props = dict(rec.get("properties") or {})
     if resource.id_field in props:
         props[resource.id_field] = {**props[resource.id_field], ENTITY_KEY: resource.entity}
@@ -684,29 +607,6 @@ def _tagged(schema: dict[str, Any], resource: Resource, resources: dict[str, Res
         props[resource.parent_field] = {**props[resource.parent_field], ENTITY_KEY: resources[resource.parent].entity}
     rec["properties"] = props
     return rec
-
-
-def _typed(schema: Any, depth: int) -> dict[str, Any]:
-    """A copy of an output schema where every object and array says its type (the tool graph walks types)."""
-    if not isinstance(schema, dict):
-        return {}
-    out = dict(schema)
-    if "type" not in out:
-        if "properties" in out:
-            out["type"] = "object"
-        elif "items" in out:
-            out["type"] = "array"
-    if isinstance(out.get("type"), list):
-        out["type"] = next((k for k in out["type"] if k != "null"), "string")
-    if depth < TYPED_DEPTH:
-        if isinstance(out.get("properties"), dict):
-            out["properties"] = {k: _typed(v, depth + 1) for k, v in out["properties"].items()}
-        if isinstance(out.get("items"), dict):
-            out["items"] = _typed(out["items"], depth + 1)
-    else:
-        out.pop("properties", None)
-        out.pop("items", None)
-    return out
 
 
 def _returns(role: Role, resource: Resource, resources: dict[str, Resource]) -> dict[str, Any]:
@@ -718,8 +618,8 @@ def _returns(role: Role, resource: Resource, resources: dict[str, Resource]) -> 
         path, items = found
         tagged = _tagged(items, resource, resources)
         if not path:
-            return {**_typed(response, 0), "items": tagged}
-        wrapper = _typed(response, 0)
+            return {**typed_schema(response, 0), "items": tagged}
+        wrapper = typed_schema(response, 0)
         wrapper["properties"] = {**wrapper["properties"], path: {**wrapper["properties"][path], "items": tagged}}
         return wrapper
     if role.kind == "delete" and obj(response) is None:
@@ -730,7 +630,7 @@ def _returns(role: Role, resource: Resource, resources: dict[str, Resource]) -> 
     path, rec = found
     if not path:
         return _tagged(rec, resource, resources)
-    wrapper = _typed(response, 0)
+    wrapper = typed_schema(response, 0)
     wrapper["properties"] = {**wrapper["properties"], path: _tagged(rec, resource, resources)}
     return wrapper
 

@@ -94,7 +94,8 @@ def _environment_of(spec, check: bool) -> tuple[str, str]:  # noqa: ANN001 - Api
     """``(environment id, why it cannot be bound or "")``: the id ``covert envs verify`` admits the spec as
     and ``covert build --builders`` takes; with ``check``, the binder is tried at once, so an API that it
     cannot make an environment of is said now rather than at ``covert envs verify``."""
-    from covert.imports.bind import BindError, bind, env_name
+    from covert.imports.bind import bind, env_name
+    from covert.imports.bound import BindError
 
     if not check:
         return env_name(spec), ""

@@ -258,7 +258,7 @@ def _dump(value: Any, limit: int = MAX_SCHEMA_CHARS) -> str:
 def action_prompt(target: Target, spec: ApiSpec, resources: dict[str, Resource], style: Any,
                   sample: dict[str, Any]) -> str:
     """The first-pass prompt for one custom action (``sample``: a generated state, ``{"tables": ...}``)."""
-    from covert.imports.bind import public
+    from covert.imports.record_keys import public
 
     op = target.op
     params = {k: compact_schema(v) for k, v in (op.parameters.get("properties") or {}).items()
@@ -374,7 +374,7 @@ if hasattr(os, "register_at_fork"):
 
 def _links(target: Target, args: dict[str, Any], resources: dict[str, Resource], tool: ToolSpec) -> dict[str, Any]:
     """Private record keys an argument pins (parent link, scope), as the generic tools filter them."""
-    from covert.imports.bind import PARENT_KEY, scope_key
+    from covert.imports.record_keys import PARENT_KEY, scope_key
 
     resource = resources[target.table]
     links: dict[str, Any] = {}
@@ -391,7 +391,7 @@ def payload_of(target: Target, state: State, args: dict[str, Any], resources: di
                tool: ToolSpec) -> dict[str, Any]:
     """The JSON a call sends into the sandbox: the tables it may see (records under the named parent and
     scope only, without covert's private links) and the arguments."""
-    from covert.imports.bind import public
+    from covert.imports.record_keys import public
 
     links = _links(target, args, resources, tool)
     tables: dict[str, Any] = {}
@@ -433,9 +433,9 @@ def apply_changes(target: Target, code: CustomCode, state: State, changes: dict[
 
 def bind_custom(op: Operation, code: CustomCode, spec: ApiSpec, resources: dict[str, Resource],
                 roles: list[Role], style: Any) -> Any:
-    """The bound tool of an admitted custom action (a :class:`~covert.imports.bind.BoundTool` with
-    ``role.kind == "custom"``); raises :class:`~covert.imports.bind.BindError` when it has no target."""
-    from covert.imports.bind import BindError, BoundTool
+    """The bound tool of an admitted custom action (a :class:`~covert.imports.bound.BoundTool` with
+    ``role.kind == "custom"``); raises :class:`~covert.imports.bound.BindError` when it has no target."""
+    from covert.imports.bound import BindError, BoundTool
 
     target = target_of(op, spec, resources, roles)
     if isinstance(target, str):
@@ -492,7 +492,7 @@ def reply_problem(value: Any) -> str:
 def tool_spec(target: Target, code: CustomCode, resources: dict[str, Resource], style: Any) -> ToolSpec:
     """The tool spec of a custom action: the operation's parameters with ids tagged by entity."""
     from covert.env.schema import ENTITY_KEY
-    from covert.imports.bind import _TOOL_NAME, _clean, _typed
+    from covert.imports.bound import TOOL_NAME, clean_schema, typed_schema
 
     op = target.op
     resource = resources[target.table]
@@ -501,7 +501,7 @@ def tool_spec(target: Target, code: CustomCode, resources: dict[str, Resource], 
     for param, schema in props.items():
         if not isinstance(schema, dict) or schema.get("x-in") == "header":
             continue
-        out = _clean(schema, 0)
+        out = clean_schema(schema, 0)
         out["description"] = " ".join(str(schema.get("description") or "").split())[:300] or \
             f"The {' '.join(words(param))}."
         if param == target.id_param:
@@ -509,8 +509,8 @@ def tool_spec(target: Target, code: CustomCode, resources: dict[str, Resource], 
         elif param in target.parent_params and target.parent_params[param] in resources:
             out[ENTITY_KEY] = resources[target.parent_params[param]].entity
         exposed[param] = out
-    name = op.name if _TOOL_NAME.match(op.name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op.name))[:64]
-    returns = _typed(op.response, 0) if isinstance(op.response, dict) else {}
+    name = op.name if TOOL_NAME.match(op.name) else ("op_" + re.sub(r"[^A-Za-z0-9_.-]", "_", op.name))[:64]
+    returns = typed_schema(op.response, 0) if isinstance(op.response, dict) else {}
     if isinstance(op.response, dict) and "properties" in returns and resource.id_field in returns["properties"]:
         returns["properties"] = {**returns["properties"], resource.id_field: {
             **returns["properties"][resource.id_field], ENTITY_KEY: resource.entity}}
@@ -540,7 +540,7 @@ def sample_state(api: Any, seed: str = "prompt") -> dict[str, Any]:
 # -- the store ----------------------------------------------------------------------------------------
 def save_code(store: str | Path, code: CustomCode) -> dict[str, Any]:
     """Write admitted code into the store (``actions/<sha256>.py``, atomically); the admitted-list entry."""
-    from covert.io.staging import write_atomically
+    from covert.atomic import write_atomically
 
     rel = f"{ACTIONS}/{code.sha256}.py"
     write_atomically(Path(store) / rel, code.code)
@@ -567,7 +567,7 @@ def add_custom_tools(spec: ApiSpec, customs: list[Role], custom: dict[str, Custo
                      left_out: list[tuple[str, str]], exclude: dict[str, str]) -> None:
     """The binder's hook: bind each admitted custom action as a tool (into ``tools``), or leave it out with
     its reason (into ``left_out``)."""
-    from covert.imports.bind import BindError
+    from covert.imports.bound import BindError
 
     for role in customs:
         try:

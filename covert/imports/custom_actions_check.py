@@ -110,7 +110,7 @@ def _canonical(value: Any) -> str:
 
 def _args(target: Target, api: Any, rec: dict[str, Any], state: State, rng: random.Random,
           tool: Any) -> dict[str, Any]:
-    from covert.imports.bind import PARENT_KEY, SCOPES, scope_key
+    from covert.imports.record_keys import PARENT_KEY, SCOPES, scope_key
     from covert.imports.statefactory import value_for
 
     resource = api.resources[target.table]
@@ -279,7 +279,8 @@ def write_actions(spec: ApiSpec, backend: Any, sandbox: SandboxPool, *, revision
                   max_tokens: int = 1024) -> ActionOutcome:
     """Ask ``backend`` for an implementation of every custom action of ``spec``, validate it, and revise up to
     ``revisions`` times; the admitted implementations and one record per custom action."""
-    from covert.imports.bind import BindError, bind
+    from covert.imports.bind import bind
+    from covert.imports.bound import BindError
     from covert.imports.resources import infer
     from covert.llm.base import ChatRequest, SamplingParams
 

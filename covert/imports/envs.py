@@ -38,6 +38,7 @@ from typing import Any
 
 import orjson
 
+from covert.atomic import write_atomically
 from covert.env import Builder, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
@@ -45,10 +46,8 @@ from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
 from covert.imports.resources import classify, infer
 from covert.imports.store import StoreError, read_spec, store_dir
-from covert.io.staging import write_atomically
 
 ADMITTED = "admitted.json"
-PREFIX = "api."
 COMPILED = "compiled"  # the folder of the store that keeps cut-down specs
 IMPORTED_TASKS_PER_STATE = 4  # one project and region per state: a few requests each, then another
 LEGACY_SUFFIXES = (".bound", ".validators")  # pickles and bytecode earlier versions kept: never loaded
@@ -137,7 +136,7 @@ def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None, custom: dict[
 
 def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None,
                  version: str | None = None) -> Builder:
-    """The covert builder of an imported API (raises :class:`~covert.imports.bind.BindError`);
+    """The covert builder of an imported API (raises :class:`~covert.imports.bound.BindError`);
     ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`);
     ``version`` as for :func:`~covert.imports.bind.bind`."""
     api, language = _bind_reachable(spec, exclude, custom, version)

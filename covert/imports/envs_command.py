@@ -156,7 +156,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         if llm is not None:
             llm.close()
     if args.report:
-        from covert.io.staging import write_atomically
+        from covert.atomic import write_atomically
 
         write_atomically(Path(args.report), json.dumps(report, indent=2, sort_keys=True) + "\n")
     print(f"{report['admitted']} of {report['environments']} environments admitted "

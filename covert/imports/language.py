@@ -19,7 +19,8 @@ from typing import Any, ClassVar
 
 from covert.env import Intent, Language, Reference, State
 from covert.imports import phrasing
-from covert.imports.bind import BoundApi, BoundTool
+from covert.imports.bind import BoundApi
+from covert.imports.bound import BoundTool
 from covert.imports.fieldvalues import ValueContext, context_for, field_kind
 from covert.imports.resources import Resource, items_path, record_of, words
 from covert.imports.statefactory import Unsatisfiable, names_record, value_for
@@ -387,7 +388,7 @@ def scope_noun(param: str) -> str:
 
 
 def _scope_sampler(param: str, schema: dict[str, Any]) -> _ScopeValue:
-    from covert.imports.bind import scope_key
+    from covert.imports.record_keys import scope_key
 
     return _ScopeValue(scope_key(param, schema))
 
@@ -399,7 +400,7 @@ class _ScopeValue:
     key: str
 
     def __call__(self, rng: random.Random, state: State) -> Any:
-        from covert.imports.bind import SCOPES
+        from covert.imports.record_keys import SCOPES
 
         scopes = state.get(SCOPES, "scope") or {}
         return scopes.get(self.key)

@@ -39,8 +39,8 @@ from covert.imports.live_mcp_episode import (
     sandbox_warning,
     set_pool_size,
 )
+from covert.imports.prefixes import LIVE_PREFIX as PREFIX
 
-PREFIX = "mcp."
 GENERATOR_VERSION = "1"
 SYSTEM_PROMPT = ("You are a coding assistant with access to the user's git repository through tools. Use the "
                  "tools to inspect and change the repository as the user asks, then say what you did or found.")

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import orjson
 
+from covert.atomic import write_atomically
 from covert.errors import UsageError
 from covert.imports.model import ApiSpec
-from covert.io.staging import write_atomically
 
 DEFAULT_STORE = Path.home() / ".cache" / "covert" / "envs"
 SPECS = "specs"

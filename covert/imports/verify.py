@@ -26,7 +26,8 @@ import jsonschema_rs
 
 from covert.env import Builder, State, is_error
 from covert.env.patterns import bounded_validator
-from covert.imports.bind import BindError, BoundApi, BoundTool
+from covert.imports.bind import BoundApi
+from covert.imports.bound import BindError, BoundTool
 from covert.imports.envs import make_builder, reachable
 from covert.imports.model import ApiSpec
 from covert.imports.statefactory import Unsatisfiable, value_for
@@ -182,7 +183,7 @@ def _get(env: Any, api: BoundApi, getter: BoundTool, rec: dict[str, Any]) -> Any
 
 
 def _same(output: Any, rec: dict[str, Any] | None, getter: BoundTool) -> bool:
-    from covert.imports.bind import public
+    from covert.imports.record_keys import public
     from covert.imports.resources import record_of
 
     if rec is None:
@@ -194,7 +195,7 @@ def _same(output: Any, rec: dict[str, Any] | None, getter: BoundTool) -> bool:
 
 def _parent_args(api: BoundApi, bound: BoundTool, rec: dict[str, Any], state: State) -> dict[str, Any]:
     """Ancestor ids for a call on ``rec`` (its own parent link, else any record of the parent table)."""
-    from covert.imports.bind import PARENT_KEY
+    from covert.imports.record_keys import PARENT_KEY
 
     resource = api.resources[bound.role.table]
     args: dict[str, Any] = {}
@@ -210,7 +211,7 @@ def _parent_args(api: BoundApi, bound: BoundTool, rec: dict[str, Any], state: St
                 args[param] = parent[api.resources[table].id_field]
         if args.get(param) is None:
             args.pop(param, None)
-    from covert.imports.bind import SCOPES, scope_key
+    from covert.imports.record_keys import SCOPES, scope_key
 
     scopes = state.get(SCOPES, "scope") or {}
     for param in bound.role.scope_params:

@@ -293,18 +293,3 @@ def discard(staging: Path) -> None:
 
 __all__ = ["OWNER_FILE", "Leftover", "OutputError", "discard", "leftover_of", "leftovers", "note", "pid_alive",
            "prepare_output", "publish", "restore", "sweep"]
-
-
-def write_atomically(path: str | Path, data: bytes | str) -> Path:
-    """Write one file whole or not at all: into ``.NAME.tmp-PID`` next to it, then rename over ``path``
-    (a reader sees the old file or the new one; a killed writer leaves a temporary :func:`sweep` knows)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path

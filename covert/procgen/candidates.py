@@ -416,7 +416,7 @@ class Admission:
         return behaviour_signature(runs[plan[0]], probe_scores)
 
     def _l4(self, candidate: Candidate, items: list[dict[str, Any]]) -> None:
-        from covert.procgen.generate import review_request
+        from covert.procgen.review import review_request
 
         completion = self.reviewer.generate([review_request(candidate.source, items[:2])])[0]
         verdict = completion.parsed if completion.ok else None

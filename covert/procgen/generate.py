@@ -4,16 +4,14 @@
 parsers' signatures, one or two seed modules and a theme; :func:`extract_module` takes the module out of
 the reply (the last fenced ``python`` block, else the whole text when it parses). Candidates are then
 admitted by :mod:`covert.procgen.candidates`; nothing generated runs outside the sandbox.
-:func:`review_request` is the L4 prompt: the model judges its own environment.
+:func:`covert.procgen.review.review_request` is the L4 prompt: the model judges its own environment.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from covert.llm.base import Backend, ChatRequest, SamplingParams
 from covert.procgen.candidates import CANDIDATE_MODULES, Candidate
@@ -22,8 +20,6 @@ THEMES = ("interval scheduling", "longest increasing subsequence", "graph colour
           "edit distance", "bipartite matching", "exact cover with a planted cover", "coin change",
           "shortest path on a weighted grid", "2-SAT with a planted assignment", "sudoku-like latin squares",
           "minimum spanning tree weight", "word ladder", "set cover with a planted cover", "matrix chain order")
-REVIEW_SCHEMA = {"type": "object", "required": ["verdict", "reason"], "additionalProperties": False,
-                 "properties": {"verdict": {"enum": ["accept", "reject"]}, "reason": {"type": "string"}}}
 _ENVS = Path(__file__).resolve().parent / "envs"
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.DOTALL)
 
@@ -97,15 +93,3 @@ def generate_candidates(backend: Backend, count: int, *, seed: int = 0, examples
             continue
         candidates.append(Candidate(f"gen-{seed}-{i}", source, f"llm:{backend.model_id}"))
     return candidates, dict(sorted(failures.items()))
-
-
-def review_request(source: str, items: Sequence[dict[str, Any]]) -> ChatRequest:
-    """L4: the model reviews an environment it wrote, given two sampled instances with their references."""
-    shown = "\n\n".join(f"Instance {n + 1} prompt:\n{i['prompt'][:3000]}\n\nReference answer:\n{i['reference'][:2000]}"
-                        for n, i in enumerate(items))
-    text = ("Review this procedural environment module. Reject it if the prompt is ambiguous or does not say "
-            "how to answer, if the reference answer is wrong, or if score() would reject a correct answer "
-            "that differs from the reference. Reply as JSON {\"verdict\": \"accept\" | \"reject\", \"reason\": "
-            f"\"...\"}}.\n\n```python\n{source[:30000]}```\n\n{shown}")
-    return ChatRequest([{"role": "user", "content": text}], json_schema=REVIEW_SCHEMA,
-                       sampling=SamplingParams(temperature=0.0, max_tokens=300, seed=0))

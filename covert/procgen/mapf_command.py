@@ -102,7 +102,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if items is not None and args.prompts:
         import json
 
-        from covert.io.staging import write_atomically
+        from covert.atomic import write_atomically
 
         write_atomically(Path(args.prompts), "".join(json.dumps({"task_id": i, "prompt": inst.prompt}) + "\n"
                                                      for i, inst in items))

@@ -12,7 +12,7 @@ The state (a covert :class:`~covert.env.State`): table ``agents`` (position and 
 expected final state has every agent on its goal, nothing queued and ``time`` equal to the optimal makespan,
 so final-state matching (:func:`covert.rewards.state_score`) gives 1 exactly for an optimal plan.
 
-:data:`TOOL_FORM` registers the form (:mod:`covert.procgen.tool_forms`): the builder ``procgen.mapf_frozenlake``
+:data:`TOOL_FORM` is the form (:mod:`covert.procgen.tool_forms` registers it): the builder ``procgen.mapf_frozenlake``
 and the tool rows ``covert procgen --envs mapf_frozenlake --form tools`` writes (:mod:`covert.procgen.tool_rows`),
 whose oracle calls are the exact solver's plan, one assistant turn (every agent's action) per time step.
 """
@@ -25,7 +25,7 @@ from covert.env import Environment, State, ToolError, tool
 from covert.procgen.contract import Instance
 from covert.procgen.contract import Score as EnvScore
 from covert.procgen.mapf_grid import GOAL_MARKS, MOVES, START_MARKS, MapfMap
-from covert.procgen.tool_forms import ToolForm
+from covert.procgen.tool_form import ToolForm
 
 Direction = Literal["UP", "DOWN", "LEFT", "RIGHT"]
 MAX_CALLS = 4096  # calls replayed per completion (a plan on 10x10 with 5 agents needs a few hundred at most)
@@ -229,10 +229,10 @@ def oracle_groups(moves: list[list[str]]) -> list[list[dict[str, Any]]]:
 
 def reference_groups(instance: Instance) -> list[list[dict[str, Any]]]:
     """The oracle calls of ``instance``: the exact solver's optimal plan, one group per time step."""
-    from covert.procgen.envs.mapf_frozenlake import ENV
     from covert.procgen.mapf_moves import parse_plan
+    from covert.procgen.registry import get_env
 
-    moves = parse_plan(ENV.reference(instance), len(instance.data["starts"])).moves
+    moves = parse_plan(get_env(ENV_NAME).reference(instance), len(instance.data["starts"])).moves
     if moves is None:
         raise ValueError("the reference plan of this MAPF instance does not parse")
     return oracle_groups([list(m) for m in moves])
@@ -249,10 +249,12 @@ SYSTEM_PROMPT = ("You plan the moves of agents on a frozen lake with tools. In e
                  "all agents have one. Never step off the map, onto a hole, onto a cell another agent takes in "
                  "the same step, or swap cells with another agent. Bring every agent to its goal in as few time "
                  "steps as possible.")
+ENV_NAME = "mapf_frozenlake"
+"""The procedural environment this is the tool form of (found through :mod:`covert.procgen.registry`)."""
 TOOLS_VERSION = "1"
 """Version of the tool form (tools, state layout, prompt); bump it when a row would change."""
 
-TOOL_FORM = ToolForm(env="mapf_frozenlake", version=TOOLS_VERSION, environment=MapfToolsEnv,
+TOOL_FORM = ToolForm(env=ENV_NAME, version=TOOLS_VERSION, environment=MapfToolsEnv,
                      system_prompt=SYSTEM_PROMPT, initial_state=initial_state, expected_state=expected_state,
                      prompt=tool_prompt, oracle=reference_groups, answer=final_answer)
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from covert.io.staging import write_atomically
+from covert.atomic import write_atomically
 from covert.procgen.candidates import Candidate, Verdict, ast_shape, source_sha
 
 POOL_FORMAT = 1

@@ -20,7 +20,8 @@ from typing import Any
 from covert.env import State
 from covert.procgen.contract import Instance, ProceduralEnv
 from covert.procgen.rows import ground_truth, level_of, task_id
-from covert.procgen.tool_forms import ToolForm, builder_version
+from covert.procgen.tool_form import ToolForm
+from covert.procgen.tool_forms import builder_version
 from covert.views import call_id, outputs_hash, tool_content
 
 SFT_TOOLS_CONFIG = "sft-procgen-tools"

@@ -17,7 +17,8 @@ from typing import Any
 from covert.env import State, UnknownBuilderError, get_builder
 from covert.procgen.contract import ConfigError, Instance
 from covert.procgen.registry import UnknownEnvironmentError, get_env
-from covert.procgen.tool_forms import PREFIX, get_tool_form
+from covert.procgen.tool_form import PREFIX
+from covert.procgen.tool_forms import get_tool_form
 from covert.procgen.tool_rows import FORM, SFT_TOOLS_CONFIG, TooManyCalls, make_tool_rows
 from covert.validation import (
     Invalid,
@@ -32,7 +33,7 @@ from covert.validation import (
 
 def validate_tool_row(row: dict[str, Any], config: str) -> None:
     """Check one tool-form row (``config`` is ``sft-procgen-tools`` or ``rl-procgen-tools``); raises
-    :class:`~covert.validation.Invalid` with a stable reason and the environment's name as the detail."""
+    :class:`~covert.errors.Invalid` with a stable reason and the environment's name as the detail."""
     from covert.schemas import SchemaViolation, validator
 
     kind = "sft" if config == SFT_TOOLS_CONFIG else "rl"

@@ -1,7 +1,7 @@
 """Re-checking procedural rows (``covert validate``): the row's shape against its JSON Schema, then the
 instance and reference re-derived from (environment, version, seed, config, index) and compared.
 
-A broken row raises :class:`covert.validation.Invalid` with a stable reason code and the environment's
+A broken row raises :class:`covert.errors.Invalid` with a stable reason code and the environment's
 name as the detail, so ``covert validate`` counts failures per reason and environment.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from covert.errors import Invalid
 from covert.io.features import base_config
 from covert.procgen.contract import ConfigError, Instance
 from covert.procgen.registry import UnknownEnvironmentError, get_env
 from covert.procgen.rows import RL_CONFIG, SFT_CONFIG, make_rows
 from covert.procgen.tool_rows import RL_TOOLS_CONFIG, SFT_TOOLS_CONFIG, TOOLS_CONFIGS
-from covert.validation import Invalid
 
 SCHEMAS = {SFT_CONFIG: "procgen_sft_row", RL_CONFIG: "procgen_rl_row",
            SFT_TOOLS_CONFIG: "sft_row", RL_TOOLS_CONFIG: "rl_row"}

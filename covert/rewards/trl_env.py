@@ -11,7 +11,7 @@ row's builder: a tool the builder does not have (a distractor) gets the environm
 
 Rows that carry a user scenario (``extra_info.user_scenario``, config ``rl-multiturn``) also get
 :data:`USER_TOOL`, ``ask_user(question)``, answered by covert's template user
-(:class:`~covert.conversation.simulator.TemplateUser`) from the scenario.
+(:class:`~covert.user.simulator.TemplateUser`) from the scenario.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from typing import Any, Literal, Union
 
 import orjson
 
-from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import TemplateUser
 from covert.env import error_observation, get_builder
 from covert.rewards.composite import default_scorer
 from covert.rewards.rowview import builder_of
 from covert.rewards.session import CallRecord, Session
+from covert.user.scenario import UserScenario
+from covert.user.simulator import TemplateUser
 
 USER_TOOL = "ask_user"
 """The name of the ask-the-user tool offered on rows with a user scenario."""

@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import STOP_SIGNALS, TemplateUser, UserSimulator
 from covert.conversation.user_errors import detect_user_errors
 from covert.env import Environment, from_row
+from covert.user.scenario import UserScenario
+from covert.user.simulator import STOP_SIGNALS, TemplateUser, UserSimulator
 
 Policy = Callable[[list[dict[str, Any]], list[dict[str, Any]]], dict[str, Any]]
 MAX_TURNS = 30

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from covert.env import get_builder
+from covert.errors import Invalid
 from covert.synth.records import Task
-from covert.validation import Invalid, validate_pair
+from covert.validation import validate_pair
 from covert.values import render
 from covert.views import rl_row, sft_row
 

@@ -9,7 +9,7 @@ import pytest
 from covert.augment.registry import NotApplicable, RowPair
 from covert.augment.rows import augment_pair
 from covert.augment.verify import validate_augmented_pair
-from covert.validation import Invalid
+from covert.errors import Invalid
 
 STACKS = (("distractors", "noisy"), ("distractors", "ambiguous", "noisy"), ("indirect", "noisy", "erroneous"))
 

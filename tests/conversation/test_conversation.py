@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from covert.conversation.dialogue import ConversationError, conversation
 from covert.conversation.rows import multiturn_rows
-from covert.conversation.scenario import KnownItem, UserScenario
-from covert.conversation.simulator import STOP_DONE, STOP_OUT_OF_SCOPE, STOP_TRANSFER, TemplateUser
 from covert.env import builder_names, get_builder
 from covert.synth.generate import ItemSpec, make_item
+from covert.user.scenario import KnownItem, UserScenario
+from covert.user.simulator import STOP_DONE, STOP_OUT_OF_SCOPE, STOP_TRANSFER, TemplateUser
 from covert.validation import validate_row
 
 CATEGORIES = ("state_changing", "sequential", "simple", "parallel", "irrelevance")
@@ -122,8 +122,8 @@ def test_template_user_stop_signals() -> None:
 
 
 def test_an_answer_quoting_a_question_ends_the_conversation() -> None:
-    from covert.conversation.scenario import UserScenario
-    from covert.conversation.simulator import STOP_DONE, TemplateUser
+    from covert.user.scenario import UserScenario
+    from covert.user.simulator import STOP_DONE, TemplateUser
 
     user = TemplateUser(UserScenario.from_dict({"persona": "a user", "goal": "read my email", "known": [],
                                                 "unknown": [], "instructions": ""}))

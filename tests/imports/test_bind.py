@@ -8,7 +8,8 @@ import re
 import pytest
 
 from covert.env import is_error
-from covert.imports.bind import BindError, bind, env_name, spec_version
+from covert.imports.bind import bind, env_name, spec_version
+from covert.imports.bound import BindError
 from covert.imports.model import ApiSpec
 from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
 

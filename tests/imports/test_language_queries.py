@@ -14,12 +14,13 @@ import pytest
 from covert.audit import audit_rows
 from covert.build import BuildConfig, build
 from covert.cli import main
+from covert.errors import Invalid
 from covert.imports import envs
 from covert.imports.language import path_phrase
 from covert.imports.model import ApiSpec, Operation
 from covert.io.reader import iter_rows
 from covert.query_leaks import path_said, query_leaks
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 from covert.values import normalize_text
 from tests.imports.api_fixtures import notes_google, shop_openapi, stored
 

@@ -12,9 +12,10 @@ import pytest
 
 from covert.audit import audit_rows
 from covert.build import BuildConfig, build
+from covert.errors import Invalid
 from covert.imports import envs
 from covert.imports.rowforms import empty_create, filler, names_write
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 from covert.values import normalize_text
 from tests.imports.api_fixtures import notes_google, queues_botocore, shop_openapi, stored
 

@@ -22,7 +22,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from covert.conversation.simulator import STOP_SIGNALS
 from covert.procgen.rows import procgen_truth
 from covert.rewards import (
     BadRowWarning,
@@ -33,6 +32,7 @@ from covert.rewards import (
     trl_dataset,
     trl_reward,
 )
+from covert.user.simulator import STOP_SIGNALS
 from tests.integrations.conftest import load
 
 CONFIGS = ("rl", "rl-multiturn", "rl-augmented", "rl-procgen")

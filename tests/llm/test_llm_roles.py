@@ -6,10 +6,10 @@ from pathlib import Path
 
 from covert.build import BuildConfig, build
 from covert.conversation.llm_user import LLMUser
-from covert.conversation.scenario import UserScenario
 from covert.io.reader import iter_rows
 from covert.rollouts.policies import BackendPolicy
 from covert.rollouts.runner import run
+from covert.user.scenario import UserScenario
 
 
 def test_llm_user_and_backend_policy_roll_out(random_model_dir: Path, trained_model_dir: Path, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 
 from covert.check import validate_dataset
 from covert.env import UnknownBuilderError, builder_names, get_builder
+from covert.errors import Invalid
 from covert.io.reader import iter_rows
 from covert.procgen.dataset import PlanItem, ProcgenConfig, ProcgenError, build_procgen
 from covert.procgen.envs.mapf_frozenlake import ENV
@@ -34,7 +35,6 @@ from covert.rewards import (
 )
 from covert.rewards.verl import CovertTool, verl_tool_config, verl_tools_kwargs
 from covert.schemas import validator
-from covert.validation import Invalid
 from tests.rewards.test_composite import hermes
 
 BUILDER = "procgen.mapf_frozenlake"

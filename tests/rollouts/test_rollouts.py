@@ -11,12 +11,12 @@ import pytest
 
 from covert.build import BuildConfig, build
 from covert.check import validate_dataset
-from covert.conversation.scenario import UserScenario
 from covert.conversation.user_errors import INVENTED, OMITTED, detect_user_errors
 from covert.io.reader import iter_rows
 from covert.rollouts.calibrate import calibrate, frontier
 from covert.rollouts.policies import ScriptedPolicy, parse_policy_spec
 from covert.rollouts.runner import run, run_many
+from covert.user.scenario import UserScenario
 
 
 @pytest.fixture(scope="module")
@@ -106,9 +106,9 @@ def test_calibrate_cli_bad_input(dataset: Path) -> None:
 
 
 def test_spoiled_rollouts_are_flagged_and_masked_out_of_advantages(dataset: Path) -> None:
-    from covert.conversation.simulator import ErrantUser
     from covert.rewards.advantages import environment_advantages, user_error_mask
     from covert.rollouts.runner import user_for
+    from covert.user.simulator import ErrantUser
 
     rows = [r for r in iter_rows(dataset, "rl-multiturn") if r["extra_info"]["user_scenario"]["known"]][:24]
     rollouts = []

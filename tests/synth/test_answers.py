@@ -22,11 +22,12 @@ from covert.answer_checks import (
 )
 from covert.check import validate_dataset
 from covert.cli import main
+from covert.errors import Invalid
 from covert.rewards.facts import facts_score
 from covert.spoken import fact_forms, say, say_count, say_date, say_money, say_time, say_when
 from covert.synth.answers import Composer, fill_answer
 from covert.synth.records import Rejected
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 from tests.synth.test_turn_checks import _find, _write_dataset
 
 

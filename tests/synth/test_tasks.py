@@ -8,9 +8,10 @@ import re
 import pytest
 
 from covert.env import get_builder
+from covert.errors import Invalid
 from covert.synth.generate import ItemSpec, make_item
 from covert.synth.records import CATEGORIES
-from covert.validation import _ID_LIKE, Invalid, validate_row
+from covert.validation import _ID_LIKE, validate_row
 
 RETAIL = get_builder("retail")
 

@@ -14,10 +14,11 @@ import pytest
 from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import State, get_builder
+from covert.errors import Invalid
 from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.synth.generate import ItemSpec, make_item
-from covert.validation import Invalid, validate_row
+from covert.validation import validate_row
 from covert.values import get_path, render
 from covert.views import ground_truth, rl_row, sft_row
 

@@ -4,7 +4,7 @@ The value is an oracle argument that no earlier output carries (so no lookup can
 the query mentions once, either inside a reference to an entity (``order #W8812`` becomes ``my order``)
 or in a sentence that hands over just that value (``My email is ...``), which is dropped. The row
 becomes multi-turn: the assistant asks a clarifying question, the template user
-(:class:`covert.conversation.simulator.TemplateUser`, with the scenario of
+(:class:`covert.user.simulator.TemplateUser`, with the scenario of
 :func:`covert.augment.simulator.clarify_scenario`) answers with exactly the missing value, and the
 original oracle calls follow. The expected behaviour is ``clarify``; ``ground_truth["clarify"]`` records
 the call, parameter, value, the words a question about it uses (``terms``) and what the user says, and
@@ -27,7 +27,7 @@ from covert.augment.simulator import template_answer
 from covert.augment.text import Query, hands_over, has_context, replace_ci, spans, split_query
 from covert.conversation.dialogue import ASK_TEMPLATES, WHICH_TEMPLATES
 from covert.env import get_builder
-from covert.validation import Invalid
+from covert.errors import Invalid
 from covert.values import contains_value, mentions, normalize_text, render
 
 MODES = ("reference", "sentence")

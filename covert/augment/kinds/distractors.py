@@ -27,7 +27,7 @@ from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls
 from covert.env import builder_names, get_builder, is_error
 from covert.env.environment import UNKNOWN_TOOL
-from covert.validation import Invalid
+from covert.errors import Invalid
 from covert.values import mentions, normalize_text
 from covert.views import tool_content
 

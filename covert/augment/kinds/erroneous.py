@@ -30,8 +30,8 @@ from covert.augment.rows import flat_calls, query_of, recorded_outputs, turn_of,
 from covert.conversation.phrasing import action_phrase, read_phrase
 from covert.env import Builder, get_builder
 from covert.env.state import State
+from covert.errors import Invalid
 from covert.spoken import fact_forms, fact_text
-from covert.validation import Invalid
 from covert.values import contains_value, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 

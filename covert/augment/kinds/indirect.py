@@ -27,8 +27,8 @@ from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls, query_of, recorded_outputs, with_query, with_truth
 from covert.augment.text import Query, capitalise, is_context, replace_ci, spans, split_query, strip_connector
 from covert.env import get_builder
+from covert.errors import Invalid
 from covert.synth.realize import CONNECTORS, _keeps_capital
-from covert.validation import Invalid
 from covert.values import get_path, mentions, normalize_text, overlaps, render
 
 OPS = ("describe", "implicit", "reorder")

@@ -15,7 +15,7 @@ from typing import Any
 from covert.augment import formats
 from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls, recorded_outputs
-from covert.validation import Invalid
+from covert.errors import Invalid
 from covert.views import tool_content
 
 COMPACT = "compact"

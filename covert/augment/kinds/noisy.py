@@ -28,7 +28,7 @@ import orjson
 from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls, recorded_outputs
 from covert.env.state import canonical_bytes
-from covert.validation import Invalid
+from covert.errors import Invalid
 from covert.values import contains_value, get_path
 
 _ID_SUFFIXES = ("_id", "_number", "_code", "_tag")

@@ -21,14 +21,14 @@ from typing import Any
 import orjson
 from openenv.core.env_server.interfaces import Environment
 
-from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import STOP_SIGNALS, TemplateUser
 from covert.env import error_observation
 from covert.integrations.openenv.models import CovertAction, CovertObservation, CovertState
 from covert.procgen.rows import procgen_truth
 from covert.rewards import default_scorer, parse_completion
 from covert.rewards.session import Session
 from covert.rewards.trl_env import user_scenario_of
+from covert.user.scenario import UserScenario
+from covert.user.simulator import STOP_SIGNALS, TemplateUser
 
 MAX_TURNS = 30
 """Assistant messages per episode; the episode ends (and is scored) at the limit."""

@@ -10,8 +10,6 @@ import orjson
 import verifiers as vf
 from datasets import Dataset
 
-from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import STOP_SIGNALS, TemplateUser
 from covert.integrations.verifiers.calls import (
     MAX_CALLS_PER_TURN,
     plain_message,
@@ -22,6 +20,8 @@ from covert.integrations.verifiers.calls import (
 )
 from covert.rewards import score
 from covert.rewards.trl_env import user_scenario_of
+from covert.user.scenario import UserScenario
+from covert.user.simulator import STOP_SIGNALS, TemplateUser
 
 MAX_TURNS = 30
 """Model turns per rollout."""

@@ -17,12 +17,12 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from covert.conversation.scenario import UserScenario
-from covert.conversation.simulator import TemplateUser
 from covert.integrations.verifiers.calls import plain_message
 from covert.integrations.verifiers.toolset import CovertToolset
 from covert.rewards import oracle_completion, score
 from covert.rewards.trl_env import user_scenario_of
+from covert.user.scenario import UserScenario
+from covert.user.simulator import TemplateUser
 
 MAX_TURNS = 30
 """Model turns per rollout (the agent's ``max_turns`` unless the run sets it)."""

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from covert.conversation.scenario import KnownItem, UserScenario
+from covert.user.scenario import KnownItem, UserScenario
 from covert.values import finish_sentence
 
 STOP_DONE = "done"

@@ -1,0 +1,28 @@
+"""Where an imported environment's records keep covert's private links (parent, scope), and how tools leave
+them out: shared by the binder (:mod:`covert.imports.bind`), custom actions and the checks."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from covert.imports.resources import words
+
+PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
+SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
+SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
+
+
+def public(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record as tools return it (without covert's private parent and scope links)."""
+    if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy
+        return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith(SCOPE_PREFIX)}
+    return rec
+
+
+def scope_key(param: str, schema: dict[str, Any] | None = None) -> str:
+    """The record key of a scope parameter (``projectsId`` -> ``x-scope-projectsid``); a parameter with a
+    pattern (Google's ``parent``: ``^projects/[^/]+$``) is keyed by its pattern too."""
+    pattern = (schema or {}).get("pattern")
+    tail = "-" + hashlib.sha256(pattern.encode()).hexdigest()[:8] if isinstance(pattern, str) else ""
+    return SCOPE_PREFIX + "".join(words(param)) + tail
