@@ -103,4 +103,8 @@ def test_readme_snippet_runs(number: int, readme_folder: Path, monkeypatch: pyte
 
 @pytest.mark.parametrize("dotted", sorted(set(DOTTED.findall(README.read_text()))))
 def test_every_covert_name_the_readme_shows_exists(dotted: str) -> None:
+    from covert.env.registry import GROUP
+
+    if dotted == GROUP:  # the entry-point group plugins register in: a name the registry reads, not a module
+        return
     assert _resolve(dotted) is not None

@@ -85,6 +85,8 @@ class BoundApi:
         style: The API's error codes.
         inferred: Every table inferred from the spec, those no tool uses too (a tool checks the parent
             its arguments name among them).
+        seeds: Seed records by table, written by an LLM (:mod:`covert.imports.seed_records`): a state's
+            records take their descriptive fields from them, in a seeded order.
     """
 
     spec: ApiSpec
@@ -96,6 +98,7 @@ class BoundApi:
     environment: type[Environment]
     style: ErrorStyle
     inferred: dict[str, Resource] = field(default_factory=dict)
+    seeds: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickled copy holds (another process, never a file): not the Environment class."""
@@ -126,8 +129,13 @@ class BoundApi:
             rows: dict[str, Any] = {}
             taken: dict[str, set[str]] = {}
             ctx = context_for(self.spec.api, resource.noun)
+            written = self.seeds.get(resource.table) or ()
+            order = rng.sample(range(len(written)), len(written)) if written else []
             for n in range(1, count + 1):
                 rec = generate_record(resource, rng, self.spec.api, n)
+                if n <= len(order):  # an LLM-written record's descriptive fields, each used once a state
+                    for key, value in written[order[n - 1]].items():  # ids, links and times stay covert's
+                        set_field(rec, key, value)
                 distinct_names(resource.schema, rec, taken, rng, resource.id_field, ctx)
                 arn_names_its_record(rec, resource.noun, resource.id_field)
                 if parent_ids:

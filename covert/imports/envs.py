@@ -218,7 +218,28 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
 
         custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
     warn_legacy(root)
-    return _bound_afresh(root, name, entry, custom)
+    builder = _bound_afresh(root, name, entry, custom)
+    if entry.get("seed_records"):
+        from covert.imports.seed_records import load_seeds
+
+        builder = with_seeds(builder, load_seeds(root, name, entry["seed_records"]),
+                             str(entry["seed_records"].get("written_by") or "an LLM"))
+    return builder
+
+
+def with_seeds(builder: Builder, seeds: dict[str, list[dict[str, Any]]], written_by: str) -> Builder:
+    """``builder`` whose states take their records' descriptive fields from LLM-written seed records
+    (:mod:`covert.imports.seed_records`); its version carries their hash, its sources say who wrote them."""
+    from covert.imports.seed_records import seeded_version, seeds_digest
+
+    api: BoundApi = builder.bound  # type: ignore[attr-defined]
+    api.seeds = {table: records for table, records in seeds.items() if table in api.resources}
+    note = (f"seed records written by {written_by}, each value checked against its field's schema "
+            f"({seeds_digest(seeds)[:12]})")
+    seeded = replace(builder, version=seeded_version(builder.version, seeds), sources=(*builder.sources, note))
+    object.__setattr__(seeded, "bound", api)
+    object.__setattr__(seeded, "spec", builder.spec)  # type: ignore[attr-defined]
+    return seeded
 
 
 @cache

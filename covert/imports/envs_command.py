@@ -44,6 +44,9 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
     if llm is not None and (engine != "local" or workers > 1):
         raise UsageError("--llm writes custom actions in this process: verify with --engine local --workers 1")
     root = store_dir(store)
+    from covert.imports.envs import read_admitted
+
+    before = read_admitted(root).get("environments", {})
     verdicts: list[Verdict] = []
     admitted: dict[str, Any] = {}
     left_out: Counter[str] = Counter()
@@ -80,6 +83,9 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
             left_out.update(dropped)
             if entry is not None:
                 admitted[verdict.name] = entry
+                kept = before.get(verdict.name) or {}
+                if kept.get("seed_records") and kept.get("version") == entry["version"]:
+                    entry["seed_records"] = kept["seed_records"]  # the same tables: its seed records still fit
                 if custom:
                     from covert.imports.custom_actions import save_code
 
@@ -180,6 +186,81 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_admitted(root: Path, entries: dict[str, Any], names: list[str] | None) -> None:
+    unknown = sorted(set(names or ()) - set(entries))
+    if unknown:
+        raise UsageError(f"not admitted in {root}: {', '.join(unknown)}; see `covert envs list`")
+
+
+def seed_store(store: str | Path | None, llm: Any, *, only: list[str] | None = None, count: int = 5,
+               max_tokens: int = 2048, again: bool = False) -> dict[str, Any]:
+    """Ask ``llm`` for seed records of every table of the admitted environments (or of ``only``), keep what
+    holds (:mod:`covert.imports.seed_records`), store it and name it in the admitted list; the report.
+    Environments that already have seed records are left as they are unless ``again``."""
+    from covert.imports.envs import admitted_builder, read_admitted, store_dir, write_admitted
+    from covert.imports.seed_records import save_seeds, write_seeds
+
+    root = store_dir(store)
+    entries = read_admitted(root).get("environments", {})
+    _check_admitted(root, entries, only)
+    report: dict[str, Any] = {"environments": 0, "seeded": 0, "skipped": 0, "tables": 0, "tables_seeded": 0,
+                              "records": 0, "values_dropped": Counter(), "tables_failed": Counter()}
+    for name in sorted(only or entries):
+        entry = entries[name]
+        report["environments"] += 1
+        if entry.get("seed_records") and not again:
+            report["skipped"] += 1
+            continue
+        entry.pop("seed_records", None)
+        builder = admitted_builder(name, str(root))
+        api = builder.bound  # type: ignore[attr-defined]
+        api.seeds = {}
+        seeds, outcomes, failures = write_seeds(api, llm, count=count, max_tokens=max_tokens)
+        report["tables"] += len(api.resources)
+        report["tables_seeded"] += len(seeds)
+        report["tables_failed"].update(failures)
+        for outcome in outcomes:
+            report["values_dropped"].update(outcome.dropped)
+        if seeds:
+            entry["seed_records"] = save_seeds(root, seeds, repr(llm))
+            report["seeded"] += 1
+            report["records"] += entry["seed_records"]["records"]
+    write_admitted(root, entries)
+    report["values_dropped"] = dict(report["values_dropped"].most_common())
+    report["tables_failed"] = dict(report["tables_failed"].most_common())
+    return report
+
+
+def _cmd_seed(args: argparse.Namespace) -> int:
+    from covert.imports.envs import read_admitted, store_dir
+    from covert.llm import BackendUnavailable, open_backend
+
+    root = store_dir(args.store)
+    if not (root / "admitted.json").is_file():
+        raise UsageError(f"{root} admits no environments; run `covert envs verify` first or pass --store DIR")
+    if not 1 <= args.records <= 12 or args.llm_max_tokens < 1:
+        raise UsageError("--records must be 1 to 12 and --llm-max-tokens at least 1")
+    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
+    _check_admitted(root, read_admitted(root).get("environments", {}), only)
+    try:
+        llm = open_backend(args.llm, cache_dir=args.llm_cache)
+    except (ValueError, BackendUnavailable) as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        report = seed_store(root, llm, only=only, count=args.records, max_tokens=args.llm_max_tokens,
+                            again=args.again)
+    finally:
+        llm.close()
+    print(f"seed records: {report['seeded']} of {report['environments']} environments seeded "
+          f"({report['skipped']} already were), {report['tables_seeded']} of {report['tables']} tables, "
+          f"{report['records']} records")
+    for reason, count in report["tables_failed"].items():
+        print(f"  tables without seed records, {reason}: {count}")
+    for reason, count in report["values_dropped"].items():
+        print(f"  values dropped, {reason}: {count}")
+    return 0
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from covert.imports.envs import read_admitted, store_dir
 
@@ -219,6 +300,20 @@ def register(subparsers: Any) -> None:
                         help="worker processes (the admitted list is the same for any number; 1 with --llm)")
     add_engine_arguments(verify, "specs")
     verify.set_defaults(func=_cmd_verify)
+    seed = sub.add_parser("seed", help="have an LLM write realistic seed records for the admitted environments' "
+                                       "tables (stored once; builds replay them without the LLM)")
+    seed.add_argument("--llm", required=True, metavar="SPEC",
+                      help="the LLM that writes them (vllm:MODEL, openai:URL[#MODEL], hf:PATH)")
+    seed.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
+    seed.add_argument("--only", default=None, metavar="NAMES",
+                      help="comma-separated environment names (default: every admitted environment)")
+    seed.add_argument("--records", type=int, default=5, metavar="N", help="records asked per table (default 5)")
+    seed.add_argument("--again", action="store_true", help="write them again where an environment has them")
+    seed.add_argument("--llm-cache", default=None, metavar="DIR",
+                      help="cache the LLM's replies here: a rerun asks nothing again and keeps the same records")
+    seed.add_argument("--llm-max-tokens", type=int, default=2048, metavar="N",
+                      help="longest reply the LLM may write for one table (default 2048)")
+    seed.set_defaults(func=_cmd_seed)
     listing = sub.add_parser("list", help="list the admitted environments")
     listing.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
     listing.add_argument("--json", action="store_true", help="print JSON")
