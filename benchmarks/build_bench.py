@@ -48,6 +48,7 @@ from typing import Any
 BAR_TASKS_PER_CORE = 2000
 BAR_RSS_MB = 1024
 BAR_TIMES_FLOOR = 5.0
+IMPORTED_BAR = 0.6  # imported tasks/s per core over hand-written, in one run (issue 30)
 
 
 def start_build(num_tasks: int, builders: str, out: Path, tree: Path | None = None) -> subprocess.Popen:
@@ -197,7 +198,7 @@ def main() -> None:
                                    int(seed))["ratio"] for seed in args.samples.split(",")]
         if len(ratios) > 1:
             print(f"ratios over {len(ratios)} samples: {', '.join(f'{r:.3f}' for r in ratios)}; "
-                  f"lowest {min(ratios):.3f} (bar >= 0.5: {'PASS' if min(ratios) >= 0.5 else 'FAIL'})")
+                  f"lowest {min(ratios):.3f} (bar >= {IMPORTED_BAR}: {'PASS' if min(ratios) >= IMPORTED_BAR else 'FAIL'})")
         return
     if args.baseline:
         mode = "concurrent" if args.concurrent else "in-turns" if args.in_turns else "sequential"
@@ -238,7 +239,7 @@ def compare_imported(environments: int, per_env: int, hand_written: str, store: 
                      sample_seed: int = 0) -> dict:
     """Validated tasks/s per core on ``environments`` imported environments and on the hand-written
     builders, in one run (same number of tasks, builds alternating, best of ``repeats``), and their
-    ratio (bar: imported >= half of hand-written). The first imported build starts with no compiled
+    ratio (bar: imported >= :data:`IMPORTED_BAR` of hand-written, issue 30). The first imported build starts with no compiled
     validators in the store (cold); the others find what it wrote (warm)."""
     import random
     import shutil
@@ -272,7 +273,7 @@ def compare_imported(environments: int, per_env: int, hand_written: str, store: 
         print(f"  {label:<16} {rate:9.1f} validated tasks/s per core ({best[label]:.2f} CPU s)")
     ratio = rates["imported"] / rates["hand-written"]
     cold = rates["imported (cold)"] / rates["hand-written"]
-    print(f"ratio imported / hand-written: {ratio:.3f} warm, {cold:.3f} cold (bar >= 0.5: {'PASS' if ratio >= 0.5 else 'FAIL'})")
+    print(f"ratio imported / hand-written: {ratio:.3f} warm, {cold:.3f} cold (bar >= {IMPORTED_BAR}: {'PASS' if ratio >= IMPORTED_BAR else 'FAIL'})")
     return {"environments": len(sample), "tasks_per_env": per_env, "rates": rates, "ratio": round(ratio, 3),
             "ratio_cold": round(cold, 3)}
 

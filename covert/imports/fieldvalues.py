@@ -550,15 +550,34 @@ def described_examples(description: str) -> tuple[str, ...]:
 def vary_example(example: str, rng: random.Random) -> str:
     """An example value with its digits and hex runs redrawn (its shape and words kept): ``sg-0a1b2c3d``
     -> ``sg-7f02e9c1``, ``2024-01-05`` keeps the shape of a date."""
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", example):
+    between = _between_digits(example)
+    if between is None:
         return example
-    out = []
+    out = [between[0]]
+    for text in between[1:]:
+        out.append(_DIGIT_TEXT[int(rng.random() * 10)])  # as _num(rng, 0, 9): one draw per digit
+        out.append(text)
+    return "".join(out)
+
+
+_DIGIT_TEXT = tuple("0123456789")
+
+
+@lru_cache(maxsize=16384)
+def _between_digits(example: str) -> tuple[str, ...] | None:
+    """The text between an example's digits (``None`` for a date, which keeps its digits): worked out once
+    per example, as a state draws the same examples thousands of times."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", example):
+        return None
+    parts, run = [], []
     for ch in example:
         if ch.isdigit():
-            out.append(str(_num(rng, 0, 9)))
+            parts.append("".join(run))
+            run = []
         else:
-            out.append(ch)
-    return "".join(out)
+            run.append(ch)
+    parts.append("".join(run))
+    return tuple(parts)
 
 
 # -- making a value ----------------------------------------------------------------------------------

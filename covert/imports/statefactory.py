@@ -431,32 +431,62 @@ _TEXT_KINDS = frozenset(("display_name", "title", "name", "person", "company", "
                          "username", "first_name", "last_name", "city", "street", "street_address", "team", "job"))
 
 
-def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueContext,
-            siblings: frozenset[str] = frozenset()) -> str:
+@dataclass(frozen=True)
+class _StringPlan:
+    """What :func:`_string` decides from a field's schema, name and siblings alone."""
+
+    kind: str
+    examples: tuple[str, ...]
+    from_examples_always: bool  # examples are drawn every time (else a quarter of the time, for text kinds)
+    lower: bool  # a currency code the API writes in lower case
+    pattern: str | None
+    low: int
+    high: int | None
+
+
+_STRING_PLANS: dict[tuple[int, str, frozenset[str]], tuple[dict[str, Any], _StringPlan]] = {}
+
+
+def _string_plan(schema: dict[str, Any], name: str, siblings: frozenset[str]) -> _StringPlan:
+    key = (id(schema), name, siblings)
+    found = _STRING_PLANS.get(key)
+    if found is not None and found[0] is schema:
+        return found[1]
     fmt = schema.get("format")
     pattern = schema.get("pattern")
     description = schema.get("description")
     kind = field_kind(name, description[:300] if isinstance(description, str) else "",
                       fmt if isinstance(fmt, str) else "", pattern if isinstance(pattern, str) else "", siblings)
+    examples = () if kind.startswith("const:") else _examples(schema)
+    high = schema.get("maxLength")
+    plan = _StringPlan(kind, examples, kind not in _TEXT_KINDS,
+                       kind == "currency" and "lowercase" in str(description or "").lower(),
+                       pattern if isinstance(pattern, str) else None, int(schema.get("minLength", 0) or 0),
+                       high if isinstance(high, int) else None)
+    if len(_STRING_PLANS) >= _KEPT:
+        _STRING_PLANS.clear()
+    _STRING_PLANS[key] = (schema, plan)
+    return plan
+
+
+def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueContext,
+            siblings: frozenset[str] = frozenset()) -> str:
+    plan = _string_plan(schema, name, siblings)
     text = None
-    examples = _examples(schema)
-    if examples and not kind.startswith("const:") and (kind not in _TEXT_KINDS or rng.random() < 0.25):
-        text = vary_example(_choice(rng, examples), rng)
-        if "lowercase" in str(description or "").lower() and kind == "currency":
-            text = text.lower()
+    if plan.examples and (plan.from_examples_always or rng.random() < 0.25):
+        text = vary_example(_choice(rng, plan.examples), rng)
     if text is None:
-        text = make_value(kind, rng, ctx, name)
-        if kind == "currency" and "lowercase" in str(description or "").lower():
-            text = text.lower()
-    if isinstance(pattern, str):
-        if kind == "arn":
-            text = _arn_service_of(pattern, text)
-        text = _matching(pattern, text, rng, name)
-    low, high = int(schema.get("minLength", 0) or 0), schema.get("maxLength")
-    if isinstance(high, int) and len(text) > high:
-        text = text[:high]
-    if len(text) < low:
-        text = text + "x" * (low - len(text))
+        text = make_value(plan.kind, rng, ctx, name)
+    if plan.lower:
+        text = text.lower()
+    if plan.pattern is not None:
+        if plan.kind == "arn":
+            text = _arn_service_of(plan.pattern, text)
+        text = _matching(plan.pattern, text, rng, name)
+    if plan.high is not None and len(text) > plan.high:
+        text = text[:plan.high]
+    if len(text) < plan.low:
+        text = text + "x" * (plan.low - len(text))
     return text
 
 
@@ -567,6 +597,7 @@ def plausible(name: str) -> bool:
     return kind in _SAYABLE_KINDS or kind.startswith("category:")
 
 
+@lru_cache(maxsize=16384)
 def names_record(name: str) -> bool:
     """Whether a field called ``name`` is what a record is called (a name or a title)."""
     kind = field_kind(name)
