@@ -51,7 +51,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "8"
+BINDER_VERSION = "9"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -455,7 +455,29 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
         if made is None:
             made = value_for(schema, param, rng, 0, ctx)
         return made
+    described = described_path(schema.get("description"))
+    if described is not None:  # "The location name. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."
+        made = scope_path(described, rng, ctx)
+        if made is not None:
+            return made
     return value
+
+
+_DESCRIBED_PATH = re.compile(r"`?((?:[a-z][A-Za-z]*/(?:\{[^{}/\s]+\}|[A-Z][A-Z0-9_]*))"
+                             r"(?:/[a-z][A-Za-z]*/(?:\{[^{}/\s]+\}|[A-Z][A-Z0-9_]*))*)`?")
+
+
+def described_path(description: Any) -> str | None:
+    """The path pattern a parameter's description spells out (``projects/PROJECT_ID/locations/LOCATION_ID``
+    or ``projects/{project}/locations/{location}`` -> ``^projects/[^/]+/locations/[^/]+$``): a Google
+    ``parent`` without a declared pattern is still a resource path, not a bare name."""
+    if not isinstance(description, str):
+        return None
+    found = _DESCRIBED_PATH.search(description[:600])
+    if found is None:
+        return None
+    collections = found.group(1).split("/")[::2]
+    return "^" + "/".join(f"{c}/[^/]+" for c in collections) + "$"
 
 
 def scope_noun_of(param: str) -> str:

@@ -42,6 +42,10 @@ OPTIONAL_LEFT_OUT = (0.15, 0.5)
 
 DEFAULT_CONTEXT = ValueContext()
 _SIMPLE_PATTERNS = (
+    # words first: a name made only of letters is a word or two ("billing", "BillingOrders"), not "enrkkont"
+    lambda rng: _choice(rng, QUALIFIERS),
+    lambda rng: "".join(_choice(rng, QUALIFIERS).capitalize() for _ in range(2)),
+    lambda rng: "_".join(_choice(rng, QUALIFIERS) for _ in range(2)),
     lambda rng: "".join(_choice(rng, "0123456789") for _ in range(6)),
     lambda rng: "".join(_choice(rng, "abcdefghijklmnopqrstuvwxyz") for _ in range(8)),
     lambda rng: "".join(_choice(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3)),
@@ -442,6 +446,7 @@ class _StringPlan:
     pattern: str | None
     low: int
     high: int | None
+    names: bool  # the field is what its record is called
 
 
 _STRING_PLANS: dict[tuple[int, str, frozenset[str]], tuple[dict[str, Any], _StringPlan]] = {}
@@ -462,7 +467,7 @@ def _string_plan(schema: dict[str, Any], name: str, siblings: frozenset[str]) ->
     plan = _StringPlan(kind, examples, kind not in _TEXT_KINDS,
                        kind == "currency" and "lowercase" in str(description or "").lower(),
                        pattern if isinstance(pattern, str) else None, int(schema.get("minLength", 0) or 0),
-                       high if isinstance(high, int) else None)
+                       high if isinstance(high, int) else None, names_record(name))
     if len(_STRING_PLANS) >= _KEPT:
         _STRING_PLANS.clear()
     _STRING_PLANS[key] = (schema, plan)
@@ -475,6 +480,8 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueCon
     text = None
     if plan.examples and (plan.from_examples_always or rng.random() < 0.25):
         text = vary_example(_choice(rng, plan.examples), rng)
+        if plan.names and _is_noun(text, ctx):
+            text = None  # "the firewall named firewall": the spec's example is the kind, not a name
     if text is None:
         text = make_value(plan.kind, rng, ctx, name)
     if plan.lower:
@@ -491,6 +498,13 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueCon
 
 
 _ARN_SERVICE = re.compile(r"^\^?arn:aws(?:\[[^\]]*\][*+?]?)?:([a-z0-9-]+):")
+
+
+def _is_noun(text: str, ctx: ValueContext) -> bool:
+    """Whether a value only repeats its record's noun (``firewall`` for a firewall)."""
+    said = text.lower().replace("-", " ").replace("_", " ").strip()
+    noun = ctx.noun.lower()
+    return bool(said) and said in (noun, noun + "s", "my " + noun, "my " + noun + "s", "example " + noun)
 
 
 def _arn_service_of(pattern: str, text: str) -> str:

@@ -171,3 +171,37 @@ def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:
         entity: replace(ref, by_field={}, superlative={})}))
     assert not singles_out(blank, listed, entity)  # a list of notes nothing tells apart
     assert singles_out(blank, single, entity)  # one note, returned by its id
+
+
+def test_a_letters_only_name_is_made_of_words_not_random_letters() -> None:
+    from covert.imports.fieldvalues import QUALIFIERS
+
+    schema = {"type": "string", "pattern": "^([A-Za-z]_?)+$"}  # Lex's slot type names
+    made = [value_for(schema, "name", random.Random(seed)) for seed in range(40)]
+    assert all(re.fullmatch(schema["pattern"], m) for m in made)
+    vocabulary = {w.lower() for w in QUALIFIERS}
+    for value in made:  # "billing", "BillingOrders", "billing_orders": every piece is a word
+        pieces = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+", value)]
+        assert pieces and all(p in vocabulary for p in pieces), value
+
+
+def test_a_name_never_repeats_its_records_noun() -> None:
+    from covert.imports.fieldvalues import ValueContext
+
+    schema = {"type": "string", "examples": ["firewall"]}
+    ctx = ValueContext(noun="firewall")
+    made = {value_for(schema, "name", random.Random(seed), 0, ctx) for seed in range(30)}
+    assert "firewall" not in made and len(made) > 20
+    assert value_for(schema, "protocol", random.Random(0), 0, ctx) == "firewall"  # not a name: the example stands
+
+
+def test_a_parent_described_as_a_path_is_a_path() -> None:
+    from covert.imports.bind import described_path, scope_value
+
+    described = "Required. The location name. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."
+    assert described_path(described) == "^projects/[^/]+/locations/[^/]+$"
+    assert described_path("Format: projects/{project}/instances/{instance}") == "^projects/[^/]+/instances/[^/]+$"
+    assert described_path("The parent of the pipeline.") is None
+    value = scope_value({"type": "string", "description": described}, "parent", random.Random(3))
+    assert re.fullmatch(r"projects/[a-z][a-z0-9-]+/locations/[a-z0-9-]+", value), value
+    assert not scope_value({"type": "string"}, "parent", random.Random(3)).startswith("projects/")
