@@ -209,6 +209,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "cidr"
     if "email" in joined or last in ("mail",):
         return "email"
+    if prev == "language" and last in ("tag", "tags"):  # a BCP 47 tag ("en-US"), not a tag of the record
+        return "language"
     if last in ("url", "uri", "link", "href", "homepage", "website", "endpoint", "urls", "uris", "links",
                 "webhook", "callback") or joined.endswith(("url", "uri")):
         if "avatar" in joined or "image" in joined or "photo" in joined or "icon" in joined or "logo" in joined:

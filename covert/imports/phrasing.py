@@ -74,30 +74,31 @@ UPDATE_ASKS = (
     "please make sure {changes_are} on {target}", "go into {target} and set {changes}",
 )
 CREATE_ASKS = (
-    "please create a new {noun} with {details}", "I'd like to add {a_noun}: {details}", "set up {a_noun} with {details}",
-    "can you create {a_noun} with {details}?", "add a new {noun}, {details}", "create {a_noun} for me with {details}",
-    "we need a new {noun} with {details}", "could you make {a_noun}? Use {details}", "spin up {a_noun} with {details}",
-    "register a new {noun} with {details}",
+    "please create {a_noun} with {details}", "I'd like to add {a_noun}: {details}", "set up {a_noun} with {details}",
+    "can you create {a_noun} with {details}?", "add {a_noun}, {details}", "create {a_noun} for me with {details}",
+    "we need {a_noun} with {details}", "could you make {a_noun}? Use {details}", "spin up {a_noun} with {details}",
+    "register {a_noun} with {details}",
     "make a new {noun}: {details}", "create one more {noun} with {details}", "add {a_noun} using {details}",
     "I need {a_noun} created with {details}", "new {noun} please, {details}", "provision {a_noun} with {details}",
-    "put in a new {noun} with {details}", "go ahead and create {a_noun} with {details}",
-    "can we get a new {noun}? {details}",
+    "put in {a_noun} with {details}", "go ahead and create {a_noun} with {details}",
+    "can we get a new {noun}? {details}", "there should be {a_noun} with {details}; please add it",
+    "create {a_noun}. It needs {details}", "I want {a_noun} that has {details}",
 )
 # several creates asked at once: the details name each record's value ("display name A and B")
 CREATE_MANY_ASKS = (
-    "please create new {plural} with {details}", "I'd like to add {plural} with {details}",
-    "set up {plural} with {details}", "can you create {plural} with {details}?", "add new {plural}: {details}",
-    "we need new {plural} with {details}", "could you make some {plural}? Use {details}",
-    "spin up {plural} with {details}", "register new {plural} with {details}", "make these {plural}: {details}",
+    "please create {plural} with {details}", "I'd like to add {plural} with {details}",
+    "set up {plural} with {details}", "can you create {plural} with {details}?", "add {plural}: {details}",
+    "we need {plural} with {details}", "could you make some {plural}? Use {details}",
+    "spin up {plural} with {details}", "register {plural} with {details}", "make these {plural}: {details}",
     "I need {plural} created with {details}", "provision {plural} with {details}",
     "go ahead and create {plural} with {details}", "can we get new {plural}? {details}",
-    "create one {noun} each for {details}",
+    "create one {noun} each for {details}", "there should be {plural} with {details}; please add them",
 )
 CREATE_BARE_ASKS = (
-    "please set up a new {noun} for me", "can you create a new {noun}?", "create {a_noun}, please",
+    "please set up {a_noun} for me", "can you create {a_noun}?", "create {a_noun}, please",
     "I need a new {noun}", "add {a_noun} for me", "make a fresh {noun}", "we need one more {noun}",
-    "spin up another {noun}", "could you add a new {noun}?", "go ahead and create {a_noun}",
-    "I'd like {a_noun} created", "provision a new {noun}", "get me a new {noun}", "set up {a_noun}, defaults are fine",
+    "spin up another {noun}", "could you add {a_noun}?", "go ahead and create {a_noun}",
+    "I'd like {a_noun} created", "provision {a_noun}", "get me a new {noun}", "set up {a_noun}, defaults are fine",
 )
 # how a user says which records the rest of the request is about ("I'm looking at the jobs for tenant t-1")
 LIST_CONTEXTS = (
