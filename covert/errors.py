@@ -8,6 +8,10 @@ class UsageError(Exception):
     """Bad input from the command line: printed as one line, exit status 2."""
 
 
+class EngineUnavailable(UsageError, ImportError):
+    """The engine asked for cannot run here (Ray is not installed): one line, exit status 2 in the CLI."""
+
+
 def missing_extra(exc: ImportError, feature: str, extra: str) -> ImportError:
     """What to raise when importing ``feature`` failed on ``exc``: for an optional library that is not
     installed, a :class:`ModuleNotFoundError` that names it and the extra that installs it (``pip install

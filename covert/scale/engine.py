@@ -26,10 +26,6 @@ class Pool(Protocol):
     def close(self) -> None: ...
 
 
-class EngineUnavailable(UsageError, ImportError):
-    """The engine asked for cannot run here (Ray is not installed): one line, exit status 2 in the CLI."""
-
-
 def _nothing() -> None:
     """The initializer of work that needs no set-up."""
 

@@ -25,13 +25,13 @@ def ensure_ray(workers: int, address: str | None = None) -> Any:
     """Connect to the cluster at ``address``, or start local Ray with ``workers`` CPUs; returns ``ray``.
 
     Does nothing when Ray is already initialised in this process (a caller's own ``ray.init`` wins).
-    Without Ray installed: :class:`covert.scale.engine.EngineUnavailable` (one line; exit 2 in the CLI).
+    Without Ray installed: :class:`covert.errors.EngineUnavailable` (one line; exit 2 in the CLI).
     """
     try:
         import ray
         import ray.data  # noqa: F401 - the 'data' extra of ray
     except ImportError:
-        from covert.scale.engine import EngineUnavailable
+        from covert.errors import EngineUnavailable
 
         raise EngineUnavailable("--engine ray needs Ray Data, which is not installed: pip install 'covert[ray]' "
                                 "(or use --engine local)") from None

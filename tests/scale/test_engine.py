@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from covert.errors import UsageError
-from covert.scale.engine import EngineUnavailable, open_pool, ordered_map
+from covert.errors import EngineUnavailable, UsageError
+from covert.scale.engine import open_pool, ordered_map
 from tests.fresh_python import REPO
 
 NO_RAY = "import sys; sys.modules['ray'] = None; from covert.cli import main; sys.exit(main(sys.argv[1:]))"
