@@ -110,6 +110,7 @@ def test_repeated_sentence_frame() -> None:
     ("You have 1 unread emails.", "one_plural"),
     ("The account belongs to Ana Lee. Homes it can control: 1.", "plural_label_one"),
     ("The total total price is 376.2 USD.", "doubled_word"),
+    ("I deleted the room room.", "doubled_word"),
     ("Free at 11:00: 6 of the 6 rooms that fit.", "n_of_the_n"),
     ("The user wants: could you . First, look it up.", "empty_slot"),
 ])
@@ -122,7 +123,7 @@ def test_grammar_artefacts_in_the_query_and_clean_text() -> None:
     assert verdict("grammar_artefacts", _calendar("Atlas is free.", "Please add 1 extra bag(s).")).kind == \
         "paren_plural@query"
     for clean in ("Atlas and Pioneer are free at 11:00; Atlas seats 4.", "You have 1 unread email and 3 rooms.",
-                  "Rooms free at 11:00: Atlas."):
+                  "Rooms free at 11:00: Atlas.", "I deleted the room room-4b1c and the view view.539f."):
         assert not verdict("grammar_artefacts", _calendar(clean)).flagged, clean
 
 

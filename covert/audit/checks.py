@@ -199,6 +199,7 @@ _ADJECTIVE = ("unread|open|new|extra|more|other|active|pending|free|upcoming|sav
 _ONE_PLURAL = re.compile(rf"(?<![\d.,$])\b1 (?:(?:{_ADJECTIVE}) )?([a-z]{{2,}}s)\b")
 _PLURAL_ONE = re.compile(r"\b([A-Za-z]{3,}s)\b[^.:;!?]{0,60}(?<!\d):\s*1(?![\d,:]|\.\d)")
 _PAREN_S = re.compile(r"\w\((?:s|es|ies)\)")
+_ID_GLUE = frozenset("-_./:")  # characters that glue a word into an identifier
 _DOUBLED = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 _N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")
 _EMPTY_SLOT = re.compile(r"(?<=\w) [.,;:!?](?=\s|$)|\(\s*\)|\"\"|,\s*,|\b(?:null|NaN|undefined)\b")
@@ -218,6 +219,9 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
         if word not in _NOT_PLURAL and not word.endswith(("ss", "us", "is")):
             found.append(("plural_label_one", match.group(0)))
     for match in _DOUBLED.finditer(text):
+        glue = text[match.end():match.end() + 2]
+        if len(glue) == 2 and glue[0] in _ID_GLUE and glue[1].isalnum():
+            continue  # "the app app-0b61": a noun, then an identifier that starts with it
         if match.group(1).lower() not in _LEGIT_DOUBLES and match.group(0).lower() not in data:
             found.append(("doubled_word", match.group(0)))
     for match in _N_OF_N.finditer(text):

@@ -620,14 +620,26 @@ def display_name(rng: random.Random, ctx: ValueContext) -> str:
     roll = rng.random()
     if ctx.noun.split()[-1:] and ctx.noun.split()[-1] in _PERSON_NOUNS:
         return person(rng)
+    said = set(noun.lower().split())
     if roll < 0.45:
-        return f"{_title(_pick(rng, QUALIFIERS))} {noun}"
+        return f"{_title(_other_qualifier(rng, said))} {noun}"
     if roll < 0.7:
-        return f"{_title(_pick(rng, QUALIFIERS))} {_title(_pick(rng, QUALIFIERS))} {noun}"
+        first = _other_qualifier(rng, said)
+        return f"{_title(first)} {_title(_other_qualifier(rng, said | {first}))} {noun}"
     if roll < 0.85:
-        return f"{_title(_pick(rng, ENVIRONMENTS))} {_title(_pick(rng, QUALIFIERS))} {noun}"
+        return f"{_title(_pick(rng, ENVIRONMENTS))} {_title(_other_qualifier(rng, said))} {noun}"
     last = _pick(rng, _people()[1])
     return f"{last} {_title(_pick(rng, QUALIFIERS))}"
+
+
+def _other_qualifier(rng: random.Random, said: set[str]) -> str:
+    """A qualifier none of ``said`` already is (never "Mobile Mobile Runner" or "Workflow workflow")."""
+    qual = _pick(rng, QUALIFIERS)
+    for _ in range(4):
+        if qual not in said:
+            break
+        qual = _pick(rng, QUALIFIERS)
+    return qual
 
 
 def resource_slug(rng: random.Random, ctx: ValueContext, noun: str = "") -> str:
@@ -698,7 +710,7 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 def sentence(rng: random.Random, ctx: ValueContext, pool: tuple[str, ...] = _SENTENCES) -> str:
     """One sentence a person wrote about a record."""
     first = _people()[0]
-    qual = _pick(rng, QUALIFIERS)
+    qual = _other_qualifier(rng, set(_noun_words(ctx)[-2:]))
     return _pick(rng, pool).format(
         team=_pick(rng, _TEAMS), qual=qual, Qual=_title(qual), company=company(rng), first=_pick(rng, first),
         month=_pick(rng, _MONTHS), noun=" ".join(_noun_words(ctx)[-2:]), place=_pick(rng, _places())[0],

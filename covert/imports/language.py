@@ -59,7 +59,10 @@ def field_words(name: str) -> str:
             return shown(" ".join([*lead, head, "date"]).strip())
         parts = parts[:-1] if parts[-1] in ("at", "on") else [*parts[:-1], "date" if parts[-1] == "date" else "time"]
     if parts and parts[-1] in _EVENT_NOUNS:
-        parts = [*parts[:-1], _EVENT_NOUNS[parts[-1]], "date"]
+        head, lead = _EVENT_NOUNS[parts[-1]], parts[:-1]
+        if lead and lead[-1] == "last" and head.startswith("last "):
+            lead = lead[:-1]  # last_updated: "last update date", not "last last update date"
+        parts = [*lead, head, "date"]
     return shown(" ".join(parts)) or name
 
 

@@ -235,3 +235,20 @@ def test_a_resource_path_is_said_several_ways_each_naming_every_part() -> None:
         assert path_said(normalize_text(f"Please delete the {form}."), value), form
         assert "/" not in form
     assert "the 472 account" not in path_phrasings("accounts/472")  # a number is no name to put first
+
+
+def test_no_word_said_twice_in_field_words_and_made_names() -> None:
+    import itertools
+    import random
+
+    from covert.imports.fieldvalues import ValueContext, display_name, sentence
+    from covert.imports.language import field_words
+
+    assert field_words("last_updated") == "last update date" and field_words("lastUpdated") == "last update date"
+    assert field_words("lastModifiedTime") == "last change date"
+    ctx = ValueContext(noun="mobile runner")
+    for seed in range(300):
+        rng = random.Random(seed)
+        for text in (display_name(rng, ctx), sentence(rng, ValueContext(noun="workflow"))):
+            said = text.lower().replace(".", "").split()
+            assert all(a != b for a, b in itertools.pairwise(said)), text
