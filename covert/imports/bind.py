@@ -463,14 +463,15 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
     return value
 
 
-_DESCRIBED_PATH = re.compile(r"`?((?:[a-z][A-Za-z]*/(?:\{[^{}/\s]+\}|[A-Z][A-Z0-9_]*))"
-                             r"(?:/[a-z][A-Za-z]*/(?:\{[^{}/\s]+\}|[A-Z][A-Z0-9_]*))*)`?")
+_DESCRIBED_PATH = re.compile(r"(?<![\w/{])((?:[a-z][A-Za-z]{2,}s/(?:\{[^{}/\s]+\}|[A-Za-z0-9_.-]*[A-Za-z0-9_]))"
+                             r"(?:/[a-z][A-Za-z]{2,}s/(?:\{[^{}/\s]+\}|[A-Za-z0-9_.-]*[A-Za-z0-9_]))*)")
 
 
 def described_path(description: Any) -> str | None:
     """The path pattern a parameter's description spells out (``projects/PROJECT_ID/locations/LOCATION_ID``
     or ``projects/{project}/locations/{location}`` -> ``^projects/[^/]+/locations/[^/]+$``): a Google
-    ``parent`` without a declared pattern is still a resource path, not a bare name."""
+    ``parent`` without a declared pattern is still a resource path, not a bare name. Collections are
+    plural words ("and/or" is no path)."""
     if not isinstance(description, str):
         return None
     found = _DESCRIBED_PATH.search(description[:600])

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from covert.env import State, ToolSpec
-from covert.imports.resources import Role
+from covert.imports.resources import Role, words
 
 TYPED_DEPTH = 6  # how deep a tool's output schema is kept (deeper levels: any value)
 TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
 TYPES = {"string", "integer", "number", "boolean", "array", "object", "null"}
+INTEGER_TEXT_FORMATS = frozenset({"int64", "uint64", "int32", "uint32"})
+INTEGER_TEXT = "^-?[0-9]+$"
 # formats fastjsonschema checks; others are documentation only and are dropped from argument schemas
 CHECKED_FORMATS = {"date-time", "date", "email", "hostname", "ipv4", "ipv6", "uri", "uuid", "time", "regex"}
 
@@ -45,9 +47,11 @@ class BoundTool:
         return {**self.__dict__, "impl": None}
 
 
-def clean_schema(schema: Any, depth: int) -> dict[str, Any]:
+def clean_schema(schema: Any, depth: int, name: str = "") -> dict[str, Any]:
     """An argument schema fit for OpenAI specs and fastjsonschema: known types only, bounded depth,
-    no documentation-only formats, no defaults the validator would have to apply."""
+    no documentation-only formats, no defaults the validator would have to apply. A quantity Google sends
+    as text (``"format": "int64"``) keeps its digits as a pattern; an id of that format (``name``) does not
+    (covert's ids are in the API's id style)."""
     if not isinstance(schema, dict):
         return {"type": "string"}
     out: dict[str, Any] = {}
@@ -63,16 +67,24 @@ def clean_schema(schema: Any, depth: int) -> dict[str, Any]:
             out[key] = schema[key]
     if schema.get("format") in CHECKED_FORMATS:
         out["format"] = schema["format"]
+    elif schema.get("format") in INTEGER_TEXT_FORMATS and kind == "string" and "pattern" not in out \
+            and not _names_a_record(name):
+        out["pattern"] = INTEGER_TEXT  # Google's int64 travels as text, but it is a number all the same
     if isinstance(schema.get("description"), str) and depth > 0:
         out["description"] = " ".join(schema["description"].split())[:200]
     if kind == "array":
         out["items"] = clean_schema(schema.get("items", {}), depth + 1) if depth < 4 else {}
     if kind == "object" and isinstance(schema.get("properties"), dict) and depth < 4:
-        out["properties"] = {k: clean_schema(v, depth + 1) for k, v in schema["properties"].items()}
+        out["properties"] = {k: clean_schema(v, depth + 1, k) for k, v in schema["properties"].items()}
         req = [r for r in schema.get("required") or [] if r in out["properties"]]
         if req:
             out["required"] = req
     return out
+
+
+def _names_a_record(name: str) -> bool:
+    said = words(name)
+    return not said or bool({"id", "ids", "identifier", "name", "names", "key", "number"} & set(said[-1:]))
 
 
 def typed_schema(schema: Any, depth: int) -> dict[str, Any]:

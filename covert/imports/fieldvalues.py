@@ -492,6 +492,8 @@ def _name_kind(prev: str, desc: str) -> str:
         return "country"
     if prev in ("street",):
         return "street"
+    if prev in ("region", "zone"):  # AWS's regionName: "us-east-1", not a name of its own
+        return prev
     if prev in ("", "friendly", "display", "short", "long", "common", "pretty", "title", "human"):
         if "display" in desc or "human" in desc or "friendly" in desc or "descriptive" in desc:
             return "display_name"

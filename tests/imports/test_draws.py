@@ -205,3 +205,24 @@ def test_a_parent_described_as_a_path_is_a_path() -> None:
     value = scope_value({"type": "string", "description": described}, "parent", random.Random(3))
     assert re.fullmatch(r"projects/[a-z][a-z0-9-]+/locations/[a-z0-9-]+", value), value
     assert not scope_value({"type": "string"}, "parent", random.Random(3)).startswith("projects/")
+
+
+def test_described_paths_need_plural_collections_and_keep_their_whole_path() -> None:
+    from covert.imports.bind import described_path
+    from covert.imports.fieldvalues import field_kind
+
+    assert described_path("Required. Project, location. E.g., `projects/myproject/locations/US`") == \
+        "^projects/[^/]+/locations/[^/]+$"  # not "locations/US" alone
+    assert described_path("Use and/or to combine filters.") is None
+    assert field_kind("regionName") == "region" and field_kind("zoneName") == "zone"
+
+
+def test_a_quantity_google_sends_as_text_keeps_its_digits() -> None:
+    from covert.imports.bound import clean_schema
+
+    cleaned = clean_schema({"type": "object", "properties": {
+        "concurrency": {"type": "string", "format": "int64"}, "accountId": {"type": "string", "format": "int64"}}}, 0)
+    assert cleaned["properties"]["concurrency"]["pattern"] == "^-?[0-9]+$"
+    assert "pattern" not in cleaned["properties"]["accountId"]  # ids stay in the API's id style
+    assert all(value_for(cleaned["properties"]["concurrency"], "concurrency", random.Random(s)).isdigit()
+               for s in range(10))
