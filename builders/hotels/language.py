@@ -113,38 +113,38 @@ LANGUAGE = Language(
     intents={
         "find_guest_by_email": (
             Intent(ask=("can you pull up my profile? I'm {email}",
-                        "I'd like to check my account with you, the email on it is {email}"),
+                        "I'd like to check my account with you, the email on it is {email}", "I'm {email} — what do you have on my profile?", "look up the guest profile for {email}"),
                    answer=("Thanks, {name}, I found your profile.",
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
-                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}")),
+                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}", "I stay with you under {email}", "{email} is the address I book with", "you'll have me as {email}", "my Wayfarer account uses {email}", "I signed up as {email}")),
         ),
         "find_guest_by_loyalty_number": (
             Intent(ask=("can you find my account? My Wayfarer Rewards number is {loyalty_number}",
-                        "I'm a rewards member, number {loyalty_number}; can you look me up?"),
+                        "I'm a rewards member, number {loyalty_number}; can you look me up?", "pull up rewards member {loyalty_number}"),
                    answer=("Thanks, {name}, I found your profile.",
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
                    context=("my rewards number is {loyalty_number}", "my member number is {loyalty_number}",
-                            "I'm Wayfarer Rewards member {loyalty_number}")),
+                            "I'm Wayfarer Rewards member {loyalty_number}", "{loyalty_number} is my rewards number", "my Wayfarer number is {loyalty_number}", "I'm in your rewards program as {loyalty_number}", "my loyalty card says {loyalty_number}")),
         ),
         "get_guest_profile": (
             Intent(ask=("which contact details do you have on file for me?", "what email and phone are on my profile?"),
                    answer=("Your profile is under {name}, with {email} and {phone} on file.",
                            "We have {email} and {phone} for you.",
                            "The contact details on file are {phone} and {email}.")),
-            Intent(ask=("what's my membership tier?", "which rewards level am I at?"),
+            Intent(ask=("what's my membership tier?", "which rewards level am I at?", "what status do I have with you?"),
                    answer=("You're a {loyalty_tier} member, number {loyalty_number}.",
                            "Your Wayfarer Rewards tier is {loyalty_tier}.",
                            "{name}, you're at {loyalty_tier} tier (member {loyalty_number}).")),
         ),
         "get_loyalty_account": (
             Intent(ask=("how many points do I have?", "what's my rewards balance and what is it worth?",
-                        "could you check my points balance?"),
+                        "could you check my points balance?", "points balance?", "I'm thinking of a free night; how many points have I got?"),
                    answer=("You have {points_balance} points, worth {points_value:money}.",
                            "Your balance is {points_balance} points, about {points_value:money} toward a stay.",
                            "{points_balance} points are on your account ({points_value:money} in value).")),
-            Intent(ask=("how close am I to the next tier?", "how many more nights until I move up a tier?"),
+            Intent(ask=("how close am I to the next tier?", "how many more nights until I move up a tier?", "what do I need for the next status level?"),
                    answer=("You're {tier} with {qualifying_nights:n:qualifying night} this year; {nights_to_next_tier:n:more night} reach {next_tier}.",
                            "{nights_to_next_tier:n:more night} and you reach {next_tier}.",
                            "With {qualifying_nights:n:qualifying night} you're {tier}; {next_tier} is {nights_to_next_tier:n:night} away.")),
@@ -152,7 +152,7 @@ LANGUAGE = Language(
         "search_hotels": (
             Intent(ask=("I need a hotel in {city} from {check_in} to {check_out} for {guests}",
                         "what hotels do you have in {city}? Checking in {check_in}, out {check_out}, party of {guests}",
-                        "can you find me somewhere to stay in {city}, {check_in} to {check_out}, for {guests}?",
+                        "can you find me somewhere to stay in {city}, {check_in} to {check_out}, for {guests}?", "we're visiting {city}; which hotels have a room {check_in} to {check_out} for {guests}?", "what hotels are there in {city}, {check_in} to {check_out}, for {guests}?",
                         "anything in {city} under {max_price_per_night} dollars a night? {check_in} to {check_out}, "
                         "party of {guests}",
                         "I'm on a budget: {city}, {check_in} to {check_out}, party of {guests}, at most "
@@ -171,7 +171,7 @@ LANGUAGE = Language(
                             "the trip is {city}, {check_in} to {check_out}, a room for {guests}, and I'd rather not "
                             "pay more than {max_price_per_night} a night")),
             Intent(ask=("how many hotels in {city} still have a room for {guests} from {check_in} to {check_out}?",
-                        "is there anything left in {city} for {guests}, {check_in} to {check_out}?",
+                        "is there anything left in {city} for {guests}, {check_in} to {check_out}?", "I left it late; are there still rooms in {city} for {guests} from {check_in} to {check_out}?",
                         "how many places in {city} have a room for {guests} under {max_price_per_night} a night, "
                         "{check_in} to {check_out}?"),
                    answer=("{total_results:n:hotel} in {city} still have rooms for those {nights:n:night}, the cheapest being {cheapest_hotel} at {from_price_per_night:money} a night.",
@@ -181,7 +181,7 @@ LANGUAGE = Language(
         "get_room_availability": (
             Intent(ask=("what rooms does {hotel_id} have from {check_in} to {check_out} for {guests}?",
                         "is there still a room at {hotel_id} for {guests}, {check_in} to {check_out}?",
-                        "how much would {hotel_id} cost for {guests} from {check_in} to {check_out}?"),
+                        "how much would {hotel_id} cost for {guests} from {check_in} to {check_out}?", "I'm comparing prices; what rooms and rates does {hotel_id} have for {guests}, {check_in} to {check_out}?"),
                    answer=("{hotel_name} has these rooms from {check_in:date} to {check_out:date}: {rooms:list:room_name|price_per_night@money}.",
                            "Available at {hotel_name}: {rooms:list:room_name|bed_type|total_price@money}.",
                            "For your dates {hotel_name} offers {rooms:list:room_name|price_per_night@money}; check-in is from {check_in_time:time}."),
@@ -197,7 +197,7 @@ LANGUAGE = Language(
         ),
         "get_booking_details": (
             Intent(ask=("can you give me the details of {booking_id}?", "what's the status of {booking_id}?",
-                        "what did I book under {booking_id}?"),
+                        "what did I book under {booking_id}?", "remind me what {booking_id} is for", "I lost the confirmation for {booking_id}; what are the details?"),
                    answer=("Booking {booking_id} at {hotel_name} is {status:status}: {check_in:date} to {check_out:date}, {total:money} in total.",
                            "Your stay at {hotel_name} ({booking_id}) runs {check_in:date} to {check_out:date} in a {room_name}, for {total:money}.",
                            "{booking_id}: {hotel_name}, {nights:n:night} from {check_in:date}, {status:status}, {amount_paid:money} paid."),
@@ -232,7 +232,7 @@ LANGUAGE = Language(
         ),
         "cancel_booking": (
             Intent(ask=("please cancel {booking_id}, {reason}", "I need to cancel {booking_id} — {reason}",
-                        "can you call off {booking_id}? Reason: {reason}"),
+                        "can you call off {booking_id}? Reason: {reason}", "cancel {booking_id}: {reason}"),
                    answer=("Booking {booking_id} is cancelled; the fee is {cancellation_fee:money:refund.currency} and {refund.amount:money} goes back to your card or account on file.",
                            "I cancelled your stay at {hotel_name} ({booking_id}); you'll get {refund.amount:money} back.",
                            "{booking_id} is cancelled as of {cancelled_on:date}, with a refund of {refund.amount:money}.")),
@@ -240,7 +240,7 @@ LANGUAGE = Language(
         "change_booking_dates": (
             Intent(ask=("can I move {booking_id} to {new_check_in} through {new_check_out}?",
                         "please change the dates of {booking_id}: check in {new_check_in}, check out {new_check_out}",
-                        "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead"),
+                        "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead", "shift {booking_id} to {new_check_in} through {new_check_out}", "we're arriving later than planned; make {booking_id} {new_check_in} to {new_check_out}"),
                    answer=("{?price_difference~0}Booking {booking_id} now runs {check_in:date} to {check_out:date}; the new total is {total:money} (it was {previous_total:money}).",
                            "Your {hotel_name} stay is moved to {check_in:date} through {check_out:date} ({total:money} now).",
                            "{?price_difference~0}I changed {booking_id} to {check_in:date} to {check_out:date}; the total went from {previous_total:money} to {total:money}.",
@@ -249,7 +249,7 @@ LANGUAGE = Language(
         "add_special_request": (
             Intent(ask=("for {booking_id}, could you ask the hotel for {request}?",
                         "please add a request to {booking_id}: {request}",
-                        "can you note on {booking_id} that we'd like {request}?"),
+                        "can you note on {booking_id} that we'd like {request}?", "ask the hotel for {request} on {booking_id}"),
                    answer=("I've passed your request for {added_request} to {hotel_name} for booking {booking_id}.",
                            "{hotel_name} has your request: {added_request}.",
                            "Added to {booking_id}: {added_request}.")),
@@ -257,7 +257,7 @@ LANGUAGE = Language(
         "redeem_points": (
             Intent(ask=("I'd like to use {points} of my points on {booking_id}",
                         "can you apply {points} rewards points to {booking_id}?",
-                        "please knock {points} points off {booking_id}"),
+                        "please knock {points} points off {booking_id}", "use {points} points toward {booking_id}", "I've got points to burn; put {points} of them on {booking_id}"),
                    answer=("I redeemed {points_redeemed} points on booking {booking_id}: {credit.amount:money} comes off, and you have {points_balance} points left.",
                            "Your {points_redeemed} points took {credit.amount:money} off {booking_id}; you now pay {amount_paid:money}.",
                            "Done: {credit.amount:money} credit on {booking_id}, {points_balance} points remaining.")),
