@@ -47,7 +47,8 @@ GREETINGS = ("", *sorted({g for group in OPENINGS.values() for g in group}))
 CLOSINGS = ("", *sorted({c for group in CLOSINGS_BY_REGISTER.values() for c in group}))
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ", "Plus, ",
               "While you're at it, ", "And then ", "Separately, ", "One more thing: ", "Oh, and ", "Next, ",
-              "As well as that, ", "Besides that, ")
+              "As well as that, ", "Besides that, ", "Another thing: ", "And one more: ", "Alongside that, ",
+              "Oh, also, ", "Next up: ", "At the same time, ", "In addition, ", "Then, ")
 QUESTION_STARTS = ("what", "which", "when", "where", "who", "how", "can", "could", "would", "will", "is", "are",
                    "do", "does", "did", "has", "have", "should")
 # how a user says which record they mean, when the request itself does not
@@ -264,11 +265,11 @@ def fewer_pleases(part: str, rng: random.Random) -> str:
 # How people put one request. A template says it one way ("can you pull up my profile?", "cancel
 # booking X"); a person may ask it as a question, say it flat out, or say what they need. Each frame keeps
 # the request's own verb phrase, so nothing is added to what is asked; none carries a courtesy word.
-QUESTION_FRAMES = ("can you {vp}?", "could you {vp}?", "would you {vp}?", "{vp}.", "I need you to {vp}.",
-                   "are you able to {vp}?", "any chance you could {vp}?", "I was hoping you could {vp}.",
-                   "I'd like you to {vp}.", "see if you can {vp}.")
-ORDER_FRAMES = ("{vp}.", "can you {vp}?", "could you {vp}?", "I need you to {vp}.", "I'd like you to {vp}.",
-                "go ahead and {vp}.", "would you {vp}?", "I want you to {vp}.", "can you {vp} now?")
+QUESTION_FRAMES = ("{vp}.", "{vp}.", "{vp}.", "could you {vp}?", "would you {vp}?", "I need you to {vp}.",
+                   "any chance you could {vp}?", "are you able to {vp}?", "see if you can {vp}.",
+                   "I was hoping you could {vp}.")
+ORDER_FRAMES = ("can you {vp}?", "could you {vp}?", "would you {vp}?", "go ahead and {vp}.", "can you {vp} now?",
+                "I'd like you to {vp}.", "I want you to {vp}.")
 WANT_FRAMES = ("I'd like to {vp}", "I want to {vp}", "I need to {vp}", "I'm looking to {vp}", "I'm trying to {vp}",
                "I'd like to {vp}")
 REFRAMED = 0.65  # the share of requests said in another frame than their template's
