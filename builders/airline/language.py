@@ -122,7 +122,7 @@ LANGUAGE = Language(
                            "Thanks, {name}, I have your profile up ({tier:status} tier).",
                            "Your profile is under {name}, at {tier:status} tier."),
                    context=("the account is under {email}", "{email} is the email on my Larkmiles account", "I'm {email}", "you can reach my profile through {email}",
-                            "you can find me by my email, {email}", "my Larkmiles login is {email}", "I signed up with {email}", "I'm registered as {email}", "{email} is what I booked with", "my bookings are under {email}", "the profile email is {email}", "I travel with you as {email}")),
+                            "you can find me by my email, {email}", "my Larkmiles login is {email}", "I signed up with {email}", "I'm registered as {email}", "{email} is what I booked with", "my bookings are under {email}", "the profile email is {email}", "I travel with you as {email}", "my Larkmiles account uses {email}")),
         ),
         "find_customer_by_membership": (
             Intent(ask=("can you look up my Larkmiles membership {membership_number}?",
@@ -161,11 +161,11 @@ LANGUAGE = Language(
                    context=("I want to fly from {origin} to {destination} on {date}",
                             "I'm travelling from {origin} to {destination} on {date}",
                             "I want to fly from {origin} to {destination} on {date} in {cabin}",
-                            "the trip is {origin} to {destination} on {date}, {cabin} cabin", "I'm heading from {origin} to {destination} on {date}", "I need to be in {destination} on {date}, leaving from {origin}")),
+                            "the trip is {origin} to {destination} on {date}, {cabin} cabin", "I'm heading from {origin} to {destination} on {date}", "I'm going {origin} to {destination} on {date}", "I fly out of {origin} to {destination} on {date}", "I need to be in {destination} on {date}, leaving from {origin}")),
         ),
         "get_flight_status": (
             Intent(ask=("is {flight_number} on {date} on time?", "what's the status of {flight_number} on {date}?",
-                        "has {flight_number} on {date} been delayed or cancelled?", "I'm picking someone up off {flight_number} on {date}; is it on schedule?", "{flight_number} on {date}, any delays?", "is {flight_number} still going on {date}?", "what's the latest on {flight_number} on {date}?", "status of {flight_number}, {date}?", "my mum is flying {flight_number} on {date}; is it running late?"),
+                        "has {flight_number} on {date} been delayed or cancelled?", "I'm picking someone up off {flight_number} on {date}; any news on timing?", "{flight_number} on {date}, any delays?", "is {flight_number} still going on {date}?", "what's the latest on {flight_number} on {date}?", "status of {flight_number}, {date}?", "my mum is flying {flight_number} on {date}; any delay?"),
                    answer=("{?status~cancelled}{?delay_minutes=0}Flight {flight_number} is on time, leaving {scheduled_departure:when}.",
                            "{?status~cancelled}{?delay_minutes~0}Flight {flight_number} is running {delay_minutes} minutes late and should now leave {estimated_departure:when}.",
                            "{?status~cancelled}{flight_number} shows as {status:status}, with departure expected {estimated_departure:when}.",

@@ -219,7 +219,7 @@ LANGUAGE = Language(
                             "{email} here; the meeting is on {start_date}",
                             "this is {email}, looking at my meetings on {start_date}",
                             "I'm {email} and the meeting falls between {start_date} and {end_date}",
-                            "it's {email}, and I mean my meetings from {start_date} to {end_date}", "I'm {email}; it's on {start_date}", "it's on {start_date}, and I'm {email}", "{email}: the meeting is on {start_date}", "I'm {email}, looking at {start_date}", "{email} — it's one on {start_date}", "I'm {email}; it's one of my meetings on {start_date}", "{email} here, it's on my calendar between {start_date} and {end_date}", "I'm {email}, and it's somewhere between {start_date} and {end_date}", "I'm {email}; it's a meeting between {start_date} and {end_date}", "it's in my calendar ({email}) between {start_date} and {end_date}", "I'm {email}. It falls in {start_date} to {end_date}", "{email} — look between {start_date} and {end_date}")),
+                            "it's {email}, and I mean my meetings from {start_date} to {end_date}", "I'm {email}; it's on {start_date}", "it's on {start_date}, and I'm {email}", "{email}: the meeting is on {start_date}", "I'm {email}, looking at {start_date}", "{email} — it's one on {start_date}", "it's on {start_date}; my calendar address is {email}", "the invite went to {email} for {start_date}", "I'm {email} and it happens on {start_date}", "I'm {email}; it's one of my meetings on {start_date}", "{email} here, it's on my calendar between {start_date} and {end_date}", "I'm {email}, and it's somewhere between {start_date} and {end_date}", "I'm {email}; it's a meeting between {start_date} and {end_date}", "it's in my calendar ({email}) between {start_date} and {end_date}", "I'm {email}. It falls in {start_date} to {end_date}", "{email} — look between {start_date} and {end_date}", "{email}: something from {start_date} through {end_date}", "it's between {start_date} and {end_date} on {email}'s calendar")),
             Intent(ask=("how busy am I on {start_date}? I'm {email}",
                         "I'm {email}. How packed is my calendar from {start_date} to {end_date}?", "{email} here. How booked up am I between {start_date} and {end_date}?", "how many meetings do I have on {start_date}? I'm {email}", "what meetings have I got on {start_date}? I'm {email}", "{email} here. Which meetings am I in on {start_date}?"),
                    answer=("You have {events:n:event}: {events:list:title|start_time@time}.",
@@ -248,7 +248,7 @@ LANGUAGE = Language(
         ),
         "find_free_slots": (
             Intent(ask=("I'm {email}. When are {person_ids} and I both free on {date}?",
-                        "when can I meet {person_ids} on {date}? I'm {email} on the calendar",
+                        "when can I meet {person_ids} on {date}? I'm {email} on the calendar", "{email} here. Is there a gap on {date} when {person_ids} and I are both free?", "what times on {date} work for {person_ids} and me? I'm {email}", "I'm {email}; find us a {duration_minutes}-minute window with {person_ids} on {date}",
                         "I'm {email} and I need {duration_minutes} minutes with {person_ids} on {date} — "
                         "when are we all free?",
                         "can you find a {duration_minutes}-minute slot on {date} for me and {person_ids}? "
@@ -258,7 +258,7 @@ LANGUAGE = Language(
                            "On {date:date} everyone is free starting {first_start_time:time} ({slots:n:open window}).",
                            "{?slots=}There's {slots:n:common free window} on {date:date}."),
                    context=("I'm {email} and I want to meet {person_ids} on {date}",
-                            "I'm {email}; we need {duration_minutes} minutes with {person_ids} on {date}")),
+                            "I'm {email}; we need {duration_minutes} minutes with {person_ids} on {date}", "I'm {email}, hoping to catch {person_ids} on {date}", "{email} here, and I want time with {person_ids} on {date}", "I'm {email}; {person_ids} and I need to sync on {date}")),
         ),
         "search_rooms": (
             Intent(ask=("which meeting rooms are free on {date} at {start_time}?", "which rooms are open at {start_time} on {date}?", "{date} at {start_time}: which rooms are free?", "which rooms can I grab at {start_time} on {date}?",
@@ -278,7 +278,7 @@ LANGUAGE = Language(
                    context=("we're meeting on {date} at {start_time}",
                             "we meet on {date} at {start_time} for {duration_minutes} minutes",
                             "we're {min_capacity} people meeting on {date} at {start_time}",
-                            "we're {min_capacity} people, {date} at {start_time}, for {duration_minutes} minutes")),
+                            "we're {min_capacity} people, {date} at {start_time}, for {duration_minutes} minutes", "it's {date} at {start_time}, for {min_capacity} of us", "the slot is {date}, {start_time}, {duration_minutes} minutes", "we'll be {min_capacity} at {start_time} on {date}")),
         ),
         "create_event": (
             Intent(ask=('I\'m {email}. Please set up "{title}" with {person_ids} on {date} at {start_time} '
@@ -307,7 +307,7 @@ LANGUAGE = Language(
             Intent(ask=("please cancel {event_id}", "cancel {event_id}", "take {event_id} off the calendar", "{event_id} isn't happening anymore — can you cancel it?",
                         "call off {event_id} and let everyone know",
                         "cancel {event_id} and tell everyone: {note}",
-                        "please call off {event_id} with this message: {note}", "we don't need {event_id} anymore, cancel it"),
+                        "please call off {event_id} with this message: {note}", "call off {event_id}; we don't need to meet"),
                    answer=("{title} on {date:date} is cancelled, and {notified:list:name} have been notified.",
                            "I cancelled {title} ({date:date}, {start_time:time}); {notified_count:n:person|people} got a notice.",
                            "{title} is off the calendar for {date:date}, and everyone invited was told.")),
@@ -322,13 +322,13 @@ LANGUAGE = Language(
         "remove_attendee": (
             Intent(ask=("please take {attendee_id} off {event_id}", "drop {attendee_id} from {event_id}",
                         "{attendee_id} doesn't need to be in {event_id}; can you remove them?",
-                        "remove {attendee_id} from the guest list of {event_id}", "{attendee_id} doesn't need to be at {event_id}, drop them from it"),
+                        "remove {attendee_id} from the guest list of {event_id}", "take {attendee_id} off the invite for {event_id}"),
                    answer=("The invite for {title} on {date:date} now lists {attendees:list:name}.",
                            "Removed. {title} now has {attendee_count:n:person|people} on the invite, organizer included.",
                            "{title} ({date:date}) is now down to {attendees:list:name} plus {organizer_name}.")),
         ),
         "book_room": (
-            Intent(ask=("can you book {room_id} for {event_id}?", "book {room_id} for {event_id}", "please put {event_id} in {room_id}", "{event_id} needs a room; grab {room_id}",
+            Intent(ask=("can you book {room_id} for {event_id}?", "book {room_id} for {event_id}", "please put {event_id} in {room_id}", "grab {room_id} for {event_id}",
                         "I'd like {event_id} to happen in {room_id}"),
                    answer=("{title} on {date:date} at {start_time:time} is now in the {location}.",
                            "I booked {room.name} (floor {room.floor}, seats {room.capacity}) for {title}.",

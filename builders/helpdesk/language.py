@@ -198,7 +198,7 @@ LANGUAGE = Language(
                    answer=("I found your record: {name}, {department}.",
                            "Thanks, {name}, you're in the system ({department}).",
                            "You're listed as {name} in {department}."),
-                   context=("my work email is {email}", "I'm {email}", "you'll find me under {email}", "{email} is my work address", "my login is {email}", "I'm on the directory as {email}", "I work here as {email}", "I sign in as {email}", "my company address is {email}", "{email}, that's me", "my IT login is {email}")),
+                   context=("my work email is {email}", "I'm {email}", "you'll find me under {email}", "{email} is my work address", "my login is {email}", "I'm on the directory as {email}", "I work here as {email}", "I sign in as {email}", "my company address is {email}", "{email}, that's me", "my IT login is {email}", "{email} is how I log in at work", "I'm staff, {email}")),
         ),
         "find_employee_by_number": (
             Intent(ask=("can you look me up? My employee number is {employee_number}", "find me in the system, employee number {employee_number}",
@@ -207,7 +207,7 @@ LANGUAGE = Language(
                            "Thanks, {name}, you're in the system ({department}).",
                            "You're listed as {name} in {department}."),
                    context=("my employee number is {employee_number}", "I'm number {employee_number} in HR", "employee #{employee_number} here",
-                            "my badge number is {employee_number}", "I'm employee {employee_number}", "my staff number is {employee_number}", "{employee_number} is my employee number", "HR has me as {employee_number}")),
+                            "my badge number is {employee_number}", "I'm employee {employee_number}", "my staff number is {employee_number}", "{employee_number} is my employee number", "HR has me as {employee_number}", "employee ID {employee_number}, that's me", "my ID is {employee_number}")),
         ),
         "get_employee_profile": (
             Intent(ask=("how many tickets do I have open right now?", "how many of my tickets are still open?", "can you list my open IT and HR tickets?",
@@ -227,7 +227,7 @@ LANGUAGE = Language(
                            "For {leave_balance.year}: vacation {leave_balance.vacation_days:n:day}, sick leave {leave_balance.sick_days:n:day}, personal {leave_balance.personal_days:n:day}.")),
         ),
         "get_ticket_details": (
-            Intent(ask=("what's the status of {ticket_id}?", "any update on {ticket_id}?", "is {ticket_id} still open?", "where are we with {ticket_id}?", "{ticket_id}, what's happening with it?", "I haven't heard anything on {ticket_id}; is it moving?"),
+            Intent(ask=("what's the status of {ticket_id}?", "any update on {ticket_id}?", "is {ticket_id} still open?", "where are we with {ticket_id}?", "I haven't heard anything on {ticket_id}; any progress?"),
                    answer=("Ticket {ticket_id} is {status:status}, at {priority} priority.",
                            "{?status~new,resolved,closed}{ticket_id} (\"{title}\") is currently {status:status}.",
                            "{?status=new}{ticket_id} (\"{title}\") is new and waiting to be picked up.",

@@ -117,7 +117,7 @@ LANGUAGE = Language(
                    answer=("Thanks, {name}, I found your profile.",
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
-                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}", "I stay with you under {email}", "{email} is the address I book with", "you'll have me as {email}", "my Wayfarer account uses {email}", "I signed up as {email}", "I'm in your system as {email}", "my stays are booked under {email}")),
+                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}", "I stay with you under {email}", "{email} is the address I book with", "you'll have me as {email}", "my Wayfarer account uses {email}", "I signed up as {email}", "I'm in your system as {email}", "my stays are booked under {email}", "my Wayfarer profile is {email}")),
         ),
         "find_guest_by_loyalty_number": (
             Intent(ask=("can you find my account? My Wayfarer Rewards number is {loyalty_number}", "find me by rewards number {loyalty_number}",
@@ -165,7 +165,7 @@ LANGUAGE = Language(
                             "I'm going to {city}", "we'll be in {city}", "it's for a trip to {city}",
                             "I'm looking in {city}, at most {max_price_per_night} a night",
                             "it's for {city}, and I don't want to pay more than {max_price_per_night} a night",
-                            "we'll be in {city} {check_in} to {check_out}, party of {guests}",
+                            "we'll be in {city} {check_in} to {check_out}, party of {guests}", "{guests} of us are travelling to {city}, {check_in} to {check_out}", "the stay is in {city}, {check_in} to {check_out}, {guests} guests",
                             "I want a room for {guests} in {city} from {check_in} to {check_out}, under "
                             "{max_price_per_night} a night",
                             "the trip is {city}, {check_in} to {check_out}, a room for {guests}, and I'd rather not "
@@ -240,7 +240,7 @@ LANGUAGE = Language(
         "change_booking_dates": (
             Intent(ask=("can I move {booking_id} to {new_check_in} through {new_check_out}?", "change {booking_id} to check in {new_check_in} and out {new_check_out}",
                         "please change the dates of {booking_id}: check in {new_check_in}, check out {new_check_out}",
-                        "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead", "shift {booking_id} to {new_check_in} through {new_check_out}", "we're arriving later; make {booking_id} {new_check_in} to {new_check_out}"),
+                        "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead", "shift {booking_id} to {new_check_in} through {new_check_out}", "we're arriving later; change {booking_id} to {new_check_in} through {new_check_out}"),
                    answer=("{?price_difference~0}Booking {booking_id} now runs {check_in:date} to {check_out:date}; the new total is {total:money} (it was {previous_total:money}).",
                            "Your {hotel_name} stay is moved to {check_in:date} through {check_out:date} ({total:money} now).",
                            "{?price_difference~0}I changed {booking_id} to {check_in:date} to {check_out:date}; the total went from {previous_total:money} to {total:money}.",

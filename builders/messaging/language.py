@@ -188,7 +188,7 @@ LANGUAGE = Language(
                                             "{?messages=}I found {total_matches:n:matching email}."), context=SEARCH_CONTEXTS),
         ),
         "get_message": (
-            Intent(ask=("what does {message_id} say?", "what's {message_id} about?", "give me the gist of {message_id}", "can you read me {message_id}?", "open {message_id} for me", "I haven't read {message_id} yet; what's in it?", "read {message_id} to me", "what did {message_id} say again?"),
+            Intent(ask=("what does {message_id} say?", "what's {message_id} about?", "give me the gist of {message_id}", "can you read me {message_id}?", "open {message_id} for me", "read {message_id} to me", "what did {message_id} say again?"),
                    answer=("{from_name} wrote on {date:date}: \"{body}\"",
                            "The email \"{subject}\" from {from_name} says: \"{body}\"",
                            "Here's what {from_name} sent: \"{body}\"")),
@@ -220,7 +220,7 @@ LANGUAGE = Language(
                            "Reply sent: \"{subject}\".")),
         ),
         "forward_message": (
-            Intent(ask=("forward {message_id} to {to}", "share {message_id} with {to}", "can you pass {message_id} along to {to}?", "{to} should see {message_id}; forward it",
+            Intent(ask=("forward {message_id} to {to}", "share {message_id} with {to}", "can you pass {message_id} along to {to}?", "send {message_id} over to {to}",
                         "send {message_id} on to {to}", "forward {message_id} to {to} with the note \"{note}\"",
                         "send {message_id} to {to} and add \"{note}\" on top"),
                    answer=("I forwarded \"{subject}\" on {sent_at:when}.",
@@ -245,7 +245,7 @@ LANGUAGE = Language(
                            "\"{subject}\" is out of your {previous_folder} and in the {folder} now.")),
         ),
         "delete_message": (
-            Intent(ask=("delete {message_id}", "bin {message_id}", "move {message_id} to the trash", "get rid of {message_id}", "I don't need {message_id}, delete it", "trash {message_id}"),
+            Intent(ask=("delete {message_id}", "bin {message_id}", "move {message_id} to the trash", "get rid of {message_id}", "trash {message_id}"),
                    answer=("\"{subject}\" is now in the {folder}.",
                            "I deleted \"{subject}\"; it's in the {folder} if you need it back.",
                            "\"{subject}\" moved from your {previous_folder} to the {folder}.")),

@@ -67,14 +67,14 @@ LANGUAGE = Language(
                    answer=("Thanks, {name}, I found your account.",
                            "I have your account up, {name}.",
                            "Your account is under {name}."),
-                   context=("this is {email}", "my account email is {email}", "I shop with you as {email}", "my orders go to {email}", "I'm under {email}", "{email} is the email I order with", "I signed up with {email}", "my login is {email}", "I order as {email}", "you'll have me as {email}", "my orders are under {email}", "I buy from you as {email}")),
+                   context=("this is {email}", "my account email is {email}", "I shop with you as {email}", "my orders go to {email}", "I'm under {email}", "{email} is the email I order with", "I signed up with {email}", "my login is {email}", "I order as {email}", "you'll have me as {email}", "my orders are under {email}", "I buy from you as {email}", "my store login is {email}", "the account's {email}")),
         ),
         # a lookup on the way only: all it returns besides the internal id is the name the user just gave,
         # so as a request of its own its answer could tell them nothing (the row would be trivial)
         "find_user_id_by_name_zip": (
             Intent(ask=(), answer=(),
                    context=("I'm {first_name} {last_name} and my ZIP code is {zip}",
-                            "my name is {first_name} {last_name}, ZIP {zip}", "{first_name} {last_name} here, ZIP code {zip}", "this is {first_name} {last_name} in {zip}", "I'm {first_name} {last_name}, zip {zip}")),
+                            "my name is {first_name} {last_name}, ZIP {zip}", "{first_name} {last_name} here, ZIP code {zip}", "this is {first_name} {last_name} in {zip}", "I'm {first_name} {last_name}, zip {zip}", "the account is {first_name} {last_name}, ZIP {zip}")),
         ),
         "get_user_details": (
             Intent(ask=("which payment methods do I have on file?", "what cards and payment options are saved on my account?", "which ways of paying are saved on my account?", "what's on my account?"),
@@ -88,7 +88,7 @@ LANGUAGE = Language(
         ),
         "get_order_details": (
             Intent(ask=("what's the status of {order_id}?", "is {order_id} still processing?", "can you tell me where {order_id} stands?",
-                        "has {order_id} gone through yet?", "any news on {order_id}?", "{order_id}, where's it at?", "what's happening with {order_id}?", "did {order_id} go out yet?", "I ordered {order_id} a while ago; has it been processed?", "check {order_id} for me"),
+                        "has {order_id} gone through yet?", "any news on {order_id}?", "what's happening with {order_id}?", "did {order_id} go out yet?", "has {order_id} been processed yet? I ordered a while ago", "check {order_id} for me"),
                    answer=("{?status~processed,delivered,cancelled,returned}Order {order_id} is currently {status:status}.",
                            "{?status=processed,delivered,cancelled,returned}Order {order_id} has been {status:status}.",
                            "{order_id} ({items:list:name}) is {status:status}.",
@@ -100,7 +100,7 @@ LANGUAGE = Language(
                            "The total on {order_id} was {total:money} for {items:list:name|price@money}.")),
         ),
         "track_order": (
-            Intent(ask=("when will {order_id} arrive?", "when should {order_id} get to me?", "is {order_id} out for delivery yet? When will it come?", "where is {order_id}? I'd like the tracking number",
+            Intent(ask=("when will {order_id} arrive?", "when should {order_id} get to me?", "is {order_id} out for delivery yet?", "where is {order_id}? I'd like the tracking number",
                         "can I get tracking info for {order_id}?", "I'm waiting in for {order_id}; when's it getting here?", "tracking number for {order_id}?"),
                    answer=("{?status=delivered}Order {order_id} was delivered by {carrier}; the tracking number is {tracking_number}.",
                            "{?status~delivered}Order {order_id} is with {carrier} (tracking {tracking_number}) and should arrive by {estimated_delivery:date}.",
@@ -129,7 +129,7 @@ LANGUAGE = Language(
                            "These {name} versions are available: {variants:list:options|price@money?available}.")),
         ),
         "cancel_pending_order": (
-            Intent(ask=("please cancel {order_id}, reason: {reason}", "I changed my mind about {order_id}, cancel it: {reason}", "I want to cancel {order_id} — {reason}",
+            Intent(ask=("please cancel {order_id}, reason: {reason}", "I changed my mind: cancel {order_id}, {reason}", "I want to cancel {order_id} — {reason}",
                         "I'd like my money back for {order_id} before it ships; {reason}", "cancel {order_id}: {reason}", "stop {order_id} before it goes out — {reason}"),
                    answer=("Order {order_id} is cancelled, and {refund.amount:money} will be refunded to your original payment method.",
                            "I cancelled {order_id}; a refund of {refund.amount:money} is on its way.",

@@ -101,7 +101,7 @@ LANGUAGE = Language(
                    context=("I sign in with {email}", "the account is under {email}", "my login is {email}", "I'm {email} on the app",
                             "{email} is my login", "I log in as {email}", "I use {email} for the hub",
                             "my hub account is {email}", "the app has me as {email}", "I'm signed up with {email}",
-                            "my account's under {email}", "you'll find me as {email}", "the login's {email}", "everything's under {email}", "I'm {email} in the app", "the owner account is {email}", "the hub knows me as {email}", "I set the app up with {email}")),
+                            "my account's under {email}", "you'll find me as {email}", "the login's {email}", "everything's under {email}", "I'm {email} in the app", "the owner account is {email}", "the hub knows me as {email}", "I set the app up with {email}", "the hub is registered to {email}", "I'm the admin on the app, {email}", "our homes are set up under {email}", "I control everything from {email}")),
         ),
         "get_home": (
             Intent(ask=("how many rooms and devices do I have set up at {home_id}?", "give me an overview of {home_id}",
@@ -141,7 +141,7 @@ LANGUAGE = Language(
         ),
         "get_device_status": (
             Intent(ask=("is {device_id} online?", "what's {device_id} doing right now?", "can you check on {device_id} for me?",
-                        "{device_id} seems unresponsive, is it still connected?", "what state is {device_id} in?",
+                        "check whether {device_id} is still connected", "what state is {device_id} in?",
                         "is {device_id} still responding?"),
                    answer=("{?online=yes}Yes, the {name} is online; it reads {status_summary}.",
                            "{?online=no}No, the {name} is offline; it was last seen {last_seen:when}.",
@@ -156,7 +156,7 @@ LANGUAGE = Language(
             Intent(ask=("how much electricity did {device_id} use between {start_date} and {end_date}?",
                         "what did {device_id} cost me to run from {start_date} to {end_date}?",
                         "can you show me the energy use of {device_id} from {start_date} through {end_date}?",
-                        "I think {device_id} is eating power; how many kWh did it draw from {start_date} to {end_date}?",
+                        "I think {device_id} is eating power; how many kWh were used from {start_date} to {end_date}?",
                         "energy use for {device_id}, {start_date} to {end_date}?"),
                    answer=("The {device_name} used {total_kwh} kWh from {period_start:date} to {period_end:date}, about {estimated_cost.amount:money}.",
                            "From {period_start:date} to {period_end:date} the {device_name} drew {total_kwh} kWh ({estimated_cost.amount:money}); its busiest day was {peak_date:date}.",
@@ -223,9 +223,8 @@ LANGUAGE = Language(
         ),
         "delete_routine": (
             Intent(ask=("delete {routine_id}", "please remove {routine_id}, I don't need it anymore",
-                        "get rid of {routine_id}", "{routine_id} isn't needed anymore, delete it",
-                        "I want {routine_id} gone", "stop {routine_id} for good — remove it",
-                        "we've moved on from {routine_id}, you can delete it"),
+                        "get rid of {routine_id}", "remove {routine_id} from the schedule",
+                        "I want {routine_id} gone", "take {routine_id} off the schedule for good"),
                    answer=("The {name} routine has been deleted.",
                            "I deleted your {name} routine.",
                            "{name} won't run anymore; it's deleted.")),
@@ -234,7 +233,7 @@ LANGUAGE = Language(
     references={
         "home_id": Reference(
             noun="home", plural="homes", by_id=("home {value}",), user_knows_id=False,
-            by_field={"name": ("my {value}", "the {value}"), "city": ("my place in {value}", "the home in {value}")},
+            by_field={"name": ("my {value}", "the {value}"), "city": ("my place in {value}", "the home in {value}", "my home in {value}")},
             superlative={"device_count": ("the home with the most devices", "the home with the fewest devices")},
         ),
         "room_id": Reference(
