@@ -315,7 +315,7 @@ LANGUAGE = Language(
         "submit_leave_request": (
             Intent(ask=("I'd like to book {leave_type} leave from {start_date} to {end_date}", "put me down for {leave_type} leave, {start_date} through {end_date}",
                         "please put in a {leave_type} leave request for {start_date} through {end_date}",
-                        "can you request {leave_type} days off for me, {start_date} until {end_date}?", "I need {leave_type} leave, {start_date} to {end_date}", "book me off on {leave_type} leave from {start_date} to {end_date}"),
+                        "can you request {leave_type} days off for me, {start_date} until {end_date}?", "I need {leave_type} leave, {start_date} to {end_date}", "book me off on {leave_type} leave, {start_date} through {end_date}"),
                    answer=("Leave request {leave_request_id} ({start_date:date} to {end_date:date}, {days:n:working day}) is waiting for {approver_name} to approve, and you'll have {remaining_days:n:day} of {leave_type} leave left.",
                            "I submitted your {leave_type} leave for {start_date:date} to {end_date:date}; {approver_name} will review request {leave_request_id}.",
                            "Request {leave_request_id} covers {days:n:working day} and is {status:status}."),

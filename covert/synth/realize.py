@@ -285,7 +285,7 @@ ORDER_VERBS = frozenset((
 _QUESTION_REQUEST = re.compile(r"^(?:can|could) you (?:please )?(?P<vp>[a-z][^?]*)\?(?P<rest>(?:\s.*)?)$",
                                re.IGNORECASE | re.DOTALL)
 _WANT = re.compile(r"^I'd like to (?P<vp>[a-z].*)$", re.DOTALL)
-_CLAUSE_MARK = re.compile(r"[,;:—–!?]| - |\. ")
+_CLAUSE_MARK = re.compile(r"[,;—–!?]|:(?!\d)| - |\. ")  # a clause ends; "10:00" is no colon
 
 
 def vary_request(ask: str, rng: random.Random) -> str:
