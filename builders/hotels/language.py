@@ -171,7 +171,7 @@ LANGUAGE = Language(
                             "the trip is {city}, {check_in} to {check_out}, a room for {guests}, and I'd rather not "
                             "pay more than {max_price_per_night} a night")),
             Intent(ask=("how many hotels in {city} still have a room for {guests} from {check_in} to {check_out}?",
-                        "is there anything left in {city} for {guests}, {check_in} to {check_out}?", "I left it late; are there still rooms in {city} for {guests} from {check_in} to {check_out}?",
+                        "is there anything left in {city} for {guests}, {check_in} to {check_out}?", "I left it late; how many hotels in {city} still have rooms for {guests} from {check_in} to {check_out}?",
                         "how many places in {city} have a room for {guests} under {max_price_per_night} a night, "
                         "{check_in} to {check_out}?"),
                    answer=("{total_results:n:hotel} in {city} still have rooms for those {nights:n:night}, the cheapest being {cheapest_hotel} at {from_price_per_night:money} a night.",

@@ -157,7 +157,7 @@ LANGUAGE = Language(
                         "what did {device_id} cost me to run from {start_date} to {end_date}?",
                         "can you show me the energy use of {device_id} from {start_date} through {end_date}?",
                         "I think {device_id} is eating power; how many kWh were used from {start_date} to {end_date}?",
-                        "energy use for {device_id}, {start_date} to {end_date}?"),
+                        "total energy use for {device_id}, {start_date} to {end_date}?"),
                    answer=("The {device_name} used {total_kwh} kWh from {period_start:date} to {period_end:date}, about {estimated_cost.amount:money}.",
                            "From {period_start:date} to {period_end:date} the {device_name} drew {total_kwh} kWh ({estimated_cost.amount:money}); its busiest day was {peak_date:date}.",
                            "{total_kwh} kWh for the {device_name} over {days} days, roughly {estimated_cost.amount:money}."),
