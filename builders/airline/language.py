@@ -122,7 +122,7 @@ LANGUAGE = Language(
                            "Thanks, {name}, I have your profile up ({tier:status} tier).",
                            "Your profile is under {name}, at {tier:status} tier."),
                    context=("the account is under {email}", "{email} is the email on my Larkmiles account", "I'm {email}", "you can reach my profile through {email}",
-                            "you can find me by my email, {email}", "my Larkmiles login is {email}", "I signed up with {email}", "I'm registered as {email}", "{email} is what I booked with", "my bookings are under {email}", "the profile email is {email}", "I travel with you as {email}", "my Larkmiles account uses {email}")),
+                            "you can find me by my email, {email}", "my Larkmiles login is {email}", "I signed up with {email}", "I'm registered as {email}", "{email} is what I booked with", "my bookings are under {email}", "the profile email is {email}", "I travel with you as {email}", "my Larkmiles account uses {email}", "I'm registered with {email} for Larkmiles", "profile email: {email}")),
         ),
         "find_customer_by_membership": (
             Intent(ask=("can you look up my Larkmiles membership {membership_number}?",
@@ -131,7 +131,7 @@ LANGUAGE = Language(
                            "Thanks, {name}, I have your profile up ({tier:status} tier).",
                            "Your profile is under {name}, at {tier:status} tier."),
                    context=("my Larkmiles number is {membership_number}", "my membership number is {membership_number}",
-                            "I'm member {membership_number}", "I'm a Larkmiles member, number {membership_number}", "{membership_number} is my Larkmiles number", "my frequent flyer number is {membership_number}", "you'll have me as member {membership_number}", "I fly on Larkmiles number {membership_number}")),
+                            "I'm member {membership_number}", "I'm a Larkmiles member, number {membership_number}", "{membership_number} is my Larkmiles number", "my frequent flyer number is {membership_number}", "you'll have me as member {membership_number}", "I fly on Larkmiles number {membership_number}", "Larkmiles number: {membership_number}")),
         ),
         "get_customer_details": (
             Intent(ask=("what tier am I, and how many miles do I have?", "how many miles do I have, and what tier is that?", "how many Larkmiles miles do I have right now?", "what's my miles balance?", "I want to know if I can afford an award ticket; how many miles and what tier do I have?"),
@@ -165,7 +165,7 @@ LANGUAGE = Language(
         ),
         "get_flight_status": (
             Intent(ask=("is {flight_number} on {date} on time?", "what's the status of {flight_number} on {date}?",
-                        "has {flight_number} on {date} been delayed or cancelled?", "I'm picking someone up off {flight_number} on {date}; any news on timing?", "{flight_number} on {date}, any delays?", "is {flight_number} still going on {date}?", "what's the latest on {flight_number} on {date}?", "status of {flight_number}, {date}?", "my mum is flying {flight_number} on {date}; any delay?"),
+                        "has {flight_number} on {date} been delayed or cancelled?", "I'm picking someone up off {flight_number} on {date}; any news on timing?", "{flight_number} on {date}, any delays?", "is {flight_number} still going on {date}?", "what's the latest on {flight_number} on {date}?", "status of {flight_number}, {date}?", "did {flight_number} on {date} leave on schedule?", "my mum is flying {flight_number} on {date}; any delay?"),
                    answer=("{?status~cancelled}{?delay_minutes=0}Flight {flight_number} is on time, leaving {scheduled_departure:when}.",
                            "{?status~cancelled}{?delay_minutes~0}Flight {flight_number} is running {delay_minutes} minutes late and should now leave {estimated_departure:when}.",
                            "{?status~cancelled}{flight_number} shows as {status:status}, with departure expected {estimated_departure:when}.",

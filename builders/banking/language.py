@@ -101,7 +101,7 @@ LANGUAGE = Language(
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
                    context=("I'm registered under {email_or_phone}", "you have me on file as {email_or_phone}",
-                            "my contact on file is {email_or_phone}", "you can find me under {email_or_phone}", "my banking login is {email_or_phone}", "I bank with you under {email_or_phone}", "{email_or_phone} is the contact on my account", "the bank has me as {email_or_phone}", "I signed up with {email_or_phone}", "my account is under {email_or_phone}", "I'm the customer at {email_or_phone}", "I'm on file with {email_or_phone}", "the profile is under {email_or_phone}", "I use {email_or_phone} with you", "my online banking is under {email_or_phone}", "{email_or_phone} is how you know me", "I'm listed with {email_or_phone}", "I'm a client, {email_or_phone}")),
+                            "my contact on file is {email_or_phone}", "you can find me under {email_or_phone}", "my banking login is {email_or_phone}", "I bank with you under {email_or_phone}", "{email_or_phone} is the contact on my account", "the bank has me as {email_or_phone}", "I signed up with {email_or_phone}", "my account is under {email_or_phone}", "I'm the customer at {email_or_phone}", "I'm on file with {email_or_phone}", "the profile is under {email_or_phone}", "I use {email_or_phone} with you", "my online banking is under {email_or_phone}", "{email_or_phone} is how you know me", "I'm listed with {email_or_phone}", "I'm a client, {email_or_phone}", "I'm {email_or_phone} in your records", "I hold my accounts under {email_or_phone}", "contact on file: {email_or_phone}", "profile: {email_or_phone}")),
         ),
         "get_customer_profile": (
             Intent(ask=("how much money do I have across all my accounts?", "how much have I got with you in total?", "what's my total balance with you?",
@@ -182,7 +182,7 @@ LANGUAGE = Language(
         ),
         "get_dispute_status": (
             Intent(ask=("what's the status of {dispute_id}?", "any update on {dispute_id}?",
-                        "has {dispute_id} been resolved yet?", "where are we on {dispute_id}?", "is {dispute_id} still open?", "I'm still waiting on {dispute_id}; any news?", "what's going on with {dispute_id}?", "did {dispute_id} go my way?", "status of {dispute_id}?", "is there an outcome on {dispute_id} yet?", "check on {dispute_id} for me"),
+                        "has {dispute_id} been resolved yet?", "where are we on {dispute_id}?", "is {dispute_id} still open?", "I'm still waiting on {dispute_id}; any news?", "what's going on with {dispute_id}?", "did {dispute_id} go my way?", "status of {dispute_id}?", "is there an outcome on {dispute_id} yet?", "check on {dispute_id} for me", "has the bank ruled on {dispute_id}?", "was {dispute_id} decided in my favour?"),
                    answer=("Dispute {dispute_id} over the {amount:money} charge from {merchant} is {status:status}.",
                            "{?status=under_review}Your dispute {dispute_id} about {merchant} ({amount:money}) is still under review; a decision is expected by {decision_expected_by:date}.",
                            "{?status~under_review}Dispute {dispute_id} about the {merchant} charge was closed on {resolved_on:date}: {resolution}"),

@@ -194,11 +194,11 @@ LANGUAGE = Language(
     intents={
         "find_employee_by_email": (
             Intent(ask=("can you check you have me in the system? My work email is {email}",
-                        "could you pull up my employee record? I'm {email}", "check my record, I'm {email}", "I'm new here; am I set up in the system as {email}?"),
+                        "could you open my employee record? I'm {email}", "check my record, I'm {email}", "I'm new here; am I set up in the system as {email}?"),
                    answer=("I found your record: {name}, {department}.",
                            "Thanks, {name}, you're in the system ({department}).",
                            "You're listed as {name} in {department}."),
-                   context=("my work email is {email}", "I'm {email}", "you'll find me under {email}", "{email} is my work address", "my login is {email}", "I'm on the directory as {email}", "I work here as {email}", "I sign in as {email}", "my company address is {email}", "{email}, that's me", "my IT login is {email}", "{email} is how I log in at work", "I'm staff, {email}")),
+                   context=("my work email is {email}", "I'm {email}", "you'll find me under {email}", "{email} is my work address", "my login is {email}", "I'm on the directory as {email}", "I work here as {email}", "I sign in as {email}", "my company address is {email}", "{email}, that's me", "my IT login is {email}", "{email} is how I log in at work", "I'm staff, {email}", "I work out of {email}", "work email: {email}")),
         ),
         "find_employee_by_number": (
             Intent(ask=("can you look me up? My employee number is {employee_number}", "find me in the system, employee number {employee_number}",
@@ -207,7 +207,7 @@ LANGUAGE = Language(
                            "Thanks, {name}, you're in the system ({department}).",
                            "You're listed as {name} in {department}."),
                    context=("my employee number is {employee_number}", "I'm number {employee_number} in HR", "employee #{employee_number} here",
-                            "my badge number is {employee_number}", "I'm employee {employee_number}", "my staff number is {employee_number}", "{employee_number} is my employee number", "HR has me as {employee_number}", "employee ID {employee_number}, that's me", "my ID is {employee_number}")),
+                            "my badge number is {employee_number}", "I'm employee {employee_number}", "my staff number is {employee_number}", "{employee_number} is my employee number", "HR has me as {employee_number}", "employee ID {employee_number}, that's me", "my ID is {employee_number}", "employee ID: {employee_number}")),
         ),
         "get_employee_profile": (
             Intent(ask=("how many tickets do I have open right now?", "how many of my tickets are still open?", "can you list my open IT and HR tickets?",
@@ -247,7 +247,7 @@ LANGUAGE = Language(
         ),
         "list_team_agents": (
             Intent(ask=("who is on {team}?", "which agents are on {team}?", "which agents in {team} are working today?",
-                        "can you tell me who I could talk to in {team}?", "which agents work in {team}?", "I need someone from {team}; which agents are there?", "which people in {team} could help me?", "list the agents in {team}"),
+                        "can you tell me who I could talk to in {team}?", "which agents work in {team}?", "I need someone from {team}; which agents are there?", "which people in {team} could help me?", "list the agents in {team}", "which support staff sit in {team}?"),
                    answer=("The {team} team has {agents:list:name|tier}.",
                            "On {team}: {agents:list:name|status@status}.",
                            "{team} is staffed by {agents:list:name} ({agents:n:agent})."),

@@ -112,12 +112,12 @@ LANGUAGE = Language(
     scope="hotel searches, room bookings, changes and cancellations, and Wayfarer Rewards points",
     intents={
         "find_guest_by_email": (
-            Intent(ask=("can you pull up my profile? I'm {email}",
+            Intent(ask=("can you find my guest profile? I'm {email}",
                         "I'd like to check my account with you, the email on it is {email}", "I'm {email} — what do you have on my profile?", "look up the guest profile for {email}"),
                    answer=("Thanks, {name}, I found your profile.",
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
-                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}", "I stay with you under {email}", "{email} is the address I book with", "you'll have me as {email}", "my Wayfarer account uses {email}", "I signed up as {email}", "I'm in your system as {email}", "my stays are booked under {email}", "my Wayfarer profile is {email}")),
+                   context=("I booked under {email}", "the email on my account is {email}", "I'm {email}", "look me up as {email}", "my reservations are under {email}", "I stay with you under {email}", "{email} is the address I book with", "you'll have me as {email}", "my Wayfarer account uses {email}", "I signed up as {email}", "I'm in your system as {email}", "my stays are booked under {email}", "my Wayfarer profile is {email}", "I usually book with {email}", "account email: {email}")),
         ),
         "find_guest_by_loyalty_number": (
             Intent(ask=("can you find my account? My Wayfarer Rewards number is {loyalty_number}", "find me by rewards number {loyalty_number}",
@@ -126,7 +126,7 @@ LANGUAGE = Language(
                            "I have your profile up, {name}.",
                            "Your profile is under {name}."),
                    context=("my rewards number is {loyalty_number}", "my member number is {loyalty_number}",
-                            "I'm Wayfarer Rewards member {loyalty_number}", "{loyalty_number} is my rewards number", "my Wayfarer number is {loyalty_number}", "I'm in your rewards program as {loyalty_number}", "my loyalty card says {loyalty_number}")),
+                            "I'm Wayfarer Rewards member {loyalty_number}", "{loyalty_number} is my rewards number", "my Wayfarer number is {loyalty_number}", "I'm in your rewards program as {loyalty_number}", "my loyalty card says {loyalty_number}", "rewards number: {loyalty_number}")),
         ),
         "get_guest_profile": (
             Intent(ask=("which contact details do you have on file for me?", "which email and phone number do you have for me?", "what phone number do you have for me?", "what email and phone are on my profile?"),

@@ -150,7 +150,7 @@ LANGUAGE = Language(
     intents={
         "search_contacts": (
             Intent(ask=("is {name} in my contacts?", "can you look up {name} in my address book?",
-                        "find the contact named {name} for me", "do I have {name} saved?", "look for {name} in my contacts", "is {name} saved in my address book?", "bring up {name} from my contacts", "search my contacts for {name}", "I met {name} at a conference; did I save them as a contact?"),
+                        "find the contact named {name} for me", "do I have {name} saved?", "look for {name} in my contacts", "is {name} saved in my address book?", "bring up {name} from my contacts", "search my contacts for {name}", "is there a {name} among my contacts?", "I met {name} at a conference; did I save them as a contact?"),
                    answer=("Yes, {contacts:list:name|email} is in your contacts.",
                            "I found {contacts:n:contact} matching that name: {contacts:list:name|company}.",
                            "Your address book has {contacts:list:name|job_title}.",

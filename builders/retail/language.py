@@ -67,7 +67,7 @@ LANGUAGE = Language(
                    answer=("Thanks, {name}, I found your account.",
                            "I have your account up, {name}.",
                            "Your account is under {name}."),
-                   context=("this is {email}", "my account email is {email}", "I shop with you as {email}", "my orders go to {email}", "I'm under {email}", "{email} is the email I order with", "I signed up with {email}", "my login is {email}", "I order as {email}", "you'll have me as {email}", "my orders are under {email}", "I buy from you as {email}", "my store login is {email}", "the account's {email}")),
+                   context=("this is {email}", "my account email is {email}", "I shop with you as {email}", "my orders go to {email}", "I'm under {email}", "{email} is the email I order with", "I signed up with {email}", "my login is {email}", "I order as {email}", "you'll have me as {email}", "my orders are under {email}", "I buy from you as {email}", "my store login is {email}", "the account's {email}", "account: {email}")),
         ),
         # a lookup on the way only: all it returns besides the internal id is the name the user just gave,
         # so as a request of its own its answer could tell them nothing (the row would be trivial)
@@ -88,7 +88,7 @@ LANGUAGE = Language(
         ),
         "get_order_details": (
             Intent(ask=("what's the status of {order_id}?", "is {order_id} still processing?", "can you tell me where {order_id} stands?",
-                        "has {order_id} gone through yet?", "any news on {order_id}?", "what's happening with {order_id}?", "did {order_id} go out yet?", "has {order_id} been processed yet? I ordered a while ago", "check {order_id} for me"),
+                        "has {order_id} gone through yet?", "any news on {order_id}?", "what's happening with {order_id}?", "did {order_id} go out yet?", "has {order_id} been processed yet? I ordered a while ago", "check {order_id} for me", "was {order_id} shipped or is it still pending?"),
                    answer=("{?status~processed,delivered,cancelled,returned}Order {order_id} is currently {status:status}.",
                            "{?status=processed,delivered,cancelled,returned}Order {order_id} has been {status:status}.",
                            "{order_id} ({items:list:name}) is {status:status}.",

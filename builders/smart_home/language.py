@@ -101,7 +101,7 @@ LANGUAGE = Language(
                    context=("I sign in with {email}", "the account is under {email}", "my login is {email}", "I'm {email} on the app",
                             "{email} is my login", "I log in as {email}", "I use {email} for the hub",
                             "my hub account is {email}", "the app has me as {email}", "I'm signed up with {email}",
-                            "my account's under {email}", "you'll find me as {email}", "the login's {email}", "everything's under {email}", "I'm {email} in the app", "the owner account is {email}", "the hub knows me as {email}", "I set the app up with {email}", "the hub is registered to {email}", "I'm the admin on the app, {email}", "our homes are set up under {email}", "I control everything from {email}")),
+                            "my account's under {email}", "you'll find me as {email}", "the login's {email}", "everything's under {email}", "I'm {email} in the app", "the owner account is {email}", "the hub knows me as {email}", "I set the app up with {email}", "the hub is registered to {email}", "I'm the admin on the app, {email}", "our homes are set up under {email}", "I control everything from {email}", "I registered my devices with {email}", "I'm the homeowner, {email}", "my family shares the {email} account", "I'm {email}, the main user", "account: {email}", "hub login: {email}")),
         ),
         "get_home": (
             Intent(ask=("how many rooms and devices do I have set up at {home_id}?", "give me an overview of {home_id}",

@@ -48,36 +48,47 @@ CLOSINGS = ("", *sorted({c for group in CLOSINGS_BY_REGISTER.values() for c in g
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ", "Plus, ",
               "While you're at it, ", "And then ", "Separately, ", "One more thing: ", "Oh, and ", "Next, ",
               "As well as that, ", "Besides that, ", "Another thing: ", "And one more: ", "Alongside that, ",
-              "Oh, also, ", "Next up: ", "At the same time, ", "In addition, ", "Then, ")
+              "Oh, also, ", "Next up: ", "At the same time, ", "In addition, ", "Then, ", "Another question: ",
+              "Unrelated, but ", "Also, quickly: ", "Before I forget, ", "Something else: ", "Apart from that, ")
 QUESTION_STARTS = ("what", "which", "when", "where", "who", "how", "can", "could", "would", "will", "is", "are",
                    "do", "does", "did", "has", "have", "should")
 # how a user says which record they mean, when the request itself does not
 SELECTION_CONTEXTS = ("I'm asking about {phrase}", "I'm talking about {phrase}", "this is for {phrase}",
                       "I'm thinking of {phrase}", "it's {phrase}", "I'm after {phrase}", "it's for {phrase}",
                       "I have {phrase} in mind", "the one I need is {phrase}", "I'm on about {phrase}",
-                      "this has to do with {phrase}", "I'm dealing with {phrase}", "my question is about {phrase}")
+                      "this has to do with {phrase}", "I'm dealing with {phrase}", "my question is about {phrase}",
+                      "I'm looking at {phrase}", "I'm sorting out {phrase}", "it relates to {phrase}",
+                      "it's {phrase} I'm after")
 # the same said as a clarification: only after the request it clarifies
 CLARIFICATIONS = ("it's {phrase} I mean", "the one I mean is {phrase}", "I mean {phrase}", "to be clear, {phrase}",
                   "specifically {phrase}", "that's {phrase}", "{phrase}, I mean", "as in {phrase}",
                   "I'm referring to {phrase}", "{phrase}, to be precise", "I should say {phrase}",
-                  "{phrase}, that is", "the one in question is {phrase}")
+                  "{phrase}, that is", "the one in question is {phrase}", "I'm thinking of {phrase} here",
+                  "{phrase} is the one")
 # a count of the records listed with one record ("the emails with my contact at ...")
 RECORD_COUNT_ASKS = ("how many {plural} does {record} have?", "how many {plural} are there for {record}?",
-                     "what's the number of {plural} for {record}?", "can you count the {plural} for {record}?")
+                     "what's the number of {plural} for {record}?", "can you count the {plural} for {record}?",
+                     "what's the {plural} count for {record}?", "I need a count of the {plural} for {record}")
 # a count of the user's own records (their bookings, their inbox) may say so
-OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?")
+OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?",
+                  "how many {plural} have I got?")
 AGGREGATE_ASKS = {
     "sum": ("what's the total {field} across {items}?", "{whats} the combined {field} for {items}?",
             "can you add up the {field} of {items} for me?", "{whats} the {field} for {items}, added up?",
-            "if you add up {items}, what's the total {field}?", "in total, {whats} the {field} for {items}?"),
+            "if you add up {items}, what's the total {field}?", "in total, {whats} the {field} for {items}?",
+            "add up the {field} for {items}", "sum up the {field} across {items}",
+            "what does the {field} of {items} add up to?", "{whats} the {field} for {items} combined?"),
     "count": ("can you tell me how many {plural} there are?", "how many {plural} are there?",
-              "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?"),
+              "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?",
+              "count the {plural} for me", "what's the count of {plural}?", "how many {plural} show up?"),
     "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?",
             "out of {items}, which has the highest {field}?", "of {items}, which one has the highest {field}?",
-            "what's the one with the highest {field} among {items}?"),
+            "what's the one with the highest {field} among {items}?", "among {items}, which has the biggest {field}?",
+            "find the one among {items} with the highest {field}", "of {items}, which one's {field} is highest?"),
     "min": ("which of {items} has the lowest {field}?", "which one of {items} has the smallest {field}?",
             "out of {items}, which has the lowest {field}?", "among {items}, which one has the lowest {field}?",
-            "what's the one with the lowest {field} among {items}?"),
+            "what's the one with the lowest {field} among {items}?", "find the one among {items} with the lowest {field}",
+            "of {items}, which one's {field} is lowest?", "which of {items} comes in lowest on {field}?"),
 }
 
 
@@ -265,9 +276,9 @@ def fewer_pleases(part: str, rng: random.Random) -> str:
 # How people put one request. A template says it one way ("can you pull up my profile?", "cancel
 # booking X"); a person may ask it as a question, say it flat out, or say what they need. Each frame keeps
 # the request's own verb phrase, so nothing is added to what is asked; none carries a courtesy word.
-QUESTION_FRAMES = ("{vp}.", "{vp}.", "{vp}.", "could you {vp}?", "would you {vp}?", "I need you to {vp}.",
+QUESTION_FRAMES = ("{vp}.", "{vp}.", "{vp}.", "{vp}.", "could you {vp}?", "would you {vp}?", "I need you to {vp}.",
                    "any chance you could {vp}?", "are you able to {vp}?", "see if you can {vp}.",
-                   "I was hoping you could {vp}.")
+                   "I was hoping you could {vp}.", "{vp} when you get a chance.")
 ORDER_FRAMES = ("can you {vp}?", "could you {vp}?", "would you {vp}?", "go ahead and {vp}.", "can you {vp} now?",
                 "I'd like you to {vp}.", "I want you to {vp}.")
 WANT_FRAMES = ("I'd like to {vp}", "I want to {vp}", "I need to {vp}", "I'm looking to {vp}", "I'm trying to {vp}",
