@@ -118,7 +118,8 @@ def sentence(text: str) -> str:
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if "@" not in text.split(" ", 1)[0]:  # an email address is written as it is, even first
+        text = text[0].upper() + text[1:]
     if not ends_sentence(text):
         last = text.replace("? ", ". ").replace("! ", ". ").rsplit(". ", 1)[-1]
         first = last.split(" ", 1)[0].lower().strip(",")
