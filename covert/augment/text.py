@@ -44,8 +44,10 @@ class Query:
 
 
 def capitalise(text: str) -> str:
-    """First letter upper case."""
-    return text[:1].upper() + text[1:] if text else text
+    """First letter upper case (an email address that opens the text stays as it is)."""
+    if not text or "@" in text.split(" ", 1)[0]:
+        return text
+    return text[:1].upper() + text[1:]
 
 
 def spans(text: str, values: list[str]) -> list[tuple[int, int]]:

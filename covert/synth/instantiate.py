@@ -37,6 +37,7 @@ from covert.synth.realize import (
     register_of,
     sentence,
     slots,
+    vary_request,
 )
 from covert.synth.records import Call, Rejected, Task
 from covert.validation import (
@@ -620,7 +621,7 @@ class Instantiator:
                 needed = set().union(*(self.steps[i].user_params for i in members))
                 templates = intent.ask_many if len(members) > 1 and intent.ask_many else intent.ask
                 ask = fill(self._template(templates, needed, phrases, tool), phrases)
-                asks.append(plural_subject(ask, list(phrases.values())))
+                asks.append(vary_request(plural_subject(ask, list(phrases.values())), self.rng))
                 for i in members:
                     answers.append(self._answer(intent.answer, i, facts, ask))
         else:
@@ -632,7 +633,7 @@ class Instantiator:
                 intent = self.rng.choice(self.language.intents[step.tool])
                 if i in goals and i != aggregate_step:
                     ask = fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases)
-                    asks.append(plural_subject(ask, list(step.phrases.values())))
+                    asks.append(vary_request(plural_subject(ask, list(step.phrases.values())), self.rng))
                     answers.append(self._answer(intent.answer, i, facts, ask))
                 elif needed and not self._said_by_goals(step, goals, aggregate_step):
                     part = self._context(i, step, needed, normalize_text(" ".join(contexts)), asked)
@@ -641,7 +642,7 @@ class Instantiator:
                         self.context_parts.append(part)
             if aggregate_step is not None:
                 ask, answer = self._aggregate(blueprint.reasoning[0], aggregate_step, facts)
-                asks.append(ask)
+                asks.append(vary_request(ask, self.rng))
                 answers.append(answer)
         contexts = self._drop_repeated_contexts(contexts, asks)
         said = normalize_text(" ".join(contexts + asks))
@@ -1077,7 +1078,7 @@ def instantiate(builder: Builder, blueprint: Blueprint, state: State, rng: rando
     task_id = make_task_id(builder.name, seed, index)
     if blueprint.category == "irrelevance":
         register = register_of(builder)
-        query = compose_query(rng, [], [irrelevant_request(builder.language, state, rng)], register)
+        query = compose_query(rng, [], [vary_request(irrelevant_request(builder.language, state, rng), rng)], register)
         answer = decline(builder.language.scope, rng)
         return Task(
             task_id=task_id, builder=builder.name, builder_version=builder.version, category="irrelevance",

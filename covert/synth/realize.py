@@ -47,32 +47,48 @@ GREETINGS = ("", *sorted({g for group in OPENINGS.values() for g in group}))
 CLOSINGS = ("", *sorted({c for group in CLOSINGS_BY_REGISTER.values() for c in group}))
 CONNECTORS = ("Also, ", "And ", "After that, ", "Then ", "Once that's done, ", "On top of that, ", "Plus, ",
               "While you're at it, ", "And then ", "Separately, ", "One more thing: ", "Oh, and ", "Next, ",
-              "As well as that, ", "Besides that, ")
+              "As well as that, ", "Besides that, ", "Another thing: ", "And one more: ", "Alongside that, ",
+              "Oh, also, ", "Next up: ", "At the same time, ", "In addition, ", "Then, ", "Another question: ",
+              "Unrelated, but ", "Also, quickly: ", "Before I forget, ", "Something else: ", "Apart from that, ")
 QUESTION_STARTS = ("what", "which", "when", "where", "who", "how", "can", "could", "would", "will", "is", "are",
                    "do", "does", "did", "has", "have", "should")
 # how a user says which record they mean, when the request itself does not
 SELECTION_CONTEXTS = ("I'm asking about {phrase}", "I'm talking about {phrase}", "this is for {phrase}",
-                      "I'm thinking of {phrase}", "it's {phrase}", "I'm after {phrase}")
+                      "I'm thinking of {phrase}", "it's {phrase}", "I'm after {phrase}", "it's for {phrase}",
+                      "I have {phrase} in mind", "the one I need is {phrase}", "I'm on about {phrase}",
+                      "this has to do with {phrase}", "I'm dealing with {phrase}", "my question is about {phrase}",
+                      "I'm looking at {phrase}", "I'm sorting out {phrase}", "it relates to {phrase}",
+                      "it's {phrase} I'm after")
 # the same said as a clarification: only after the request it clarifies
 CLARIFICATIONS = ("it's {phrase} I mean", "the one I mean is {phrase}", "I mean {phrase}", "to be clear, {phrase}",
-                  "specifically {phrase}")
+                  "specifically {phrase}", "that's {phrase}", "{phrase}, I mean", "as in {phrase}",
+                  "I'm referring to {phrase}", "{phrase}, to be precise", "I should say {phrase}",
+                  "{phrase}, that is", "the one in question is {phrase}", "I'm thinking of {phrase} here",
+                  "{phrase} is the one")
 # a count of the records listed with one record ("the emails with my contact at ...")
 RECORD_COUNT_ASKS = ("how many {plural} does {record} have?", "how many {plural} are there for {record}?",
-                     "what's the number of {plural} for {record}?", "can you count the {plural} for {record}?")
+                     "what's the number of {plural} for {record}?", "can you count the {plural} for {record}?",
+                     "what's the {plural} count for {record}?", "I need a count of the {plural} for {record}")
 # a count of the user's own records (their bookings, their inbox) may say so
-OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?")
+OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural} I have?", "count my {plural} for me?",
+                  "how many {plural} have I got?")
 AGGREGATE_ASKS = {
     "sum": ("what's the total {field} across {items}?", "{whats} the combined {field} for {items}?",
             "can you add up the {field} of {items} for me?", "{whats} the {field} for {items}, added up?",
-            "if you add up {items}, what's the total {field}?", "in total, {whats} the {field} for {items}?"),
+            "if you add up {items}, what's the total {field}?", "in total, {whats} the {field} for {items}?",
+            "add up the {field} for {items}", "sum up the {field} across {items}",
+            "what does the {field} of {items} add up to?", "{whats} the {field} for {items} combined?"),
     "count": ("can you tell me how many {plural} there are?", "how many {plural} are there?",
-              "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?"),
+              "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?",
+              "count the {plural} for me", "what's the count of {plural}?", "how many {plural} show up?"),
     "max": ("which of {items} has the highest {field}?", "which one of {items} has the largest {field}?",
             "out of {items}, which has the highest {field}?", "of {items}, which one has the highest {field}?",
-            "what's the one with the highest {field} among {items}?"),
+            "what's the one with the highest {field} among {items}?", "among {items}, which has the biggest {field}?",
+            "find the one among {items} with the highest {field}", "of {items}, which one's {field} is highest?"),
     "min": ("which of {items} has the lowest {field}?", "which one of {items} has the smallest {field}?",
             "out of {items}, which has the lowest {field}?", "among {items}, which one has the lowest {field}?",
-            "what's the one with the lowest {field} among {items}?"),
+            "what's the one with the lowest {field} among {items}?", "find the one among {items} with the lowest {field}",
+            "of {items}, which one's {field} is lowest?", "which of {items} comes in lowest on {field}?"),
 }
 
 
@@ -102,7 +118,8 @@ def sentence(text: str) -> str:
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if "@" not in text.split(" ", 1)[0]:  # an email address is written as it is, even first
+        text = text[0].upper() + text[1:]
     if not ends_sentence(text):
         last = text.replace("? ", ". ").replace("! ", ". ").rsplit(". ", 1)[-1]
         first = last.split(" ", 1)[0].lower().strip(",")
@@ -255,6 +272,61 @@ def fewer_pleases(part: str, rng: random.Random) -> str:
         rest = out[match.end():]
         out = rest[:1].upper() + rest[1:]
     return out
+
+
+# How people put one request. A template says it one way ("can you pull up my profile?", "cancel
+# booking X"); a person may ask it as a question, say it flat out, or say what they need. Each frame keeps
+# the request's own verb phrase, so nothing is added to what is asked; none carries a courtesy word.
+QUESTION_FRAMES = ("{vp}.", "{vp}.", "{vp}.", "{vp}.", "could you {vp}?", "would you {vp}?", "I need you to {vp}.",
+                   "any chance you could {vp}?", "are you able to {vp}?", "see if you can {vp}.",
+                   "I was hoping you could {vp}.", "{vp} when you get a chance.")
+ORDER_FRAMES = ("can you {vp}?", "could you {vp}?", "would you {vp}?", "go ahead and {vp}.", "can you {vp} now?",
+                "I'd like you to {vp}.", "I want you to {vp}.")
+WANT_FRAMES = ("I'd like to {vp}", "I want to {vp}", "I need to {vp}", "I'm looking to {vp}", "I'm trying to {vp}",
+               "I'd like to {vp}")
+REFRAMED = 0.65  # the share of requests said in another frame than their template's
+# verbs a request opens with when it is an order ("cancel booking X", "turn on the lamp")
+ORDER_VERBS = frozenset((
+    "add", "answer", "apply", "archive", "assign", "book", "bump", "cancel", "change", "close", "create", "decline",
+    "delete", "draft", "email", "escalate", "file", "find", "flag", "forward", "get", "give", "knock", "label", "lock",
+    "log", "look", "mark", "message", "move", "open", "pass", "pay", "push", "put", "raise", "refund", "remove",
+    "reply", "reschedule", "reserve", "resolve", "rsvp", "run", "schedule", "send", "set", "ship", "show", "start",
+    "switch", "tell", "transfer", "turn", "unfreeze", "freeze", "unlock", "update", "write", "list", "check",
+    "upgrade", "downgrade", "replace", "report", "request", "return", "exchange", "invite", "accept", "submit",
+))
+_QUESTION_REQUEST = re.compile(r"^(?:can|could) you (?:please )?(?P<vp>[a-z][^?]*)\?(?P<rest>(?:\s.*)?)$",
+                               re.IGNORECASE | re.DOTALL)
+_WANT = re.compile(r"^I'd like to (?P<vp>[a-z].*)$", re.DOTALL)
+_CLAUSE_MARK = re.compile(r"[,;—–!?]|:(?!\d)| - |\. ")  # a clause ends; "10:00" is no colon
+
+
+def vary_request(ask: str, rng: random.Random) -> str:
+    """``ask`` in another frame some of the time: "can you X?" as "could you X?", "X." or "I need you to
+    X."; an order "cancel X" as "can you cancel X?"; "I'd like to X" as "I want to X". The words of the
+    request itself stay as written; one draw is made for every ask."""
+    roll = rng.random()
+    if roll >= REFRAMED:
+        return ask
+    match = _QUESTION_REQUEST.match(ask)
+    if match:
+        vp = match.group("vp").strip()
+        framed = QUESTION_FRAMES[int(roll / REFRAMED * len(QUESTION_FRAMES))].format(vp=vp)
+        return framed + match.group("rest")
+    want = _WANT.match(ask)
+    if want:
+        return WANT_FRAMES[int(roll / REFRAMED * len(WANT_FRAMES))].format(vp=want.group("vp"))
+    first = ask.split(" ", 1)[0].lower()
+    if first == "please":
+        ask = ask.split(" ", 1)[1] if " " in ask else ask
+        first = ask.split(" ", 1)[0].lower()
+    # an order of one clause ("delete my Night Owl routine"), not one that runs on ("remove X, I don't ...")
+    if first in ORDER_VERBS and not _CLAUSE_MARK.search(ask.rstrip(".")):
+        vp = ask.rstrip(".")
+        frame = ORDER_FRAMES[int(roll / REFRAMED * len(ORDER_FRAMES))]
+        if frame.endswith(" now?") and vp.endswith(("now", "today", "tonight")):
+            frame = "can you {vp}?"
+        return frame.format(vp=vp[:1].lower() + vp[1:] if vp[1:2].islower() else vp)
+    return ask
 
 
 _REFERS_BACK = re.compile(r"(?:their|his|her|its|it's|it is|they're|they are)\b", re.IGNORECASE)

@@ -302,3 +302,50 @@ def test_most_pleases_are_dropped_and_the_sentence_still_reads() -> None:
     assert 0.2 < kept / 400 < 0.5
     assert fewer_pleases("can you please check it?", random.Random(3)) in ("can you please check it?",
                                                                            "can you check it?")
+
+
+def test_a_request_is_said_in_several_frames_with_its_own_words() -> None:
+    from covert.audit.distribution import polite
+    from covert.synth.realize import vary_request
+
+    said = Counter()
+    for seed in range(600):
+        out = vary_request("can you pull up my profile? I'm ana@example.com", random.Random(seed))
+        assert "pull up my profile" in out and out.endswith(" I'm ana@example.com"), out
+        assert not polite(out), out
+        said[out.split(" pull up")[0].lower()] += 1
+    assert len(said) >= 8 and max(said.values()) < 0.45 * 600  # no frame dominates, the template's own included
+    orders = Counter(vary_request("cancel booking WS3MHA9K", random.Random(seed)) for seed in range(300))
+    assert "cancel booking WS3MHA9K" in orders and any(o.endswith("cancel booking WS3MHA9K?") for o in orders)
+    assert len(orders) >= 6
+    # an order that runs on past its clause is left as written: "can you remove X, I don't need it?" reads wrong
+    assert {vary_request("remove my Night Owl routine, I don't need it", random.Random(s)) for s in range(50)} == {
+        "remove my Night Owl routine, I don't need it"}
+    assert {vary_request("RSVP yes to my 10:00 meeting", random.Random(s)) for s in range(80)} >= {
+        "can you RSVP yes to my 10:00 meeting?"}
+
+
+def test_built_queries_are_not_samey() -> None:
+    """A fixed small build's first user turns: distinct-2 over equal samples above a floor (the 8 hand-written
+    domains' fixed frames measured 0.55 here), and per builder many ways of opening a sentence, none of them
+    in more than a fifth of the queries (one request or identification frame used to open a third)."""
+    import re
+
+    from covert.audit.distribution import distinct_2
+
+    categories = ("simple", "multiple", "sequential", "state_changing", "parallel", "parallel_multiple")
+    queries: dict[str, list[str]] = {}
+    for name in BUILDERS:
+        for index in range(60):
+            outcome = make_item(ItemSpec(index, name, categories[index % len(categories)], None, index // 16), 11,
+                                lambda s: "train")
+            if outcome.task is not None:
+                queries.setdefault(name, []).append(outcome.task.query)
+    every = [q for qs in queries.values() for q in qs]
+    assert len(every) >= 400
+    assert distinct_2(every) >= 0.59
+    for name, qs in queries.items():
+        starts = Counter(" ".join(re.findall(r"[a-z']+", s.lower())[:2]) for q in qs
+                         for s in re.split(r"(?<=[.?!])\s+", q))
+        assert len(starts) >= 0.58 * sum(starts.values()), (name, starts.most_common(5))
+        assert max(starts.values()) <= 0.2 * len(qs), (name, starts.most_common(3))
