@@ -199,7 +199,7 @@ LANGUAGE = Language(
             Intent(ask=("can you give me the details of {booking_id}?", "bring up {booking_id}", "what hotel is {booking_id} at, and for which dates?", "what's the status of {booking_id}?",
                         "what did I book under {booking_id}?", "remind me what {booking_id} is for", "I lost the confirmation for {booking_id}; what are the details?"),
                    answer=("Booking {booking_id} at {hotel_name} is {status:status}: {check_in:date} to {check_out:date}, {total:money} in total.",
-                           "Your stay at {hotel_name} ({booking_id}) runs {check_in:date} to {check_out:date} in a {room_name}, for {total:money}.",
+                           "Your stay at {hotel_name} ({booking_id}) runs {check_in:date} to {check_out:date} in the {room_name}, for {total:money}.",
                            "{booking_id}: {hotel_name}, {nights:n:night} from {check_in:date}, {status:status}, {amount_paid:money} paid."),
                    context=("it's about {booking_id}", "I have {booking_id} with you",
                             "I'm calling about {booking_id}")),
@@ -219,7 +219,7 @@ LANGUAGE = Language(
                         "{rate_plan} rate, paid with {payment_method_id}",
                         "let's go with {room_type_id} at {hotel_id}: {check_in} to {check_out}, for {guests}, "
                         "{rate_plan} rate, on {payment_method_id}"),
-                   answer=("You're booked: confirmation {booking_id}, a {room_name} at {hotel_name} from {check_in:date} to {check_out:date}, {total:money} in total.",
+                   answer=("You're booked: confirmation {booking_id}, the {room_name} at {hotel_name} from {check_in:date} to {check_out:date}, {total:money} in total.",
                            "Your stay at {hotel_name} is confirmed under {booking_id} ({check_in:date} to {check_out:date}, {total:money}).",
                            "All set: {booking_id}, {room_name}, {nights:n:night} at {hotel_name}; you'll earn {points_to_earn} points.")),
             Intent(ask=("reserve {room_type_id} at {hotel_id} for {guests} from {check_in} to {check_out} on "
