@@ -305,6 +305,20 @@ def test_progress_is_drawn_on_a_terminal_only(dataset: Path, tmp_path: Path) -> 
     assert status == 0 and "build" in terminal and "task" in terminal
 
 
+def test_procgen_admit_draws_its_bar_on_a_terminal(tmp_path: Path) -> None:
+    """Profiling the seed environments takes most of a one-candidate run (~15 s): the bar counts them and the
+    candidates; --quiet draws none."""
+    from tests.procgen.test_admission import GOOD
+
+    candidate = tmp_path / "double.py"
+    candidate.write_text(GOOD + "\nENV = Double()\n")
+    status, out, terminal = _on_a_terminal("procgen-admit", str(candidate), "--no-seed-novelty")
+    assert status == 0 and "admitted 1" in out, out
+    assert "procgen-admit" in terminal and "1/1" in terminal and "env" in terminal, terminal
+    status, out, terminal = _on_a_terminal("procgen-admit", str(candidate), "--no-seed-novelty", "--quiet")
+    assert status == 0 and "admitted 1" in out and terminal.strip() == "", terminal
+
+
 def test_regenerate_refuses_a_procedural_dataset_of_another_version(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "pg"
