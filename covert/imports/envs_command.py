@@ -208,7 +208,7 @@ def register(subparsers: Any) -> None:
     envs = subparsers.add_parser("envs", help="verify and list environments imported from API specs")
     sub = envs.add_subparsers(dest="envs_command", required=True)
     verify = sub.add_parser("verify", help="bind and verify every imported spec; admit those that hold")
-    verify.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
+    verify.add_argument("--store", default=None, help="environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)")
     verify.add_argument("--report", default=None, help="write the full report (JSON) here")
     verify.add_argument("--allow-unlicensed", action="store_true", help="admit specs that declare no license")
     verify.add_argument("--llm", default=None, metavar="SPEC",
@@ -226,7 +226,7 @@ def register(subparsers: Any) -> None:
     add_engine_arguments(verify, "specs")
     verify.set_defaults(func=_cmd_verify)
     listing = sub.add_parser("list", help="list the admitted environments")
-    listing.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
+    listing.add_argument("--store", default=None, help="environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)")
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=_cmd_list)
 

@@ -54,6 +54,14 @@ def test_every_command_and_option_is_explained(name: str, command: argparse.Argu
     assert "%%" not in text, f"{name}: a literal %% in its help"
 
 
+def test_every_store_option_names_where_the_store_is_by_default() -> None:
+    """``--store`` falls back to $COVERT_ENVS, then ~/.cache/covert/envs, for every command that takes it."""
+    stores = [(name, a) for name, command in COMMANDS for a in command._actions if "--store" in a.option_strings]
+    assert len(stores) >= 6, stores
+    for name, action in stores:
+        assert "$COVERT_ENVS" in action.help and "~/.cache/covert/envs" in action.help, (name, action.help)
+
+
 def test_help_of_build_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["build", "--help"])
