@@ -26,6 +26,7 @@ def _corpus_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", default=None,
                         help="corpus cache folder (default $COVERT_CORPORA or ~/.cache/covert/corpora)")
     parser.add_argument("--no-fetch", action="store_true", help="fail instead of fetching a missing corpus")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = kinds.add_parser("openapi", help="OpenAPI 3.x / Swagger 2.0 files (JSON or YAML), or folders of them")
     s.add_argument("paths", nargs="+", help="an OpenAPI file or a folder of them")
     _common(s)
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_run_openapi)
     s = kinds.add_parser("google", help="Google Discovery documents from google-api-python-client")
     s.add_argument("apis", nargs="*", help="API names (drive, gmail) or name.version (drive.v3); default all")
@@ -163,12 +165,14 @@ def _finish(report, args: argparse.Namespace) -> int:  # noqa: ANN001 - ImportRe
 def _run_openapi(args: argparse.Namespace) -> int:
     from covert.imports.model import ApiSpec
     from covert.imports.openapi import iter_import
+    from covert.progress import tracked
 
     for path in args.paths:
         if not Path(path).exists():
             raise UsageError(f"{path} does not exist; give an OpenAPI file or a folder of them")
     report = _report(args)
-    for item in iter_import(args.paths, allow_unlicensed=args.allow_unlicensed):
+    items = iter_import(args.paths, allow_unlicensed=args.allow_unlicensed)
+    for item in tracked(items, unit="spec", desc="import openapi", enabled=not args.quiet):
         if isinstance(item, ApiSpec):
             report.add(item)
         else:
@@ -179,11 +183,13 @@ def _run_openapi(args: argparse.Namespace) -> int:
 def _run_corpus(args: argparse.Namespace) -> int:
     from covert.imports.corpora import CorpusUnavailable, iter_corpus
     from covert.imports.model import ApiSpec
+    from covert.progress import tracked
 
     report = _report(args)
     try:
-        for item in iter_corpus(args.corpus, args.cache, names=args.apis or None,
-                                allow_unlicensed=args.allow_unlicensed, fetch_missing=not args.no_fetch):
+        items = iter_corpus(args.corpus, args.cache, names=args.apis or None, allow_unlicensed=args.allow_unlicensed,
+                            fetch_missing=not args.no_fetch)
+        for item in tracked(items, unit="spec", desc=f"import {args.corpus}", enabled=not args.quiet):
             if isinstance(item, ApiSpec):
                 report.add(item)
             else:

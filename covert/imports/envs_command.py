@@ -27,7 +27,7 @@ def iter_specs(store: Path) -> Iterator[tuple[str, Any]]:
 
 def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False, *, llm: Any = None,
                  revisions: int = 2, max_tokens: int = 1024, workers: int = 1, engine: str = "local",
-                 ray_address: str | None = None) -> dict[str, Any]:
+                 ray_address: str | None = None, progress: bool = False) -> dict[str, Any]:
     """Verify every spec of the store, write the admitted list, and return the report.
 
     With ``llm`` (a :class:`covert.llm.Backend`), custom actions get LLM-written implementations,
@@ -36,9 +36,12 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
     final pass rates. Without it they are left out and counted (``custom_action_no_llm``), and the specs
     are verified on ``workers`` local processes (``engine="local"``) or as Ray Data tasks (``engine="ray"``,
     on local Ray or the cluster at ``ray_address``): the same admitted list and report either way.
+    ``progress`` draws a bar of the specs verified (on a terminal).
     """
     from covert.imports.envs import prune_compiled, store_dir, write_admitted
+    from covert.imports.store import spec_files
     from covert.imports.verify import Verdict, summarize
+    from covert.progress import tracked
     from covert.scale.engine import open_pool, ordered_map
 
     if llm is not None and (engine != "local" or workers > 1):
@@ -77,7 +80,9 @@ def verify_store(store: str | Path | None = None, allow_unlicensed: bool = False
             yield rel, spec, allow_unlicensed, custom
 
     try:
-        for verdict, entry, dropped, custom, used in ordered_map(verify_spec, items(), pool, chunksize=4):
+        verified = tracked(ordered_map(verify_spec, items(), pool, chunksize=4), len(spec_files(root)), unit="spec",
+                           desc="envs verify", enabled=progress)
+        for verdict, entry, dropped, custom, used in verified:
             verdicts.append(verdict)
             unreadable += verdict.reasons == ["unreadable_spec"]
             left_out.update(dropped)
@@ -157,7 +162,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         report = verify_store(root, allow_unlicensed=args.allow_unlicensed, llm=llm, revisions=args.revisions,
                               max_tokens=args.llm_max_tokens, workers=args.workers, engine=args.engine,
-                              ray_address=args.ray_address)
+                              ray_address=args.ray_address, progress=not args.quiet)
     finally:
         if llm is not None:
             llm.close()
@@ -284,7 +289,7 @@ def register(subparsers: Any) -> None:
     envs = subparsers.add_parser("envs", help="verify and list environments imported from API specs")
     sub = envs.add_subparsers(dest="envs_command", required=True)
     verify = sub.add_parser("verify", help="bind and verify every imported spec; admit those that hold")
-    verify.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
+    verify.add_argument("--store", default=None, help="environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)")
     verify.add_argument("--report", default=None, help="write the full report (JSON) here")
     verify.add_argument("--allow-unlicensed", action="store_true", help="admit specs that declare no license")
     verify.add_argument("--llm", default=None, metavar="SPEC",
@@ -298,6 +303,7 @@ def register(subparsers: Any) -> None:
                         help="longest reply the LLM may write for one custom action (default 1024)")
     verify.add_argument("--workers", type=int, default=1,
                         help="worker processes (the admitted list is the same for any number; 1 with --llm)")
+    verify.add_argument("--quiet", action="store_true", help="no progress bar")
     add_engine_arguments(verify, "specs")
     verify.set_defaults(func=_cmd_verify)
     seed = sub.add_parser("seed", help="have an LLM write realistic seed records for the admitted environments' "
@@ -315,7 +321,7 @@ def register(subparsers: Any) -> None:
                       help="longest reply the LLM may write for one table (default 2048)")
     seed.set_defaults(func=_cmd_seed)
     listing = sub.add_parser("list", help="list the admitted environments")
-    listing.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
+    listing.add_argument("--store", default=None, help="environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)")
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=_cmd_list)
 

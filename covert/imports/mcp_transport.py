@@ -28,6 +28,17 @@ class TransportLimit(Exception):
         self.detail = detail
 
 
+def parse_message(line: bytes) -> Any:
+    """One JSON-RPC message from the server, as the installed SDK's own stdio client parses it: mcp 2.x's
+    ``JSONRPCMessage`` is a plain union read through ``jsonrpc_message_adapter``, 1.x's a model."""
+    import mcp.types
+
+    adapter = getattr(mcp.types, "jsonrpc_message_adapter", None)
+    if adapter is not None:
+        return adapter.validate_json(line, by_name=False)
+    return mcp.types.JSONRPCMessage.model_validate_json(line)
+
+
 @contextlib.asynccontextmanager
 async def bounded_stdio(command: Sequence[str], env: dict[str, str] | None = None,
                         cwd: str | None = None) -> AsyncIterator[tuple[Any, Any]]:
@@ -35,7 +46,6 @@ async def bounded_stdio(command: Sequence[str], env: dict[str, str] | None = Non
     import anyio
     from mcp.client.stdio import get_default_environment
     from mcp.shared.message import SessionMessage
-    from mcp.types import JSONRPCMessage
 
     # as the SDK's client: the server sees the usual variables (and ``env``), not this process's secrets
     env = env or {}
@@ -65,7 +75,7 @@ async def bounded_stdio(command: Sequence[str], env: dict[str, str] | None = Non
                     failure.append(TransportLimit("too_much_output", f"the server sent over {MAX_TOTAL_BYTES >> 20} MiB"))
                     break
                 try:
-                    message: Any = SessionMessage(JSONRPCMessage.model_validate_json(line))
+                    message: Any = SessionMessage(parse_message(line))
                 except Exception as exc:  # noqa: BLE001 - the session reports a malformed message
                     message = exc
                 await read_send.send(message)

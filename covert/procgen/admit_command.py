@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--round", type=int, default=0, help="rotation round (with --pool)")
     s.add_argument("--no-seed-novelty", action="store_true", help="do not reject copies of the seed environments")
     s.add_argument("--report", default=None, help="write the full report as JSON here")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_admit)
 
 
@@ -76,6 +77,7 @@ def _solver(args: argparse.Namespace, backend: Any) -> Any:
 def _cmd_admit(args: argparse.Namespace) -> int:
     from covert.procgen.candidates import Admission, AdmissionConfig, Candidate, admit_all, seed_candidates
     from covert.procgen.pool import EnvPool
+    from covert.progress import bar
 
     if not args.files and not args.generate:
         raise UsageError("nothing to admit: pass candidate module files or --generate N --llm SPEC")
@@ -97,9 +99,15 @@ def _cmd_admit(args: argparse.Namespace) -> int:
         candidates += generated
     config = AdmissionConfig(instances=args.instances, samples=args.samples, band=_band(args.band),
                              review=args.review)
-    with Admission(config, solver=_solver(args, backend), pool=pool, reviewer=backend) as admission:
-        known = [] if args.no_seed_novelty else [admission.profile(seed) for seed in seed_candidates()]
-        report = admit_all(candidates, admission, known=known)
+    seeds = [] if args.no_seed_novelty else seed_candidates()
+    # profiling the seeds (novelty) takes most of a run of few candidates: the bar counts them too
+    with (Admission(config, solver=_solver(args, backend), pool=pool, reviewer=backend) as admission,
+          bar(len(seeds) + len(candidates), unit="env", desc="procgen-admit", enabled=not args.quiet) as progress):
+        known = []
+        for seed in seeds:
+            known.append(admission.profile(seed))
+            progress.update(1)
+        report = admit_all(candidates, admission, known=known, on_verdict=lambda _c, _v: progress.update(1))
     if pool is not None:
         for candidate, verdict in zip(candidates, report.verdicts, strict=True):
             if verdict.admitted:

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.set_defaults(func=_cmd_benchmark)
     r = sub.add_parser("mapf-report", help="valid %% and optimal %% per agent count on MAPF-FrozenLake rows",
                        description="Score a completions file or a scripted policy on a MAPF-FrozenLake dataset (or on "
-                                   "maps you have locally, --published) and print valid %% and optimal %% per agent "
+                                   "maps you have locally, --published) and print valid % and optimal % per agent "
                                    "count. With --predictions, only the rows that have a prediction are scored (as "
                                    "`covert score` does), and the report says how many that is.")
     r.add_argument("dir", nargs="?", default=None, metavar="DIR",

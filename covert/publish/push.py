@@ -160,7 +160,13 @@ def push_dataset(root: str | Path, repo_id: str, private: bool = False, revision
                  log: Callable[[str], None] = print) -> UploadPlan:
     """Validate ``root``, then upload what the Hub repo ``repo_id`` (dataset) lacks; returns the plan it ran."""
     from huggingface_hub import HfApi
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
 
+    try:  # a malformed id is refused here, before the dataset is validated, and no rerun can resume it
+        validate_repo_id(repo_id)
+    except HFValidationError:
+        raise PushError(f"{repo_id!r} is not a Hub repo id: give owner/name (letters, digits, '-', '_' and '.', "
+                        "at most 96 characters)") from None
     root = Path(root)
     refuse_invalid(root)
     api = api or HfApi()

@@ -49,7 +49,17 @@ def test_every_command_and_option_is_explained(name: str, command: argparse.Argu
             # the default is shown in the option's help line: in its own words, or as "(default: X)"
             line = formatter._get_help_string(action) % {"default": action.default}
             assert "default" in line, f"{name} {action.option_strings[0]}: default {action.default!r} not shown"
-    assert command.format_help()
+    text = command.format_help()
+    # a description is printed as written (argparse %-formats only help lines): no doubled '%%' shows
+    assert "%%" not in text, f"{name}: a literal %% in its help"
+
+
+def test_every_store_option_names_where_the_store_is_by_default() -> None:
+    """``--store`` falls back to $COVERT_ENVS, then ~/.cache/covert/envs, for every command that takes it."""
+    stores = [(name, a) for name, command in COMMANDS for a in command._actions if "--store" in a.option_strings]
+    assert len(stores) >= 6, stores
+    for name, action in stores:
+        assert "$COVERT_ENVS" in action.help and "~/.cache/covert/envs" in action.help, (name, action.help)
 
 
 def test_help_of_build_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:

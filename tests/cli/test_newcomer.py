@@ -305,6 +305,38 @@ def test_progress_is_drawn_on_a_terminal_only(dataset: Path, tmp_path: Path) -> 
     assert status == 0 and "build" in terminal and "task" in terminal
 
 
+def test_procgen_admit_draws_its_bar_on_a_terminal(tmp_path: Path) -> None:
+    """Profiling the seed environments takes most of a one-candidate run (~15 s): the bar counts them and the
+    candidates; --quiet draws none."""
+    from tests.procgen.test_admission import GOOD
+
+    candidate = tmp_path / "double.py"
+    candidate.write_text(GOOD + "\nENV = Double()\n")
+    status, out, terminal = _on_a_terminal("procgen-admit", str(candidate), "--no-seed-novelty")
+    assert status == 0 and "admitted 1" in out, out
+    assert "procgen-admit" in terminal and "0/1" in terminal and "env" in terminal, terminal  # its first frame
+    status, out, terminal = _on_a_terminal("procgen-admit", str(candidate), "--no-seed-novelty", "--quiet")
+    assert status == 0 and "admitted 1" in out and terminal.strip() == "", terminal
+
+
+def test_import_and_envs_verify_draw_their_bars_on_a_terminal(tmp_path: Path) -> None:
+    """A corpus import (botocore: 439 specs, ~30 s) and its verification (~45 s) count specs on a bar; a
+    one-file import shows the same bar, --quiet none."""
+    pytest.importorskip("yaml")
+    spec = tmp_path / "my-api.yaml"
+    spec.write_text(API)
+    store = str(tmp_path / "store")
+    status, out, terminal = _on_a_terminal("import", "openapi", str(spec), "--store", store)
+    assert status == 0 and "api.openapi.inventory-service.2.1" in out, out
+    assert "import openapi" in terminal and "spec" in terminal, terminal
+    status, out, terminal = _on_a_terminal("envs", "verify", "--store", store)
+    assert status == 0 and "1 of 1 environments admitted" in out, out
+    assert "envs verify" in terminal and "0/1" in terminal and "spec" in terminal, terminal  # its first frame
+    for command in (("import", "openapi", str(spec)), ("envs", "verify")):
+        status, out, terminal = _on_a_terminal(*command, "--store", store, "--quiet")
+        assert status == 0 and terminal.strip() == "", (command, terminal)
+
+
 def test_regenerate_refuses_a_procedural_dataset_of_another_version(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "pg"

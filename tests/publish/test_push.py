@@ -144,3 +144,12 @@ def test_push_without_network_is_a_one_line_resumable_error(dataset: Path) -> No
     assert result.returncode == 2, result.stderr
     err = result.stderr.strip().splitlines()
     assert len(err) == 1 and "push to someone/covert-tools stopped" in err[0] and "run the same command again" in err[0]
+
+
+def test_push_refuses_a_malformed_repo_id_at_once(dataset: Path, tmp_path: Path, capsys) -> None:
+    # checked before the dataset (a missing folder is not reached) and not offered as a push to resume
+    with pytest.raises(PushError, match="is not a Hub repo id"):
+        push_dataset(tmp_path / "nope", "not a repo id")
+    assert main(["push", str(dataset), "someone/covert tools"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "'someone/covert tools' is not a Hub repo id" in err and "\n" not in err and "resume" not in err, err
