@@ -282,6 +282,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+STORE_HELP = "environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)"
+
+
 def register(subparsers: Any) -> None:
     """Add ``covert envs`` to the CLI."""
     from covert.scale.engine import add_engine_arguments
@@ -289,7 +292,7 @@ def register(subparsers: Any) -> None:
     envs = subparsers.add_parser("envs", help="verify and list environments imported from API specs")
     sub = envs.add_subparsers(dest="envs_command", required=True)
     verify = sub.add_parser("verify", help="bind and verify every imported spec; admit those that hold")
-    verify.add_argument("--store", default=None, help="environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)")
+    verify.add_argument("--store", default=None, help=STORE_HELP)
     verify.add_argument("--report", default=None, help="write the full report (JSON) here")
     verify.add_argument("--allow-unlicensed", action="store_true", help="admit specs that declare no license")
     verify.add_argument("--llm", default=None, metavar="SPEC",
@@ -310,7 +313,7 @@ def register(subparsers: Any) -> None:
                                        "tables (stored once; builds replay them without the LLM)")
     seed.add_argument("--llm", required=True, metavar="SPEC",
                       help="the LLM that writes them (vllm:MODEL, openai:URL[#MODEL], hf:PATH)")
-    seed.add_argument("--store", default=None, help="environment store (default ~/.cache/covert/envs)")
+    seed.add_argument("--store", default=None, help=STORE_HELP)
     seed.add_argument("--only", default=None, metavar="NAMES",
                       help="comma-separated environment names (default: every admitted environment)")
     seed.add_argument("--records", type=int, default=5, metavar="N", help="records asked per table (default 5)")
@@ -321,7 +324,7 @@ def register(subparsers: Any) -> None:
                       help="longest reply the LLM may write for one table (default 2048)")
     seed.set_defaults(func=_cmd_seed)
     listing = sub.add_parser("list", help="list the admitted environments")
-    listing.add_argument("--store", default=None, help="environment store folder (default $COVERT_ENVS or ~/.cache/covert/envs)")
+    listing.add_argument("--store", default=None, help=STORE_HELP)
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=_cmd_list)
 
