@@ -9,7 +9,7 @@ def _run(args: argparse.Namespace) -> int:
     from covert.report import write_report
 
     files = write_report(args.dir, out=args.out, card=not args.no_card)
-    print(f"wrote {files.html} and {len(files.figures)} figures"
+    print(f"wrote {files.html} and {_figures(files)}"
           + ("; the dataset card embeds them" if files.card_updated else ""))
     return 0
 
@@ -31,4 +31,9 @@ def report_after(out: str) -> None:
     from covert.report import write_report
 
     files = write_report(out)
-    print(f"wrote {files.html} and {len(files.figures)} figures")
+    print(f"wrote {files.html} and {_figures(files)}")
+
+
+def _figures(files: object) -> str:
+    count = len(files.figures)  # type: ignore[attr-defined]
+    return f"{count} figure" + ("" if count == 1 else "s")
