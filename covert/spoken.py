@@ -20,10 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.values import normalize_text, render
+from covert.values import MONTHS, normalize_text, render
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 FORMS = frozenset(("date", "time", "when", "money", "status", "n"))
 

@@ -380,6 +380,9 @@ def _check_semantics(builder: Any, oracle: Oracle, replay: Replay, initial: Stat
                         and in_scalars(earlier[first_use[item]], item)):
                     raise Invalid("query_leaks_looked_up_value", f"{call['name']}.{key}")
     _check_selections(truth, outputs, query)
+    off_target = off_target_lookup(calls, outputs, truth["selections"], [specs[c["name"]].writes for c in calls])
+    if off_target:
+        raise Invalid("off_target_lookup", off_target)
     _check_minimal(builder, oracle, calls, replay, initial, scalars)
     _check_turns(builder, oracle, outputs, query, scalars)
 
@@ -480,6 +483,26 @@ def takes_from_earlier_turn(builder: Any, groups: list[list[dict[str, Any]]], sc
                 before |= scalars[k]
         position += len(group)
     return False
+
+
+_WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}$|^\d{2}:\d{2}$")  # a calendar date or a clock time
+
+
+def off_target_lookup(calls: list[dict[str, Any]], outputs: list[Any], selections: list[dict[str, Any]],
+                      writes: list[bool]) -> str:
+    """A write that takes what a search picked, acting at another date or time than the search asked about
+    ("which rooms are free on May 7 at 11:15?", then a room booked for a meeting on May 9 at 14:00): the
+    search answered a question the task never had. ``"search -> write: key"``, or ``""``."""
+    for sel in selections:
+        write, search = sel["call"], sel["source_call"]
+        done = outputs[write] if write < len(outputs) else None
+        if not writes[write] or not isinstance(done, dict):
+            continue
+        for key, asked in calls[search]["arguments"].items():
+            got = done.get(key)
+            if isinstance(asked, str) and isinstance(got, str) and got != asked and _WHEN.match(asked) and _WHEN.match(got):
+                return f"{calls[search]['name']} -> {calls[write]['name']}: {key}"
+    return ""
 
 
 def _check_selections(truth: dict[str, Any], outputs: list[Any], query: str) -> None:

@@ -55,11 +55,13 @@ def ends_sentence(text: str) -> bool:
 
 
 def finish_sentence(text: str) -> str:
-    """``text`` stripped, with a capital first letter and a full stop unless it already ends a sentence."""
+    """``text`` stripped, with a capital first letter (an email address that opens it is written as typed) and
+    a full stop unless it already ends a sentence."""
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if "@" not in text.split(" ", 1)[0]:
+        text = text[0].upper() + text[1:]
     return text if ends_sentence(text) else text + "."
 
 
@@ -102,10 +104,32 @@ def normalize_text(text: str) -> str:
     return " ".join(text.lower().replace(",", " ").replace("$", " ").split())
 
 
-def text_forms(value: Any) -> list[str]:
-    """Normalised forms under which ``value`` may appear in text (``12.5`` -> ``12.50``, ``12.5``)."""
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def written_dates(value: str) -> tuple[str, ...]:
+    """The ways a person writes the calendar date ``value`` (``2026-03-12``) with its year: ``March 12, 2026``,
+    ``12 March 2026``, ``Mar 12, 2026``, ``12 Mar 2026``; ``()`` for anything but a plain ISO date."""
+    if len(value) != 10 or value[4] != "-" or value[7] != "-" or not (value[:4] + value[5:7] + value[8:]).isdigit():
+        return ()
+    month, day = int(value[5:7]), int(value[8:])
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return ()
+    name, year = MONTHS[month - 1], value[:4]
+    return (f"{name} {day}, {year}", f"{day} {name} {year}", f"{name[:3]} {day}, {year}", f"{day} {name[:3]} {year}")
+
+
+@lru_cache(maxsize=65536)
+def _str_forms(value: str) -> tuple[str, ...]:
+    return (normalize_text(value), *(normalize_text(d) for d in written_dates(value)))
+
+
+def text_forms(value: Any) -> list[str] | tuple[str, ...]:
+    """Normalised forms under which ``value`` may appear in text (``12.5`` -> ``12.50``, ``12.5``; a date
+    ``2026-03-12`` also as it is written, ``March 12, 2026``)."""
     if type(value) is str:
-        return [normalize_text(value)]
+        return _str_forms(value) if len(value) == 10 else [normalize_text(value)]
     if isinstance(value, bool):
         return ["true" if value else "false", "yes" if value else "no"]
     if isinstance(value, int):

@@ -13,6 +13,8 @@ import random
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from covert.env.people import personal_email
+
 AIRLINE = "Skylark Airways"
 CURRENCY = "USD"
 CABINS = ("basic_economy", "economy", "business")
@@ -65,7 +67,6 @@ LAST_NAMES = (
     "Brennan", "Alvarez", "Fischer", "Yilmaz", "Osei", "Lindqvist",
 )
 COMPANIONS = ("spouse", "child", "parent", "friend", "colleague", "partner", "sibling")
-EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
 CARD_BRANDS = (("visa", "Visa"), ("mastercard", "Mastercard"), ("amex", "American Express"))
 AREA_CODES = ("212", "312", "415", "617", "303", "206", "305", "512", "404", "702", "801", "503")
 LOCATOR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -246,7 +247,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
             own.append(reservation_id)
         customers[customer_id] = {
             "customer_id": customer_id, "first_name": first, "last_name": last,
-            "email": f"{first.lower()}.{last.lower()}{rng.randrange(1, 99)}@{rng.choice(EMAIL_DOMAINS)}",
+            "email": personal_email(rng, first, last, rng.randrange(1, 99)),
             "phone": f"+1-{rng.choice(AREA_CODES)}-555-{rng.randrange(100, 10000):04d}",
             "date_of_birth": born.isoformat(), "membership_number": f"LM{rng.randrange(10**7, 10**8)}",
             "tier": tier, "miles_balance": rng.randrange(0, 180) * 500 + rng.randrange(0, 500),

@@ -6,6 +6,8 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from covert.env.people import personal_email
+
 FIRST_NAMES = (
     "Maria", "James", "Aisha", "Wei", "Lucas", "Sofia", "Omar", "Yuki", "Elena", "Mateo", "Priya", "Noah",
     "Fatima", "Liam", "Hana", "Diego", "Amara", "Jonas", "Ingrid", "Ravi", "Chloe", "Kwame", "Mei", "Tomas",
@@ -23,7 +25,6 @@ CITIES = (("Portland", "OR", "972", "503"), ("Austin", "TX", "787", "512"), ("De
           ("Madison", "WI", "537", "608"), ("Raleigh", "NC", "276", "919"), ("Tucson", "AZ", "857", "520"),
           ("Boise", "ID", "837", "208"), ("Columbus", "OH", "432", "614"), ("Richmond", "VA", "232", "804"),
           ("Omaha", "NE", "681", "402"))
-EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
 
 ACCOUNT_NICKNAMES = {
     "checking": ("Everyday Checking", "Main Checking", "Household Checking", "Joint Checking", "Bills Checking"),
@@ -203,7 +204,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
         phone, phone_digits = _phone(rng, area)
         customer: dict[str, Any] = {
             "customer_id": customer_id, "first_name": first, "last_name": last,
-            "email": f"{first.lower()}.{last.lower()}{rng.randrange(1, 99)}@{rng.choice(EMAIL_DOMAINS)}",
+            "email": personal_email(rng, first, last, rng.randrange(1, 99)),
             "phone": phone, "phone_digits": phone_digits,
             "address": f"{rng.randrange(10, 999)} {rng.choice(STREETS)}, {city}, {region} "
                        f"{zip_prefix}{rng.randrange(10, 99)}",

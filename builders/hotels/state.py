@@ -6,6 +6,8 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from covert.env.people import personal_email
+
 # city, country, nightly base rate in USD, taxes and fees rate, neighborhoods, streets
 CITIES = (
     ("Lisbon", "Portugal", 150, 0.06, ("Alfama", "Chiado", "Baixa", "Principe Real"),
@@ -76,7 +78,6 @@ LAST_NAMES = (
     "Johansson", "Patel", "Dubois", "Kim", "Novak", "Mensah", "Lopez", "Schmidt", "Ivanova", "Park", "Costa",
     "Bergstrom", "O'Neill", "Fischer", "Moreau",
 )
-EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
 HOME_CITIES = (("Boston", "+1"), ("Toronto", "+1"), ("Denver", "+1"), ("Manchester", "+44"), ("Lyon", "+33"),
                ("Munich", "+49"), ("Melbourne", "+61"), ("Osaka", "+81"), ("Madrid", "+34"), ("Dublin", "+353"))
 CARD_BRANDS = ("Visa", "Mastercard", "American Express")
@@ -323,7 +324,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
         points = max(0, base_points + sum(a["points_change"] for a in activity))
         guests[guest_id] = {
             "guest_id": guest_id, "first_name": first, "last_name": last,
-            "email": f"{first.lower()}.{last.lower().replace(chr(39), '')}{rng.randrange(1, 99)}@{rng.choice(EMAIL_DOMAINS)}",
+            "email": personal_email(rng, first, last, rng.randrange(1, 99)),
             "phone": f"{phone_code} {rng.randrange(200, 999)} {rng.randrange(100, 999)} {rng.randrange(1000, 9999)}",
             "home_city": home, "loyalty_number": loyalty, "loyalty_tier": tier, "qualifying_nights": nights,
             "points_balance": points, "points_activity": activity[:3], "payment_methods": methods,

@@ -6,6 +6,8 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from covert.env.people import personal_email
+
 FIRST_NAMES = (
     "Maria", "James", "Aisha", "Chen", "Lucas", "Sofia", "Omar", "Yuki", "Elena", "Mateo", "Priya", "Noah",
     "Fatima", "Liam", "Hana", "Diego", "Amara", "Jonas", "Ingrid", "Ravi", "Chloe", "Kwame", "Mei", "Tomas",
@@ -19,7 +21,6 @@ STREETS = ("Maple Avenue", "Oak Street", "Harbor Road", "Elm Court", "Sunset Bou
 CITIES = (("Portland", "OR", "972"), ("Austin", "TX", "787"), ("Denver", "CO", "802"), ("Madison", "WI", "537"),
           ("Raleigh", "NC", "276"), ("Tucson", "AZ", "857"), ("Boise", "ID", "837"), ("Columbus", "OH", "432"),
           ("Richmond", "VA", "232"), ("Omaha", "NE", "681"))
-EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
 
 # product name, category, option axes, base price
 CATALOGUE = (
@@ -98,7 +99,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
             elif kind == "gift_card":
                 method.update(balance=round(rng.uniform(10, 300), 2))
             else:
-                method.update(account_email=f"{first.lower()}.{last.lower()}@{rng.choice(EMAIL_DOMAINS)}")
+                method.update(account_email=personal_email(rng, first, last))
             methods.append(method)
         user_orders = []
         for _ in range(rng.randint(1, 4)):
@@ -127,7 +128,7 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
             user_orders.append(order_id)
         users[user_id] = {
             "user_id": user_id, "first_name": first, "last_name": last,
-            "email": f"{first.lower()}.{last.lower()}{rng.randrange(1, 99)}@{rng.choice(EMAIL_DOMAINS)}",
+            "email": personal_email(rng, first, last, rng.randrange(1, 99)),
             "address": address, "payment_methods": methods, "orders": user_orders,
             "member_since": (today - timedelta(days=rng.randrange(90, 2000))).isoformat(),
         }

@@ -6,6 +6,8 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from covert.env.people import personal_email
+
 FIRST_NAMES = (
     "Olivia", "Liam", "Amelia", "Noah", "Isla", "Arjun", "Freya", "Mateo", "Sienna", "Kofi", "Niamh", "Lars",
     "Zara", "Ethan", "Maeve", "Tariq", "Hannah", "Ruben", "Leila", "Callum", "Ingrid", "Dev", "Chloe", "Jonas",
@@ -14,7 +16,6 @@ LAST_NAMES = (
     "Walsh", "Bennett", "Okoye", "Fischer", "Murphy", "Sharma", "de Vries", "Campbell", "Novak", "Brennan",
     "Lindqvist", "Hughes", "Mensah", "Tremblay", "Kaur", "Byrne", "Schneider", "Patel", "MacLeod", "Dubois",
 )
-EMAIL_DOMAINS = ("example.com", "mail.example.org", "inbox.example.net")
 # city, country, IANA time zone, currency, postcode pattern (# digit, @ letter), streets
 CITIES = (
     ("Manchester", "GB", "Europe/London", "GBP", "M## #@@", ("Wilmslow Road", "Burton Road", "Palatine Road")),
@@ -228,9 +229,9 @@ def make_state(rng: random.Random, scale: int = 1) -> dict[str, Any]:
         people = []
         for _ in range(1 if rng.random() < 0.6 else 2):
             first = rng.choice(FIRST_NAMES)
-            email = f"{first.lower()}.{last.lower().replace(' ', '')}{rng.randrange(1, 99)}@{rng.choice(EMAIL_DOMAINS)}"
+            email = personal_email(rng, first, last, rng.randrange(1, 99))
             while email in emails:
-                email = f"{first.lower()}.{last.lower().replace(' ', '')}{rng.randrange(100, 9999)}@{rng.choice(EMAIL_DOMAINS)}"
+                email = personal_email(rng, first, last, rng.randrange(100, 9999))
             emails.add(email)
             account_id = _hex(rng, 8, seen, "acct_")
             accounts[account_id] = {"account_id": account_id, "name": f"{first} {last}", "email": email, "home_ids": []}

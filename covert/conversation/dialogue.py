@@ -146,7 +146,10 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
             which = (held is not None and item.text == held.text and held.which) or (
                 _is_selection(task, item.call) and " and " not in item.label)
             template = _REVEALS["which" if which else "ask"]
-            question = {"role": "assistant", "content": rng.choice(template).format(label=item.label)}
+            # ask only for what the user has not said yet ("What date should I use?" after "MSP to LAX")
+            label = item.label if not item.labels else join_phrases(
+                [noun for noun, v in zip(item.labels, values, strict=True) if not mentions(said, v)])
+            question = {"role": "assistant", "content": rng.choice(template).format(label=label)}
             answer = user.reply(question)
             if answer.stop is not None or item.label not in answer.revealed:
                 raise ConversationError("user_did_not_answer")

@@ -98,6 +98,9 @@ def describe_record(record: dict[str, Any], noun: str, fields: tuple[str, ...] |
     return f"the {noun} ({', '.join(parts)})" if parts else None
 
 
+_NAMED = re.compile(r"^the \{value\} [a-z]+$")  # "the {value} room": a record said by its name and its noun
+
+
 def describe(builder: Builder, tool: str, param: str, value: Any, outputs: list[Any], said: str) -> str | None:
     """How the assistant names the entity an argument refers to (``None``: not an entity reference).
 
@@ -113,6 +116,13 @@ def describe(builder: Builder, tool: str, param: str, value: Any, outputs: list[
     if isinstance(value, list):
         parts = [describe(builder, tool, param, v, outputs, said) or render(v) for v in value]
         return join_phrases([p for p in parts if p])
+    if not mentions(said, value) and ref.user_knows_id and contains_value(outputs, value):
+        # a record the outputs show by a name is said by it ("the Cobalt room"), not by a resource id
+        # the user never said ("hq-3-cobalt")
+        named = next((t for t in ref.by_field.get("name", ()) if _NAMED.match(t)), None)
+        record = find_record(outputs, param, value) if named else None
+        if record is not None and isinstance(record.get("name"), str) and record["name"]:
+            return named.format(value=record["name"])
     if mentions(said, value) or (ref.user_knows_id and contains_value(outputs, value)):
         template = next((t for t in ref.by_id if t != "{value}"), ref.by_id[0])
         return template.format(value=render(value))

@@ -30,9 +30,12 @@ MAX_PYTHON_STRUCTURE = 8192
 # parser reads, so a text with one is counted whole
 _STRING = re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"")
 _FSTRING = re.compile(r"(?<!\w)(?:[fF][rRbB]?|[rRbB][fF])['\"]")
-_ROLE_HEADER = re.compile(r"<\|im_start\|>[ \t]*(\w+)|<\|start_header_id\|>[ \t]*(\w+)[ \t]*<\|end_header_id\|>")
+# a role header; a detokenizer may drop the newline after the role, so the role is a known name, not the whole
+# word ("<|im_start|>assistantMR7SVX is cancelled" is the assistant saying "MR7SVX is cancelled")
+_ROLES = r"(?:assistant|user|tool|system|ipython|developer)(?=[\sA-Z<\[{\"']|$)"
+_ROLE_HEADER = re.compile(rf"<\|im_start\|>[ \t]*({_ROLES}|\w+)|<\|start_header_id\|>[ \t]*(\w+)[ \t]*<\|end_header_id\|>")
 # a chat-template token, with the role name that may follow it (<|im_start|>assistant)
-_SPECIAL = re.compile(r"<\|[^|<>\s]{1,40}\|>(?:\s*(?:assistant|user|tool|system|ipython)\b)?")
+_SPECIAL = re.compile(rf"<\|[^|<>\s]{{1,40}}\|>(?:\s*{_ROLES})?")
 
 
 @dataclass(frozen=True)
@@ -210,18 +213,29 @@ def _add_block(transcript: Transcript, role: str, block: str, max_calls: int = M
     position = 0
     for start, end, body in tagged(block, "<tool_response>", "</tool_response>"):
         if role == "assistant":
-            _add_segment(transcript, block[position:start], max_calls)
+            _add_segment(transcript, _after_tool(block[position:start], position), max_calls)
         transcript.steps.append(ToolMessage("", body.strip()))
         position = end
     rest = block[position:]
     if role == "assistant":
-        _add_segment(transcript, rest, max_calls)
+        _add_segment(transcript, _after_tool(rest, position), max_calls)
     elif role == "user" and position == 0:
         cleaned = _clean(rest)
         if cleaned:
             transcript.steps.append(UserMessage(cleaned))
     elif role != "user" and position == 0 and _clean(rest):
         transcript.steps.append(ToolMessage("", _clean(rest)))
+
+
+# what a chat template's role header leaves after a tool response once its special tokens are skipped
+# ("</tool_response>assistantMR7SVX is cancelled"): the role name, glued to the turn's text
+_BARE_ROLE = re.compile(rf"^\s*{_ROLES}[ \t]*\n?")
+
+
+def _after_tool(segment: str, position: int) -> str:
+    """A text that follows a tool response (``position`` > 0) without the role name a decoder that skips
+    special tokens leaves at its start."""
+    return _BARE_ROLE.sub("", segment, count=1) if position else segment
 
 
 def _add_segment(transcript: Transcript, segment: str, max_calls: int = MAX_TEXT_CALLS) -> None:

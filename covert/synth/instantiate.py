@@ -42,6 +42,7 @@ from covert.synth.realize import (
 from covert.synth.records import Call, Rejected, Task
 from covert.validation import (
     mixed_turn,
+    off_target_lookup,
     order_dependent,
     takes_from_earlier_turn,
     undoes_earlier_write,
@@ -55,6 +56,7 @@ from covert.values import (
     overlaps,
     render,
     scalar_set,
+    written_dates,
 )
 
 OPTIONAL_PROBABILITY = 0.35
@@ -95,6 +97,7 @@ class Instantiator:
         self.reasoning: list[dict[str, Any]] = []
         self.origins: dict[str, str] = {}
         self.said_values: dict[str, str] = {}  # how this task says a value a varied phrase hook said once
+        self.date_style: int | None = None  # how this task writes dates: ISO or one of values.written_dates
         self.context_parts: list[dict[str, Any]] = []
         self.repeats: dict[str, str] = {}
         self.composer = Composer(rng)
@@ -407,10 +410,21 @@ class Instantiator:
                         return found
         return None
 
+    def _written(self, value: Any) -> str:
+        """``value`` as the user writes it: a date as people write dates ("March 12, 2026", "12 Mar 2026"
+        or 2026-03-12), one way for the whole task, as a person keeps to theirs; anything else rendered."""
+        text = render(value)
+        written = written_dates(value) if isinstance(value, str) else ()
+        if not written:
+            return text
+        if self.date_style is None:
+            self.date_style = self.rng.randrange(len(written) + 1)
+        return (text, *written)[self.date_style]
+
     def _user_phrase(self, entity: str, value: Any) -> str:
         ref = self.language.references.get(entity)
         if ref is None:
-            text = render(value)
+            text = self._written(value)
             # a code a person says in words: "basic economy", not "basic_economy"
             return text.replace("_", " ") if isinstance(value, str) and _SNAKE.match(value) else text
         values = value if isinstance(value, list) else [value]
@@ -532,7 +546,7 @@ class Instantiator:
             unique = fresh or unique
             if unique:
                 by = self.rng.choice(unique)
-                phrase = self.rng.choice(ref.by_field[by]).format(value=render(chosen[by]))
+                phrase = self.rng.choice(ref.by_field[by]).format(value=self._written(chosen[by]))
                 record.update(mode="field", by=by, value=chosen[by], chosen=chosen[key])
                 self.selections.append(record)
                 self.origins.setdefault(str(chosen[key]), phrase)
@@ -1052,6 +1066,11 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
     undone = undoes_earlier_write([(c.name, c.arguments, builder.tools[c.name].writes) for c in inst.calls])
     if undone:
         raise Rejected("undone_write", undone)
+    off_target = off_target_lookup([{"name": c.name, "arguments": c.arguments} for c in inst.calls],
+                                   [c.output for c in inst.calls], inst.selections,
+                                   [builder.tools[c.name].writes for c in inst.calls])
+    if off_target:
+        raise Rejected("off_target_lookup", off_target)
     if inst.blueprint.category in ("parallel", "parallel_multiple") and len(groups) > 1:
         raise Rejected("category_parallel_turns", f"{len(groups)} turns")
     if inst.blueprint.category == "sequential":

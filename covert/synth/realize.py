@@ -74,10 +74,10 @@ OWN_COUNT_ASKS = ("how many {plural} do I have?", "do you know how many {plural}
                   "how many {plural} have I got?")
 AGGREGATE_ASKS = {
     "sum": ("what's the total {field} across {items}?", "{whats} the combined {field} for {items}?",
-            "can you add up the {field} of {items} for me?", "{whats} the {field} for {items}, added up?",
+            "can you add up the {field} of {items} for me?", "{whats} the {field} for {items} all told?",
             "if you add up {items}, what's the total {field}?", "in total, {whats} the {field} for {items}?",
             "add up the {field} for {items}", "sum up the {field} across {items}",
-            "what does the {field} of {items} add up to?", "{whats} the {field} for {items} combined?"),
+            "what's the sum of the {field} for {items}?", "{whats} the {field} for {items} combined?"),
     "count": ("can you tell me how many {plural} there are?", "how many {plural} are there?",
               "what's the number of {plural}?", "how many {plural} is that?", "how many {plural} come up?",
               "count the {plural} for me", "what's the count of {plural}?", "how many {plural} show up?"),
@@ -103,13 +103,34 @@ def slots(template: str) -> frozenset[str]:
     return frozenset(name for _, name in _parsed(template) if name)
 
 
+# a phrase that carries its own qualifier ("my contact at Northwind", "the passenger born on May 2") takes no
+# possessive: "the job title of my contact at Northwind", never "my contact at Northwind's job title"
+_QUALIFIED = re.compile(r"\s(?:at|from|in|on|with|born|of|for|about)\s", re.IGNORECASE)
+_POSSESSED = re.compile(r"^'s ((?:(?!(?:on|in|at|for|from|to|is|are|and|or)\b)[A-Za-z-]+ ?)+?)(?=[\s?.,;:!]|$)")
+
+
 def fill(template: str, values: dict[str, str]) -> str:
-    """Fill a template's slots (dotted slot names allowed)."""
-    out = []
+    """Fill a template's slots (dotted slot names allowed); a qualified phrase before ``'s`` is turned
+    round ("{contact}'s number" -> "the number of my contact at Northwind")."""
+    out: list[str] = []
+    pending = ""
     for literal, name in _parsed(template):
+        if pending:
+            possessed = _POSSESSED.match(literal)
+            if possessed:
+                out.append(f"the {possessed.group(1)} of {pending}")
+                literal = literal[possessed.end():]
+            else:
+                out.append(pending)
+            pending = ""
         out.append(literal)
         if name:
-            out.append(values[name])
+            value = values[name]
+            if _QUALIFIED.search(value):
+                pending = value
+            else:
+                out.append(value)
+    out.append(pending)
     return "".join(out)
 
 

@@ -18,12 +18,15 @@ class KnownItem:
         value: The value itself (as the oracle uses it).
         text: The sentence the user says to hand it over ("my email is ...").
         call: The oracle call that needs it.
+        labels: One label per value, when the item holds several ("origin", "date"), so that a question
+            can leave out what the user said already.
     """
 
     label: str
     value: Any
     text: str
     call: int
+    labels: tuple[str, ...] = ()
 
 
 @dataclass
@@ -76,13 +79,15 @@ def scenario_of(task: Any, builder: Builder, opening: str, extra: list[KnownItem
         if part.get("selection"):
             sel = next((s for s in task.selections if s["call"] == part["call"] and s["param"] in part["params"]), None)
             values = [sel["value"]] if sel and sel.get("value") is not None else []
+        nouns = [language.noun_of_field(p) for p in part["params"] if (part["call"], p) in inputs]
         label = join_phrases([language.noun_of_field(p) for p in part["params"]])
         if part.get("selection"):
             spec = builder.tools[task.calls[part["call"]].name]
             ref = language.references.get(spec.param_entity(part["params"][0]))
             label = ref.noun if ref is not None else label
         value = values[0] if len(values) == 1 else values
-        known.append(KnownItem(label=label, value=value, text=part["text"], call=part["call"]))
+        labels = tuple(nouns) if len(values) > 1 and len(nouns) == len(values) and not part.get("selection") else ()
+        known.append(KnownItem(label=label, value=value, text=part["text"], call=part["call"], labels=labels))
     known += extra or []
     unknown = []
     for i, call in enumerate(task.calls):

@@ -95,14 +95,15 @@ class TemplateUser:
 
     def _asked_items(self, text: str) -> list[tuple[int, KnownItem]]:
         words = set(re.findall(r"[a-z0-9]+", text))
-        found = []
-        for i, item in enumerate(self.scenario.known):
-            if i in self.revealed:
-                continue
-            label_words = {w for w in re.findall(r"[a-z0-9]+", item.label.lower()) if w not in _STOPWORDS}
-            if label_words and label_words <= words:
-                found.append((i, item))
-        return found
+
+        def asks_for(label: str) -> bool:
+            label_words = {w for w in re.findall(r"[a-z0-9]+", label.lower()) if w not in _STOPWORDS}
+            return bool(label_words) and label_words <= words
+
+        open_items = [(i, item) for i, item in enumerate(self.scenario.known) if i not in self.revealed]
+        # asked for a whole item; else for one of an item's values (what the user said already is not asked again)
+        return [(i, item) for i, item in open_items if asks_for(item.label)] or \
+            [(i, item) for i, item in open_items if any(asks_for(label) for label in item.labels)]
 
 
 

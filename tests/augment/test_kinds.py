@@ -283,3 +283,32 @@ def test_a_vague_reference_does_not_double_the_determiner() -> None:
                           "DSP-2026-316199", random.Random(0))
     assert found is not None
     assert "my my" not in found[0].lower() and "DSP-2026-316199" not in found[0], found
+
+
+def test_ambiguous_takes_out_the_whole_reference_not_a_part_of_it() -> None:
+    """"dispute case DSP-1" goes as a whole: "about one of my disputes", never "about dispute one of my disputes"."""
+    import random
+
+    from covert.augment.kinds.ambiguous import _by_reference
+
+    builder = get_builder("banking")
+    for seed in range(12):
+        text = "When will I hear back about dispute case DSP-2026-552583?"
+        found = _by_reference(text, builder, "get_dispute_status", "dispute_id", "DSP-2026-552583", random.Random(seed))
+        assert found is not None
+        query, said, _ = found
+        assert query in ("When will I hear back about my dispute?", "When will I hear back about one of my disputes?")
+        assert said == "it's dispute case DSP-2026-552583"
+
+
+def test_indirect_frames_are_many() -> None:
+    """No one indirect wording recurs in most rows: each direct frame has many indirect ones."""
+    import random
+
+    from covert.augment.kinds.indirect import _reframe
+
+    for unit in ("Can you cancel my booking WS89TART?", "Please cancel my booking WS89TART.",
+                 "I'd like to cancel my booking WS89TART.", "Show me my payees.", "What's the status of INC0058070?"):
+        framed = {_reframe(unit, random.Random(seed)) for seed in range(200)}
+        assert len(framed) >= 8, (unit, framed)
+        assert all(f and ("WS89TART" in f or "payees" in f or "INC0058070" in f) for f in framed)

@@ -106,7 +106,7 @@ NEW_ISSUE = {"category": "network", "priority": "high", "summary": "Conference r
 
 class TestHelpdesk(BuilderContract):
     builder_name = "helpdesk"
-    fingerprint = "1.8.0:190d6305c0105839"
+    fingerprint = "1.9.0:190d6305c0105839"
     cases = [
         Case("find_employee_by_email", lambda s: {"email": _employee(s)["email"].upper()}),
         Case("find_employee_by_email", lambda s: {"email": "nobody@meridianlabs.example.com"}, "employee_not_found"),

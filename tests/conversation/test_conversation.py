@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -235,3 +236,59 @@ def test_names_take_an_article_only_where_people_say_one() -> None:
     # a restated note or message that ends its own sentence keeps its one stop: '... my desk." Shall I ...'
     assert any(re.search(r'[.!?]" (Shall|Do|Should) ', text) for text in confirmations)
     assert not [text for text in confirmations if re.search(r'[.!?]"\.', text)]
+
+
+def test_a_question_asks_only_for_what_the_user_has_not_said() -> None:
+    """'Has the flight at 12:05 on May 31 been delayed?' -> 'What origin, destination and cabin should I
+    use?', never 'What travel date ...': a detail the conversation holds already is not asked for again;
+    and the template user answers a question about part of what it holds."""
+    from covert.values import mentions, normalize_text
+
+    checked = partial = 0
+    for builder in ("airline", "hotels", "calendar", "retail"):
+        for category in ("sequential", "multiple", "parallel_multiple"):
+            for task in _many(builder, category, 40):
+                try:
+                    messages, scenario = conversation(task, get_builder(builder))
+                except ConversationError:
+                    continue
+                said = normalize_text(messages[1]["content"])
+                for question, reply in itertools.pairwise(messages[2:]):
+                    if question["role"] != "assistant" or question.get("tool_calls") or reply["role"] != "user":
+                        continue
+                    item = next((k for k in scenario.known if k.text and k.labels
+                                 and normalize_text(k.text) in normalize_text(reply["content"])), None)
+                    if item is not None:
+                        checked += 1
+                        values = item.value
+                        given = [noun for noun, v in zip(item.labels, values, strict=True) if mentions(said, v)]
+                        partial += bool(given)
+                        asked = question["content"].lower()
+                        for noun in item.labels:  # what the question asks for, less what it may ask
+                            if noun not in given:
+                                asked = asked.replace(noun.lower(), " ")
+                        for noun in given:
+                            assert not re.search(rf"\b{re.escape(noun.lower())}\b", asked), (noun, question["content"])
+                    said += " " + normalize_text(reply["content"])
+    assert checked >= 30 and partial >= 1, (checked, partial)
+
+
+def test_an_email_that_opens_a_user_turn_is_written_as_typed() -> None:
+    """'mei.tanaka@larkspurhealth.com here.', never 'Mei.tanaka@larkspurhealth.com here.'"""
+    from covert.values import finish_sentence
+
+    assert finish_sentence("mei.tanaka@larkspurhealth.com here") == "mei.tanaka@larkspurhealth.com here."
+    assert finish_sentence("my email is mei@example.com") == "My email is mei@example.com."
+    opened = 0
+    for builder in ("calendar", "helpdesk", "retail"):
+        for task in _many(builder, "sequential", 40):
+            try:
+                messages, _ = conversation(task, get_builder(builder))
+            except ConversationError:
+                continue
+            for m in messages[2:]:
+                first = (m["content"] or " ").split(" ", 1)[0] if m["role"] == "user" else ""
+                if "@" in first:
+                    opened += 1
+                    assert first[0].islower(), m["content"]
+    assert opened >= 3

@@ -120,3 +120,28 @@ def test_huge_and_deep_inputs_are_rejected_cleanly() -> None:
     big = "y" * 2_000_000
     transcript = parse_completion(f'<tool_call>{{"name": "f", "arguments": {{"a": "{big}"}}}}</tool_call>')
     assert transcript.calls[0].arguments["a"] == big
+
+
+def test_a_role_header_glued_to_its_text_keeps_the_texts_first_word() -> None:
+    """A detokenizer that drops the newline after the role ("<|im_start|>assistantMR7SVX is cancelled")
+    still gives the assistant the whole text: the role is a known name, not the whole word."""
+    from covert.rewards.parsing import parse_text
+
+    glued = parse_text("<|im_start|>assistantMR7SVX is now cancelled.<|im_end|><|im_start|>userThanks<|im_end|>")
+    assert [(type(s).__name__, s.text) for s in glued.steps] == [
+        ("AssistantTurn", "MR7SVX is now cancelled."), ("UserMessage", "Thanks")]
+    spaced = parse_text("<|im_start|>assistant\nMR7SVX is now cancelled.<|im_end|>")
+    assert spaced.steps[0].text == "MR7SVX is now cancelled."
+
+
+def test_a_role_name_left_by_skipped_special_tokens_is_not_the_answers_first_word() -> None:
+    """verl decodes a rollout with ``skip_special_tokens``: "</tool_response>assistantMR7SVX is cancelled"."""
+    from covert.rewards.parsing import parse_text
+
+    text = ('<tool_call>\n{"name": "cancel", "arguments": {"id": "MR7SVX"}}\n</tool_call>user\n<tool_response>\n'
+            '{"status": "cancelled"}\n</tool_response>assistantMR7SVX is now cancelled.')
+    steps = parse_text(text).steps
+    assert [type(s).__name__ for s in steps] == ["AssistantTurn", "ToolMessage", "AssistantTurn"]
+    assert steps[-1].text == "MR7SVX is now cancelled."
+    plain = parse_text('<tool_response>\n{"a": 1}\n</tool_response>\nuser123 is the login you asked for.')
+    assert plain.steps[-1].text == "user123 is the login you asked for."

@@ -349,3 +349,51 @@ def test_built_queries_are_not_samey() -> None:
                          for s in re.split(r"(?<=[.?!])\s+", q))
         assert len(starts) >= 0.58 * sum(starts.values()), (name, starts.most_common(5))
         assert max(starts.values()) <= 0.2 * len(qs), (name, starts.most_common(3))
+
+
+_WRITTEN_DATE = (r"(?:\d{4}-\d{2}-\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}, \d{4}|"
+                 r"\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4})")
+
+
+def _date_style(text: str) -> str:
+    """ISO, month first or day first; with the month in full or cut to three letters."""
+    import re
+
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return "iso"
+    month = re.search(r"[A-Z][a-z]+", text).group(0)
+    return ("day" if text[0].isdigit() else "month") + ("-short" if len(month) == 3 and month != "May" else "")
+
+
+def test_dates_are_written_as_people_write_them_one_way_per_query() -> None:
+    """A user writes "March 12, 2026", "12 Mar 2026" or 2026-03-12, and keeps to one way in a message; every
+    date the query says is the date the calls take."""
+    import re
+
+    from covert.values import mentions, normalize_text, written_dates
+
+    styles: Counter[str] = Counter()
+    for index in range(240):
+        task = make_item(ItemSpec(index, "calendar", "sequential", None, index // 60), 11, lambda s: "train").task
+        if task is None:
+            continue
+        said = re.findall(_WRITTEN_DATE, task.query)
+        kinds = {_date_style(d) for d in said if d != "May"}
+        assert len(kinds) <= 1, task.query
+        styles.update(kinds)
+        values = [*(v for c in task.calls for v in c.arguments.values()), *(s.get("value") for s in task.selections)]
+        dates = {v for v in values if isinstance(v, str) and written_dates(v)}
+        for text in said:  # each date written is one a call takes or a record is picked by, said right
+            assert any(mentions(normalize_text(text), value) for value in dates), (text, task.query)
+    assert len(styles) >= 4 and styles["iso"] < sum(styles.values()) / 2, styles
+
+
+def test_a_written_date_is_a_mention_of_its_iso_value() -> None:
+    from covert.values import mentions, normalize_text, written_dates
+
+    assert written_dates("2026-03-12") == ("March 12, 2026", "12 March 2026", "Mar 12, 2026", "12 Mar 2026")
+    for text in ("Book it for March 12, 2026.", "on 12 Mar 2026 please", "2026-03-12", "Mar 12, 2026?"):
+        assert mentions(normalize_text(text), "2026-03-12"), text
+    for text in ("March 13, 2026", "March 12, 2025", "12 March"):
+        assert not mentions(normalize_text(text), "2026-03-12"), text
+    assert written_dates("2026-13-01") == written_dates("2026-03-12T10:00") == written_dates("ab12-03-12") == ()

@@ -255,3 +255,55 @@ def test_parallel_multiple_rows_hold_two_tools_in_one_turn(builder: str) -> None
         groups = outcome.rows["sft"]["ground_truth"]["calls"]
         assert any(len(g) >= 2 and len({c["name"] for c in g}) >= 2 for g in groups), groups
     assert made >= 20
+
+
+def test_a_search_for_another_time_than_the_write_acts_at_is_rejected(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """A room searched for one slot and then booked for a meeting at another: with both checks off, a calendar
+    build writes such rows, and ``covert validate`` rejects each of them (``off_target_lookup``); with the
+    checks on, the build writes none."""
+    import pyarrow.parquet as pq
+
+    from covert import validation
+    from covert.build import BuildConfig, build
+    from covert.synth import instantiate
+
+    def off_target_ids(out: Path) -> set[str]:
+        ids = set()
+        for row in pq.read_table(sorted((out / "sft").glob("*.parquet"))).to_pylist():
+            truth = json.loads(row["ground_truth"])
+            calls = {c["name"]: c for group in truth["calls"] for c in group}
+            search, book = calls.get("search_rooms"), calls.get("book_room")
+            events = json.loads(row["initial_state"])["tables"]["events"]
+            booked = events.get(book["arguments"]["event_id"]) if search and book else None
+            if booked is not None and (search["arguments"]["date"], search["arguments"]["start_time"]) != (
+                    booked["date"], booked["start_time"]):
+                ids.add(row["task_id"])
+        return ids
+
+    config = BuildConfig(builders=["calendar"], num_tasks=600, seed=11)
+    monkeypatch.setattr(instantiate, "off_target_lookup", lambda *args: "")
+    monkeypatch.setattr(validation, "off_target_lookup", lambda *args: "")
+    build(config, str(tmp_path / "off"), workers=1, overwrite=True, progress=False)
+    monkeypatch.undo()
+    broken = off_target_ids(tmp_path / "off")
+    assert broken
+    report = validate_dataset(tmp_path / "off", configs=("sft",), progress=False)
+    assert {tid for _, tid, reason in report.failures if reason.startswith("off_target_lookup")} == broken
+    build(config, str(tmp_path / "on"), workers=1, overwrite=True, progress=False)
+    assert off_target_ids(tmp_path / "on") == set()
+
+
+def test_off_target_lookup_compares_dates_and_times_only() -> None:
+    from covert.validation import off_target_lookup
+
+    search = {"name": "search_rooms", "arguments": {"date": "2026-05-07", "start_time": "11:15", "min_capacity": 4}}
+    book = {"name": "book_room", "arguments": {"event_id": "evt_1", "room_id": "hq-3-fjord"}}
+    sel = [{"call": 1, "source_call": 0}]
+    met = {"event_id": "evt_1", "date": "2026-05-07", "start_time": "11:15", "min_capacity": 9}
+    assert off_target_lookup([search, book], [{}, met], sel, [False, True]) == ""
+    assert off_target_lookup([search, book], [{}, {**met, "date": "2026-05-09"}], sel, [False, True]) \
+        == "search_rooms -> book_room: date"
+    assert off_target_lookup([search, book], [{}, {**met, "start_time": "14:00"}], sel, [False, False]) == ""
+    orders = {"name": "list_orders", "arguments": {"status": "pending"}}
+    assert off_target_lookup([orders, book], [{}, {"status": "cancelled"}], sel, [False, True]) == ""

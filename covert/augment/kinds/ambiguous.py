@@ -102,7 +102,8 @@ def _by_reference(text: str, builder: Any, tool: str, key: str, item: Any, rng: 
     ref = builder.language.references.get(builder.tools[tool].param_entity(key))
     if ref is None or not ref.user_knows_id:
         return None
-    for template in ref.by_id:
+    # the longest phrase first: "dispute case DSP-1" goes as a whole, not as "dispute " + "case DSP-1"
+    for template in sorted(ref.by_id, key=len, reverse=True):
         phrase = template.format(value=render(item))
         if template != "{value}" and spans(text, [phrase]):
             vague = rng.choice((f"my {ref.noun}", f"one of my {ref.plural}"))

@@ -33,16 +33,33 @@ from covert.values import get_path, mentions, normalize_text, overlaps, render
 
 OPS = ("describe", "implicit", "reorder")
 
+# each direct frame has many indirect ones, so that no one wording recurs across the kind's rows (a frame
+# said in one row in two makes the queries' bigrams repeat); none carries a politeness formula
 _FRAMES = (
     (re.compile(r"(?:can|could) you (.+)\?$", re.IGNORECASE),
-     ("I was hoping you could {rest}.", "It would help me if you could {rest}.")),
+     ("I was hoping you could {rest}.", "It would help me if you could {rest}.", "Any chance you could {rest}?",
+      "I wonder if you could {rest}.", "Would you be able to {rest}?", "Are you able to {rest}?",
+      "Is it possible for you to {rest}?", "I'm hoping you can {rest}.", "Might you be able to {rest}?",
+      "Maybe you can {rest}?", "I'd like you to {rest}.", "Is there a way you could {rest}?")),
     (re.compile(r"please (.+?)\.?$", re.IGNORECASE),
-     ("I'd appreciate it if you could {rest}.", "I need you to {rest}.")),
-    (re.compile(r"i'd like to (.+)$", re.IGNORECASE), ("I'm hoping to {rest}",)),
-    (re.compile(r"i want to (.+)$", re.IGNORECASE), ("I'm looking to {rest}",)),
-    (re.compile(r"show me (.+?)\.?$", re.IGNORECASE), ("I'd like to see {rest}.",)),
+     ("I need you to {rest}.", "I'd like you to {rest}.", "Go ahead and {rest}.", "Would you {rest}?",
+      "I'll need you to {rest}.", "Could you {rest} for me?", "Time to {rest}.", "Can you {rest} now?",
+      "You can {rest}, I've decided.", "Let's {rest}.")),
+    (re.compile(r"i'd like to (.+)$", re.IGNORECASE),
+     ("I'm hoping to {rest}", "I want to {rest}", "I need to {rest}", "I'm trying to {rest}", "My plan is to {rest}",
+      "I'm looking to {rest}", "What I want is to {rest}", "I've decided to {rest}", "I'm keen to {rest}")),
+    (re.compile(r"i want to (.+)$", re.IGNORECASE),
+     ("I'm looking to {rest}", "I'd like to {rest}", "I'm hoping to {rest}", "I need to {rest}", "I'm trying to {rest}",
+      "My plan is to {rest}", "What I'm after is to {rest}", "I've made up my mind to {rest}", "I'm keen to {rest}")),
+    (re.compile(r"show me (.+?)\.?$", re.IGNORECASE),
+     ("I'd like to see {rest}.", "I want to see {rest}.", "Can I see {rest}?", "Let me see {rest}.",
+      "I'd like a look at {rest}.", "Pull up {rest}.", "Bring up {rest}.", "I need to see {rest}.",
+      "Could I get a look at {rest}?")),
     (re.compile(r"((?:what|which|who|when|where|how|is|are|has|have|do|does|did)\b.+\?)$", re.IGNORECASE),
-     ("I've been wondering: {rest}", "Something I can't work out: {rest}")),
+     ("I've been wondering: {rest}", "Something I can't work out: {rest}", "Quick one: {rest}", "I'm curious: {rest}",
+      "I can't remember: {rest}", "Before I forget: {rest}", "This has been bugging me: {rest}",
+      "One thing I'm unsure about: {rest}", "I couldn't find it myself: {rest}", "I've lost track, so: {rest}",
+      "Help me out here: {rest}", "Been meaning to ask: {rest}")),
 )
 
 
