@@ -256,9 +256,31 @@ def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool =
     found = output_noun(builder, call.output)
     if call.name.startswith("find") and given and found:
         return f"look up their {found} with the {join_phrases(list(dict.fromkeys(given)))} they gave"
+    picked = _picked_phrase(builder, task, index, said)
+    if picked:
+        return f"{read_phrase(call.name, builder)} to find {picked}"
     if nouns:
         return f"{read_phrase(call.name, builder)} to find the {join_phrases(nouns)} this is about"
     return f"{read_phrase(call.name, builder)} to answer them"
+
+
+def _picked_phrase(builder: Builder, task: Any, index: int, said: str) -> str:
+    """The record call ``index`` is read to pick, in the agent's words ("the email whose sender is Zoe
+    Schmidt", "the account with the highest balance"), or ``""``: only by a short value the user said, and
+    never the user's own wording again (a plan that copies the request is no plan)."""
+    language = builder.language
+    for sel in task.selections:
+        if sel.get("source_call") != index:
+            continue
+        ref = language.references.get(builder.tools[task.calls[sel["call"]].name].param_entity(sel["param"]))
+        if ref is None:
+            continue
+        field = language.noun_of_field(sel.get("by") or "")
+        if sel.get("mode") == "field" and field and mentions(said, sel["value"]) and len(render(sel["value"]).split()) <= 4:
+            return f"the {ref.noun} whose {field} is {render(sel['value'])}"
+        if sel.get("mode") in ("max", "min") and field:
+            return f"the {ref.noun} with the {'highest' if sel['mode'] == 'max' else 'lowest'} {field}"
+    return ""
 
 
 def _upto(shown: int | None, index: int) -> int:
@@ -332,7 +354,8 @@ def plan_text(builder: Builder, task: Any, group: list[int], first: bool, said: 
                   ("Now that I have the {noun},", "With the {noun} in hand,", "The {noun} is in, so"))
         have = pick.choice(frames).format(noun=noun, name=name)
     else:
-        have = pick.choice(("With that result,", "That result gives me what I need, so", "Given what that returned,"))
+        have = pick.choice(("With that result,", "That result gives me what I need, so", "Given what that returned,",
+                            "That's back, so", "With that answer in,", "That answered the first part, so"))
     return f"{have} I'll {now}."
 
 

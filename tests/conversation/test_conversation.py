@@ -292,3 +292,30 @@ def test_an_email_that_opens_a_user_turn_is_written_as_typed() -> None:
                     opened += 1
                     assert first[0].islower(), m["content"]
     assert opened >= 3
+
+
+def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
+    """'I'll list the accounts to find the account with the highest balance', 'list the inbox to find the
+    email whose sender is Zoe Schmidt': the record this task is about, by a value the user said, and not the
+    user's own wording again."""
+    from covert.values import mentions, normalize_text
+
+    named = 0
+    for builder in ("messaging", "banking", "helpdesk", "smart_home"):
+        for category in ("sequential", "multiple"):
+            for task in _many(builder, category, 40):
+                try:
+                    messages, _ = conversation(task, get_builder(builder))
+                except ConversationError:
+                    continue
+                said = ""
+                for m in messages[1:]:
+                    if m["role"] == "user":
+                        said += " " + normalize_text(m["content"])
+                    plan = m.get("reasoning_content") or ""
+                    found = re.search(r"to find the \w+ whose [\w ]+? is (.+?)(?:,|\.| and then)", plan)
+                    if found:
+                        named += 1
+                        assert mentions(said, found.group(1).strip()) or normalize_text(found.group(1)) in said, plan
+                    named += bool(re.search(r"to find the \w+ with the (?:highest|lowest) ", plan))
+    assert named >= 10
