@@ -10,6 +10,7 @@ held back from the opening (:mod:`covert.conversation.holdback`) so the agent ha
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -65,15 +66,18 @@ def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict
     return ranked[:MAX_QUESTIONS]
 
 
-def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: str = "customer") -> str:
+def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: str = "customer",
+               nouns: tuple[str, ...] = ()) -> str:
     """The user's first message: the goal (and the ``kept`` context sentences) without the details the
-    assistant will ask for; greeted as often as users of ``register`` greet."""
+    assistant will ask for; greeted as often as users of ``register`` greet. A request that refers back
+    ("that contact", one of ``nouns``) to a record nothing before it in the message names, as its
+    description is held back for the assistant to ask about, names it afresh ("a contact")."""
     from covert.synth.realize import fewer_pleases, pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
     parts = [fewer_pleases(p, rng) for p in refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)]
-    text = " ".join(finish_sentence(a) for a in parts)
+    text = _named_afresh(" ".join(finish_sentence(a) for a in parts), nouns)
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
 
@@ -119,8 +123,9 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     asked = asked_contexts(task, builder, rng)
     from covert.synth.realize import register_of
 
+    nouns = tuple(sorted({ref.noun for ref in builder.language.references.values()}))
     opening = opening_of(task, rng, [p["text"] for p in task.dialogue.get("contexts") or [] if p not in asked],
-                         register_of(builder))
+                         register_of(builder), nouns)
     held = None
     if task.calls and not task.dialogue.get("contexts"):
         held = hold_back(task, builder, opening, rng)
@@ -186,6 +191,18 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
         final["reasoning_content"] = final_plan(builder, task)
     messages.append(final)
     return messages, scenario
+
+
+def _named_afresh(text: str, nouns: tuple[str, ...]) -> str:
+    """``text`` with each "that <noun>" that nothing before it names made "a <noun>"."""
+    for noun in nouns:
+        for match in reversed(list(re.finditer(rf"\b([Tt])hat {re.escape(noun)}\b", text))):
+            if re.search(rf"\b{re.escape(noun)}", text[:match.start()], re.IGNORECASE):
+                continue
+            article = ("an" if noun[:1].lower() in "aeiou" else "a")
+            article = article.capitalize() if match.group(1) == "T" else article
+            text = f"{text[:match.start()]}{article} {noun}{text[match.end():]}"
+    return text
 
 
 def _is_selection(task: Any, call: int) -> bool:

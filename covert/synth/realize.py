@@ -115,6 +115,8 @@ def fill(template: str, values: dict[str, str]) -> str:
     out: list[str] = []
     pending = ""
     for literal, name in _parsed(template):
+        if literal.startswith(".") and (pending or (out[-1] if out else "")).endswith(("?", "!", ".")):
+            literal = literal[1:]  # 'Subject: Lunch next week?. Text: ...' -> 'Subject: Lunch next week? Text: ...'
         if pending:
             possessed = _POSSESSED.match(literal)
             if possessed:

@@ -319,3 +319,22 @@ def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
                         assert mentions(said, found.group(1).strip()) or normalize_text(found.group(1)) in said, plan
                     named += bool(re.search(r"to find the \w+ with the (?:highest|lowest) ", plan))
     assert named >= 10
+
+
+def test_an_opening_never_refers_back_to_a_record_it_has_not_named() -> None:
+    """'Share the email ... with that contact.' with the contact's name held back for the assistant to ask
+    about is a back-reference to nothing: the opening says 'a contact'."""
+    nouns = "|".join(sorted({r.noun for b in builder_names() for r in get_builder(b).language.references.values()}))
+    checked = 0
+    for builder in ("messaging", "calendar", "retail", "helpdesk"):
+        for category in ("state_changing", "sequential", "multiple"):
+            for task in _many(builder, category, 40):
+                try:
+                    messages, _ = conversation(task, get_builder(builder))
+                except ConversationError:
+                    continue
+                opening = messages[1]["content"]
+                checked += 1
+                for match in re.finditer(rf"\bthat ({nouns})\b", opening, re.IGNORECASE):
+                    assert re.search(rf"\b{match.group(1)}", opening[:match.start()], re.IGNORECASE), opening
+    assert checked >= 200

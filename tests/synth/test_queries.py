@@ -397,3 +397,16 @@ def test_a_written_date_is_a_mention_of_its_iso_value() -> None:
     for text in ("March 13, 2026", "March 12, 2025", "12 March"):
         assert not mentions(normalize_text(text), "2026-03-12"), text
     assert written_dates("2026-13-01") == written_dates("2026-03-12T10:00") == written_dates("ab12-03-12") == ()
+
+
+def test_fill_turns_a_qualified_possessive_round_and_drops_a_doubled_stop() -> None:
+    from covert.synth.realize import fill
+
+    assert fill("what's {c}'s job title?", {"c": "my contact at Northwind Analytics"}) == \
+        "what's the job title of my contact at Northwind Analytics?"
+    assert fill("what's {c}'s job title?", {"c": "Chloe Tanaka"}) == "what's Chloe Tanaka's job title?"
+    assert fill("fix {p}'s name on {r}", {"p": "the passenger born on May 2, 1980", "r": "ABC123"}) == \
+        "fix the name of the passenger born on May 2, 1980 on ABC123"
+    assert fill("Subject: {s}. Text: {b}", {"s": "Lunch next week?", "b": "Are you free?"}) == \
+        "Subject: Lunch next week? Text: Are you free?"
+    assert fill("Subject: {s}. Text: {b}", {"s": "Lunch", "b": "Hi"}) == "Subject: Lunch. Text: Hi"
