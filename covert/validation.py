@@ -14,7 +14,7 @@
   turn returns), no two writes of one turn act on the same id, and the category holds (parallel: two
   calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
   sequential: a later turn takes a value from an earlier turn's output). On imported environments the
-  query reads like a person's request, not a schema dump (:mod:`covert.query_leaks`:
+  query reads like a person's request, not a schema dump (:mod:`covert.language.query_leaks`:
   ``query_schema_leak``), and holds no filler value, no create that gives nothing and no write the
   assistant never names (:mod:`covert.imports.rowforms`). The trajectory obeys the
   row's own system prompt (:mod:`covert.policy`): it identifies the user before acting when the prompt
@@ -33,10 +33,18 @@ from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.state import State
 from covert.errors import Invalid
 from covert.imports import rowforms
+from covert.language.query_leaks import path_said, query_leaks
+from covert.language.values import (
+    enum_codes,
+    get_path,
+    in_scalars,
+    mentions,
+    normalize_text,
+    said_twice,
+    scalar_set,
+)
 from covert.policy import required_call, violation
-from covert.query_leaks import path_said, query_leaks
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
-from covert.values import enum_codes, get_path, in_scalars, mentions, normalize_text, said_twice, scalar_set
 from covert.views import outputs_hash, tool_content
 
 _ID_LIKE = re.compile(r"[\d_#@-]")

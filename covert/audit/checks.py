@@ -26,8 +26,8 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
-from covert.query_leaks import query_leaks
-from covert.values import enum_codes, said_twice
+from covert.language.query_leaks import query_leaks
+from covert.language.values import enum_codes, said_twice
 
 
 @dataclass(frozen=True)
@@ -655,7 +655,7 @@ _RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_
 
 def _repeated_value(view: RowView) -> str:
     """A value the user hands over twice in one query (a name, an email, an id), if any
-    (:func:`covert.values.said_twice`; the enum codes of the offered tools are not counted)."""
+    (:func:`covert.language.values.said_twice`; the enum codes of the offered tools are not counted)."""
     values = {v for call in view.calls for v in scalars_of(call.arguments)}
     return said_twice(view.query, values, enum_codes(view.tools.values()))
 
@@ -756,7 +756,7 @@ def other_customer_records(view: RowView) -> Verdict | None:
 @check("schema_in_query", "queries that read like schema dumps: operation ids, paths, parameter keys, enum "
        "spellings, opaque ids a person could not know, filler values, verbs as nouns", 0.0)
 def schema_in_query(view: RowView) -> Verdict | None:
-    """Every user message of rows with calls (:func:`covert.query_leaks.query_leaks` against the row's
+    """Every user message of rows with calls (:func:`covert.language.query_leaks.query_leaks` against the row's
     offered tools and its calls' arguments); the kind names the first defect found."""
     if not view.user_texts or not view.turns:
         return None

@@ -83,7 +83,7 @@ class Language:
             and the noun a second mention refers back with (a resource path
             ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in us-central1",
             then "that project"); validation grounds such a path by its parts
-            (:func:`covert.query_leaks.path_said`).
+            (:func:`covert.language.query_leaks.path_said`).
         actions: Per write tool, how a conversation restates the change ("delete {name}"; slots are argument
             names, as in ``builders/<name>/dialogue.py``), for tools whose names are no phrase.
         reads: Per read tool, what the agent checks ("list the custom metrics").

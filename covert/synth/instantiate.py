@@ -18,13 +18,10 @@ from typing import Any
 
 from covert.answer_checks import asks_for_list
 from covert.env import Builder, State, is_error
-from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
-from covert.spoken import Unspeakable, say, singular
-from covert.synth.answers import Composer, aggregate_currency, is_amount
-from covert.synth.blueprint import Blueprint
-from covert.synth.graph import ToolGraph, tool_graph
-from covert.synth.irrelevance import decline, irrelevant_request
-from covert.synth.realize import (
+from covert.errors import Rejected
+from covert.language.answers import Composer, aggregate_currency, is_amount
+from covert.language.plurals import singular
+from covert.language.realize import (
     AGGREGATE_ASKS,
     CLARIFICATIONS,
     OWN_COUNT_ASKS,
@@ -39,15 +36,8 @@ from covert.synth.realize import (
     slots,
     vary_request,
 )
-from covert.synth.records import Call, Rejected, Task
-from covert.validation import (
-    mixed_turn,
-    order_dependent,
-    takes_from_earlier_turn,
-    undoes_earlier_write,
-    unused_read,
-)
-from covert.values import (
+from covert.language.spoken import Unspeakable, say
+from covert.language.values import (
     get_path,
     join_phrases,
     mentions,
@@ -55,6 +45,18 @@ from covert.values import (
     overlaps,
     render,
     scalar_set,
+)
+from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
+from covert.synth.blueprint import Blueprint
+from covert.synth.graph import ToolGraph, tool_graph
+from covert.synth.irrelevance import decline, irrelevant_request
+from covert.synth.records import Call, Task
+from covert.validation import (
+    mixed_turn,
+    order_dependent,
+    takes_from_earlier_turn,
+    undoes_earlier_write,
+    unused_read,
 )
 
 OPTIONAL_PROBABILITY = 0.35
@@ -821,7 +823,7 @@ class Instantiator:
 
     def _money(self, output: Any, list_path: str, key: str, indexes: list[int], amount: Any) -> dict[str, str]:
         """The fact fields of an aggregate amount said with its currency (``form``, ``unit``: the currency's
-        path in the output, ``said``), when ``key`` is an amount (:func:`covert.synth.answers.is_amount`) and
+        path in the output, ``said``), when ``key`` is an amount (:func:`covert.language.answers.is_amount`) and
         the elements ``indexes`` name one currency; ``{}`` for a field that is no amount, or amounts without
         a currency."""
         if not is_amount(self.language, key):

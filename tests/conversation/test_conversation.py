@@ -196,7 +196,7 @@ def test_parallel_calls_of_a_tool_all_say_what_varies() -> None:
 
 def test_an_off_topic_opening_greets_once() -> None:
     """An irrelevance task's query has its own greeting: the conversation's opening adds none."""
-    from covert.synth.realize import OPENINGS
+    from covert.language.realize import OPENINGS
 
     openers = {o.rstrip(",.!").lower() for register in OPENINGS.values() for o in register}
     tasks = [t for b in ("retail", "airline", "hotels") for t in _many(b, "irrelevance", 40)]
@@ -214,7 +214,7 @@ def test_an_off_topic_opening_greets_once() -> None:
 def test_names_take_an_article_only_where_people_say_one() -> None:
     """A confirmation names an agent or a biller bare ("assign ... to Leila Chen", "pay Waste Management"),
     a payee's nickname as the user's own ("to your nephew"), and a thing with its article ("the Harbor Inn")."""
-    from covert.conversation.phrasing import describe_record
+    from covert.language.phrasing import describe_record
 
     assert describe_record({"agent_id": "agt_1", "name": "Leila Chen", "team": "Desktop Support"}, "agent",
                            ("name",)) == "Leila Chen"

@@ -8,10 +8,10 @@ import random
 from collections import Counter
 
 from covert.env import get_builder
+from covert.language.realize import CLOSINGS, OPENINGS, compose_query, pleasantries, refer_back
 from covert.rewards.judge import Rubric, RuleJudge
 from covert.synth.generate import ItemSpec, make_item
 from covert.synth.irrelevance import decline, irrelevant_request
-from covert.synth.realize import CLOSINGS, OPENINGS, compose_query, pleasantries, refer_back
 from tests.test_audit import make_row, verdict
 
 BUILDERS = ("airline", "banking", "calendar", "helpdesk", "hotels", "messaging", "retail", "smart_home")
@@ -149,7 +149,7 @@ def test_audit_flags_two_identities_and_another_customers_records() -> None:
 
 
 def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
-    from covert.synth.realize import plural_subject
+    from covert.language.realize import plural_subject
 
     assert plural_subject("has order #W1 and order #W2 gone through yet?", ["order #W1 and order #W2"]) == \
         "have order #W1 and order #W2 gone through yet?"
@@ -170,7 +170,7 @@ def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
 
 
 def test_said_twice_counts_a_value_handed_over_again_but_not_a_name_built_from_it() -> None:
-    from covert.values import said_twice
+    from covert.language.values import said_twice
 
     assert said_twice("Open the email from JobScout. It's from JobScout, about jobs.", ["JobScout", "jobs"]) == "JobScout"
     # a first name kept while the last name changes, an enum code in plain speech, a part of an email
@@ -191,7 +191,7 @@ def _messaging_rows(count: int) -> list:
 def test_a_record_found_by_what_the_user_said_is_not_described_by_it_again() -> None:
     """A search by sender, then a read of the email found: the email is singled out by something the user
     did not already say ("the email about ..."), or as "that email" when it is the only one."""
-    from covert.values import said_twice
+    from covert.language.values import said_twice
 
     tasks = _messaging_rows(80)
     assert len(tasks) >= 40
@@ -246,7 +246,7 @@ def test_a_clarification_comes_after_the_request() -> None:
 
 
 def test_a_relative_pronoun_keeps_its_singular_verb() -> None:
-    from covert.synth.realize import plural_subject
+    from covert.language.realize import plural_subject
 
     assert plural_subject("pass a note to whoever has ticket A and ticket B", ["ticket A and ticket B"]) == \
         "pass a note to whoever has ticket A and ticket B"
@@ -292,7 +292,7 @@ def test_a_back_reference_never_opens_what_a_colon_introduces() -> None:
 
 
 def test_most_pleases_are_dropped_and_the_sentence_still_reads() -> None:
-    from covert.synth.realize import fewer_pleases
+    from covert.language.realize import fewer_pleases
 
     kept = 0
     for seed in range(400):
@@ -306,7 +306,7 @@ def test_most_pleases_are_dropped_and_the_sentence_still_reads() -> None:
 
 def test_a_request_is_said_in_several_frames_with_its_own_words() -> None:
     from covert.audit.distribution import polite
-    from covert.synth.realize import vary_request
+    from covert.language.realize import vary_request
 
     said = Counter()
     for seed in range(600):
