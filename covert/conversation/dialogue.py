@@ -46,7 +46,7 @@ def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict
     parts = list(task.dialogue.get("contexts") or [])
     if len(parts) <= MAX_QUESTIONS:
         return parts
-    from covert.policy import identity_of
+    from covert.env.policy import identity_of
 
     identity = identity_of(builder)
     own = set(identity.self_params) if identity is not None else set()

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from covert.env import Builder
+from covert.env.policy import identified_first, identity_of
 from covert.errors import Rejected
-from covert.policy import identified_first, identity_of
 from covert.synth.graph import ToolGraph, tool_graph
 
 REASONING_OPS = ("sum", "count", "max", "min")

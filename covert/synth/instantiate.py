@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from covert.answer_checks import asks_for_list
 from covert.env import Builder, State, is_error
+from covert.env.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.errors import Rejected
 from covert.language.answers import Composer, aggregate_currency, is_amount
 from covert.language.plurals import singular
@@ -46,7 +46,6 @@ from covert.language.values import (
     render,
     scalar_set,
 )
-from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
 from covert.synth.blueprint import Blueprint
 from covert.synth.graph import ToolGraph, tool_graph
 from covert.synth.irrelevance import decline, irrelevant_request
@@ -58,6 +57,7 @@ from covert.validation import (
     undoes_earlier_write,
     unused_read,
 )
+from covert.validation.answer_checks import asks_for_list
 
 OPTIONAL_PROBABILITY = 0.35
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
@@ -100,7 +100,7 @@ class Instantiator:
         self.context_parts: list[dict[str, Any]] = []
         self.repeats: dict[str, str] = {}
         self.composer = Composer(rng)
-        # the person the task is about: value samplers only see their records (see covert.policy)
+        # the person the task is about: value samplers only see their records (see covert.env.policy)
         self.identity = identity_of(builder)
         table = self.identity.table if self.identity is not None else None
         parallel = blueprint.method == "parallel"
@@ -1044,7 +1044,7 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
     say: a sequential task whose later turns take nothing from an earlier turn's output
     (``category_sequential``, by its test without the query), a parallel task whose calls take more than
     one turn (``category_parallel_turns``: one that must identify first is sequential), or one that identifies the user twice
-    (``repeated_identification``, as :func:`covert.policy.violations` counts identifications)."""
+    (``repeated_identification``, as :func:`covert.env.policy.violations` counts identifications)."""
     identity = inst.identity
     if identity is not None and identity.table is not None and identity.tools:
         lookups = [c.name for c in inst.calls if c.name in identity.tools

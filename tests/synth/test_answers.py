@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from covert.answer_checks import (
+from covert.cli import main
+from covert.errors import Invalid, Rejected
+from covert.language.answers import Composer, fill_answer
+from covert.language.spoken import fact_forms, say, say_count, say_date, say_money, say_time, say_when
+from covert.rewards.facts import facts_score
+from covert.validation import validate_row
+from covert.validation.answer_checks import (
     _COUNT_WORDS,
     _FREE,
     _FREE_WORDS,
@@ -20,13 +26,7 @@ from covert.answer_checks import (
     _cued,
     answer_problem,
 )
-from covert.check import validate_dataset
-from covert.cli import main
-from covert.errors import Invalid, Rejected
-from covert.language.answers import Composer, fill_answer
-from covert.language.spoken import fact_forms, say, say_count, say_date, say_money, say_time, say_when
-from covert.rewards.facts import facts_score
-from covert.validation import validate_row
+from covert.validation.dataset import validate_dataset
 from tests.synth.test_turn_checks import _find, _write_dataset
 
 

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from covert.env import State, get_builder
+from covert.env.policy import choose_principal, holdings, identity_of, owner_of
 from covert.errors import Rejected
-from covert.policy import choose_principal, holdings, identity_of, owner_of
 from covert.synth.blueprint import Blueprint
 from covert.synth.instantiate import Instantiator
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import State, get_builder
 from covert.errors import Invalid
@@ -20,6 +19,7 @@ from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.language.values import get_path, render
 from covert.synth.generate import ItemSpec, make_item
 from covert.validation import validate_row
+from covert.validation.dataset import validate_dataset
 from covert.views import ground_truth, rl_row, sft_row
 
 
