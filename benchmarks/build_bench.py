@@ -123,12 +123,11 @@ def stage_breakdown(sample: int, builders: str) -> dict[str, float]:
     from covert.build import DEFAULT_MIX, TargetSampler, plan_round, split_of
     from covert.build import BuildConfig as Config
     from covert.env import get_builder, item_rng, resolve_builders
-    from covert.errors import Invalid
+    from covert.errors import Invalid, Rejected
     from covert.io.parquet import encode_row
     from covert.synth.blueprint import sample_blueprint
     from covert.synth.generate import shared_state
     from covert.synth.instantiate import instantiate
-    from covert.synth.records import Rejected
     from covert.validation import validate_pair
     from covert.views import ground_truth, rl_row, sft_row
 

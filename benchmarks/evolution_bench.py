@@ -25,13 +25,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.env import builder_names
 from covert.evolve.dataset import EvolveConfig, evolve_dataset, row_pairs
 from covert.evolve.engineer import RuleEngineer
 from covert.evolve.loop import Curriculum
 from covert.evolve.summary import stage_summary
 from covert.evolve.tools import FAILURE_KNOBS, TOOL_KNOBS, ToolTrainee, config_rows, tool_episodes
+from covert.validation.dataset import validate_dataset
 
 TOOL_START = [
     {"calls": 1, "distractors": "none", "noise": "none", "ambiguity": False},   # too easy for skill 3

@@ -15,11 +15,11 @@ from pathlib import Path
 
 def main() -> None:
     """Write and validate the grid in both forms and print the figures."""
-    from covert.check import validate_dataset
     from covert.io.reader import iter_rows
     from covert.procgen.mapf_benchmark import write_benchmark
     from covert.procgen.mapf_tools import TOOL_FORM
     from covert.procgen.tool_rows import RL_TOOLS_CONFIG
+    from covert.validation.dataset import validate_dataset
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--per-cell", type=int, default=10, help="instances per (agents, size) cell (150: the full grid)")

@@ -131,7 +131,7 @@ def _print_summary(summary: dict[str, Any], rows: dict[str, int]) -> None:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from covert.check import describe, validate_dataset
+    from covert.validation.dataset import describe, validate_dataset
 
     report = validate_dataset(args.dir, progress=not args.quiet, workers=args.workers, engine=args.engine,
                               ray_address=args.ray_address)

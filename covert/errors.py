@@ -1,5 +1,5 @@
-"""Errors every layer shares: what the CLI reports as one line with exit status 2, and a row that fails
-validation."""
+"""Errors every layer shares: what the CLI reports as one line with exit status 2, a row that fails
+validation and a candidate that synthesis (or the language composing its answer) rejects."""
 
 from __future__ import annotations
 
@@ -23,10 +23,18 @@ def missing_extra(exc: ImportError, feature: str, extra: str) -> ImportError:
                                f"pip install 'covert[{extra}]'", name=missing)
 
 
-class Invalid(Exception):
-    """A row that fails validation; ``reason`` is a stable code, ``detail`` says where."""
+class ReasonedError(Exception):
+    """An error with a short stable ``reason`` code (counted in reports) and a ``detail`` saying where."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(f"{reason}: {detail}" if detail else reason)
         self.reason = reason
         self.detail = detail
+
+
+class Invalid(ReasonedError):
+    """A row that fails validation; ``reason`` is a stable code, ``detail`` says where."""
+
+
+class Rejected(ReasonedError):
+    """A candidate that failed; ``reason`` is a short stable code such as ``redundant_step``."""

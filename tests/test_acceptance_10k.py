@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.env import builder_names, get_builder
 from covert.io.reader import iter_rows
 from covert.rewards import oracle_completion, score
 from covert.synth.records import CATEGORIES
+from covert.validation.dataset import validate_dataset
 
 
 @pytest.mark.slow

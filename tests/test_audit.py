@@ -514,7 +514,7 @@ def test_a_list_said_twice_is_one_record_said_more_often_than_returned() -> None
 
 def test_validation_rejects_what_the_audit_counts_as_said_twice_or_in_the_query() -> None:
     """answer_problem (L3 validation) holds the same checks, so a build writes no row the audit flags."""
-    from covert.answer_checks import answer_problem
+    from covert.validation.answer_checks import answer_problem
 
     truth = {"answer_facts": [], "behaviour": "tool_use"}
     second = {**ROOMS, "date": "2026-09-04"}

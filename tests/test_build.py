@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.io.reader import DatasetError, iter_rows
+from covert.validation.dataset import validate_dataset
 
 NUM = 240
 

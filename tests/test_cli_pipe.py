@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from covert.check import validate_dataset
+from covert.validation.dataset import validate_dataset
 
 
 def test_a_closed_stdout_ends_quietly_and_keeps_the_dataset(tmp_path: Path) -> None:

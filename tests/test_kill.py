@@ -155,7 +155,7 @@ def test_kill_augment_over_an_existing_dataset(tmp_path: Path) -> None:
 
 _POOL_SCRIPT = """
 import sys, time
-from covert.parallel import WorkerPool
+from covert.scale.parallel import WorkerPool
 
 def init(_):
     pass

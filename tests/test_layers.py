@@ -27,11 +27,28 @@ def test_circles_are_found() -> None:
     assert circles(graph) == [["a", "b", "c"]]
 
 
-def test_import_contracts_are_kept() -> None:
+def _lint_imports(tree: Path) -> subprocess.CompletedProcess:
+    """import-linter's contracts (this repository's pyproject.toml) run on the covert package in ``tree``."""
     lint = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
     if not Path(lint).exists():
         pytest.skip("import-linter is not installed (pip install -e '.[dev]')")
-    result = subprocess.run([lint, "--config", str(REPO / "pyproject.toml")], cwd=REPO, capture_output=True,
-                            text=True, timeout=600, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    return subprocess.run([lint, "--config", str(REPO / "pyproject.toml")], cwd=tree, capture_output=True,
+                          text=True, timeout=600, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
+
+
+def test_import_contracts_are_kept() -> None:
+    result = _lint_imports(REPO)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "0 broken" in result.stdout and "KEPT" in result.stdout
+
+
+def test_a_language_module_that_imports_synthesis_breaks_the_contract(tmp_path: Path) -> None:
+    """The language package sits below every stage that speaks: one import of synthesis from it fails."""
+    shutil.copytree(REPO / "covert", tmp_path / "covert", ignore=shutil.ignore_patterns("__pycache__"))
+    values = tmp_path / "covert" / "language" / "values.py"
+    values.write_text(values.read_text(encoding="utf-8") + "\nfrom covert.synth.records import Task  # noqa\n",
+                      encoding="utf-8")
+    result = _lint_imports(tmp_path)
+    assert result.returncode != 0
+    assert "covert.language is not allowed to import covert.synth" in result.stdout
+    assert "covert.language.values -> covert.synth.records" in result.stdout

@@ -145,7 +145,7 @@ def test_rows_written_with_misread_floats_are_flagged_and_still_score_one(
     ``covert validate`` names the numbers, and its rows, loaded as users load them, still replay to their
     recorded hashes because floats enter states and calls in canonical form."""
     import covert.io.parquet as parquet
-    from covert.check import validate_dataset
+    from covert.validation.dataset import validate_dataset
 
     monkeypatch.setattr(parquet, "_dumps", orjson.dumps)
     parquet._row_encoders.cache_clear()

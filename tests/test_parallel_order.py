@@ -61,8 +61,8 @@ def test_synthesis_rejects_an_order_dependent_first_turn_as_validation_would(mon
     query is made; made into rows without that early test, validation rejects the very same attempt."""
     import covert.synth.instantiate as instantiate_module
     from covert.env import get_builder
+    from covert.errors import Rejected
     from covert.synth.generate import ItemSpec, make_task, shared_state
-    from covert.synth.records import Rejected
     from covert.validation import validate_pair
     from covert.views import ground_truth, rl_row, sft_row
 

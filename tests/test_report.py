@@ -16,12 +16,12 @@ import pytest
 pytest.importorskip("matplotlib")
 from PIL import Image  # noqa: E402
 
-from covert.check import validate_dataset  # noqa: E402
 from covert.cli import main  # noqa: E402
 from covert.io.card import check_card, embed_figures, figures_section  # noqa: E402
 from covert.publish.push import LAST, local_files, plan_upload  # noqa: E402
 from covert.report import write_report  # noqa: E402
 from covert.report.figures import FIGURES  # noqa: E402
+from covert.validation.dataset import validate_dataset  # noqa: E402
 
 ALL = {name for name, *_ in FIGURES}
 OPTIONAL = {"augmentation.png", "pass_rate.png"}

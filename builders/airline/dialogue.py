@@ -1,4 +1,4 @@
-"""How the assistant restates airline changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates airline changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "book_reservation": ("book {flight_number} on {date} in {cabin} for {passenger_ids}, charged to "

@@ -8,7 +8,7 @@ from typing import Any
 
 from builders.airline.state import FIRST_NAMES, LAST_NAMES, SCHEDULE_AFTER
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity
+from covert.env.policy import Identity
 
 
 def _clock(state: State) -> dict[str, str]:

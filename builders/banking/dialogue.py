@@ -1,4 +1,4 @@
-"""How the assistant restates banking changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates banking changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "transfer_between_accounts": ("move {amount} USD from {from_account_id} to {to_account_id} (memo: {memo})",

@@ -8,7 +8,7 @@ from typing import Any
 
 from builders.banking.env import DISPUTE_WINDOW_DAYS
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity
+from covert.env.policy import Identity
 
 # notes to a person ("I owe Dana 40 dollars for {memo}") and labels for moves between own accounts
 PAYEE_MEMOS = ("March rent", "dinner last night", "the concert tickets", "our utilities split", "your birthday gift",

@@ -1,4 +1,4 @@
-"""How the assistant restates calendar changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates calendar changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "create_event": ("put \"{title}\" on your calendar on {date} at {start_time} for {duration_minutes} minutes, "

@@ -14,7 +14,7 @@ from typing import Any
 
 from builders.calendar.state import CLIENTS, TOPICS, to_hhmm, to_minutes
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity
+from covert.env.policy import Identity
 
 NEW_TITLES = (
     "Project kickoff", "Hiring debrief", "Coffee chat", "Budget check-in", "Vendor demo: {client}",

@@ -1,4 +1,4 @@
-"""How the assistant restates helpdesk changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates helpdesk changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "create_ticket": ("open a {priority}-priority {category} ticket for you: \"{summary}\"",),

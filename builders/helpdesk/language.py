@@ -8,7 +8,7 @@ from typing import Any
 
 from builders.helpdesk.state import ISSUES, OPEN_STATUSES, PRIORITIES, working_days
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity
+from covert.env.policy import Identity
 
 JUSTIFICATIONS = (
     "I'm presenting to a client tomorrow morning and can't work without it",

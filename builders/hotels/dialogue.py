@@ -1,4 +1,4 @@
-"""How the assistant restates hotel changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates hotel changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "book_room": ("book {room_type_id} at {hotel_id} from {check_in} to {check_out} for a party of {guests} at the "

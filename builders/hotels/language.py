@@ -9,7 +9,7 @@ from typing import Any
 from builders.hotels.env import MAX_SPECIAL_REQUESTS, MIN_REDEMPTION
 from builders.hotels.state import ACTIVE, POINT_VALUE_USD, REQUEST_IDEAS
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity
+from covert.env.policy import Identity
 
 
 def _today(state: State) -> date:

@@ -1,4 +1,4 @@
-"""How the assistant restates email changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates email changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "send_email": ("send an email to {to} with the subject \"{subject}\", copying {cc}",

@@ -1,4 +1,4 @@
-"""How the assistant restates store changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates store changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "cancel_pending_order": ("cancel {order_id} (reason: {reason})",),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal, Optional, TypedDict
 
 from covert.env import Environment, ToolError, tool
-from covert.values import join_phrases
+from covert.language.values import join_phrases
 
 STORE_CURRENCY = "USD"  # the currency of the catalogue's prices (orders carry theirs)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from builders.retail.state import CITIES, STREETS
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity
+from covert.env.policy import Identity
 
 
 def _user(rng: random.Random, state: State) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""How the assistant restates smart-home changes before making them (see covert.conversation.phrasing)."""
+"""How the assistant restates smart-home changes before making them (see covert.language.phrasing)."""
 
 ACTIONS = {
     "control_device": ("turn {device_id} {power} at {brightness}% brightness in {color}",

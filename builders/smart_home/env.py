@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from typing import Any, Literal, Optional, TypedDict
 
 from covert.env import Environment, ToolError, tool
-from covert.spoken import say_date
+from covert.language.spoken import say_date
 
 Color = Literal["warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
 DeviceKind = Literal["light", "thermostat", "lock", "plug", "blinds", "speaker"]

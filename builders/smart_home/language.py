@@ -8,7 +8,7 @@ from typing import Any
 
 from builders.smart_home.env import SWITCHABLE
 from covert.env import Intent, Language, Reference, State
-from covert.policy import Identity, listed_in
+from covert.env.policy import Identity, listed_in
 
 # name, hours it plausibly runs at, plausible repeats
 NEW_ROUTINES = (

@@ -14,7 +14,6 @@ from typing import Any
 
 import orjson
 
-from covert.answer_checks import COUNT_CUE, LIST_CUE, distinctive, record_lists
 from covert.audit.categories import label_problem
 from covert.audit.rows import CallView, RowView, scalars_of
 from covert.audit.text import (
@@ -26,8 +25,9 @@ from covert.audit.text import (
     without_dates,
     without_quotes,
 )
-from covert.query_leaks import query_leaks
-from covert.values import enum_codes, said_twice
+from covert.language.query_leaks import query_leaks
+from covert.language.values import enum_codes, said_twice
+from covert.validation.answer_checks import COUNT_CUE, LIST_CUE, distinctive, record_lists
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _flag(kind: str, detail: str) -> Verdict:
 
 # -- what the assistant says ------------------------------------------------------------------------------
 
-_LIST_CUE = LIST_CUE  # shared with validation's list-request check (covert.answer_checks)
+_LIST_CUE = LIST_CUE  # shared with validation's list-request check (covert.validation.answer_checks)
 _COUNT_CUE = COUNT_CUE
 
 
@@ -655,7 +655,7 @@ _RANGE = re.compile(rf"\b(?:between|from) ({_DATE}) (?:and|to|through|until) ({_
 
 def _repeated_value(view: RowView) -> str:
     """A value the user hands over twice in one query (a name, an email, an id), if any
-    (:func:`covert.values.said_twice`; the enum codes of the offered tools are not counted)."""
+    (:func:`covert.language.values.said_twice`; the enum codes of the offered tools are not counted)."""
     values = {v for call in view.calls for v in scalars_of(call.arguments)}
     return said_twice(view.query, values, enum_codes(view.tools.values()))
 
@@ -693,10 +693,10 @@ _SELF_KEYS = ("email", "email_or_phone", "membership_number", "loyalty_number", 
 
 
 def _policy_violations(view: RowView) -> list[tuple[str, str]] | None:
-    """What :func:`covert.policy.violations` says of the row (``None`` for builders without a policy
+    """What :func:`covert.env.policy.violations` says of the row (``None`` for builders without a policy
     or rows without their initial state)."""
     from covert.env import UnknownBuilderError, get_builder
-    from covert.policy import identity_of, violations
+    from covert.env.policy import identity_of, violations
 
     try:
         builder = get_builder(view.builder)
@@ -740,7 +740,7 @@ def two_identities(view: RowView) -> Verdict | None:
 @check("other_customer_records", "rows that read or change another customer's records after the user identified "
        "(or while another is signed in)", 0.0)
 def other_customer_records(view: RowView) -> Verdict | None:
-    """Rows of builders with an identification policy (covert.policy) that carry their initial state:
+    """Rows of builders with an identification policy (covert.env.policy) that carry their initial state:
     flagged when a call acts on a record owned by someone other than the identified or signed-in person."""
     if not view.turns:
         return None
@@ -756,7 +756,7 @@ def other_customer_records(view: RowView) -> Verdict | None:
 @check("schema_in_query", "queries that read like schema dumps: operation ids, paths, parameter keys, enum "
        "spellings, opaque ids a person could not know, filler values, verbs as nouns", 0.0)
 def schema_in_query(view: RowView) -> Verdict | None:
-    """Every user message of rows with calls (:func:`covert.query_leaks.query_leaks` against the row's
+    """Every user message of rows with calls (:func:`covert.language.query_leaks.query_leaks` against the row's
     offered tools and its calls' arguments); the kind names the first defect found."""
     if not view.user_texts or not view.turns:
         return None

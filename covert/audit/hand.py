@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 
-from covert.answer_checks import (
+from covert.audit.checks import OK, Verdict, _flag, check
+from covert.audit.rows import RowView, scalars_of
+from covert.audit.text import normalized
+from covert.validation import undoes_earlier_write
+from covert.validation.answer_checks import (
     COUNT_CUE,
     asks_for_list,
     count_named_in_query,
@@ -16,10 +20,6 @@ from covert.answer_checks import (
     record_lists,
     unavailable_named,
 )
-from covert.audit.checks import OK, Verdict, _flag, check
-from covert.audit.rows import RowView, scalars_of
-from covert.audit.text import normalized
-from covert.validation import undoes_earlier_write
 
 _CUT = re.compile(r"\band (\d+) more\b")
 
@@ -29,7 +29,7 @@ _CUT = re.compile(r"\band (\d+) more\b")
 def unavailable_offered(view: RowView) -> Verdict | None:
     """Rows whose query asks what is in stock or available and whose outputs mark records with an
     ``available``/``in_stock`` flag: flagged when the answer names a distinctive value of a record marked
-    unavailable that no available record shares (:func:`covert.answer_checks.unavailable_named`)."""
+    unavailable that no available record shares (:func:`covert.validation.answer_checks.unavailable_named`)."""
     if not view.answer or not view.turns:
         return None
     outputs = [c.output for c in view.calls]
@@ -42,7 +42,7 @@ def unavailable_offered(view: RowView) -> Verdict | None:
 @check("list_cut", "answers that cut a list the user asked for to '... and N more'", 0.01)
 def list_cut(view: RowView) -> Verdict | None:
     """Answered rows with calls: flagged when the answer says "and N more" although the user asked to be
-    shown or told the items (a list cue and no count cue, :func:`covert.answer_checks.asks_for_list`).
+    shown or told the items (a list cue and no count cue, :func:`covert.validation.answer_checks.asks_for_list`).
     A summary of a list the user did not ask for is not flagged."""
     if not view.answer or not view.turns or view.behaviour != "tool_use":
         return None
@@ -57,7 +57,7 @@ def list_cut(view: RowView) -> Verdict | None:
 def answer_in_query(view: RowView) -> Verdict | None:
     """Rows whose query asks for a count: flagged when a list of two records or more that the calls
     returned has every record named in the query (by a value no other record of the list holds) and the
-    answer states that count: the user said the answer (:func:`covert.answer_checks.count_named_in_query`,
+    answer states that count: the user said the answer (:func:`covert.validation.answer_checks.count_named_in_query`,
     the check validation rejects rows by)."""
     if not view.answer or not view.turns or not COUNT_CUE.search(view.query):
         return None
@@ -70,7 +70,7 @@ def answer_in_query(view: RowView) -> Verdict | None:
 def list_said_twice(view: RowView) -> Verdict | None:
     """Answers of rows whose calls returned records: flagged when two distinctive values of returned
     records (names, titles) that the user did not say are each said more often than distinct records
-    hold them (:func:`covert.answer_checks.items_said_twice`, the check validation rejects rows by):
+    hold them (:func:`covert.validation.answer_checks.items_said_twice`, the check validation rejects rows by):
     a list said twice, not one record mentioned again, nor two emails that share a subject."""
     if not view.answer or not view.turns:
         return None

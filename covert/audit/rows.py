@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from covert.values import normalize_text
+from covert.language.values import normalize_text
 
 # bounds for hostile rows: the audit reads at most this much of each text and of each output
 MAX_TEXT = 20_000

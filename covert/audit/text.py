@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.spoken import spoken_variants
-from covert.values import mentions, normalize_text
+from covert.language.spoken import spoken_variants
+from covert.language.values import mentions, normalize_text
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -61,5 +61,5 @@ def frame(sentence: str, values: list[str]) -> tuple[str, int]:
 
 
 def normalized(text: str) -> str:
-    """:func:`covert.values.normalize_text`, re-exported for the checks."""
+    """:func:`covert.language.values.normalize_text`, re-exported for the checks."""
     return normalize_text(text)

@@ -22,9 +22,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 import orjson
 
-from covert.yamltext import IDENT as _IDENT
-from covert.yamltext import dump_yaml
-from covert.yamltext import float_text as _float_text
+from covert.io.yamltext import IDENT as _IDENT
+from covert.io.yamltext import dump_yaml
+from covert.io.yamltext import float_text as _float_text
 
 FORMATS = ("json", "yaml", "xml", "markdown", "csv", "kv")
 

@@ -16,7 +16,7 @@ from covert.augment.registry import RowPair
 from covert.augment.rows import flat_calls, query_of, truth_of, with_query
 from covert.augment.verify import validate_augmented_pair
 from covert.errors import Invalid
-from covert.values import mentions, normalize_text, render
+from covert.language.values import mentions, normalize_text, render
 
 KINDS = ("indirect", "ambiguous")
 SCHEMA = {"type": "object", "properties": {"query": {"type": "string", "minLength": 8, "maxLength": 800}},

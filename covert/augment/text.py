@@ -1,6 +1,6 @@
 """A user query as its parts: the greeting, the sentences in between, the closing.
 
-Queries are composed by :func:`covert.synth.realize.compose_query` as ``greeting parts... closing``;
+Queries are composed by :func:`covert.language.realize.compose_query` as ``greeting parts... closing``;
 this module takes them apart again so a kind can rephrase, reorder or drop a sentence, and puts them
 back together with the same conventions. Sentence breaks never fall inside a protected value.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from covert.env import get_builder
-from covert.synth.realize import (
+from covert.language.realize import (
     CLARIFICATIONS,
     CLOSINGS,
     CONNECTORS,

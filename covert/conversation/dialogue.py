@@ -15,31 +15,21 @@ from types import SimpleNamespace
 from typing import Any
 
 from covert.conversation.holdback import hold_back
-from covert.conversation.phrasing import action_phrase, final_plan, plan_text
 from covert.env import Builder, item_rng
+from covert.language.dialogue_templates import (
+    ASK_BACK,
+    ASK_BACK_ANSWERS,
+    ASK_TEMPLATES,
+    CONFIRM_TEMPLATES,
+    WHICH_TEMPLATES,
+)
+from covert.language.phrasing import action_phrase, final_plan, plan_text
+from covert.language.values import finish_sentence, join_phrases, mentions, normalize_text
 from covert.user.scenario import KnownItem, UserScenario, scenario_of
 from covert.user.simulator import TemplateUser
-from covert.values import finish_sentence, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 
-ASK_TEMPLATES = ("What {label} should I use?", "Happy to help. Could you tell me the {label}?",
-                 "Sure. To look that up, what {label} should I use?", "I can do that. What's the {label}?",
-                 "Could you give me the {label} first?")
-WHICH_TEMPLATES = ("Which {label} do you mean?", "Could you tell me which {label} this is about?",
-                   "Sure, which {label} is it?")
-# (the restated change, the question): the change ends its own sentence ("... my desk." keeps its one stop)
-CONFIRM_TEMPLATES = (("Just to confirm before I make the change: I'll {action}", "Shall I go ahead?"),
-                     ("I'm about to {action}", "Do you want me to proceed?"),
-                     ("To confirm, I'll {action}", "Shall I go ahead?"),
-                     ("Here's what I'll do: {action}", "Should I proceed?"))
 _REVEALS = {"ask": ASK_TEMPLATES, "which": WHICH_TEMPLATES}
-# a user who checks the scope of a change before agreeing, and the assistant's answer from what the turn does
-ASK_BACK = ("Wait, will anything else change?", "Before you do that: is that the only change?",
-            "Hmm, does that touch anything else?", "Just to check, nothing else changes, right?",
-            "Is that all you'll change?")
-ASK_BACK_ANSWERS = (("Only that: I'll {action}, nothing more in this step.", "Okay to go ahead?"),
-                    ("Right, this step does just one thing: {action}.", "Shall I?"),
-                    ("Nothing else in this step. I'll only {action}.", "Should I go ahead?"))
 ASK_BACK_RATE = 0.2  # the share of confirmations a user answers with a question first
 
 
@@ -57,7 +47,7 @@ def asked_contexts(task: Any, builder: Builder, rng: random.Random) -> list[dict
     parts = list(task.dialogue.get("contexts") or [])
     if len(parts) <= MAX_QUESTIONS:
         return parts
-    from covert.policy import identity_of
+    from covert.env.policy import identity_of
 
     identity = identity_of(builder)
     own = set(identity.self_params) if identity is not None else set()
@@ -72,7 +62,7 @@ def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: st
     assistant will ask for; greeted as often as users of ``register`` greet. A request that refers back
     ("that contact", one of ``nouns``) to a record nothing before it in the message names, as its
     description is held back for the assistant to ask about, names it afresh ("a contact")."""
-    from covert.synth.realize import fewer_pleases, pleasantries, refer_back
+    from covert.language.realize import fewer_pleases, pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
@@ -121,7 +111,7 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     plan, when one is configured) replaces the template plan of the first tool-call turn."""
     rng = item_rng("dialogue", task.task_id)
     asked = asked_contexts(task, builder, rng)
-    from covert.synth.realize import register_of
+    from covert.language.realize import register_of
 
     nouns = tuple(sorted({ref.noun for ref in builder.language.references.values()}))
     opening = opening_of(task, rng, [p["text"] for p in task.dialogue.get("contexts") or [] if p not in asked],

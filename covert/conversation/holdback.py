@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder
-from covert.values import mentions, normalize_text, render
+from covert.language.values import mentions, normalize_text, render
 
 _PREPOSITIONS = ("on", "for", "from", "at", "named", "called")
 _NOT_NOUNS = frozenset(("until", "since", "from", "to", "after", "before", "by", "on", "at", "in", "query", "q"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from covert.language.values import normalize_text, render
 from covert.user.scenario import UserScenario
-from covert.values import normalize_text, render
 
 INVENTED = "user_invented_value"
 OMITTED = "user_omitted_known_info"

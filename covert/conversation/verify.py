@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.values import mentions, normalize_text, render
+from covert.language.values import mentions, normalize_text, render
 
 _MIN_QUOTE_WORDS = 5
 

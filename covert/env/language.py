@@ -78,12 +78,12 @@ class Language:
             value computed from the field ("kwh" -> "kWh": "the readings come to 60.08 kWh"); amounts of
             money get their currency from the outputs instead.
         out_of_scope: Requests no tool of the domain can serve (for irrelevance tasks).
-        identity: How the domain identifies its user (a :class:`covert.policy.Identity`), if it does.
+        identity: How the domain identifies its user (a :class:`covert.env.policy.Identity`), if it does.
         phrases: How a user says a parameter's value when not verbatim, keyed ``"tool.param"``: the phrase
             and the noun a second mention refers back with (a resource path
             ``projects/harbor-42/locations/us-central1`` said as "project harbor-42 in us-central1",
             then "that project"); validation grounds such a path by its parts
-            (:func:`covert.query_leaks.path_said`).
+            (:func:`covert.language.query_leaks.path_said`).
         actions: Per write tool, how a conversation restates the change ("delete {name}"; slots are argument
             names, as in ``builders/<name>/dialogue.py``), for tools whose names are no phrase.
         reads: Per read tool, what the agent checks ("list the custom metrics").

@@ -34,7 +34,8 @@ from typing import Any
 from covert.env import State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.imports.model import ApiSpec, Operation
-from covert.imports.resources import Resource, Role, plural, singular, words
+from covert.imports.resources import Resource, Role, words
+from covert.language.plurals import plural, singular
 from covert.sandbox import Limits, SandboxPool
 
 HARNESS = "covert_custom_action_harness"

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from covert.imports.resources import singular, words
+from covert.imports.resources import words
+from covert.language.plurals import singular
 
 # -- data from Faker (read once, drawn with the caller's Random) -------------------------------------
 

@@ -296,7 +296,7 @@ def _path_scope(schema: Any) -> bool:
 def _path_parts(value: Any) -> tuple[list[tuple[str, str]], tuple[str, str]] | None:
     """A resource path's named parts, outermost first, as ``(noun, name)``, and its place as ``(noun,
     name)`` (``("", "")`` for none); ``None`` for a value that is no ``collection/name/...`` path."""
-    from covert.imports.resources import singular
+    from covert.language.plurals import singular
 
     parts = str(value).split("/")
     if len(parts) % 2 or len(parts) < 2:
@@ -384,7 +384,7 @@ class _ScopeSaid:
 
 def scope_noun(param: str) -> str:
     """The noun of a scope parameter (``projectsId`` -> "project")."""
-    from covert.imports.resources import singular
+    from covert.language.plurals import singular
 
     parts = [w for w in words(param) if w not in ("id", "name", "key")] or words(param)
     return " ".join([*parts[:-1], singular(parts[-1])]) if parts else param
@@ -672,7 +672,7 @@ class _FieldValue:
         try:
             return value_for(self.schema, self.field, rng, 0, self.ctx)
         except Unsatisfiable as exc:  # the task is not made; synthesis goes on
-            from covert.synth.records import Rejected
+            from covert.errors import Rejected
 
             raise Rejected("unsatisfiable_value", str(exc)[:120]) from None
 
@@ -709,7 +709,7 @@ class _OrderedRanges:
             if a > b:
                 a, b = b, a
                 if not (_within(a, draw_low.schema) and _within(b, draw_high.schema)):
-                    from covert.synth.records import Rejected
+                    from covert.errors import Rejected
 
                     raise Rejected("unordered_range", f"{low} > {high}")
             out[low], out[high] = a, b

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from covert.imports.model import ApiSpec, Operation
+from covert.language.plurals import plural, singular
 
 Kind = Literal["list", "get", "create", "update", "delete", "custom"]
 
@@ -51,58 +52,6 @@ def words(name: str) -> list[str]:
 def _words(name: str) -> tuple[str, ...]:
     # remembered: binding, languages and state factories split the same few thousand names again and again
     return tuple(w.lower() for w in _WORD.findall(name.replace("-", "_").replace(".", "_")))
-
-
-_SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns", "apis"))
-
-
-_US_PLURALS = ("statuses", "buses", "campuses", "viruses", "bonuses", "censuses", "corpuses", "prospectuses",
-               "syllabuses", "aliases", "biases", "canvases", "atlases", "gases")
-_LATIN_PLURALS = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix"}
-
-
-def singular(word: str) -> str:
-    """A plain English singular (``orders`` -> order, ``policies`` -> policy, ``addresses`` -> address)."""
-    if word in _SHORT_PLURALS:
-        return word[:-1]
-    for many, one in _LATIN_PLURALS.items():  # test matrices -> test matrix, not "matrice"
-        if word.endswith(many):
-            return word[: len(word) - len(many)] + one
-    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
-        return word
-    if word.endswith(_US_PLURALS):  # statuses -> status, buses -> bus (never "statuse")
-        return word[:-2]
-    if word.endswith(("caches", "niches", "moustaches")):  # caches -> cache (never "cach")
-        return word[:-1]
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("yses", "theses")):  # analyses, hypotheses
-        return word[:-2] + "is"
-    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
-
-
-# nouns with no plural of their own ("billing info", "metadata") and acronyms that are no nouns ("aws")
-UNCOUNTABLE = frozenset(("info", "information", "data", "metadata", "aws", "gcp", "equipment", "software", "hardware",
-                         "feedback", "evidence", "media", "news", "series", "species", "settings", "analytics",
-                         "access", "traffic", "storage", "compliance", "inventory", "staff",
-                         "personnel", "advice", "research", "knowledge", "weather", "music", "firmware", "middleware"))
-
-
-def plural(word: str) -> str:
-    """A plain English plural of a singular noun ("analysis" -> "analyses", "info" stays "info")."""
-    if word in UNCOUNTABLE or word.endswith(("data", "ware")):
-        return word
-    if word.endswith("is") and len(word) > 3:  # analysis, basis, thesis
-        return word[:-2] + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    if word.endswith(("s", "x", "ch", "sh", "z")):
-        return word + "es"
-    return word + "s"
 
 
 @dataclass

@@ -15,8 +15,8 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from covert.spoken import spoken_variants
-from covert.values import mentions
+from covert.language.spoken import spoken_variants
+from covert.language.values import mentions
 
 # states a record ends in: a record just made is never in one (``deleting``, ``completed``, ``canceled``)
 FINAL_STATES = frozenset((

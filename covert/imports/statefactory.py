@@ -32,7 +32,8 @@ from covert.imports.fieldvalues import (
     resource_slug,
     vary_example,
 )
-from covert.imports.resources import singular, words
+from covert.imports.resources import words
+from covert.language.plurals import singular
 
 MAX_DEPTH = 3
 MAX_ITEMS = 3

@@ -142,7 +142,7 @@ def plan_upload(files: list[LocalFile], remote: dict[str, RemoteFile], max_files
 
 def refuse_invalid(root: str | Path) -> None:
     """Raise :class:`PushError` unless the dataset passes ``covert validate``."""
-    from covert.check import describe, validate_dataset
+    from covert.validation.dataset import describe, validate_dataset
 
     try:
         report = validate_dataset(root)

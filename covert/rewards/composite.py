@@ -40,6 +40,7 @@ from typing import Any
 import orjson
 
 from covert.env import State, canonical_bytes
+from covert.language.values import render
 from covert.procgen.rows import procgen_truth
 from covert.rewards.compare import LENIENT, StringNorm
 from covert.rewards.concision import concision
@@ -52,7 +53,6 @@ from covert.rewards.result import Score
 from covert.rewards.rowview import BadRow, BadRowWarning, RowView
 from covert.rewards.session import Session
 from covert.rewards.state_match import state_score
-from covert.values import render
 
 COMPONENTS = ("calls", "state", "facts", "behaviour")
 DEFAULT_WEIGHTS: Mapping[str, float] = {"calls": 1.0, "state": 1.0, "facts": 1.0, "behaviour": 1.0}

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from covert.values import normalize_text
+from covert.language.values import normalize_text
 
 BASE_CHARS = 400
 PER_CALL_TURN = 100

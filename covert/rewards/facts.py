@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from covert.spoken import fact_forms
-from covert.values import mentions, normalize_text
+from covert.language.spoken import fact_forms
+from covert.language.values import mentions, normalize_text
 
 Fact = str | Mapping[str, Any] | Sequence[str]
 
 
 def forms_of(fact: Fact) -> tuple[str, ...]:
     """The texts under which ``fact`` counts as stated: a plain value as itself; a fact mapping as its
-    raw value, its spoken form and their usual variants (:func:`covert.spoken.fact_forms`: "$12.50" or
+    raw value, its spoken form and their usual variants (:func:`covert.language.spoken.fact_forms`: "$12.50" or
     "12.50 USD", "March 12, 2026" or "2026-03-12"); a sequence of strings as those alternatives."""
     if isinstance(fact, str):
         return (fact,)

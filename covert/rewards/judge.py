@@ -17,8 +17,8 @@ from typing import Any, Protocol, runtime_checkable
 import orjson
 
 from covert.env import is_error
+from covert.language.values import mentions, normalize_text
 from covert.rewards.session import call_key
-from covert.values import mentions, normalize_text
 
 BEHAVIOURS = ("tool_use", "decline", "clarify", "retry", "report_error")
 RUBRICS = {

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from covert.env import Environment, State, UnknownBuilderError, from_row
+from covert.language.spoken import fact_forms
 from covert.rewards.compare import StringNorm
 from covert.rewards.judge import Rubric, rubric_text
 from covert.rewards.matching import CallMatcher, expect_call
 from covert.rewards.rowview import BadRow, RowView
 from covert.rewards.session import Failure, Session, call_key, failures_of
 from covert.rewards.state_match import Item, change_items, state_items
-from covert.spoken import fact_forms
 
 
 @dataclass(frozen=True)

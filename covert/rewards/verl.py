@@ -36,11 +36,11 @@ from typing import Any
 import orjson
 
 from covert.env import UnknownBuilderError, builder_names, get_builder, is_error
+from covert.io.yamltext import dump_yaml
 from covert.rewards.composite import Scorer, default_scorer
 from covert.rewards.prepared import PreparedRow
 from covert.rewards.rowview import BadRow, builder_of
 from covert.rewards.state_match import state_score
-from covert.yamltext import dump_yaml
 
 TOOL_CLASS = "covert.rewards.verl.CovertTool"
 TOOLS_KWARGS_KEY = "covert"

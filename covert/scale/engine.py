@@ -34,7 +34,7 @@ def open_pool(engine: str, workers: int, initializer: Callable[..., None] = _not
               ray_address: str | None = None) -> Pool | None:
     """The pool that runs a command's items, or ``None`` to run them here, in this process.
 
-    ``engine="local"``: ``workers`` processes (:class:`covert.parallel.WorkerPool`), each set up with
+    ``engine="local"``: ``workers`` processes (:class:`covert.scale.parallel.WorkerPool`), each set up with
     ``initializer(*initargs)``; with one worker, ``None``, after running the initializer here.
     ``engine="ray"``: Ray Data tasks on local Ray sized to ``workers`` CPUs, or on the cluster at
     ``ray_address`` (:class:`covert.scale.ray_engine.RayPool`); each Ray worker runs the initializer once.
@@ -48,7 +48,7 @@ def open_pool(engine: str, workers: int, initializer: Callable[..., None] = _not
 
         return RayPool(workers, initializer, initargs, ray_address)
     if workers > 1:
-        from covert.parallel import WorkerPool
+        from covert.scale.parallel import WorkerPool
 
         return WorkerPool(workers, initializer, initargs)
     initializer(*initargs)

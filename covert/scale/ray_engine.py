@@ -1,6 +1,6 @@
 """The Ray engine: a command's items as Ray Data tasks, on local Ray or on a cluster.
 
-:class:`RayPool` has the ``imap`` of :class:`covert.parallel.WorkerPool`: it maps a picklable function
+:class:`RayPool` has the ``imap`` of :class:`covert.scale.parallel.WorkerPool`: it maps a picklable function
 over items and yields the results in the items' order (Ray Data keeps it when ``preserve_order`` is
 set, and every batch carries the position of its first chunk, checked on arrival). It knows no command:
 the function and the per-worker initializer are what it is handed. Items and results travel as pickled
@@ -53,7 +53,7 @@ def _prepare(setup: bytes) -> None:
     session, many pools), so it runs a set-up again only when it is another one than it ran last."""
     global _applied
     if _applied != setup:
-        from covert.parallel import apply_environment
+        from covert.scale.parallel import apply_environment
 
         environment, initializer, initargs = pickle.loads(setup)
         apply_environment(environment)
@@ -82,7 +82,7 @@ def blocks(items: int, workers: int) -> int:
 
 
 class RayPool:
-    """Ray Data tasks with the ``imap``/``close`` of :class:`covert.parallel.WorkerPool`.
+    """Ray Data tasks with the ``imap``/``close`` of :class:`covert.scale.parallel.WorkerPool`.
 
     ``workers`` bounds how many tasks run at once (and sizes local Ray); ``address`` selects a cluster
     (``"auto"``, ``"ray://head:10001"``, ...) instead of local Ray. Each Ray worker runs
@@ -93,7 +93,7 @@ class RayPool:
 
     def __init__(self, workers: int, initializer: Callable[..., None], initargs: tuple[Any, ...],
                  address: str | None = None) -> None:
-        from covert.parallel import covert_environment
+        from covert.scale.parallel import covert_environment
 
         self.workers = max(1, workers)
         self._ray = ensure_ray(self.workers, address)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from covert.env import Builder
-from covert.policy import identified_first, identity_of
+from covert.env.policy import identified_first, identity_of
+from covert.errors import Rejected
 from covert.synth.graph import ToolGraph, tool_graph
-from covert.synth.records import Rejected
 
 REASONING_OPS = ("sum", "count", "max", "min")
 

@@ -12,14 +12,14 @@ from typing import Any
 from covert.conversation.dialogue import ConversationError
 from covert.conversation.rows import multiturn_rows
 from covert.env import State, get_builder, item_rng
-from covert.errors import Invalid
+from covert.errors import Invalid, Rejected
 from covert.io.loader_safe import LoaderUnsafe
 from covert.io.parquet import encode_row
+from covert.language.values import normalize_text
 from covert.synth.blueprint import sample_blueprint
 from covert.synth.instantiate import instantiate
-from covert.synth.records import Rejected, Task
+from covert.synth.records import Task
 from covert.validation import TRIVIAL_READ, adds_nothing, validate_pair
-from covert.values import normalize_text
 from covert.views import ground_truth, rl_row, sft_row
 
 ATTEMPTS = 6

@@ -16,15 +16,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from covert.answer_checks import asks_for_list
 from covert.env import Builder, State, is_error
-from covert.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
-from covert.spoken import Unspeakable, say, singular
-from covert.synth.answers import Composer, aggregate_currency, is_amount
-from covert.synth.blueprint import Blueprint
-from covert.synth.graph import ToolGraph, tool_graph
-from covert.synth.irrelevance import decline, irrelevant_request
-from covert.synth.realize import (
+from covert.env.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
+from covert.errors import Rejected
+from covert.language.answers import Composer, aggregate_currency, is_amount
+from covert.language.plurals import singular
+from covert.language.realize import (
     AGGREGATE_ASKS,
     CLARIFICATIONS,
     OWN_COUNT_ASKS,
@@ -39,16 +36,8 @@ from covert.synth.realize import (
     slots,
     vary_request,
 )
-from covert.synth.records import Call, Rejected, Task
-from covert.validation import (
-    mixed_turn,
-    off_target_lookup,
-    order_dependent,
-    takes_from_earlier_turn,
-    undoes_earlier_write,
-    unused_read,
-)
-from covert.values import (
+from covert.language.spoken import Unspeakable, say
+from covert.language.values import (
     get_path,
     join_phrases,
     mentions,
@@ -58,6 +47,19 @@ from covert.values import (
     scalar_set,
     written_dates,
 )
+from covert.synth.blueprint import Blueprint
+from covert.synth.graph import ToolGraph, tool_graph
+from covert.synth.irrelevance import decline, irrelevant_request
+from covert.synth.records import Call, Task
+from covert.validation import (
+    mixed_turn,
+    off_target_lookup,
+    order_dependent,
+    takes_from_earlier_turn,
+    undoes_earlier_write,
+    unused_read,
+)
+from covert.validation.answer_checks import asks_for_list
 
 OPTIONAL_PROBABILITY = 0.35
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
@@ -101,7 +103,7 @@ class Instantiator:
         self.context_parts: list[dict[str, Any]] = []
         self.repeats: dict[str, str] = {}
         self.composer = Composer(rng)
-        # the person the task is about: value samplers only see their records (see covert.policy)
+        # the person the task is about: value samplers only see their records (see covert.env.policy)
         self.identity = identity_of(builder)
         table = self.identity.table if self.identity is not None else None
         parallel = blueprint.method == "parallel"
@@ -835,7 +837,7 @@ class Instantiator:
 
     def _money(self, output: Any, list_path: str, key: str, indexes: list[int], amount: Any) -> dict[str, str]:
         """The fact fields of an aggregate amount said with its currency (``form``, ``unit``: the currency's
-        path in the output, ``said``), when ``key`` is an amount (:func:`covert.synth.answers.is_amount`) and
+        path in the output, ``said``), when ``key`` is an amount (:func:`covert.language.answers.is_amount`) and
         the elements ``indexes`` name one currency; ``{}`` for a field that is no amount, or amounts without
         a currency."""
         if not is_amount(self.language, key):
@@ -1056,7 +1058,7 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
     say: a sequential task whose later turns take nothing from an earlier turn's output
     (``category_sequential``, by its test without the query), a parallel task whose calls take more than
     one turn (``category_parallel_turns``: one that must identify first is sequential), or one that identifies the user twice
-    (``repeated_identification``, as :func:`covert.policy.violations` counts identifications)."""
+    (``repeated_identification``, as :func:`covert.env.policy.violations` counts identifications)."""
     identity = inst.identity
     if identity is not None and identity.table is not None and identity.tools:
         lookups = [c.name for c in inst.calls if c.name in identity.tools

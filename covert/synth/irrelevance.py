@@ -14,8 +14,8 @@ import random
 from typing import Any
 
 from covert.env import State
-from covert.synth.realize import fill, slots
-from covert.values import render
+from covert.language.realize import fill, slots
+from covert.language.values import render
 
 NEAR_SHARE = 0.6  # share of requests drawn from the builder's own list (near-domain and off-topic)
 

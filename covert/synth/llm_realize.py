@@ -18,9 +18,9 @@ from typing import Any
 
 from covert.env import get_builder
 from covert.errors import Invalid
+from covert.language.values import render
 from covert.synth.records import Task
 from covert.validation import validate_pair
-from covert.values import render
 from covert.views import rl_row, sft_row
 
 QUERY_SCHEMA = {

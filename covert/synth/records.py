@@ -1,4 +1,5 @@
-"""The task record every view (SFT row, RL row) is made from, and the rejection of a candidate."""
+"""The task record every view (SFT row, RL row) is made from (a rejected candidate raises
+:class:`covert.errors.Rejected`)."""
 
 from __future__ import annotations
 
@@ -67,11 +68,3 @@ class Task:
             "state_diff": self.state_diff,
         }
 
-
-class Rejected(Exception):
-    """A candidate that failed; ``reason`` is a short stable code such as ``redundant_step``."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail

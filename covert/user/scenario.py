@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from covert.env import Builder
-from covert.values import join_phrases, render
+from covert.language.values import join_phrases, render
 
 
 @dataclass

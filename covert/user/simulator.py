@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from covert.language.values import finish_sentence
 from covert.user.scenario import KnownItem, UserScenario
-from covert.values import finish_sentence
 
 STOP_DONE = "done"
 STOP_TRANSFER = "transfer"

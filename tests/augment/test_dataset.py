@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-import covert.check
+import covert.validation.dataset
 from covert.augment.dataset import AUGMENTED
 from covert.augment.registry import kind_names
 from covert.augment.verify import validate_augmented_row
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.io.card import check_card
 from covert.io.parquet import sha256_file
 from covert.io.reader import iter_rows
 from covert.validation import validate_row
+from covert.validation.dataset import validate_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,8 +89,8 @@ def test_every_written_row_passes_the_proof(augmented_ds: Path) -> None:
     assert bases["sft-augmented"] <= set(splits)
 
 
-@pytest.mark.xfail(not hasattr(covert.check, "validate_augmented_row"), strict=True,
-                   reason="covert/check.py does not dispatch augmented rows to validate_augmented_row yet")
+@pytest.mark.xfail(not hasattr(covert.validation.dataset, "validate_augmented_row"), strict=True,
+                   reason="covert/validation/dataset.py does not dispatch augmented rows to validate_augmented_row yet")
 def test_covert_validate_passes(augmented_ds: Path) -> None:
     report = validate_dataset(augmented_ds)
     assert report.ok, report.failures[:5]
@@ -193,7 +193,7 @@ def test_an_unknown_hub_repo_is_a_one_line_error(tmp_path: Path) -> None:
 def test_augment_carries_multiturn_configs(tmp_path) -> None:
     from covert.augment.dataset import AugmentConfig, augment_dataset
     from covert.build import BuildConfig, build
-    from covert.check import validate_dataset
+    from covert.validation.dataset import validate_dataset
 
     base = tmp_path / "base"
     source = build(BuildConfig(builders=["retail"], num_tasks=12, seed=4, multi_turn=True), base, progress=False)

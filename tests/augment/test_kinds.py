@@ -17,10 +17,10 @@ from covert.augment.rows import augmented_task_id, flat_calls, recorded_outputs
 from covert.augment.simulator import clarify_user
 from covert.augment.verify import validate_augmented_pair, validate_augmented_row
 from covert.env import get_builder, is_error
+from covert.language.values import mentions, normalize_text
 from covert.rewards import score
 from covert.rewards.session import failures_of
 from covert.rollouts.runner import run
-from covert.values import mentions, normalize_text
 from covert.views import tool_content
 from tests.augment.helpers import augmented, canonical, tool_contents
 

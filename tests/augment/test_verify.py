@@ -15,7 +15,7 @@ from covert.augment.rows import flat_calls, truth_of
 from covert.augment.verify import validate_augmented_pair, validate_augmented_row
 from covert.env import get_builder
 from covert.errors import Invalid
-from covert.values import get_path, mentions, normalize_text
+from covert.language.values import get_path, mentions, normalize_text
 from tests.augment.helpers import augmented
 
 

@@ -51,7 +51,7 @@ _FORBIDDEN_EVENTS = ("open", "socket.", "subprocess.", "os.system", "os.exec", "
 _FORBIDDEN_CALLS = {"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns", "now",
                     "utcnow", "today", "urandom", "getrandom", "random", "randint", "choice", "randrange",
                     "shuffle", "sample", "uniform", "getrandbits", "token_hex", "token_bytes", "uuid4", "uuid1"}
-_GUARDED_CODE = ("/builders/", "/covert/env/", "/covert/values.py")
+_GUARDED_CODE = ("/builders/", "/covert/env/", "/covert/language/values.py")
 _FORBIDDEN_MODULES = {"time", "datetime", "random", "_random", "posix", "nt", "secrets", "uuid", "os"}
 
 

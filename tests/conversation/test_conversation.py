@@ -197,7 +197,7 @@ def test_parallel_calls_of_a_tool_all_say_what_varies() -> None:
 
 def test_an_off_topic_opening_greets_once() -> None:
     """An irrelevance task's query has its own greeting: the conversation's opening adds none."""
-    from covert.synth.realize import OPENINGS
+    from covert.language.realize import OPENINGS
 
     openers = {o.rstrip(",.!").lower() for register in OPENINGS.values() for o in register}
     tasks = [t for b in ("retail", "airline", "hotels") for t in _many(b, "irrelevance", 40)]
@@ -215,7 +215,7 @@ def test_an_off_topic_opening_greets_once() -> None:
 def test_names_take_an_article_only_where_people_say_one() -> None:
     """A confirmation names an agent or a biller bare ("assign ... to Leila Chen", "pay Waste Management"),
     a payee's nickname as the user's own ("to your nephew"), and a thing with its article ("the Harbor Inn")."""
-    from covert.conversation.phrasing import describe_record
+    from covert.language.phrasing import describe_record
 
     assert describe_record({"agent_id": "agt_1", "name": "Leila Chen", "team": "Desktop Support"}, "agent",
                            ("name",)) == "Leila Chen"
@@ -242,7 +242,7 @@ def test_a_question_asks_only_for_what_the_user_has_not_said() -> None:
     """'Has the flight at 12:05 on May 31 been delayed?' -> 'What origin, destination and cabin should I
     use?', never 'What travel date ...': a detail the conversation holds already is not asked for again;
     and the template user answers a question about part of what it holds."""
-    from covert.values import mentions, normalize_text
+    from covert.language.values import mentions, normalize_text
 
     checked = partial = 0
     for builder in ("airline", "hotels", "calendar", "retail"):
@@ -275,7 +275,7 @@ def test_a_question_asks_only_for_what_the_user_has_not_said() -> None:
 
 def test_an_email_that_opens_a_user_turn_is_written_as_typed() -> None:
     """'mei.tanaka@larkspurhealth.com here.', never 'Mei.tanaka@larkspurhealth.com here.'"""
-    from covert.values import finish_sentence
+    from covert.language.values import finish_sentence
 
     assert finish_sentence("mei.tanaka@larkspurhealth.com here") == "mei.tanaka@larkspurhealth.com here."
     assert finish_sentence("my email is mei@example.com") == "My email is mei@example.com."
@@ -298,7 +298,7 @@ def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
     """'I'll list the accounts to find the account with the highest balance', 'list the inbox to find the
     email whose sender is Zoe Schmidt': the record this task is about, by a value the user said, and not the
     user's own wording again."""
-    from covert.values import mentions, normalize_text
+    from covert.language.values import mentions, normalize_text
 
     named = 0
     for builder in ("messaging", "banking", "helpdesk", "smart_home"):

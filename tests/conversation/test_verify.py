@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import get_builder
 from covert.errors import Invalid
@@ -16,6 +15,7 @@ from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.synth.generate import ItemSpec, make_item
 from covert.validation import validate_row
+from covert.validation.dataset import validate_dataset
 
 
 def _rows() -> list[dict]:

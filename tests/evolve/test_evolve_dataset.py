@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.evolve.dataset import EvolveConfig, evolve_dataset
 from covert.evolve.tools import DIRECTION_MEASURES, structure
+from covert.validation.dataset import validate_dataset
 
 CONFIG = EvolveConfig(generations=4, seed=1, tasks=30)
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.evolve.engineer import RuleEngineer
 from covert.evolve.procedural import ProceduralTrainee, evolve_configs, procedural_episodes
 from covert.evolve.procedural_dataset import lineage_of, write_procgen_generations
 from covert.evolve.summary import stage_summary
 from covert.procgen.contract import Knob, config_key
 from covert.procgen.envs.mapf_frozenlake import ENV
+from covert.validation.dataset import validate_dataset
 
 WEIGHTS = {"agents": 1.5, "conflict_percent": 1.2, "grid_size": 0.4, "hole_percent": 0.4}
 EASY = {"grid_size": 3, "agents": 2, "hole_percent": 0, "conflict_percent": 0}

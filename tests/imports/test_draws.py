@@ -14,9 +14,9 @@ from covert.build import DEFAULT_MIX, BuildConfig, TargetSampler, plan_round, sp
 from covert.env import get_builder, resolve_builders
 from covert.imports import envs
 from covert.imports.bind import _fill_wrapper
-from covert.imports.resources import singular
 from covert.imports.statefactory import _choice, _randint, record, sample_regex, value_for
-from covert.query_leaks import _keys
+from covert.language.plurals import singular
+from covert.language.query_leaks import _keys
 from covert.synth.blueprint import parallel_tools
 from covert.synth.generate import make_item
 from covert.synth.stats import BuildStats
@@ -149,9 +149,9 @@ def test_field_names_get_values_of_their_kind() -> None:
 def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:
     """A create and a list of one table in one parallel turn (the list sees the create or not), and an id
     only lists of records nothing tells apart give: rejected at the plan, before any call runs."""
+    from covert.errors import Rejected as PlanRejected
     from covert.synth.blueprint import _same_records_read_and_written, singles_out
     from covert.synth.graph import tool_graph
-    from covert.synth.records import Rejected as PlanRejected
 
     builder = envs.make_builder(notes_google())
     graph = tool_graph(builder)

@@ -18,11 +18,11 @@ import pytest
 from covert.build import BuildConfig, build
 from covert.env import get_builder
 from covert.env.validators import VALIDATOR_OPTIONS
+from covert.errors import Rejected
 from covert.imports import envs
 from covert.imports.store import read_spec, save_spec
 from covert.synth.blueprint import askable, can_make, sample_blueprint
 from covert.synth.generate import WORLDS_KEPT, shared_state
-from covert.synth.records import Rejected
 from tests.imports.api_fixtures import (
     memory_mcp,
     monitors_botocore,

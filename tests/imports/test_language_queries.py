@@ -1,5 +1,5 @@
 """Tasks on imported environments read like a person's requests: no operation ids, paths, parameter keys,
-enum spellings, opaque ids or filler in the query (covert.query_leaks, checked by validation and the
+enum spellings, opaque ids or filler in the query (covert.language.query_leaks, checked by validation and the
 audit); resource paths are said by their parts; read-only APIs are admitted and make valid rows; builds
 on them are deterministic."""
 
@@ -19,9 +19,9 @@ from covert.imports import envs
 from covert.imports.language import path_phrase
 from covert.imports.model import ApiSpec, Operation
 from covert.io.reader import iter_rows
-from covert.query_leaks import path_said, query_leaks
+from covert.language.query_leaks import path_said, query_leaks
+from covert.language.values import normalize_text
 from covert.validation import validate_row
-from covert.values import normalize_text
 from tests.imports.api_fixtures import notes_google, shop_openapi, stored
 
 datasets = pytest.importorskip("datasets")
@@ -166,14 +166,14 @@ def test_validation_rejects_a_query_that_reads_like_a_schema(store: Path, tmp_pa
 
 
 def test_a_code_with_repeated_letters_is_no_filler() -> None:
-    from covert.query_leaks import filler
+    from covert.language.query_leaks import filler
 
     assert filler("8EB9EB") == ""
     assert filler("test test") == "repeated word"
 
 
 def test_latin_plurals_have_their_singular() -> None:
-    from covert.imports.resources import singular
+    from covert.language.plurals import singular
 
     assert singular("matrices") == "matrix" and singular("indices") == "index" and singular("orders") == "order"
 
@@ -213,7 +213,8 @@ def test_range_parameters_of_a_write_are_drawn_in_order() -> None:
 
 
 def test_nouns_an_api_writes_together_are_split_by_its_own_words() -> None:
-    from covert.imports.resources import plural, singular, unglued
+    from covert.imports.resources import unglued
+    from covert.language.plurals import plural, singular
 
     vocabulary = frozenset(("account", "status", "statuses", "datafeed", "order", "return", "destination"))
     assert unglued("accountstatuses", vocabulary) == ["account", "statuses"]

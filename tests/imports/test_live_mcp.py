@@ -318,7 +318,7 @@ def test_a_warm_pool_gives_the_same_episode() -> None:
 
 
 def test_quoted_facts_must_occur_in_the_text_output() -> None:
-    from covert.answer_checks import fact_problem
+    from covert.validation.answer_checks import fact_problem
 
     def quoted(value: str, call: int = 0) -> dict[str, Any]:
         return {"value": value, "call": call, "path": "", "quote": True}

@@ -15,8 +15,8 @@ from covert.build import BuildConfig, build
 from covert.errors import Invalid
 from covert.imports import envs
 from covert.imports.rowforms import empty_create, filler, names_write
+from covert.language.values import normalize_text
 from covert.validation import validate_row
-from covert.values import normalize_text
 from tests.imports.api_fixtures import notes_google, queues_botocore, shop_openapi, stored
 
 datasets = pytest.importorskip("datasets")

@@ -8,8 +8,8 @@ from covert.augment.dataset import AugmentConfig, augment_dataset
 from covert.augment.llm import LLMRephraser, constraint
 from covert.augment.registry import RowPair
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.io.reader import iter_rows
+from covert.validation.dataset import validate_dataset
 
 
 def test_garbage_rewrites_are_rejected_and_the_rule_rows_kept(random_model_dir: Path, tmp_path: Path) -> None:

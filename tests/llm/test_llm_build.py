@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.synth.llm_realize import EvolvingRealizer, LLMConfig, forbidden_values, required_values
+from covert.validation.dataset import validate_dataset
 
 
 def _config() -> BuildConfig:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.errors import Invalid
 from covert.io.checked import open_dataset
@@ -19,6 +18,7 @@ from covert.io.reader import iter_rows
 from covert.procgen.dataset import PlanItem, ProcgenConfig, ProcgenError, build_procgen
 from covert.procgen.validate import validate_procgen_row
 from covert.schemas import load_schema
+from covert.validation.dataset import validate_dataset
 from tests.fresh_python import REPO
 
 ENVS = ["knapsack", "subset_sum", "topological_order"]

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.env import UnknownBuilderError, builder_names, get_builder
 from covert.errors import Invalid
 from covert.io.reader import iter_rows
@@ -35,6 +34,7 @@ from covert.rewards import (
 )
 from covert.rewards.verl import CovertTool, verl_tool_config, verl_tools_kwargs
 from covert.schemas import validator
+from covert.validation.dataset import validate_dataset
 from tests.rewards.test_composite import hermes
 
 BUILDER = "procgen.mapf_frozenlake"

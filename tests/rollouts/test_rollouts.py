@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.conversation.user_errors import INVENTED, OMITTED, detect_user_errors
 from covert.io.reader import iter_rows
 from covert.rollouts.calibrate import calibrate, frontier
 from covert.rollouts.policies import ScriptedPolicy, parse_policy_spec
 from covert.rollouts.runner import run, run_many
 from covert.user.scenario import UserScenario
+from covert.validation.dataset import validate_dataset
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import pytest
 
 from covert.augment.dataset import AugmentConfig, augment_dataset
 from covert.build import BuildConfig, build
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.io.reader import iter_rows, load_manifest
@@ -22,6 +21,7 @@ from covert.rewards import oracle_completion
 from covert.rollouts.calibrate import calibrate
 from covert.scale.engine import open_pool
 from covert.scale.ray_engine import RayPool, blocks
+from covert.validation.dataset import validate_dataset
 from tests.imports.api_fixtures import memory_mcp, notes_google, shop_openapi, stored
 
 ray = pytest.importorskip("ray", reason="the ray engine needs the 'ray' extra")

@@ -12,12 +12,11 @@ import pytest
 from covert.audit.checks import amount_without_currency, stilted_handover
 from covert.audit.rows import row_view
 from covert.env import get_builder
-from covert.errors import Invalid
-from covert.synth.answers import aggregate_currency, is_amount
+from covert.errors import Invalid, Rejected
+from covert.language.answers import aggregate_currency, is_amount
+from covert.language.values import get_path
 from covert.synth.generate import ItemSpec, make_item
-from covert.synth.records import Rejected
 from covert.validation import validate_row
-from covert.values import get_path
 
 BARE_AMOUNT = re.compile(r"(?<![$€£\d.,])\b\d{1,3}(?:,\d{3})*\.\d{2}\b(?!\s*(?:[A-Z]{3}\b|kWh|%))")
 

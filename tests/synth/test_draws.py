@@ -11,10 +11,10 @@ import random
 import pytest
 
 from covert.env import State, get_builder
-from covert.policy import choose_principal, holdings, identity_of, owner_of
+from covert.env.policy import choose_principal, holdings, identity_of, owner_of
+from covert.errors import Rejected
 from covert.synth.blueprint import Blueprint
 from covert.synth.instantiate import Instantiator
-from covert.synth.records import Rejected
 
 
 def _hotels_state(edit=None) -> State:
@@ -344,9 +344,9 @@ def test_a_parallel_turn_of_a_tool_that_never_varies_is_rejected_before_it_runs(
 
     import covert.synth.instantiate as instantiate_module
     from covert.env import get_builder
+    from covert.errors import Rejected
     from covert.synth.blueprint import Blueprint
     from covert.synth.instantiate import instantiate, never_varies
-    from covert.synth.records import Rejected
 
     builder = get_builder("calendar")
     assert never_varies(builder, "list_events") and not never_varies(builder, "search_rooms")

@@ -8,10 +8,10 @@ import random
 from collections import Counter
 
 from covert.env import get_builder
+from covert.language.realize import CLOSINGS, OPENINGS, compose_query, pleasantries, refer_back
 from covert.rewards.judge import Rubric, RuleJudge
 from covert.synth.generate import ItemSpec, make_item
 from covert.synth.irrelevance import decline, irrelevant_request
-from covert.synth.realize import CLOSINGS, OPENINGS, compose_query, pleasantries, refer_back
 from tests.test_audit import make_row, verdict
 
 BUILDERS = ("airline", "banking", "calendar", "helpdesk", "hotels", "messaging", "retail", "smart_home")
@@ -149,7 +149,7 @@ def test_audit_flags_two_identities_and_another_customers_records() -> None:
 
 
 def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
-    from covert.synth.realize import plural_subject
+    from covert.language.realize import plural_subject
 
     assert plural_subject("has order #W1 and order #W2 gone through yet?", ["order #W1 and order #W2"]) == \
         "have order #W1 and order #W2 gone through yet?"
@@ -170,7 +170,7 @@ def test_an_ask_about_several_records_takes_a_plural_verb() -> None:
 
 
 def test_said_twice_counts_a_value_handed_over_again_but_not_a_name_built_from_it() -> None:
-    from covert.values import said_twice
+    from covert.language.values import said_twice
 
     assert said_twice("Open the email from JobScout. It's from JobScout, about jobs.", ["JobScout", "jobs"]) == "JobScout"
     # a first name kept while the last name changes, an enum code in plain speech, a part of an email
@@ -191,7 +191,7 @@ def _messaging_rows(count: int) -> list:
 def test_a_record_found_by_what_the_user_said_is_not_described_by_it_again() -> None:
     """A search by sender, then a read of the email found: the email is singled out by something the user
     did not already say ("the email about ..."), or as "that email" when it is the only one."""
-    from covert.values import said_twice
+    from covert.language.values import said_twice
 
     tasks = _messaging_rows(80)
     assert len(tasks) >= 40
@@ -246,7 +246,7 @@ def test_a_clarification_comes_after_the_request() -> None:
 
 
 def test_a_relative_pronoun_keeps_its_singular_verb() -> None:
-    from covert.synth.realize import plural_subject
+    from covert.language.realize import plural_subject
 
     assert plural_subject("pass a note to whoever has ticket A and ticket B", ["ticket A and ticket B"]) == \
         "pass a note to whoever has ticket A and ticket B"
@@ -292,7 +292,7 @@ def test_a_back_reference_never_opens_what_a_colon_introduces() -> None:
 
 
 def test_most_pleases_are_dropped_and_the_sentence_still_reads() -> None:
-    from covert.synth.realize import fewer_pleases
+    from covert.language.realize import fewer_pleases
 
     kept = 0
     for seed in range(400):
@@ -306,7 +306,7 @@ def test_most_pleases_are_dropped_and_the_sentence_still_reads() -> None:
 
 def test_a_request_is_said_in_several_frames_with_its_own_words() -> None:
     from covert.audit.distribution import polite
-    from covert.synth.realize import vary_request
+    from covert.language.realize import vary_request
 
     said = Counter()
     for seed in range(600):
@@ -370,7 +370,7 @@ def test_dates_are_written_as_people_write_them_one_way_per_query() -> None:
     date the query says is the date the calls take."""
     import re
 
-    from covert.values import mentions, normalize_text, written_dates
+    from covert.language.values import mentions, normalize_text, written_dates
 
     styles: Counter[str] = Counter()
     for index in range(240):
@@ -389,7 +389,7 @@ def test_dates_are_written_as_people_write_them_one_way_per_query() -> None:
 
 
 def test_a_written_date_is_a_mention_of_its_iso_value() -> None:
-    from covert.values import mentions, normalize_text, written_dates
+    from covert.language.values import mentions, normalize_text, written_dates
 
     assert written_dates("2026-03-12") == ("March 12, 2026", "12 March 2026", "Mar 12, 2026", "12 Mar 2026")
     for text in ("Book it for March 12, 2026.", "on 12 Mar 2026 please", "2026-03-12", "Mar 12, 2026?"):
@@ -400,7 +400,7 @@ def test_a_written_date_is_a_mention_of_its_iso_value() -> None:
 
 
 def test_fill_turns_a_qualified_possessive_round_and_drops_a_doubled_stop() -> None:
-    from covert.synth.realize import fill
+    from covert.language.realize import fill
 
     assert fill("what's {c}'s job title?", {"c": "my contact at Northwind Analytics"}) == \
         "what's the job title of my contact at Northwind Analytics?"

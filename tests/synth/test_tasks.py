@@ -135,8 +135,8 @@ def test_redundant_last_write_is_judged_from_the_replay_hashes() -> None:
     exactly when the state hash before it equals the one after it. When something after it did change
     the state, the check falls back to replaying without it."""
     from covert.env.state import State
+    from covert.language.values import scalar_set
     from covert.validation import Replay, _check_minimal, _replay, oracle_of
-    from covert.values import scalar_set
 
     outcome = next(o for o in _accepted("state_changing", 12) if RETAIL.tools[o.task.calls[-1].name].writes)
     oracle = oracle_of(outcome.rows["sft"], "sft")

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import State, get_builder
 from covert.errors import Invalid
 from covert.io.card import write_card
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
+from covert.language.values import get_path, render
 from covert.synth.generate import ItemSpec, make_item
 from covert.validation import validate_row
-from covert.values import get_path, render
+from covert.validation.dataset import validate_dataset
 from covert.views import ground_truth, rl_row, sft_row
 
 
@@ -141,7 +141,7 @@ def test_sequential_label_needs_a_dependency() -> None:
 
 
 def _turn_scalars(sft: dict[str, Any]) -> tuple[list[list[dict[str, Any]]], list[set[Any]]]:
-    from covert.values import scalar_set
+    from covert.language.values import scalar_set
 
     outputs = [json.loads(m["content"]) for m in sft["messages"] if m["role"] == "tool"]
     return sft["ground_truth"]["calls"], [scalar_set(o) for o in outputs]
@@ -170,9 +170,9 @@ def test_the_early_sequential_test_rejects_only_what_validation_rejects() -> Non
 def test_plans_validation_or_the_answer_would_reject_are_rejected_before_their_query() -> None:
     import random
 
+    from covert.errors import Rejected
     from covert.synth.blueprint import Blueprint
     from covert.synth.instantiate import Instantiator, instantiate
-    from covert.synth.records import Rejected
 
     builder = get_builder("hotels")
     state = builder.state(0, 0)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from itertools import pairwise
 
 from covert.env import get_builder, item_rng
+from covert.errors import Rejected
 from covert.synth.blueprint import Blueprint, backward, random_walk, sample_blueprint
 from covert.synth.graph import tool_graph
 from covert.synth.instantiate import instantiate, never_varies
-from covert.synth.records import Rejected
 
 RETAIL = get_builder("retail")
 HOTELS = get_builder("hotels")

@@ -25,10 +25,10 @@ from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls, query_of
 from covert.augment.simulator import template_answer
 from covert.augment.text import Query, hands_over, has_context, replace_ci, spans, split_query
-from covert.conversation.dialogue import ASK_TEMPLATES, WHICH_TEMPLATES
 from covert.env import get_builder
 from covert.errors import Invalid
-from covert.values import contains_value, mentions, normalize_text, render
+from covert.language.dialogue_templates import ASK_TEMPLATES, WHICH_TEMPLATES
+from covert.language.values import contains_value, mentions, normalize_text, render
 
 MODES = ("reference", "sentence")
 _NORMALISED = re.compile(r"[,$]|\s\s")  # what normalize_text changes besides case

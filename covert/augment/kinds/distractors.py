@@ -28,7 +28,7 @@ from covert.augment.rows import flat_calls
 from covert.env import builder_names, get_builder, is_error
 from covert.env.environment import UNKNOWN_TOOL
 from covert.errors import Invalid
-from covert.values import mentions, normalize_text
+from covert.language.values import mentions, normalize_text
 from covert.views import tool_content
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")

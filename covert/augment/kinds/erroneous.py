@@ -27,12 +27,12 @@ from typing import Any
 
 from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls, query_of, recorded_outputs, turn_of, with_truth
-from covert.conversation.phrasing import action_phrase, read_phrase
 from covert.env import Builder, get_builder
 from covert.env.state import State
 from covert.errors import Invalid
-from covert.spoken import fact_forms, fact_text
-from covert.values import contains_value, join_phrases, mentions, normalize_text
+from covert.language.phrasing import action_phrase, read_phrase
+from covert.language.spoken import fact_forms, fact_text
+from covert.language.values import contains_value, join_phrases, mentions, normalize_text
 from covert.views import call_id, tool_content
 
 TRANSIENT = {
@@ -161,9 +161,9 @@ def _restated(builder: Builder | None, call: dict[str, Any], output: Any, index:
               facts: list[dict[str, Any]]) -> str | None:
     """One sentence of the builder's own answer templates for call ``index`` that states every fact in
     ``facts`` (the answer stage's wording), or ``None`` when no template covers them."""
-    from covert.spoken import Unspeakable
-    from covert.synth.answers import fill_answer
-    from covert.synth.realize import sentence
+    from covert.language.answers import fill_answer
+    from covert.language.realize import sentence
+    from covert.language.spoken import Unspeakable
 
     if builder is None:
         return None

@@ -28,8 +28,8 @@ from covert.augment.rows import flat_calls, query_of, recorded_outputs, with_que
 from covert.augment.text import Query, capitalise, is_context, replace_ci, spans, split_query, strip_connector
 from covert.env import get_builder
 from covert.errors import Invalid
-from covert.synth.realize import CONNECTORS, _keeps_capital
-from covert.values import get_path, mentions, normalize_text, overlaps, render
+from covert.language.realize import CONNECTORS, _keeps_capital
+from covert.language.values import get_path, mentions, normalize_text, overlaps, render
 
 OPS = ("describe", "implicit", "reorder")
 

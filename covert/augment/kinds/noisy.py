@@ -29,7 +29,7 @@ from covert.augment.registry import Kind, NotApplicable, RowPair
 from covert.augment.rows import flat_calls, recorded_outputs
 from covert.env.state import canonical_bytes
 from covert.errors import Invalid
-from covert.values import contains_value, get_path
+from covert.language.values import contains_value, get_path
 
 _ID_SUFFIXES = ("_id", "_number", "_code", "_tag")
 _NOTICES = ("Field names in this response change in API v3; see the migration guide.",

@@ -31,10 +31,11 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from covert.spoken import FORMS, Unspeakable, plural, raw_value, say, say_count
-from covert.synth.realize import plural_noun
-from covert.synth.records import Rejected
-from covert.values import get_path, join_items, render
+from covert.errors import Rejected
+from covert.language.plurals import plural
+from covert.language.realize import plural_noun
+from covert.language.spoken import FORMS, Unspeakable, raw_value, say, say_count
+from covert.language.values import get_path, join_items, render
 
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
 FULL_LIST_LIMIT = 12  # ... unless the user asked for the list: then up to this many are named
@@ -60,7 +61,7 @@ class Slot:
     """One slot of an answer template: an output path and how to say its value."""
 
     path: str
-    form: str = ""  # "", a form of covert.spoken, or "list"
+    form: str = ""  # "", a form of covert.language.spoken, or "list"
     arg: str = ""  # the currency path of money, the noun of n, the item spec of list
 
 

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from covert.answer_checks import (
+from covert.cli import main
+from covert.errors import Invalid, Rejected
+from covert.language.answers import Composer, fill_answer
+from covert.language.spoken import fact_forms, say, say_count, say_date, say_money, say_time, say_when
+from covert.rewards.facts import facts_score
+from covert.validation import validate_row
+from covert.validation.answer_checks import (
     _COUNT_WORDS,
     _FREE,
     _FREE_WORDS,
@@ -20,14 +26,7 @@ from covert.answer_checks import (
     _cued,
     answer_problem,
 )
-from covert.check import validate_dataset
-from covert.cli import main
-from covert.errors import Invalid
-from covert.rewards.facts import facts_score
-from covert.spoken import fact_forms, say, say_count, say_date, say_money, say_time, say_when
-from covert.synth.answers import Composer, fill_answer
-from covert.synth.records import Rejected
-from covert.validation import validate_row
+from covert.validation.dataset import validate_dataset
 from tests.synth.test_turn_checks import _find, _write_dataset
 
 
@@ -155,7 +154,7 @@ def test_validation_rejects_each_broken_answer(tmp_path: Path, capsys) -> None:
 
 
 def test_spoken_variants_of_text_that_only_looks_like_a_date() -> None:
-    from covert.spoken import spoken_variants
+    from covert.language.spoken import spoken_variants
 
     assert spoken_variants("2026-13-12") == ("2026-13-12",)  # no month 13: the text itself, no crash
     assert "March 12, 2026" in spoken_variants("2026-03-12")
@@ -164,13 +163,13 @@ def test_spoken_variants_of_text_that_only_looks_like_a_date() -> None:
 @pytest.mark.parametrize(("many", "one"), [("addresses", "address"), ("replies", "reply"), ("boxes", "box"),
                                            ("people", "person"), ("points movements", "points movement")])
 def test_singular_inverts_plural(many: str, one: str) -> None:
-    from covert.spoken import plural, singular
+    from covert.language.plurals import plural, singular
 
     assert singular(many) == one and plural(one) == many
 
 
 def test_a_list_extra_joined_with_to_says_a_range() -> None:
-    from covert.synth.answers import fill_answer
+    from covert.language.answers import fill_answer
 
     output = {"events": [{"title": "Focus time", "start_time": "12:00", "end_time": "12:30"},
                          {"title": "All-hands prep", "start_time": "13:00", "end_time": "14:30"}]}
@@ -236,7 +235,7 @@ def test_sums_agree_with_the_field_noun() -> None:
     import re
 
     from covert.audit.checks import _STOCK_HANDOVER
-    from covert.synth.realize import AGGREGATE_ASKS, plural_noun
+    from covert.language.realize import AGGREGATE_ASKS, plural_noun
 
     assert [plural_noun(w) for w in ("points", "rooms left", "booked minutes", "devices")] == [True] * 4
     assert not any(plural_noun(w) for w in ("number of devices", "order total", "status", "energy used", "balance"))

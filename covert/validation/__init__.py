@@ -8,16 +8,16 @@
 - L3 semantics: every argument is grounded (query, earlier output or default) and none was handed over
   in the query although an earlier output supplies it; no step is redundant; the task is non-trivial;
   every selection is answerable from the query; the answer facts derive from the outputs (raw values and
-  spoken forms, :mod:`covert.answer_checks`), the answer states them, claims nothing the outputs
+  spoken forms, :mod:`covert.validation.answer_checks`), the answer states them, claims nothing the outputs
   contradict and names an item of a list the user asked for. The calls fit
   their turns and their label: a call uses only values of earlier turns' outputs (never one that its own
   turn returns), no two writes of one turn act on the same id, and the category holds (parallel: two
   calls or more in one turn; parallel_multiple: two calls or more of two tools or more in one turn;
   sequential: a later turn takes a value from an earlier turn's output). On imported environments the
-  query reads like a person's request, not a schema dump (:mod:`covert.query_leaks`:
+  query reads like a person's request, not a schema dump (:mod:`covert.language.query_leaks`:
   ``query_schema_leak``), and holds no filler value, no create that gives nothing and no write the
   assistant never names (:mod:`covert.imports.rowforms`). The trajectory obeys the
-  row's own system prompt (:mod:`covert.policy`): it identifies the user before acting when the prompt
+  row's own system prompt (:mod:`covert.env.policy`): it identifies the user before acting when the prompt
   asks for that, and acts on one person's records only.
 """
 
@@ -28,15 +28,23 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from covert.answer_checks import answer_problem, fact_problem
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
+from covert.env.policy import required_call, violation
 from covert.env.state import State
 from covert.errors import Invalid
 from covert.imports import rowforms
-from covert.policy import required_call, violation
-from covert.query_leaks import path_said, query_leaks
+from covert.language.query_leaks import path_said, query_leaks
+from covert.language.values import (
+    enum_codes,
+    get_path,
+    in_scalars,
+    mentions,
+    normalize_text,
+    said_twice,
+    scalar_set,
+)
 from covert.schemas import SchemaViolation, builder_specs_valid, validator
-from covert.values import enum_codes, get_path, in_scalars, mentions, normalize_text, said_twice, scalar_set
+from covert.validation.answer_checks import answer_problem, fact_problem
 from covert.views import outputs_hash, tool_content
 
 _ID_LIKE = re.compile(r"[\d_#@-]")

@@ -11,11 +11,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from covert.check import validate_dataset
 from covert.cli import main
 from covert.env import get_builder
-from covert.errors import Invalid
-from covert.policy import (
+from covert.env.policy import (
     choose_principal,
     identity_of,
     owner_of,
@@ -23,8 +21,10 @@ from covert.policy import (
     signed_in_sentence,
     violation,
 )
+from covert.errors import Invalid
 from covert.synth.generate import ItemSpec, make_item
 from covert.validation import validate_row
+from covert.validation.dataset import validate_dataset
 from tests.synth.test_turn_checks import _find, _write_dataset
 
 POLICY_BUILDERS = ("airline", "banking", "helpdesk", "hotels", "retail", "smart_home")
@@ -195,7 +195,7 @@ def test_acts_is_cached_per_builder_identity_and_tool() -> None:
     """The cached answer is the computed one, and another identity object is not answered from the cache."""
     from dataclasses import replace
 
-    from covert.policy import _acts, acts
+    from covert.env.policy import _acts, acts
 
     builder = get_builder("hotels")
     identity = identity_of(builder)
@@ -230,7 +230,7 @@ def _changed_states(names: tuple[str, ...], seed: int, world: int, dangling: boo
 def test_ownership_of_a_changed_state_is_the_full_computation() -> None:
     """The ownership of a state changed by writes (derived from its stored state's) equals owner_of of
     every record: owners moved, records added and removed, also along field-and-table rules."""
-    from covert.policy import _records, ownership
+    from covert.env.policy import _records, ownership
 
     # the stored state's map is cached first, so the changed state's is derived from it
     for name, identity, owned, state in _changed_states(("banking", "hotels", "smart_home"), 5, 1, True, ownership):
@@ -260,7 +260,7 @@ def _shuffle_owners(state: Any, identity: Any, owned: list[str], rng: random.Ran
 def test_principal_view_of_a_changed_state_is_the_full_computation() -> None:
     """Each person's view of a state changed by writes (derived from the stored state's view) holds exactly
     the records owner_of lets them act on, and is the same state as hiding everyone else's."""
-    from covert.policy import _records, owned_by
+    from covert.env.policy import _records, owned_by
 
     for name, identity, owned, state in _changed_states(("banking", "hotels", "smart_home", "retail"), 7, 2):
         for person in state.ids(identity.table):

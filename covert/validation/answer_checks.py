@@ -1,7 +1,7 @@
 """L3 checks of the final answer against the replayed outputs (called from :mod:`covert.validation`).
 
 - every answer fact derives from the outputs: its raw ``value`` from the output path (or the reasoning
-  step), its spoken form ``said`` re-derived from that value by :mod:`covert.spoken` (``fact_not_derivable``,
+  step), its spoken form ``said`` re-derived from that value by :mod:`covert.language.spoken` (``fact_not_derivable``,
   ``fact_said_mismatch``);
 - the answer states every fact, spoken or raw (``answer_missing_fact``);
 - the answer claims nothing the outputs contradict: no pending date of a closed record (a decision date
@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.spoken import Unspeakable, fact_text, raw_value, say
-from covert.values import get_path, mentions, normalize_text, render
+from covert.language.spoken import Unspeakable, fact_text, raw_value, say
+from covert.language.values import get_path, mentions, normalize_text, render
 
 Problem = tuple[str, str] | None
 

@@ -20,45 +20,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.values import MONTHS, normalize_text, render
+from covert.language.plurals import plural
+from covert.language.values import MONTHS, normalize_text, render
 
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 FORMS = frozenset(("date", "time", "when", "money", "status", "n"))
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?$")
-_IRREGULAR = {"person": "people", "child": "children", "reply": "replies", "company": "companies"}
 
 
 class Unspeakable(ValueError):
     """A value that the requested form cannot say (``date`` of something that is not a date)."""
-
-
-def singular(many: str) -> str:
-    """The inverse of :func:`plural` for the last word of ``many`` ("addresses" -> "address")."""
-    last = many.rsplit(" ", 1)[-1]
-    head = many[: len(many) - len(last)]
-    for one, more in _IRREGULAR.items():
-        if last == more:
-            return head + one
-    if last.endswith("ies") and len(last) > 3:
-        return head + last[:-3] + "y"
-    if last.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return head + last[:-2]
-    return head + last.removesuffix("s")
-
-
-def plural(noun: str) -> str:
-    """The plural of an English noun (the common rules; a ``noun|plural`` spec overrides them)."""
-    last = noun.rsplit(" ", 1)[-1]
-    head = noun[: len(noun) - len(last)]
-    if last in _IRREGULAR:
-        return head + _IRREGULAR[last]
-    if last.endswith(("s", "x", "z", "ch", "sh")):
-        return noun + "es"
-    if last.endswith("y") and len(last) > 1 and last[-2] not in "aeiou":
-        return noun[:-1] + "ies"
-    return noun + "s"
 
 
 def say_date(value: Any) -> str:
@@ -150,7 +123,7 @@ def say_count(value: Any, nouns: str) -> str:
 
 
 def raw_value(form: str, value: Any) -> str:
-    """The raw text of a fact: the value as :func:`covert.values.render` writes it, or for a count the
+    """The raw text of a fact: the value as :func:`covert.language.values.render` writes it, or for a count the
     number counted."""
     counted = form == "n" or form.startswith("n:")  # the kind before the first ":" is "n"
     return str(count_of(value)) if counted else render(value)

@@ -8,7 +8,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from covert.parallel import CHUNKS_PER_WORKER, WorkerPool
+from covert.scale.parallel import CHUNKS_PER_WORKER, WorkerPool
 
 _OFFSET = {"value": 0}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from covert.values import mentions, normalize_text
+from covert.language.values import mentions, normalize_text
 
 MAX_TEXT = 20_000
 MAX_VALUES = 2_000

@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder
-from covert.values import contains_value, join_phrases, mentions, render
+from covert.language.values import contains_value, join_phrases, mentions, render
 
 _READ_VERBS = {"get": "check", "list": "list", "search": "search", "find": "look up", "check": "check",
                "lookup": "look up", "view": "check", "read": "read", "show": "check", "calculate": "work out"}

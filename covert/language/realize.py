@@ -8,7 +8,7 @@ import string
 from functools import cache
 from typing import Any
 
-from covert.values import ends_sentence
+from covert.language.values import ends_sentence
 
 # Openings and closings by register: most queries have none; customers of a business write a little more
 # formally than colleagues on a work chat, and people talking to their home hub are the most casual.
