@@ -319,7 +319,7 @@ LANGUAGE = Language(
         "redeem_points.booking_id": _can_redeem,
         "add_special_request.booking_id": _requestable,
     },
-    field_nouns={"recent_activity": "points transactions", "points": "points change",
+    field_nouns={"request": "special request", "recent_activity": "points transactions", "points": "points change",
         "total": "booking total", "price_per_night": "nightly rate", "lowest_price_per_night": "lowest nightly rate",
         "nonrefundable_price_per_night": "nonrefundable nightly rate", "total_price": "total price",
         "guest_rating": "guest rating", "star_rating": "star rating", "points_balance": "points balance",

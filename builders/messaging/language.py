@@ -301,7 +301,7 @@ LANGUAGE = Language(
         "size_kb": "size in KB", "unread_count": "number of unread emails", "total": "count",
         "total_matches": "number of matching emails", "attachment_count": "number of attachments",
         "sent_at": "time sent", "saved_at": "time saved", "moved_at": "time moved", "added_on": "date added",
-        "date": "date",
+        "date": "date", "since": "earliest date", "until": "latest date",
     },
     out_of_scope=(
         "Can you book a meeting room for Thursday at 3pm?",

@@ -278,7 +278,7 @@ LANGUAGE = Language(
         "create_routine": _new_routine,
     },
     field_nouns={
-        "total_kwh": "energy used", "average_daily_kwh": "average daily use", "peak_kwh": "highest daily use",
+        "kind": "device type", "total_kwh": "energy used", "average_daily_kwh": "average daily use", "peak_kwh": "highest daily use",
         "kwh": "energy used", "price_per_kwh": "electricity price", "amount": "estimated cost",
         "brightness_pct": "brightness", "target_temp_c": "target temperature", "current_temp_c": "room temperature",
         "humidity_pct": "humidity", "min_temp_c": "lowest allowed temperature",
