@@ -416,7 +416,8 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
     in order, ``tables`` the initial state. Reasons: ``unidentified_action`` (the prompt demands
     identification and a call acts before any identification), ``policy_prompt`` (the prompt neither
     demands identification nor says who is signed in), ``two_identities`` (two people identified, or
-    two values for a parameter in which the user names themselves), ``repeated_identification`` (the user
+    two values for a parameter in which the user names themselves), ``self_as_other`` (a call about someone
+    else finds the user), ``repeated_identification`` (the user
     identified more than once: a second lookup of the same person), ``other_customer_records`` (a call
     acts on a record of someone other than the identified or signed-in person).
     """
@@ -429,6 +430,7 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
         if len(values) > 1:
             yield "two_identities", f"{param}: {', '.join(sorted(values))[:120]}"
     if identity.table is None:
+        yield from _self_as_other(identity, calls, outputs)
         return
     lookups = [c["name"] for i, c in enumerate(calls) if c["name"] in identity.tools and i < len(outputs)
                and not (isinstance(outputs[i], dict) and "error" in outputs[i])]
@@ -475,6 +477,20 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
                 if not owned_by(owner, person):
                     yield "other_customer_records", f"{call['name']}.{param}={str(item)[:40]} belongs to {owner}"
                     return
+
+
+def _self_as_other(identity: Identity, calls: list[dict[str, Any]], outputs: list[Any]) -> Iterator[tuple[str, str]]:
+    """``self_as_other``: a call made about someone else (not as the user) finds the user themselves ("I
+    need 45 minutes with my colleague" whose colleague is the user), for a domain whose user names
+    themselves in a parameter."""
+    own = {str(v) for p in identity.self_params for c in calls for v in _items(c["arguments"].get(p)) if v is not None}
+    for i, call in enumerate(calls):
+        found = outputs[i] if i < len(outputs) else None
+        if not own or not isinstance(found, dict) or any(p in call["arguments"] for p in identity.self_params):
+            continue
+        if any(found.get(p) is not None and str(found[p]) in own for p in identity.self_params):
+            yield "self_as_other", f"{call['name']} finds the user as someone else"
+            return
 
 
 def violation(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]]], outputs: list[Any],

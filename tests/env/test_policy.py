@@ -267,3 +267,34 @@ def test_principal_view_of_a_changed_state_is_the_full_computation() -> None:
             hidden = {(t, k) for t in owned for k, _ in _records(state, t)
                       if not owned_by(owner_of(identity, state, t, k), person)}
             assert principal_view(state, identity, person).to_dict() == state.without(hidden).to_dict(), name
+
+
+def test_a_colleague_looked_up_is_never_the_user_themselves(tmp_path: Path) -> None:
+    """'I'm ingrid.kim@... and I need 45 minutes with my colleague' whose colleague turns out to be Ingrid:
+    a row in which a call about someone else finds the user breaks the policy (``self_as_other``), and a
+    calendar build makes none."""
+    import pyarrow.parquet as pq
+
+    from covert.build import BuildConfig, build
+
+    builder = get_builder("calendar")
+    me = {"email": "ingrid.kim@copperleaf.studio"}
+    turns = [[{"name": "list_events", "arguments": {**me, "start_date": "2026-03-25"}},
+              {"name": "find_person", "arguments": {"name_or_email": "Ingrid Kim"}}]]
+    outputs = [{"events": []}, {"person_id": "U1", "name": "Ingrid Kim", **me}]
+    assert violation(builder, builder.system_prompt, turns, outputs, {}) == (
+        "self_as_other", "find_person finds the user as someone else")
+    other = [outputs[0], {"person_id": "U2", "name": "Hugo Muller", "email": "hugo.muller@copperleaf.studio"}]
+    assert violation(builder, builder.system_prompt, turns, other, {}) is None
+
+    build(BuildConfig(builders=["calendar"], num_tasks=400, seed=11), str(tmp_path / "cal"), workers=1,
+          overwrite=True, progress=False)
+    found = 0
+    for row in pq.read_table(sorted((tmp_path / "cal" / "sft").glob("*.parquet"))).to_pylist():
+        calls = [c for group in json.loads(row["ground_truth"])["calls"] for c in group]
+        own = {c["arguments"]["email"] for c in calls if "email" in c["arguments"]}
+        messages = json.loads(row["messages"]) if isinstance(row["messages"], str) else row["messages"]
+        people = [json.loads(m["content"]) for m in messages if m["role"] == "tool" and m.get("name") == "find_person"]
+        found += len(people)
+        assert not any(p.get("email") in own for p in people), messages[1]["content"]
+    assert found >= 20
