@@ -264,8 +264,10 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
     # every request names the scope the records live in ("... for project harbor-42 in us-central1")
     props = bound.spec.parameters["properties"]
 
+    said = [_scope_words(p, props[p]) for p in scopes]  # each scope's ways, worked out once
+
     def placed(template: str, turn: int) -> str:  # before a closing "?" or ", please": "can you ... in the project X?"
-        where = " ".join(_scope_words(p, props[p], turn) for p in scopes)
+        where = " ".join(ways[turn % len(ways)] for ways in said)
         for tail in ("?", ", please"):
             if template.endswith(tail):
                 return f"{template[:-len(tail)]} {where}{tail}"
@@ -283,16 +285,16 @@ _PATH_PREPOSITIONS = ("for", "in", "under", "within", "for", "in", "on")
 _NOUN_PREPOSITIONS = ("in", "for", "under", "in", "within")
 
 
-def _scope_words(param: str, schema: dict[str, Any], turn: int = 0) -> str:
-    """How a request names the scope a parameter carries: a resource path by its parts ("for project
+def _scope_words(param: str, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The ways a request names the scope a parameter carries: a resource path by its parts ("for project
     harbor-42 in us-central1", "under project harbor-42 ...", see :func:`path_phrase`), else by its noun
-    ("in the account atlas-17", the phrase coming from :func:`_scope_phrase`); ``turn`` picks among the
-    prepositions people use for it, so that frames of one API do not all say it alike."""
+    ("in the account atlas-17", the phrase coming from :func:`_scope_phrase`); one way per preposition
+    people use for it, so that frames of one API do not all say it alike."""
     if _path_scope(schema):
-        return f"{_PATH_PREPOSITIONS[turn % len(_PATH_PREPOSITIONS)]} {{{param}}}"
+        return tuple(f"{word} {{{param}}}" for word in _PATH_PREPOSITIONS)
     if scope_noun(param) in _GENERIC_SCOPES:
-        return f"for {{{param}}}"
-    return f"{_NOUN_PREPOSITIONS[turn % len(_NOUN_PREPOSITIONS)]} {{{param}}}"
+        return (f"for {{{param}}}",)
+    return tuple(f"{word} {{{param}}}" for word in _NOUN_PREPOSITIONS)
 
 
 def _path_scope(schema: Any) -> bool:

@@ -119,7 +119,7 @@ CREATE_BARE_ASKS = (
     "please set up {a_noun} for me", "can you create {a_noun}?", "create {a_noun}, please",
     "I need a new {noun}", "add {a_noun} for me", "make a fresh {noun}", "we need one more {noun}",
     "spin up another {noun}", "could you add {a_noun}?", "go ahead and create {a_noun}",
-    "I'd like {a_noun} created", "provision {a_noun}", "get me a new {noun}", "set up {a_noun}, defaults are fine",
+    "I'd like {a_noun} created", "provision {a_noun}", "get me a new {noun}", "set up {a_noun} with the defaults",
     "new {noun}", "one more {noun}", "create {a_noun}", "open a fresh {noun}", "add another {noun}",
     "stand up {a_noun}", "file a new {noun}",
 )
