@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 import fastjsonschema
+import orjson
 from fastjsonschema.draft04 import CodeGeneratorDraft04
 from fastjsonschema.draft06 import CodeGeneratorDraft06
 from fastjsonschema.draft07 import CodeGeneratorDraft07
@@ -75,9 +76,27 @@ class _BoundedRe:
         return re.compile(text)
 
 
+_COMPILED: dict[bytes, Any] = {}  # validators by their schema's exact JSON (key order kept: same code)
+_COMPILED_KEPT = 4096
+
+
 def compile_validator(schema: dict[str, Any]) -> Any:
     """The validator function of ``schema``: raises ``fastjsonschema.JsonSchemaValueException`` with
-    fastjsonschema's message on bad data; its patterns and formats run in bounded time."""
+    fastjsonschema's message on bad data; its patterns and formats run in bounded time. Compiled once per
+    process for each schema (imported APIs repeat their argument schemas across tools)."""
+    try:
+        key = orjson.dumps(schema)
+    except (TypeError, orjson.JSONEncodeError):
+        return _compiled(schema)
+    found = _COMPILED.get(key)
+    if found is None:
+        if len(_COMPILED) >= _COMPILED_KEPT:
+            _COMPILED.clear()
+        found = _COMPILED[key] = _compiled(schema)
+    return found
+
+
+def _compiled(schema: dict[str, Any]) -> Any:
     source = fastjsonschema.compile_to_code(schema, **VALIDATOR_OPTIONS)
     name = RefResolver.from_schema(schema, handlers={}, store={}).get_scope_name()
     namespace: dict[str, Any] = {"__name__": "covert_validator"}

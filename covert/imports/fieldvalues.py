@@ -624,13 +624,18 @@ def display_name(rng: random.Random, ctx: ValueContext) -> str:
     if ctx.noun.split()[-1:] and ctx.noun.split()[-1] in _PERSON_NOUNS:
         return person(rng)
     said = set(noun.lower().split())
-    if roll < 0.45:
+    if roll < 0.3:
         return f"{_title(_other_qualifier(rng, said))} {noun}"
-    if roll < 0.7:
+    if roll < 0.45:
         first = _other_qualifier(rng, said)
         return f"{_title(first)} {_title(_other_qualifier(rng, said | {first}))} {noun}"
-    if roll < 0.85:
+    if roll < 0.55:
         return f"{_title(_pick(rng, ENVIRONMENTS))} {_title(_other_qualifier(rng, said))} {noun}"
+    if roll < 0.72:  # people seldom repeat the kind of record in its name: "Green Ops", "EU Checkout"
+        first = _other_qualifier(rng, said)
+        return f"{_title(first)} {_title(_other_qualifier(rng, said | {first}))}"
+    if roll < 0.85:
+        return f"{_title(_pick(rng, ENVIRONMENTS))} {_title(_other_qualifier(rng, said))}"
     last = _pick(rng, _people()[1])
     return f"{last} {_title(_pick(rng, QUALIFIERS))}"
 

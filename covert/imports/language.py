@@ -226,9 +226,12 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
     for key in _descriptors(resource, resources):
         said = field_words(key)
         if any(n in key.lower() for n in ("name", "title", "label")):
-            by_field[key] = (f"the {noun} named {{value}}", f"the {noun} called {{value}}")
+            by_field[key] = (f"the {noun} named {{value}}", f"the {noun} called {{value}}",
+                             f"our {noun} named {{value}}", f"the {noun} {{value}}", f"our {noun} called {{value}}")
         else:
-            by_field[key] = (f"the {noun} whose {said} is {{value}}", f"the {noun} with the {said} {{value}}")
+            by_field[key] = (f"the {noun} whose {said} is {{value}}", f"the {noun} with the {said} {{value}}",
+                             f"the {noun} that has the {said} {{value}}", f"the {noun} with {{value}} as its {said}",
+                             f"the {noun} with {said} {{value}}", f"the {noun} listed with {said} {{value}}")
     superlative = {k: (f"the {noun} with the highest {field_words(k)}", f"the {noun} with the lowest {field_words(k)}")
                    for k in _amount_fields(resource)}
     id_words = words(resource.id_field)
@@ -260,30 +263,38 @@ def _intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tup
         return intents
     # every request names the scope the records live in ("... for project harbor-42 in us-central1")
     props = bound.spec.parameters["properties"]
-    where = " ".join(_scope_words(p, props[p]) for p in scopes)
 
-    def placed(template: str) -> str:  # before a closing "?" or ", please": "can you ... in the project X?"
+    said = [_scope_words(p, props[p]) for p in scopes]  # each scope's ways, worked out once
+
+    def placed(template: str, turn: int) -> str:  # before a closing "?" or ", please": "can you ... in the project X?"
+        where = " ".join(ways[turn % len(ways)] for ways in said)
         for tail in ("?", ", please"):
             if template.endswith(tail):
                 return f"{template[:-len(tail)]} {where}{tail}"
         return f"{template} {where}"
 
-    return tuple(Intent(ask=tuple(placed(t) for t in i.ask), answer=i.answer,
-                        context=tuple(placed(t) for t in i.context),
-                        ask_many=tuple(placed(t) for t in i.ask_many)) for i in intents)
+    return tuple(Intent(ask=tuple(placed(t, n) for n, t in enumerate(i.ask)), answer=i.answer,
+                        context=tuple(placed(t, n) for n, t in enumerate(i.context)),
+                        ask_many=tuple(placed(t, n) for n, t in enumerate(i.ask_many))) for i in intents)
 
 
 _GENERIC_SCOPES = frozenset(("parent", "name", "resource", "scope", "path"))
 _PLACES = frozenset(("locations", "regions", "zones"))
+# how a request places itself in a scope: "for project harbor-42", "in project harbor-42", "under ..."
+_PATH_PREPOSITIONS = ("for", "in", "under", "within", "for", "in", "on")
+_NOUN_PREPOSITIONS = ("in", "for", "under", "in", "within")
 
 
-def _scope_words(param: str, schema: dict[str, Any]) -> str:
-    """How a request names the scope a parameter carries: a resource path by its parts ("for project
-    harbor-42 in us-central1", see :func:`path_phrase`), else by its noun ("in the account atlas-17", the
-    phrase coming from :func:`_scope_phrase`)."""
+def _scope_words(param: str, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The ways a request names the scope a parameter carries: a resource path by its parts ("for project
+    harbor-42 in us-central1", "under project harbor-42 ...", see :func:`path_phrase`), else by its noun
+    ("in the account atlas-17", the phrase coming from :func:`_scope_phrase`); one way per preposition
+    people use for it, so that frames of one API do not all say it alike."""
     if _path_scope(schema):
-        return f"for {{{param}}}"
-    return f"for {{{param}}}" if scope_noun(param) in _GENERIC_SCOPES else f"in {{{param}}}"
+        return tuple(f"{word} {{{param}}}" for word in _PATH_PREPOSITIONS)
+    if scope_noun(param) in _GENERIC_SCOPES:
+        return (f"for {{{param}}}",)
+    return tuple(f"{word} {{{param}}}" for word in _NOUN_PREPOSITIONS)
 
 
 def _path_scope(schema: Any) -> bool:
@@ -409,16 +420,27 @@ class _ScopeValue:
         return scopes.get(self.key)
 
 
-def _frames(frames: tuple[str, ...], kind: str, key: str, **fill: str) -> tuple[str, ...]:
+def _frames(frames: tuple[str, ...], kind: str, key: str, **fill: str | tuple[str, ...]) -> tuple[str, ...]:
     """``frames`` filled with the API's words, each also said once with a reason ("I'm doing some cleanup,
-    so please list the servers"), the reason drawn by ``key`` so that an API keeps its own."""
-    filled = tuple(f.format(**fill) for f in frames)
+    so please list the servers"), the reason drawn by ``key`` so that an API keeps its own. A fill given as
+    a tuple holds ways of saying one thing: the frames take them in turn."""
+    filled = tuple(f.format(**{k: v[i % len(v)] if isinstance(v, tuple) else v for k, v in fill.items()})
+                   for i, f in enumerate(frames))
     pool = phrasing.REASONS[kind]
     digest = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
     count = max(1, round(len(filled) * phrasing.REASON_SHARE))
-    reasoned = tuple(f"{pool[(digest + i) % len(pool)]}, so {filled[(digest + 3 * i) % len(filled)]}"
+    reasoned = tuple(_with_reason(pool[(digest + i) % len(pool)], filled[(digest + 3 * i) % len(filled)], digest + i)
                      for i in range(count))
     return filled + reasoned
+
+
+def _with_reason(reason: str, request: str, turn: int) -> str:
+    """A request after the reason for it, joined one of the ways people join them ("I'm doing some
+    cleanup, so list the servers", "I'm doing some cleanup. List the servers", "... - list the servers")."""
+    joiner = phrasing.REASON_JOINERS[turn % len(phrasing.REASON_JOINERS)]
+    if joiner.endswith(". "):
+        request = request[:1].upper() + request[1:]
+    return f"{reason}{joiner}{request}"
 
 
 def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) -> tuple[Intent, ...]:  # noqa: C901
@@ -505,15 +527,17 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
             changes = " and ".join(f"the {field_words(labels[p])} to {_given(p, labels[p], params)}" for p in chosen)
             changes_are = " and ".join(f"the {field_words(labels[p])} is {_given(p, labels[p], params)}"
                                        for p in chosen)
+            changes_have = " and ".join(f"the {field_words(labels[p])} {_given(p, labels[p], params)}"
+                                        for p in chosen)
             out.append(Intent(ask=_frames(phrasing.UPDATE_ASKS, "update", key + ".".join(chosen), changes=changes,
-                                          changes_are=changes_are, target=f"{{{id_slot}}}"),
+                                          changes_are=changes_are, changes_have=changes_have, target=f"{{{id_slot}}}"),
                               answer=_update_answers(resource, prefix, [labels[p] for p in chosen], knows)))
         return tuple(out) or none
     takes_body = any(p not in role.scope_params and p not in role.parent_params and p != role.id_param
                      for p in params)
     out = []
     for chosen in _combos(must, optional, naming):
-        details = " and ".join(f"{field_words(labels[p])} {_given(p, labels[p], params)}" for p in chosen)
+        details = _details([(field_words(labels[p]), _given(p, labels[p], params)) for p in chosen])
         out.append(Intent(ask=_frames(phrasing.CREATE_ASKS, "create", key + ".".join(chosen), details=details,
                                       noun=noun, a_noun=article(noun)),
                           answer=_create_answers(resource, prefix, [labels[p] for p in chosen], knows),
@@ -523,6 +547,14 @@ def _plain_intents(api: BoundApi, bound: BoundTool, refs: dict[str, Reference]) 
         out.append(Intent(ask=_frames(phrasing.CREATE_BARE_ASKS, "create", key, noun=noun, a_noun=article(noun)),
                           answer=_create_answers(resource, prefix, [], knows)))
     return tuple(out) or none
+
+
+def _details(given: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The ways a request gives a new record's fields: "name X and size Y", "the name X and the size Y",
+    "name X, size Y"."""
+    return (" and ".join(f"{field} {value}" for field, value in given),
+            " and ".join(f"the {field} {value}" for field, value in given),
+            ", ".join(f"{field} {value}" for field, value in given))
 
 
 def _combos(must: list[str], optional: list[str], names: list[str]) -> list[list[str]]:

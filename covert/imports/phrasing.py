@@ -18,16 +18,21 @@ LIST_ASKS = (
     "which {plural} are there{owner}?", "can you show me the {plural}{owner}?", "please list the {plural}{owner}",
     "what {plural} do we have{owner}?", "pull up the {plural}{owner}", "I'd like to see the {plural}{owner}",
     "give me a rundown of the {plural}{owner}", "list every {noun}{owner}, please", "what {plural} exist{owner}?",
-    "can you get me the current {plural}{owner}?", "show the {plural}{owner}", "which {plural} have been set up{owner}?",
+    "can you show me the current {plural}{owner}?", "show the {plural}{owner}", "which {plural} have been set up{owner}?",
     "could you list out the {plural}{owner}?", "I need the list of {plural}{owner}",
     "what's in place{owner} in terms of {plural}?", "enumerate the {plural}{owner} for me",
     "what {plural} are set up{owner} at the moment?", "quick check: which {plural} do we have{owner}?",
     "mind listing the {plural}{owner}?", "I want an overview of the {plural}{owner}", "show me all {plural}{owner}",
     "can I get a list of the {plural}{owner}?", "which {plural} exist{owner} right now?",
-    "what does the list of {plural}{owner} look like?", "dump the {plural}{owner}", "get the {plural}{owner}",
+    "what does the list of {plural}{owner} look like?", "dump the {plural}{owner}", "show all current {plural}{owner}",
     "list whatever {plural} there are{owner}", "walk me through the {plural}{owner}",
-    "tell me which {plural} we've got{owner}", "fetch the {plural}{owner}", "I'd like the full list of {plural}{owner}",
+    "tell me which {plural} we've got{owner}", "fetch the list of {plural}{owner}", "I'd like the full list of {plural}{owner}",
     "which {plural} are configured{owner}?",
+    "{plural}{owner}: which ones do we have?", "list {plural}{owner}", "show every {noun}{owner}",
+    "which {plural} are around{owner}?", "pull up all {plural}{owner}", "which {plural}{owner} are there at all?",
+    "show what {plural} we've got{owner}", "which {plural} have we set up{owner}?", "list every single {noun}{owner}",
+    "show the full set of {plural}{owner}", "which {plural} can you find{owner}?", "enumerate every {noun}{owner}",
+    "pull up every {noun}{owner}",
 )
 FILTER_ASKS = (
     "which {plural}{owner} have the {field} {value}?", "can you show me the {plural}{owner} whose {field} is {value}?",
@@ -36,6 +41,9 @@ FILTER_ASKS = (
     "show only the {plural}{owner} with {field} {value}", "which of the {plural}{owner} have {value} as {field}?",
     "filter the {plural}{owner} to {field} {value}", "get me the {plural}{owner} with the {field} set to {value}",
     "are there {plural}{owner} whose {field} is {value}?", "list {plural}{owner} where {field} = {value}",
+    "show only {plural}{owner} having {field} {value}", "which {plural}{owner} match {field} {value}?",
+    "show {plural}{owner} whose {field} equals {value}", "which {plural}{owner} have {value} for their {field}?",
+    "list {plural}{owner} by {field} {value}",
 )
 COUNT_ASKS = (
     "how many {plural} are there{owner}?", "can you count the {plural}{owner} for me?",
@@ -45,6 +53,8 @@ COUNT_ASKS = (
     "what's the total number of {plural}{owner}?", "how many {plural}{owner} exist at this point?",
     "quick count of the {plural}{owner}?", "I need a headcount of the {plural}{owner}",
     "tally up the {plural}{owner}",
+    "number of {plural}{owner}?", "how big is our set of {plural}{owner}?", "count up every {noun}{owner}",
+    "what's our {noun} count{owner}?", "total {plural}{owner}?",
 )
 GET_ASKS = (
     "what's the {field} of {target}?", "can you tell me the {field} of {target}?", "I need the {field} of {target}",
@@ -55,6 +65,9 @@ GET_ASKS = (
     "what does {target} say for its {field}?", "I'm after the {field} of {target}", "find the {field} for {target}",
     "tell me {target}'s {field}", "what's {target} showing as its {field}?", "fetch the {field} of {target}",
     "double-check the {field} of {target} for me",
+    "need {target}'s {field}", "what {field} was given to {target}?",
+    "read me the {field} on {target}", "look into {target} and report its {field}", "{field} of {target}?",
+    "what value does {target} hold for {field}?", "what {field} is recorded for {target}?",
 )
 DELETE_ASKS = (
     "please delete {target}", "I no longer need {target}; please remove it", "can you get rid of {target}?",
@@ -63,6 +76,7 @@ DELETE_ASKS = (
     "drop {target}", "we're done with {target}, delete it", "please tear down {target}",
     "I'd like {target} removed", "get {target} deleted, please", "{target} has to go", "wipe {target}",
     "delete {target} - we don't use it", "retire {target} by deleting it",
+    "kill off {target}", "scrap {target}", "purge {target}", "take away {target}", "axe {target}",
 )
 UPDATE_ASKS = (
     "please change {changes} for {target}", "can you update {target}? Set {changes}", "set {changes} on {target}",
@@ -72,6 +86,8 @@ UPDATE_ASKS = (
     "modify {target}: {changes}", "adjust {target} so that {changes_are}", "for {target}, change {changes}",
     "edit {target} and set {changes}", "{target} needs {changes}", "tweak {target}: {changes}",
     "please make sure {changes_are} on {target}", "go into {target} and set {changes}",
+    "change {changes} on {target}", "update {changes} on {target}", "have {target} use {changes_have}",
+    "fix {target} so that {changes_are}", "revise {target}: {changes}", "{target} should have {changes_have}",
 )
 CREATE_ASKS = (
     "please create {a_noun} with {details}", "I'd like to add {a_noun}: {details}", "set up {a_noun} with {details}",
@@ -83,6 +99,9 @@ CREATE_ASKS = (
     "put in {a_noun} with {details}", "go ahead and create {a_noun} with {details}",
     "can we get a new {noun}? {details}", "there should be {a_noun} with {details}; please add it",
     "create {a_noun}. It needs {details}", "I want {a_noun} that has {details}",
+    "new {noun}: {details}", "file {a_noun} with {details}", "add one {noun}, {details}",
+    "stand up {a_noun} using {details}", "open {a_noun} with {details}", "create {a_noun}: {details}",
+    "start {a_noun} with {details}", "get {a_noun} made, {details}", "one new {noun}, with {details}",
 )
 # several creates asked at once: the details name each record's value ("display name A and B")
 CREATE_MANY_ASKS = (
@@ -93,18 +112,26 @@ CREATE_MANY_ASKS = (
     "I need {plural} created with {details}", "provision {plural} with {details}",
     "go ahead and create {plural} with {details}", "can we get new {plural}? {details}",
     "create one {noun} each for {details}", "there should be {plural} with {details}; please add them",
+    "new {plural}: {details}", "file {plural} with {details}", "stand up {plural} using {details}",
+    "open {plural} with {details}", "add these {plural}, {details}", "create {plural}: {details}",
 )
 CREATE_BARE_ASKS = (
     "please set up {a_noun} for me", "can you create {a_noun}?", "create {a_noun}, please",
     "I need a new {noun}", "add {a_noun} for me", "make a fresh {noun}", "we need one more {noun}",
     "spin up another {noun}", "could you add {a_noun}?", "go ahead and create {a_noun}",
-    "I'd like {a_noun} created", "provision {a_noun}", "get me a new {noun}", "set up {a_noun}, defaults are fine",
+    "I'd like {a_noun} created", "provision {a_noun}", "get me a new {noun}", "set up {a_noun} with the defaults",
+    "new {noun}", "one more {noun}", "create {a_noun}", "open a fresh {noun}", "add another {noun}",
+    "stand up {a_noun}", "file a new {noun}",
 )
 # how a user says which records the rest of the request is about ("I'm looking at the jobs for tenant t-1")
 LIST_CONTEXTS = (
     "I'm looking at the {plural}{owner}", "I'm working on the {plural}{owner}", "I have the {plural}{owner} open",
     "I'm going through the {plural}{owner}", "I'm sorting out the {plural}{owner}", "I'm reviewing the {plural}{owner}",
     "I'm busy with the {plural}{owner}", "I'm in the {plural}{owner}",
+    "I've got the {plural}{owner} up", "I'm checking on the {plural}{owner}", "I'm cleaning up the {plural}{owner}",
+    "I'm auditing the {plural}{owner}",
+    "I'm dealing with the {plural}{owner}", "I'm focused on the {plural}{owner}", "I'm tidying the {plural}{owner}",
+    "question on the {plural}{owner}", "about our {plural}{owner}",
 )
 # what a user says around a request: why they ask (kept short; most requests carry none)
 REASONS = {
@@ -140,6 +167,8 @@ REASONS = {
                "the customer churned", "we're consolidating resources"),
 }
 REASON_SHARE = 0.35  # how often a request carries a reason
+# how a reason leads into the request after it
+REASON_JOINERS = (", so ", ". ", " - ", ", so ", "; ", ". ", " so ")
 DEVELOPER_REGISTER = "developer"
 # requests an API assistant cannot serve: off-topic ones and near-domain ones its tools do not cover
 NEAR_DOMAIN = (
@@ -159,6 +188,10 @@ NEAR_DOMAIN = (
     "Can you order a printed manual for {api}?", "Who else in the company uses the {plural}?",
     "Could you ask finance to approve more {plural}?", "Can you text me when a {noun} changes?",
     "How do other companies name their {plural}?", "Can you get me a discount on {api}?",
+    "Who invented the idea of {plural} in the first place?", "Should we hire a consultant for our {plural}?",
+    "Write a poem about our {plural}", "Book a training course on {api} for the team",
+    "What will {plural} look like in ten years?", "Ring {api}'s sales team and ask about {plural}",
+    "Order business cards that mention our {plural}", "Summarise last year's board meeting about {plural}",
 )
 _EVERYDAY_FRAMES = (
     "What will the weather be like in {city} {when}?", "Can you recommend {a_cuisine} restaurant in {city}?",
@@ -169,6 +202,13 @@ _EVERYDAY_FRAMES = (
     "Can you help me write {writing} for {whom}?", "Who won the {sport} game {past}?",
     "How many {conversion}?", "What's a good name for {pet}?",
     "How do I get {stain} out of {garment}?",
+    "Any tips for a first trip to {city} {when}?", "Which neighbourhood of {city} is best for {whom}?",
+    "Give me {a_cuisine} dinner idea for {count} people", "Write {writing} for {whom}",
+    "Is {dish} hard to make?", "How would I write '{phrase}' in {language}?",
+    "Any {thing} you'd suggest for {whom}?",
+    "What should {whom} know about {topic}?", "Which {sport} team is top of the league right now?",
+    "Convert this for me: how many {conversion}?", "Where should I stay in {city} {when}?",
+    "Any ideas for naming {pet}?", "My {garment} has {stain} on it - what now?",
 )
 _EVERYDAY_FILLS = {
     "city": ("Porto", "Denver", "Osaka", "Nairobi", "Montreal", "Krakow", "Valencia", "Auckland", "Lima", "Tallinn",

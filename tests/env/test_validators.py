@@ -111,3 +111,15 @@ print(json.dumps(sorted(env.call(t, {"bogus": 1})["error"]["code"] for t in buil
 """)
     assert result == ["invalid_arguments"]
     assert not marker.exists() and [p.name for p in folder.iterdir()] == [planted.name]
+
+
+def test_a_schema_is_compiled_once_per_process() -> None:
+    """Imported APIs repeat argument schemas across tools: the same schema (same JSON, same key order)
+    gets the same validator; another key order is another schema (its errors may come in another order)."""
+    first = compile_validator({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})
+    again = compile_validator({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})
+    other = compile_validator({"type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "string"}}})
+    assert first is again and other is not first
+    assert first({"a": "x", "b": 1}) == {"a": "x", "b": 1}
+    with pytest.raises(fastjsonschema.JsonSchemaValueException):
+        first({"a": 1})

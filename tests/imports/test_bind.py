@@ -156,7 +156,10 @@ def test_scope_parameters_keep_records_in_the_named_project() -> None:
     made = env.call("widgets_projects_widgets_create", {"projectsId": project, "displayName": "Lumen"})
     assert made in env.call("widgets_projects_widgets_list", {"projectsId": project})["widgets"]
     asks = [t for i in builder.language.intents["widgets_projects_widgets_get"] for t in i.ask]
-    assert asks and all(t.rstrip("?").removesuffix(", please").endswith("in {projectsId}") for t in asks)
+    placed = re.compile(r" (in|for|under|within) \{projectsId\}$")
+    ends = [placed.search(t.rstrip("?").removesuffix(", please")) for t in asks]
+    assert asks and all(ends)
+    assert len({e.group(1) for e in ends if e}) > 1  # not every frame says it alike
     said = builder.language.phrases["widgets_projects_widgets_get.projectsId"]
     assert said(project) == (f"the project {project}", "project")  # a second mention: "that project"
 
