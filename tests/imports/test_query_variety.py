@@ -68,9 +68,9 @@ def test_first_turns_on_imported_apis_are_varied(store: Path, tmp_path: Path) ->
 def test_frames_say_what_they_ask_for() -> None:
     """A list frame cues a list (so its answer names every record, never "... and 3 more"); no frame
     uses a stock hand-over ("It concerns ...") the audit flags."""
-    from covert.answer_checks import asks_for_list
     from covert.audit.checks import _STOCK_HANDOVER
     from covert.imports import phrasing
+    from covert.validation.answer_checks import asks_for_list
 
     fill = {"plural": "queues", "noun": "queue", "owner": " for tenant t-1", "field": "size", "value": "3",
             "target": "the queue jobs", "changes": "the size to 3", "changes_are": "the size is 3",
