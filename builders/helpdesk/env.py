@@ -47,6 +47,7 @@ class TicketSummary(TypedDict):
         title: Short title of the issue.
         category: Ticket category.
         status: new, in progress, on hold, resolved or closed.
+        is_open: Whether the ticket is still open (new, in progress or on hold).
         priority: low, medium, high or critical.
         opened_on: Date the ticket was opened (YYYY-MM-DD).
         assigned_to: Name of the agent working on it, or "unassigned".
@@ -56,6 +57,7 @@ class TicketSummary(TypedDict):
     title: str
     category: str
     status: str
+    is_open: bool
     priority: str
     opened_on: str
     assigned_to: str
@@ -527,7 +529,7 @@ class HelpdeskEnv(Environment):
         tickets = sorted(self.state.find("tickets", employee_id=employee_id), key=lambda t: t["opened_at"], reverse=True)
         ticket_rows: list[TicketSummary] = [
             {"ticket_id": t["ticket_id"], "title": t["title"], "category": t["category"], "status": t["status"],
-             "priority": t["priority"], "opened_on": t["opened_at"][:10],
+             "is_open": t["status"] in OPEN_STATUSES, "priority": t["priority"], "opened_on": t["opened_at"][:10],
              "assigned_to": self._agent_name(t["assigned_agent_id"])}
             for t in tickets
         ]

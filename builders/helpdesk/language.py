@@ -212,9 +212,10 @@ LANGUAGE = Language(
         "get_employee_profile": (
             Intent(ask=("how many tickets do I have open right now?", "how many of my tickets are still open?", "can you list my open IT and HR tickets?",
                         "what tickets have I got with the service desk at the moment?"),
-                   answer=("You have {open_ticket_count:n:open ticket}: {tickets:list:title|status@status}.",
-                           "Your open tickets: {tickets:list:ticket_id|title|status@status}.",
-                           "{?tickets=}Right now you have {open_ticket_count:n:open ticket}.")),
+                   # open tickets are listed as open: never a closed one among them
+                   answer=("You have {open_ticket_count:n:open ticket}: {tickets:list:title|status@status?is_open}.",
+                           "Your open tickets: {tickets:list:ticket_id|title|status@status?is_open}.",
+                           "{?open_ticket_count=0}Right now you have {open_ticket_count:n:open ticket}.")),
             Intent(ask=("which devices are assigned to me?", "show me the devices assigned to me", "what equipment do you have registered under my name?", "which laptops and devices am I down for?"),
                    answer=("You have {asset_count:n:device} assigned: {assets:list:model|asset_tag}.",
                            "Assigned to you: {assets:list:model|kind}.",

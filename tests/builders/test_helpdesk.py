@@ -106,7 +106,7 @@ NEW_ISSUE = {"category": "network", "priority": "high", "summary": "Conference r
 
 class TestHelpdesk(BuilderContract):
     builder_name = "helpdesk"
-    fingerprint = "1.9.0:190d6305c0105839"
+    fingerprint = "1.9.0:18dc5f945ee0a595"
     cases = [
         Case("find_employee_by_email", lambda s: {"email": _employee(s)["email"].upper()}),
         Case("find_employee_by_email", lambda s: {"email": "nobody@meridianlabs.example.com"}, "employee_not_found"),
@@ -191,3 +191,33 @@ class TestHelpdesk(BuilderContract):
         Case("submit_leave_request", lambda s: _leave(s, "sick", offset=20, length=1), "overlapping_request",
              setup=_booked_leave),
     ]
+
+
+def test_an_answer_about_open_tickets_lists_only_open_ones() -> None:
+    """"Your open tickets: HRC0006582 (Add newborn to health insurance, closed)" was false: a list said to
+    be of open tickets holds only the open ones, and a profile with none open says so."""
+    from covert.env import get_builder
+    from covert.language.answers import fill_answer
+    from covert.language.spoken import Unspeakable
+
+    builder = get_builder("helpdesk")
+    env = builder.env(builder.state(11, 0))
+    employee = next(e for e, _ in env.state.records("employees")
+                    if any(t["status"] not in ("new", "in progress", "on hold")
+                           for t in env.state.find("tickets", employee_id=e)))
+    profile = env.call("get_employee_profile", {"employee_id": employee})
+    closed = [t["title"] for t in profile["tickets"] if not t["is_open"]]
+    opened = [t["title"] for t in profile["tickets"] if t["is_open"]]
+    assert closed and profile["open_ticket_count"] == len(opened)
+    said = 0
+    for intent in builder.language.intents["get_employee_profile"]:
+        for template in intent.answer:
+            if "open" not in template:
+                continue
+            try:
+                text, _ = fill_answer(template, profile, 0, full=True)
+            except Unspeakable:
+                continue
+            said += 1
+            assert not any(title in text for title in closed), text
+    assert said >= 1
