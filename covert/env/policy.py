@@ -430,7 +430,7 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
         if len(values) > 1:
             yield "two_identities", f"{param}: {', '.join(sorted(values))[:120]}"
     if identity.table is None:
-        yield from _self_as_other(identity, calls, outputs)
+        yield from self_as_other(identity, calls, outputs)
         return
     lookups = [c["name"] for i, c in enumerate(calls) if c["name"] in identity.tools and i < len(outputs)
                and not (isinstance(outputs[i], dict) and "error" in outputs[i])]
@@ -479,10 +479,10 @@ def violations(builder: Any, system_prompt: str, turns: list[list[dict[str, Any]
                     return
 
 
-def _self_as_other(identity: Identity, calls: list[dict[str, Any]], outputs: list[Any]) -> Iterator[tuple[str, str]]:
+def self_as_other(identity: Identity, calls: list[dict[str, Any]], outputs: list[Any]) -> Iterator[tuple[str, str]]:
     """``self_as_other``: a call made about someone else (not as the user) finds the user themselves ("I
     need 45 minutes with my colleague" whose colleague is the user), for a domain whose user names
-    themselves in a parameter."""
+    themselves in a parameter (synthesis rejects such a plan before it is worded, validation the row)."""
     own = {str(v) for p in identity.self_params for c in calls for v in _items(c["arguments"].get(p)) if v is not None}
     for i, call in enumerate(calls):
         found = outputs[i] if i < len(outputs) else None

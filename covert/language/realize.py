@@ -112,6 +112,8 @@ _POSSESSED = re.compile(r"^'s ((?:(?!(?:on|in|at|for|from|to|is|are|and|or)\b)[A
 def fill(template: str, values: dict[str, str]) -> str:
     """Fill a template's slots (dotted slot names allowed); a qualified phrase before ``'s`` is turned
     round ("{contact}'s number" -> "the number of my contact at Northwind")."""
+    if "'s" not in template and "." not in template:  # nothing to turn round, no stop to drop: the plain fill
+        return "".join(literal + (values[name] if name else "") for literal, name in _parsed(template))
     out: list[str] = []
     pending = ""
     for literal, name in _parsed(template):

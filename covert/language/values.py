@@ -108,6 +108,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "November", "December")
 
 
+@lru_cache(maxsize=16384)
 def written_dates(value: str) -> tuple[str, ...]:
     """The ways a person writes the calendar date ``value`` (``2026-03-12``) with its year: ``March 12, 2026``,
     ``12 March 2026``, ``Mar 12, 2026``, ``12 Mar 2026``; ``()`` for anything but a plain ISO date."""
@@ -146,7 +147,10 @@ def text_forms(value: Any) -> list[str] | tuple[str, ...]:
 
 def mentions(text_normalized: str, value: Any) -> bool:
     """Whether normalised text contains any text form of ``value`` (as a whole token run)."""
-    for form in text_forms(value):
+    forms = text_forms(value)
+    if len(forms) > 1 and type(value) is str and value[:4] not in text_normalized:
+        forms = forms[:1]  # every written form of a date holds its year: without it, only the value can be there
+    for form in forms:
         if not form:
             continue
         start = text_normalized.find(form)

@@ -17,7 +17,15 @@ from functools import cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
-from covert.env.policy import acts, choose_principal, identity_of, principal_view, required_call, row_prompt
+from covert.env.policy import (
+    acts,
+    choose_principal,
+    identity_of,
+    principal_view,
+    required_call,
+    row_prompt,
+    self_as_other,
+)
 from covert.errors import Rejected
 from covert.language.answers import Composer, aggregate_currency, is_amount
 from covert.language.plurals import singular
@@ -1060,6 +1068,11 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
     one turn (``category_parallel_turns``: one that must identify first is sequential), or one that identifies the user twice
     (``repeated_identification``, as :func:`covert.env.policy.violations` counts identifications)."""
     identity = inst.identity
+    if identity is not None and identity.table is None:
+        found = next(self_as_other(identity, [{"name": c.name, "arguments": c.arguments} for c in inst.calls],
+                                   [c.output for c in inst.calls]), None)
+        if found is not None:
+            raise Rejected(*found)
     if identity is not None and identity.table is not None and identity.tools:
         lookups = [c.name for c in inst.calls if c.name in identity.tools
                    and not (isinstance(c.output, dict) and "error" in c.output)]
@@ -1068,9 +1081,9 @@ def _reject_broken_rules(builder: Builder, inst: Instantiator, groups: list[list
     undone = undoes_earlier_write([(c.name, c.arguments, builder.tools[c.name].writes) for c in inst.calls])
     if undone:
         raise Rejected("undone_write", undone)
-    off_target = off_target_lookup([{"name": c.name, "arguments": c.arguments} for c in inst.calls],
-                                   [c.output for c in inst.calls], inst.selections,
-                                   [builder.tools[c.name].writes for c in inst.calls])
+    off_target = inst.selections and off_target_lookup(
+        [{"name": c.name, "arguments": c.arguments} for c in inst.calls], [c.output for c in inst.calls],
+        inst.selections, [builder.tools[c.name].writes for c in inst.calls])
     if off_target:
         raise Rejected("off_target_lookup", off_target)
     if inst.blueprint.category in ("parallel", "parallel_multiple") and len(groups) > 1:
