@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
@@ -113,9 +114,8 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
     asked = asked_contexts(task, builder, rng)
     from covert.language.realize import register_of
 
-    nouns = tuple(sorted({ref.noun for ref in builder.language.references.values()}))
     opening = opening_of(task, rng, [p["text"] for p in task.dialogue.get("contexts") or [] if p not in asked],
-                         register_of(builder), nouns)
+                         register_of(builder), _record_nouns(builder))
     held = None
     if task.calls and not task.dialogue.get("contexts"):
         held = hold_back(task, builder, opening, rng)
@@ -181,6 +181,12 @@ def conversation(task: Any, builder: Builder, thinking: bool = True,
         final["reasoning_content"] = final_plan(builder, task)
     messages.append(final)
     return messages, scenario
+
+
+@cache
+def _record_nouns(builder: Builder) -> tuple[str, ...]:
+    """The nouns of the records a builder's users refer to ("contact", "order"), once per builder."""
+    return tuple(sorted({ref.noun for ref in builder.language.references.values()}))
 
 
 def _named_afresh(text: str, nouns: tuple[str, ...]) -> str:
