@@ -46,10 +46,13 @@ def benchmark_items(per_cell: int = PER_CELL, grid: dict[int, tuple[int, ...]] |
 
 def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, workers: int = 1,
                     overwrite: bool = False, grid: dict[int, tuple[int, ...]] | None = None,
-                    command: str = "", form: str = "text", progress: bool = False) -> dict[str, Any]:
+                    command: str = "", form: str = "text", progress: bool = False, engine: str = "local",
+                    ray_address: str | None = None) -> dict[str, Any]:
     """Write the benchmark grid into ``out`` (the Hub layout, all rows in ``test``); returns the manifest.
     ``form="tools"`` writes the tool-call form (configs ``sft-procgen-tools`` / ``rl-procgen-tools``);
-    ``progress`` draws a bar of the instances written.
+    ``progress`` draws a bar of the instances written. The instances are made on ``workers`` local
+    processes (``engine="local"``) or as Ray Data tasks (``engine="ray"``, on local Ray or the cluster at
+    ``ray_address``): the same bytes either way.
 
     The sampler drops a draw whose optimum the exact solver cannot settle within its node budget; the
     manifest's ``summary.sampling`` counts those draws per cell (:func:`selection_bias` reads them), so
@@ -61,7 +64,7 @@ def write_benchmark(out: str | Path, seed: int = 0, per_cell: int = PER_CELL, wo
     items = benchmark_items(per_cell, grid)
     config = ProcgenConfig(envs=[ENV.name], num_tasks=len(items), seed=seed, split_ratios=(0.0, 0.0, 1.0), form=form)
     return build_procgen(config, out, overwrite=overwrite, workers=workers, command=command, items=items,
-                         progress=progress)
+                         progress=progress, engine=engine, ray_address=ray_address)
 
 
 def selection_bias(manifest: dict[str, Any]) -> list[tuple[int, int, int, int, int]]:

@@ -13,6 +13,8 @@ from covert.errors import UsageError
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``covert mapf-benchmark`` and ``covert mapf-report``."""
+    from covert.scale.engine import add_engine_arguments
+
     b = sub.add_parser("mapf-benchmark", help="write the MAPF-FrozenLake benchmark grid (3-5 agents, 3x3-10x10) "
                                               "as a dataset")
     b.add_argument("--out", required=True, help="the dataset directory to write")
@@ -20,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--per-cell", type=int, default=150, help="instances per (agents, grid size) cell (150: "
                                                              "3,150 rows)")
     b.add_argument("--workers", type=int, default=1, help="worker processes (same output for any number)")
+    add_engine_arguments(b, "instances")
     b.add_argument("--form", choices=("text", "tools"), default="text",
                    help="text: the benchmark's prompt and plan text; tools: the look/move/wait tool form as tool rows")
     b.add_argument("--overwrite", action="store_true", help="replace an existing --out")
@@ -55,7 +58,8 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
     from covert.procgen.mapf_benchmark import format_selection, selection_bias
 
     manifest = write_benchmark(args.out, seed=args.seed, per_cell=args.per_cell, workers=args.workers,
-                               overwrite=args.overwrite, command=command, form=args.form, progress=not args.quiet)
+                               overwrite=args.overwrite, command=command, form=args.form, progress=not args.quiet,
+                               engine=args.engine, ray_address=args.ray_address)
     print(f"wrote {manifest['summary']['accepted']} MAPF-FrozenLake instances to {args.out}")
     print(format_selection(selection_bias(manifest)))
     return 0

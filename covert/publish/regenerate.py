@@ -195,8 +195,11 @@ def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool =
     """Rebuild the dataset ``source`` describes into ``out`` and compare every shard's sha256.
 
     A tool dataset is built again and then augmented, evolved and calibrated as its manifest records; a
-    procedural dataset of ``covert procgen`` is sampled again. A dataset this cannot rebuild (a live-MCP
-    dataset, a benchmark grid) raises :class:`RegenerateError` saying what rebuilds it instead."""
+    procedural dataset of ``covert procgen`` is sampled again. Every step that runs on the engine seam (the
+    build, augment, calibrate, procgen) runs on ``workers`` local processes (``engine="local"``) or as Ray
+    Data tasks (``engine="ray"``, on local Ray or the cluster at ``ray_address``): the same bytes either way.
+    A dataset this cannot rebuild (a live-MCP dataset, a benchmark grid) raises :class:`RegenerateError`
+    saying what rebuilds it instead."""
     from covert.build import build
     from covert.io.kinds import dataset_kind, does_not_apply
 
@@ -209,40 +212,40 @@ def regenerate(source: str, out: str | Path, workers: int = 1, overwrite: bool =
             f"--seed {manifest.get('seed')} --out NEW`) and replay it (`covert live-mcp replay NEW`)"))
     if "files" not in manifest or "config" not in manifest:
         raise RegenerateError(f"{source}: manifest.json lacks its config or shard hashes; it cannot be regenerated")
+    options = {"workers": workers, "progress": progress, "engine": engine, "ray_address": ray_address}
     if kind == "procgen":
-        return _regenerate_procgen(source, manifest, source_problems, out, workers, overwrite, progress)
+        return _regenerate_procgen(source, manifest, source_problems, out, overwrite, options)
     problems = version_mismatches(manifest)
     if problems:
         raise RegenerateError(f"{source}: cannot regenerate byte for byte: " + "; ".join(problems))
     config = config_from_manifest(manifest)
     steps = steps_of(manifest)
-    options = {"workers": workers, "progress": progress}
     lines = str(manifest.get("command") or "").splitlines()
     out = Path(out)
     stages = [out.parent / f".{out.name}.base{i}-{os.getpid()}" for i in range(len(steps))] + [out]
     try:
         rebuilt = build(config, stages[0], overwrite=overwrite if not steps else True,
-                        command=lines[0] if steps and lines else manifest.get("command", ""), engine=engine,
-                        ray_address=ray_address, **options)
+                        command=lines[0] if steps and lines else manifest.get("command", ""), **options)
         for i, step in enumerate(steps):
-            recorded = {"command": next((line for line in lines if line.split()[1:2] == [step]), None), **options}
+            command = next((line for line in lines if line.split()[1:2] == [step]), None)
             rebuilt = _apply(step, manifest[STEPS[step]], stages[i], stages[i + 1],
-                             overwrite if stages[i + 1] == out else True, recorded)
+                             overwrite if stages[i + 1] == out else True, command, options)
     finally:
         for stage in stages[:-1]:
             shutil.rmtree(stage, ignore_errors=True)
     return compare(manifest["files"], rebuilt["files"], source_problems)
 
 
-def _apply(step: str, recorded: dict[str, Any], src: Path, out: Path, overwrite: bool,
+def _apply(step: str, recorded: dict[str, Any], src: Path, out: Path, overwrite: bool, command: str | None,
            options: dict[str, Any]) -> dict[str, Any]:
-    """Run one recorded step (augment, evolve, calibrate) of a tool dataset from ``src`` into ``out``; its manifest."""
+    """Run one recorded step (augment, evolve, calibrate) of a tool dataset from ``src`` into ``out``; its
+    manifest. ``options`` holds ``workers``, ``progress``, ``engine`` and ``ray_address``; evolve, which runs
+    in this process, takes only ``progress``."""
     if step == "augment":
         from covert.augment.dataset import AugmentConfig, augment_dataset
 
         config = AugmentConfig(**{k: v for k, v in recorded.items() if k in {f.name for f in fields(AugmentConfig)}})
-        return augment_dataset(src, out, config, overwrite=overwrite, command=options["command"],
-                               workers=options["workers"], progress=options["progress"])
+        return augment_dataset(src, out, config, overwrite=overwrite, command=command, **options)
     if step == "evolve":
         from covert.evolve.dataset import EvolveConfig, evolve_dataset
 
@@ -252,13 +255,14 @@ def _apply(step: str, recorded: dict[str, Any], src: Path, out: Path, overwrite:
     from covert.rollouts.calibrate import calibrate
 
     calibrate(src, policy=recorded["policy"], k=recorded["k"], seed=recorded["seed"], out=out, overwrite=overwrite,
-              progress=options["progress"])
+              **options)
     return load_manifest(out)
 
 
 def _regenerate_procgen(source: str, manifest: dict[str, Any], source_problems: list[str], out: str | Path,
-                        workers: int, overwrite: bool, progress: bool = False) -> Comparison:
-    """Sample a ``covert procgen`` dataset again from its recorded config and compare its shards."""
+                        overwrite: bool, options: dict[str, Any]) -> Comparison:
+    """Sample a ``covert procgen`` dataset again from its recorded config and compare its shards; ``options``
+    holds ``workers``, ``progress``, ``engine`` and ``ray_address``."""
     import covert
     from covert.io.kinds import does_not_apply
     from covert.procgen.dataset import ProcgenConfig, build_procgen
@@ -279,6 +283,6 @@ def _regenerate_procgen(source: str, manifest: dict[str, Any], source_problems: 
                                    "procedural environment")
     if problems:
         raise RegenerateError("cannot regenerate byte for byte: " + "; ".join(problems))
-    rebuilt = build_procgen(recorded_config(ProcgenConfig, recorded), out, overwrite=overwrite, workers=workers,
-                            command=manifest.get("command", ""), progress=progress)
+    rebuilt = build_procgen(recorded_config(ProcgenConfig, recorded), out, overwrite=overwrite,
+                            command=manifest.get("command", ""), **options)
     return compare(manifest["files"], rebuilt["files"], source_problems)

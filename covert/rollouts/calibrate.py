@@ -4,6 +4,7 @@ pass rate under a policy, written into every config's rows as ``pass_rate`` and 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pyarrow.parquet as pq
 from covert.io.card import write_card
 from covert.io.checked import open_dataset
 from covert.io.parquet import sha256_file
+from covert.io.portable import portable_command
 from covert.io.reader import DatasetError, iter_rows
 from covert.io.staging import discard, prepare_output, publish
 from covert.rollouts.policies import ScriptedPolicy, parse_policy_spec
@@ -94,13 +96,15 @@ def calibrate(root: str | Path, policy: str = "scripted", k: int = 8, seed: int 
 
 def _with_calibrate_line(command: str, root: Path, record: dict[str, Any], out: str | Path | None) -> str:
     """The manifest's command lines with this calibration's last (it replaces a calibration recorded last: a
-    new one rewrites every pass rate), so ``covert regenerate`` can repeat it."""
+    new one rewrites every pass rate), so ``covert regenerate`` can repeat it; local paths are recorded by
+    their last component (:func:`covert.io.portable.portable_command`)."""
     lines = [line for line in str(command or "").splitlines() if line]
     if lines and lines[-1].startswith("covert calibrate "):
         lines.pop()
-    where = f" --out {out}" if out is not None else ""
-    lines.append(f"covert calibrate {root} --policy {record['policy']} --k {record['k']} --seed {record['seed']}{where}")
-    return "\n".join(lines)
+    where = f" --out {shlex.quote(str(out))}" if out is not None else ""
+    lines.append(f"covert calibrate {shlex.quote(str(root))} --policy {shlex.quote(str(record['policy']))} "
+                 f"--k {record['k']} --seed {record['seed']}{where}")
+    return portable_command("\n".join(lines))
 
 
 def _rewrite(src: Path, dst: Path, passes: dict[str, int], k: int, record: dict[str, Any]) -> None:

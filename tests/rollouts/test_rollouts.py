@@ -11,7 +11,7 @@ import pytest
 
 from covert.build import BuildConfig, build
 from covert.conversation.user_errors import INVENTED, OMITTED, detect_user_errors
-from covert.io.reader import iter_rows
+from covert.io.reader import iter_rows, load_manifest
 from covert.rollouts.calibrate import calibrate, frontier
 from covert.rollouts.policies import ScriptedPolicy, parse_policy_spec
 from covert.rollouts.runner import run, run_many
@@ -87,6 +87,9 @@ def test_calibrate_matches_error_rate(dataset: Path, tmp_path: Path) -> None:
     sigma = math.sqrt(error_rate * (1 - error_rate) / (len(rates) * k))
     assert abs(mean - (1 - error_rate)) < 4 * sigma, (mean, sigma)
     assert summary["mean_pass_rate"] == pytest.approx(mean, abs=1e-4)
+    recorded = load_manifest(out)["command"].splitlines()[-1]
+    assert recorded == f"covert calibrate {dataset.name} --policy scripted:0.3 --k 10 --seed 2 --out calibrated"
+    assert not any(str(p) in (out / "README.md").read_text() for p in (tmp_path, dataset.parent))
     assert all(r["calibration"]["k"] == k for r in rows)
     sft_rates = {r["task_id"]: r["pass_rate"] for r in iter_rows(out, "sft")}
     assert sft_rates == {r["task_id"]: r["pass_rate"] for r in rows}

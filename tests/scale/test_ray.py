@@ -1,6 +1,6 @@
 """Every corpus-scale command on the Ray engine (local Ray, one session for the whole module) gives the
-same bytes and the same results as the local engine: build, augment, validate, score, calibrate,
-procgen and envs verify."""
+same bytes and the same results as the local engine, through the command line: build, augment, validate,
+score, calibrate, procgen, mapf-benchmark, regenerate (every step of its chain on Ray) and envs verify."""
 
 from __future__ import annotations
 
@@ -11,17 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from covert.augment.dataset import AugmentConfig, augment_dataset
 from covert.build import BuildConfig, build
 from covert.cli import main
 from covert.io.parquet import ShardWriter, encode_row, sha256_file
 from covert.io.reader import iter_rows, load_manifest
-from covert.procgen.dataset import ProcgenConfig, build_procgen
 from covert.rewards import oracle_completion
-from covert.rollouts.calibrate import calibrate
+from covert.scale import ray_engine
 from covert.scale.engine import open_pool
 from covert.scale.ray_engine import RayPool, blocks
-from covert.validation.dataset import validate_dataset
 from tests.imports.api_fixtures import memory_mcp, notes_google, shop_openapi, stored
 
 ray = pytest.importorskip("ray", reason="the ray engine needs the 'ray' extra")
@@ -29,6 +26,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*"),
               pytest.mark.filterwarnings("ignore:The maximum number of concurrent tasks:UserWarning")]
 
 NUM = 60
+ON_RAY = ["--engine", "ray", "--workers", "2"]
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +41,21 @@ def built(local_ray, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("ray") / "local"
     build(BuildConfig(builders=["all"], num_tasks=NUM, seed=21, rows_per_shard=20), out, progress=False)
     return out
+
+
+@pytest.fixture
+def ray_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The per-item functions the Ray engine is handed from now on (module.name, in order): the real
+    :class:`RayPool` runs them, this only records what each command sent to Ray."""
+    ran: list[str] = []
+
+    class Recorded(RayPool):
+        def imap(self, fn, items, chunksize=16):  # type: ignore[no-untyped-def]
+            ran.append(f"{fn.__module__}.{fn.__qualname__}")
+            return super().imap(fn, items, chunksize=chunksize)
+
+    monkeypatch.setattr(ray_engine, "RayPool", Recorded)
+    return ran
 
 
 def _same_tree(a: Path, b: Path) -> None:
@@ -72,11 +85,33 @@ def test_ray_pool_keeps_order_sets_the_environment_and_raises_as_local(local_ray
     assert blocks(512, 2) == 4 and blocks(512, 1) == 2 and blocks(3, 8) == 3 and blocks(1, 0) == 1
 
 
-def test_augment_on_ray_writes_the_same_bytes(built: Path, tmp_path: Path) -> None:
-    config = AugmentConfig(kinds=["distractors", "noisy", "erroneous"], seed=4, rows_per_shard=50)
-    augment_dataset(built, tmp_path / "local", config, command="covert augment SRC")
-    augment_dataset(built, tmp_path / "ray", config, command="covert augment SRC", workers=2, engine="ray")
-    _same_tree(tmp_path / "local", tmp_path / "ray")
+def _both(tmp_path: Path, argv: list[str], status: int = 0) -> tuple[Path, Path]:
+    """Run ``covert *argv`` with ``{out}`` as .../local/out on the local engine and as .../ray/out on Ray
+    (the manifests record the output folder by its last component); the two outputs."""
+    outs = []
+    for engine, extra in (("local", []), ("ray", ON_RAY)):
+        out = tmp_path / engine / "out"
+        assert main([*(str(out) if a == "{out}" else a for a in argv), "--quiet", *extra]) == status
+        outs.append(out)
+    return outs[0], outs[1]
+
+
+def test_augment_calibrate_and_regenerate_on_ray_write_the_bytes_of_local(built: Path, tmp_path: Path,
+                                                                          ray_runs: list[str]) -> None:
+    augmented = _both(tmp_path / "augment", ["augment", str(built), "--out", "{out}", "--seed", "4",
+                                             "--kinds", "distractors,noisy,erroneous", "--rows-per-shard", "50"])
+    _same_tree(*augmented)
+    calibrated = _both(tmp_path / "calibrate", ["calibrate", str(augmented[1]), "--out", "{out}",
+                                                "--policy", "scripted:0.3", "--k", "3", "--seed", "2"])
+    _same_tree(*calibrated)
+    assert 0 < load_manifest(calibrated[1])["calibration"]["mean_pass_rate"] < 1
+    steps = {"covert.augment.dataset._check_row", "covert.augment.dataset._augment_one",
+             "covert.rollouts.calibrate.task_passes"}
+    assert set(ray_runs) == steps
+    ray_runs.clear()
+    assert main(["regenerate", str(calibrated[1]), "--out", str(tmp_path / "again"), "--quiet", *ON_RAY]) == 0
+    assert set(ray_runs) == {"covert.build._work", *steps}
+    assert load_manifest(tmp_path / "again")["files"] == load_manifest(calibrated[0])["files"]
 
 
 def _break_rows(root: Path, config: str, count: int) -> None:
@@ -97,18 +132,33 @@ def _break_rows(root: Path, config: str, count: int) -> None:
     (root / "manifest.json").write_text(json.dumps(manifest))
 
 
-def test_procgen_and_validate_on_ray_match_local(local_ray, tmp_path: Path) -> None:
-    config = ProcgenConfig(envs=["knapsack", "subset_sum", "topological_order"], num_tasks=40, seed=3, level=1)
-    build_procgen(config, tmp_path / "local", command="covert procgen")
-    build_procgen(config, tmp_path / "ray", command="covert procgen", workers=2, engine="ray")
-    _same_tree(tmp_path / "local", tmp_path / "ray")
-    _break_rows(tmp_path / "ray", "rl-procgen", 3)
-    local = validate_dataset(tmp_path / "ray")
-    on_ray = validate_dataset(tmp_path / "ray", workers=2, engine="ray")
-    assert sum(1 for _, _, reason in local.failures if reason.startswith("instance_mismatch")) == 3
-    assert (on_ray.rows, on_ray.failures) == (local.rows, local.failures)
-    good = validate_dataset(tmp_path / "local", engine="ray", workers=2)
-    assert good.ok and good.rows == local.rows
+def _validated(root: Path, capsys: pytest.CaptureFixture[str], status: int, *extra: str) -> dict:
+    capsys.readouterr()
+    assert main(["validate", str(root), "--json", "--quiet", *extra]) == status
+    return json.loads(capsys.readouterr().out)
+
+
+def test_procgen_regenerate_and_validate_on_ray_match_local(local_ray, tmp_path: Path, ray_runs: list[str],
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    local, on_ray = _both(tmp_path, ["procgen", "--envs", "knapsack,subset_sum,topological_order", "--num-tasks",
+                                     "40", "--seed", "3", "--level", "1", "--out", "{out}"])
+    _same_tree(local, on_ray)
+    assert set(ray_runs) == {"covert.procgen.dataset._work"}
+    ray_runs.clear()
+    assert main(["regenerate", str(local), "--out", str(tmp_path / "again"), "--quiet", *ON_RAY]) == 0
+    assert set(ray_runs) == {"covert.procgen.dataset._work"}
+    assert load_manifest(tmp_path / "again")["files"] == load_manifest(local)["files"]
+    good = _validated(local, capsys, 0, *ON_RAY)
+    _break_rows(on_ray, "rl-procgen", 3)
+    broken = _validated(on_ray, capsys, 1)
+    assert sum(1 for _, _, reason in broken["first"] if reason.startswith("instance_mismatch")) == 3
+    assert _validated(on_ray, capsys, 1, *ON_RAY) == broken
+    assert good["rows"] == broken["rows"] and good["failures"] == 0
+
+
+def test_mapf_benchmark_on_ray_writes_the_bytes_of_local(local_ray, tmp_path: Path, ray_runs: list[str]) -> None:
+    _same_tree(*_both(tmp_path, ["mapf-benchmark", "--per-cell", "1", "--seed", "5", "--out", "{out}"]))
+    assert set(ray_runs) == {"covert.procgen.dataset._work"}
 
 
 def test_score_on_ray_prints_the_same_json(built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -124,14 +174,6 @@ def test_score_on_ray_prints_the_same_json(built: Path, tmp_path: Path, capsys: 
     on_ray = json.loads(capsys.readouterr().out)
     assert on_ray["summary"] == json.loads(local)["summary"] and len(on_ray["rows"]) == len(lines)
     assert 0 < on_ray["summary"]["mean"] < 1
-
-
-def test_calibrate_on_ray_writes_the_same_bytes(built: Path, tmp_path: Path) -> None:
-    local = calibrate(built, policy="scripted:0.3", k=3, seed=2, out=tmp_path / "local")
-    on_ray = calibrate(built, policy="scripted:0.3", k=3, seed=2, out=tmp_path / "ray", workers=2, engine="ray")
-    assert on_ray == local and 0 < local["mean_pass_rate"] < 1
-    manifests = [json.loads((tmp_path / d / "manifest.json").read_text()) for d in ("local", "ray")]
-    assert manifests[0]["files"] == manifests[1]["files"]
 
 
 @pytest.fixture
