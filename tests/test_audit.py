@@ -304,7 +304,10 @@ def built(tmp_path_factory) -> Path:
 
 def test_audit_of_a_real_build(built: Path, capsys) -> None:
     assert main(["audit", str(built), "--json", "--examples", "3"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr().out
+    assert main(["audit", str(built), "--json", "--examples", "3", "--workers", "2"]) == 0
+    assert capsys.readouterr().out == printed  # the same report on local worker processes
+    report = json.loads(printed)
     assert set(report["configs"]) == {"sft", "sft-multiturn"}
     sft = report["configs"]["sft"]
     assert sft["rows"] == 160

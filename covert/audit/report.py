@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from covert.audit import imported as _imported  # noqa: F401 - registers the checks of imported rows
-from covert.audit.checks import CHECKS, Check, closing, opening
+from covert.audit.checks import CHECKS, Check, Verdict, closing, opening
 from covert.audit.distribution import (
     EMAIL_IS,
     PROPOSAL,
@@ -23,6 +23,7 @@ from covert.audit.distribution import (
 from covert.audit.imported import source_of
 from covert.audit.queries import QueryStats
 from covert.audit.rows import row_view
+from covert.scale.engine import Pool, open_pool, ordered_map
 
 ALL = "all"
 
@@ -89,6 +90,26 @@ class ConfigAudit:
     plans: list[list[str]] = field(default_factory=list)
     confirmations: list[str] = field(default_factory=list)
 
+    def add(self, found: RowFindings) -> None:
+        """Count one row's findings (rows are added in the dataset's order)."""
+        self.rows += 1
+        if found.query:
+            self.query_groups[source_of(found.builder)].add(found.query)
+            if found.builder.startswith("api."):
+                self.query_groups["api (all imported)"].add(found.query)
+            self.openings[opening(found.query)] += 1
+            self.closings[closing(found.query)] += 1
+            self.queries.append(found.query)
+        if found.plans:
+            self.plans.append(list(found.plans))
+        self.confirmations += found.confirmations
+        for name, verdict in found.verdicts:
+            result = self.results[name]
+            result.add(found.builder, found.category, verdict.flagged)
+            if verdict.flagged:
+                result.kinds[verdict.kind] += 1
+                result.flagged.append((found.task_id, verdict.kind, verdict.detail))
+
     def language(self) -> dict[str, Any]:
         """The config's distribution measures (:mod:`covert.audit.distribution`)."""
         queries = self.queries
@@ -117,35 +138,47 @@ class ConfigAudit:
         }
 
 
-def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft") -> ConfigAudit:
-    """Run every check that applies to ``config`` on SFT-shaped rows (``messages`` and ``tools``)."""
+def checks_for(config: str) -> list[Check]:
+    """The checks that apply to the rows of ``config`` (every config's, plus multi-turn's or augmented's)."""
     wanted = {"all", *(["multiturn"] if "multiturn" in config else []), *(["augmented"] if "augmented" in config else [])}
-    checks = [c for c in CHECKS if c.configs in wanted]
-    audit = ConfigAudit(config, results={c.name: CheckResult(c) for c in checks})
-    for row in rows:
-        view = row_view(row)
-        audit.rows += 1
-        if view.query:
-            audit.query_groups[source_of(view.builder)].add(view.query)
-            if view.builder.startswith("api."):
-                audit.query_groups["api (all imported)"].add(view.query)
-            audit.openings[opening(view.query)] += 1
-            audit.closings[closing(view.query)] += 1
-            audit.queries.append(view.query)
-        plans = [text for kind, text in view.extras.get("timeline") or [] if kind == "reasoning"]
-        if plans:
-            audit.plans.append(plans)
-        audit.confirmations += [reply for question, reply, _ in view.extras.get("exchanges") or []
-                                if PROPOSAL.search(question)]
-        for check in checks:
-            verdict = check.fn(view)
-            if verdict is None:
-                continue
-            result = audit.results[check.name]
-            result.add(view.builder, view.category, verdict.flagged)
-            if verdict.flagged:
-                result.kinds[verdict.kind] += 1
-                result.flagged.append((view.task_id, verdict.kind, verdict.detail))
+    return [c for c in CHECKS if c.configs in wanted]
+
+
+@dataclass(frozen=True)
+class RowFindings:
+    """What auditing one row found: its verdicts (check name, verdict; the checks that apply to it) and what
+    the config's distribution measures take from it (its first user turn, plans and confirmation replies)."""
+
+    task_id: str
+    builder: str
+    category: str
+    query: str
+    plans: tuple[str, ...]
+    confirmations: tuple[str, ...]
+    verdicts: tuple[tuple[str, Verdict], ...]
+
+
+def row_findings(item: tuple[dict[str, Any], str]) -> RowFindings:
+    """Run the checks of config ``item[1]`` on the row ``item[0]``: the unit of work of :func:`audit_rows` on
+    every engine (it depends on the row alone)."""
+    row, config = item
+    view = row_view(row)
+    verdicts = ((check.name, check.fn(view)) for check in checks_for(config))
+    return RowFindings(
+        task_id=view.task_id, builder=view.builder, category=view.category, query=view.query,
+        plans=tuple(text for kind, text in view.extras.get("timeline") or [] if kind == "reasoning"),
+        confirmations=tuple(reply for question, reply, _ in view.extras.get("exchanges") or []
+                            if PROPOSAL.search(question)),
+        verdicts=tuple((name, verdict) for name, verdict in verdicts if verdict is not None))
+
+
+def audit_rows(rows: Iterable[dict[str, Any]], config: str = "sft", pool: Pool | None = None) -> ConfigAudit:
+    """Run every check that applies to ``config`` on SFT-shaped rows (``messages`` and ``tools``): here, or
+    on ``pool`` (:func:`covert.scale.engine.open_pool`), whose results come back in the rows' order, so the
+    audit is the same on every engine."""
+    audit = ConfigAudit(config, results={c.name: CheckResult(c) for c in checks_for(config)})
+    for found in ordered_map(row_findings, ((row, config) for row in rows), pool, chunksize=32):
+        audit.add(found)
     return audit
 
 
@@ -154,8 +187,11 @@ def sft_configs(root: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.is_dir() and p.name.startswith("sft") and any(p.glob("*.parquet")))
 
 
-def audit_dataset(root: str | Path, configs: list[str] | None = None) -> dict[str, ConfigAudit]:
-    """Audit every SFT config of a dataset directory (or the ones named)."""
+def audit_dataset(root: str | Path, configs: list[str] | None = None, workers: int = 1, engine: str = "local",
+                  ray_address: str | None = None) -> dict[str, ConfigAudit]:
+    """Audit every SFT config of a dataset directory (or the ones named). The rows are checked on
+    ``workers`` local processes (``engine="local"``) or as Ray Data tasks (``engine="ray"``, on local Ray
+    or the cluster at ``ray_address``): the same audit either way."""
     from covert.io.reader import DatasetError, iter_rows, load_manifest
 
     root = Path(root)
@@ -163,7 +199,12 @@ def audit_dataset(root: str | Path, configs: list[str] | None = None) -> dict[st
     names = configs or sft_configs(root)
     if not names:
         raise DatasetError(f"{root} has no sft config to audit; build one with `covert build`")
-    return {name: audit_rows(iter_rows(root, name), name) for name in names}
+    pool = open_pool(engine, workers, ray_address=ray_address)
+    try:
+        return {name: audit_rows(iter_rows(root, name), name, pool) for name in names}
+    finally:
+        if pool is not None:
+            pool.close()
 
 
 def _share(value: float | None) -> str:

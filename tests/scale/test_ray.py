@@ -1,6 +1,7 @@
 """Every corpus-scale command on the Ray engine (local Ray, one session for the whole module) gives the
 same bytes and the same results as the local engine, through the command line: build, augment, validate,
-score, calibrate, procgen, mapf-benchmark, regenerate (every step of its chain on Ray) and envs verify."""
+score, calibrate, procgen, mapf-benchmark, regenerate (every step of its chain on Ray), audit and envs
+verify."""
 
 from __future__ import annotations
 
@@ -174,6 +175,15 @@ def test_score_on_ray_prints_the_same_json(built: Path, tmp_path: Path, capsys: 
     on_ray = json.loads(capsys.readouterr().out)
     assert on_ray["summary"] == json.loads(local)["summary"] and len(on_ray["rows"]) == len(lines)
     assert 0 < on_ray["summary"]["mean"] < 1
+
+
+def test_audit_on_ray_prints_the_same_json(built: Path, capsys: pytest.CaptureFixture[str], ray_runs: list[str]) -> None:
+    argv = ["audit", str(built), "--json", "--examples", "4"]
+    assert main(argv) == 0
+    local = capsys.readouterr().out
+    assert main([*argv, *ON_RAY]) == 0
+    assert capsys.readouterr().out == local and json.loads(local)["configs"]["sft"]["rows"] == NUM
+    assert set(ray_runs) == {"covert.audit.report.row_findings"}
 
 
 @pytest.fixture
