@@ -26,6 +26,7 @@ from covert.rewards.bfcl_direct import (
     json_schema,
     score_directly,
 )
+from covert.rewards.bfcl_turn import check_turn
 from covert.rewards.compare import BFCL, OPTIONAL, StringNorm, compile_value
 from covert.rewards.matching import CallMatcher, CallsResult, Param, any_value, match_turns
 from covert.rewards.parsing import ToolCall
@@ -64,9 +65,13 @@ class BfclReference:
 
     def check(self, calls: Any) -> CallsResult:
         """Match BFCL-format ``calls`` (``[{name: {arg: value}}]``) against the expected calls."""
-        if not self._relevance and self.accepts(calls):
-            n = len(self.expected)
-            return CallsResult(n, n, n)
+        if not self._relevance:
+            if self.accepts(calls):
+                n = len(self.expected)
+                return CallsResult(n, n, n)
+            turn = check_turn(self.expected, calls)  # plain calls (the common case): no alignment to search
+            if turn is not None:
+                return turn
         predicted, invalid, reasons = read_calls(calls)
         if self._relevance:
             n = len(predicted) + invalid
@@ -84,9 +89,7 @@ class BfclReference:
     def score(self, calls: Any) -> Score:
         """The :class:`Score` of ``calls``: 1 when BFCL's rules accept them (exact mode), else 0;
         in partial mode, F1 over calls."""
-        result = self.check(calls)
-        value = float(result.exact) if self.mode == "exact" else result.f1
-        return Score(value, {"calls": value}, list(result.reasons))
+        return _score(self.check(calls), self.mode)
 
 
 def compile_bfcl(functions: Sequence[Mapping[str, Any]], possible_answer: Any, category: str,
@@ -139,15 +142,24 @@ def match_bfcl(functions: Sequence[Mapping[str, Any]], calls: Any, possible_answ
             direct = score_directly(functions, calls, possible_answer, norm)
             if direct is not None:
                 return direct
-        # several calls: the reference's own pairing with matchers read off the entry (they remember each
-        # verdict, so pairing and explaining never check a call against an expected call twice)
+        # several calls: paired and explained as the reference does (:func:`check_turn`), with matchers read
+        # off the entry
         matchers = direct_matchers(functions, possible_answer, norm)
         if matchers is not None:
+            turn = check_turn(matchers, calls)
+            if turn is not None:
+                return _score(turn, mode)
             return BfclReference(category, matchers, mode).score(calls)
         direct = score_directly(functions, calls, possible_answer, norm)
         if direct is not None:
             return direct
     return compile_bfcl(functions, possible_answer, category, mode, norm).score(calls)
+
+
+def _score(result: CallsResult, mode: str) -> Score:
+    """The score of a result: 1 or 0 in exact mode, F1 over calls in partial mode."""
+    value = float(result.exact) if mode == "exact" else result.f1
+    return Score(value, {"calls": value}, list(result.reasons))
 
 
 _AST_CATEGORIES: set[str] = set()  # categories already checked (every call of a one-off scorer asks again)

@@ -196,7 +196,7 @@ class DirectMatcher:
     verdicts and mismatches, without compiling anything: for scoring one completion (a compiled
     matcher is faster from the second). Made by :func:`direct_matchers`, for regular entries only."""
 
-    __slots__ = ("_answers", "_norm", "_properties", "_required", "_seen", "name")
+    __slots__ = ("_answers", "_norm", "_properties", "_required", "name")
 
     def __init__(self, name: str, answers: dict[str, Any], properties: dict[str, Any], required: list[Any],
                  norm: StringNorm) -> None:
@@ -205,17 +205,10 @@ class DirectMatcher:
         self._properties = properties
         self._required = required
         self._norm = norm
-        self._seen: dict[int, tuple[dict[str, Any], bool]] = {}
 
     def matches(self, arguments: dict[str, Any]) -> bool:
-        """Whether ``arguments`` are acceptable for this call (remembered per arguments object: pairing
-        and explaining ask again about the same call; a matcher lives for one scoring)."""
-        seen = self._seen.get(id(arguments))
-        if seen is not None and seen[0] is arguments:
-            return seen[1]
-        verdict = _call_ok(arguments, self._answers, self._properties, self._required, self._norm)
-        self._seen[id(arguments)] = (arguments, verdict)  # holding the object keeps its id unique
-        return verdict
+        """Whether ``arguments`` are acceptable for this call."""
+        return _call_ok(arguments, self._answers, self._properties, self._required, self._norm)
 
     def check(self, call: ToolCall) -> Mismatch | None:
         """``None`` when ``call`` is this call, else the first mismatch (in the compiled matcher's order)."""
@@ -260,7 +253,7 @@ def direct_matchers(functions: Any, possible_answer: Any, norm: StringNorm) -> l
         if spec is _MISSING:
             found = _spec(functions, name)
             # every declared parameter regular (the common case): no parameter needs a look of its own
-            spec = specs[name] = None if found is None else (*found, all(map(_regular, found[0].values())))
+            spec = specs[name] = None if found is None else (*found, _all_regular(found[0]))
         if spec is None:
             return None
         properties, required, regular = spec
@@ -275,12 +268,24 @@ def direct_matchers(functions: Any, possible_answer: Any, norm: StringNorm) -> l
 
 def _regular(schema: Any) -> bool:
     """Whether a declared parameter's spec is one :func:`_value_code` judges exactly."""
-    if type(schema) is not dict:
-        return False
-    declared = schema.get("type")
-    items = schema.get("items")
-    items_type = items.get("type") if type(items) is dict else None
-    return (declared is None or type(declared) is str) and (items_type is None or type(items_type) is str)
+    return _all_regular({"": schema})
+
+
+def _all_regular(properties: dict[str, Any]) -> bool:
+    """Whether every declared parameter's spec is one :func:`_value_code` judges exactly (a plain loop:
+    this runs for every function of every one-off call)."""
+    for schema in properties.values():
+        if type(schema) is not dict:
+            return False
+        declared = schema.get("type")
+        if declared is not None and type(declared) is not str:
+            return False
+        items = schema.get("items")
+        if type(items) is dict:
+            declared = items.get("type")
+            if declared is not None and type(declared) is not str:
+                return False
+    return True
 
 
 def _spec(functions: list[Any], name: Any) -> tuple[dict[str, Any], list[Any]] | None:

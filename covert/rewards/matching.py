@@ -318,62 +318,73 @@ class _Alignment:
         """Optimal pairs between predicted turns [t0, t1) and expected turns [g0, g1)."""
         key = (t0, t1, g0, g1)
         found = self._blocks.get(key)
-        if found is not None:
-            return found
-        rows = range(self.turn_start[t0], self.turn_start[t1])
-        cols = range(self.group_start[g0], self.group_start[g1])
-        pairs = self._greedy(rows, cols)
-        if len(pairs) < min(len(rows), len(cols)):
-            weights = [[1.0 if self.fits(i, j) else 0.0 for j in cols] for i in rows]
-            pairs = _unique_pairs(weights, rows, cols)
-            if pairs is None:
-                pairs = [(rows[a], cols[b]) for a, b in assign(weights)]
-        self._blocks[key] = pairs
-        return pairs
-
-    def _greedy(self, rows: range, cols: range) -> list[tuple[int, int]]:
-        """In-order greedy pairing: optimal whenever it pairs everything it can, the common case."""
-        taken: set[int] = set()
-        pairs = []
-        for j in cols:
-            for i in rows:
-                if i not in taken and self.fits(i, j):
-                    taken.add(i)
-                    pairs.append((i, j))
-                    break
-        return pairs
+        if found is None:
+            rows = range(self.turn_start[t0], self.turn_start[t1])
+            cols = range(self.group_start[g0], self.group_start[g1])
+            found = self._blocks[key] = pair_block(rows, cols, self.fits)
+        return found
 
     def explain(self, pairs: list[tuple[int, int]], offered: frozenset[str] | None) -> list[str]:
-        matched_calls = {i for i, _ in pairs}
-        matched_expected = {j for _, j in pairs}
-        expected_names = {m.name for m in self.matchers}
-        # unmatched calls to a tool no expected call uses: each stands in for one missing call
-        strays = [i for i, c in enumerate(self.calls) if i not in matched_calls and c.name not in expected_names]
-        reasons = []
-        for j, matcher in enumerate(self.matchers):
-            if j in matched_expected:
-                continue
-            same_name = [i for i, c in enumerate(self.calls) if c.name == matcher.name]
-            if any(self.fits(i, j) for i in same_name if i not in matched_calls):
-                reasons.append(f"calls:out_of_order: {matcher.name}")
-            elif same_name:
-                free = [i for i in same_name if i not in matched_calls] or same_name
-                reasons.append(f"calls:{self.check(free[0], j)}")
-            elif strays:
-                stray = self.calls[strays.pop(0)].name[:80]
-                reasons.append(f"calls:wrong_function: {stray} instead of {matcher.name}")
-            else:
-                reasons.append(f"calls:missing_call: {matcher.name}")
-        for i in strays:
-            name = self.calls[i].name[:80]
-            known = offered is None or self.calls[i].name in offered
-            reasons.append(f"calls:{'extra_call' if known else 'unknown_tool'}: {name}")
-        for i, call in enumerate(self.calls):
-            if i in matched_calls or call.name not in expected_names:
-                continue
-            if not any(m.name == call.name and j not in matched_expected for j, m in enumerate(self.matchers)):
-                reasons.append(f"calls:extra_call: {call.name}")
-        return reasons
+        return explain_pairs([c.name for c in self.calls], [m.name for m in self.matchers], pairs,
+                             self.fits, self.check, offered)
+
+
+def pair_block(rows: range, cols: range, fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+    """Optimal one-to-one pairs of calls ``rows`` with expected calls ``cols``, where ``fits(i, j)``
+    says whether call ``i`` is expected call ``j``: in-order greedy pairing first (optimal whenever it
+    pairs everything it can, the common case), else an optimal assignment."""
+    taken: set[int] = set()
+    pairs = []
+    for j in cols:
+        for i in rows:
+            if i not in taken and fits(i, j):
+                taken.add(i)
+                pairs.append((i, j))
+                break
+    if len(pairs) < min(len(rows), len(cols)):
+        weights = [[1.0 if fits(i, j) else 0.0 for j in cols] for i in rows]
+        unique = _unique_pairs(weights, rows, cols)
+        pairs = unique if unique is not None else [(rows[a], cols[b]) for a, b in assign(weights)]
+    return pairs
+
+
+def explain_pairs(calls: Sequence[str], expected: Sequence[str], pairs: list[tuple[int, int]],
+                  fits: Callable[[int, int], bool], check: Callable[[int, int], Mismatch | None],
+                  offered: frozenset[str] | None) -> list[str]:
+    """The reasons of a pairing: ``calls`` and ``expected`` are the names of the predicted and the
+    expected calls, ``pairs`` the ``(call, expected call)`` indices paired, ``fits(i, j)`` and
+    ``check(i, j)`` the verdict and the mismatch of call ``i`` against expected call ``j``;
+    ``offered``, when given, names the tools on offer."""
+    matched_calls = {i for i, _ in pairs}
+    matched_expected = {j for _, j in pairs}
+    expected_names = set(expected)
+    # unmatched calls to a tool no expected call uses: each stands in for one missing call
+    strays = [i for i, name in enumerate(calls) if i not in matched_calls and name not in expected_names]
+    reasons = []
+    for j, wanted in enumerate(expected):
+        if j in matched_expected:
+            continue
+        same_name = [i for i, name in enumerate(calls) if name == wanted]
+        if any(fits(i, j) for i in same_name if i not in matched_calls):
+            reasons.append(f"calls:out_of_order: {wanted}")
+        elif same_name:
+            free = [i for i in same_name if i not in matched_calls] or same_name
+            reasons.append(f"calls:{check(free[0], j)}")
+        elif strays:
+            stray = calls[strays.pop(0)][:80]
+            reasons.append(f"calls:wrong_function: {stray} instead of {wanted}")
+        else:
+            reasons.append(f"calls:missing_call: {wanted}")
+    for i in strays:
+        name = calls[i][:80]
+        known = offered is None or calls[i] in offered
+        reasons.append(f"calls:{'extra_call' if known else 'unknown_tool'}: {name}")
+    for i, name in enumerate(calls):
+        if i in matched_calls or name not in expected_names:
+            continue
+        if not any(wanted == name and j not in matched_expected for j, wanted in enumerate(expected)):
+            reasons.append(f"calls:extra_call: {name}")
+    return reasons
 
 
 def _unique_pairs(weights: list[list[float]], rows: range, cols: range) -> list[tuple[int, int]] | None:

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from covert.rewards import BFCL, LENIENT, compile_bfcl, match_bfcl, match_turns
 from covert.rewards.bfcl import read_calls
+from covert.rewards.bfcl_turn import check_turn
 from covert.rewards.bfcl_direct import accepts_directly, direct_matchers, score_directly
+from covert.rewards.matching import CallsResult
 from covert.rewards.parsing import ToolCall
 
 TYPES = ["string", "integer", "float", "number", "boolean", "array", "tuple", "dict", "any", None, "weird"]
@@ -127,7 +129,14 @@ def test_one_off_score_is_the_compiled_score(entry, mode, norm) -> None:
     assert match_bfcl(functions, calls, {"id": "x", "ground_truth": answer}, category, mode, norm) == expected
     # the compiled fast verdict is the verdict of an optimal pairing, computed here independently
     predicted, invalid, _ = read_calls(calls)
-    assert reference.accepts(calls) is match_turns([predicted], [list(reference.expected)], invalid).exact
+    aligned = match_turns([predicted], [list(reference.expected)], invalid)
+    assert reference.accepts(calls) is aligned.exact
+    # one turn checked straight off the calls: the alignment's pairs and reasons, BFCL's count reason first
+    count, n = len(calls), len(answer)
+    wanted = CallsResult(aligned.matched, aligned.predicted, aligned.expected,
+                         (*([f"calls:wrong_count: {count} calls, expected {n}"] if count != n else []), *aligned.reasons))
+    assert check_turn(reference.expected, calls) == wanted
+    assert check_turn(direct_matchers(functions, answer, norm), calls) == wanted
     scored = score_directly(functions, calls, answer, norm)
     assert scored in (None, expected)
     if len(answer) == 1 and len(calls) == 1:  # one well-formed call, one expected: always scored directly
