@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from covert.rewards import BFCL, LENIENT, compile_bfcl, match_bfcl, match_turns
 from covert.rewards.bfcl import read_calls
-from covert.rewards.bfcl_turn import check_turn
 from covert.rewards.bfcl_direct import accepts_directly, direct_matchers, score_directly
+from covert.rewards.bfcl_turn import check_turn
 from covert.rewards.matching import CallsResult
 from covert.rewards.parsing import ToolCall
 
