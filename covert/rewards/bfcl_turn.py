@@ -49,14 +49,16 @@ def check_turn(expected: Sequence[Expected], calls: Any) -> CallsResult | None:
         arguments.append(given)
 
     count, n = len(calls), len(expected)
+    wanted = [m.name for m in expected]
     seen: dict[int, bool] = {}  # verdicts by i * n + j: pairing and explaining ask again about a pair
 
     def fits(i: int, j: int) -> bool:
+        if names[i] != wanted[j]:
+            return False
         key = i * n + j
         verdict = seen.get(key)
         if verdict is None:
-            matcher = expected[j]
-            verdict = seen[key] = names[i] == matcher.name and matcher.matches(arguments[i])
+            verdict = seen[key] = expected[j].matches(arguments[i])
         return verdict
 
     pairs = pair_block(range(count), range(n), fits)
@@ -66,7 +68,7 @@ def check_turn(expected: Sequence[Expected], calls: Any) -> CallsResult | None:
     def check(i: int, j: int) -> Mismatch | None:
         return expected[j].check(ToolCall(names[i], arguments[i]))
 
-    reasons = explain_pairs(names, [m.name for m in expected], pairs, fits, check, None)
+    reasons = explain_pairs(names, wanted, pairs, fits, check, None)
     if count != n:
         reasons.insert(0, f"calls:wrong_count: {count} calls, expected {n}")
     return CallsResult(len(pairs), count, n, tuple(reasons))
