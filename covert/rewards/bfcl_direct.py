@@ -7,8 +7,8 @@ The helpers here turn BFCL's parameter specs and acceptable values into covert's
 than checking once. :func:`score_directly` walks the entry and the calls once: calls BFCL's rules
 accept score 1 (:func:`accepts_directly`: in order, then greedily paired), and one call against one
 expected call that they reject scores 0 with the reason the compiled matcher gives. Other calls
-are paired and explained by the compiled reference's own code (:class:`covert.rewards.bfcl.BfclReference`)
-with :class:`DirectMatcher` objects in place of compiled matchers. Scalars and arrays of scalars
+are paired and explained as one turn (:func:`covert.rewards.bfcl_turn.check_turn`, the compiled
+reference's own code) with :class:`DirectMatcher` objects in place of compiled matchers. Scalars and arrays of scalars
 (almost every BFCL parameter) are checked inline; any other value by the very check the compiled
 reference builds for it. Whatever is irregular (acceptable values not in a list, a spec that is not
 a dict, a type name that is not a string) is left to the compiled reference, so every score is the
