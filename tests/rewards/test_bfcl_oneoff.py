@@ -234,3 +234,23 @@ def test_one_off_errors_are_the_compiled_ones() -> None:
         match_bfcl([], [{"f": {}}], [{"f": {}}], "simple_java")
     assert match_bfcl([], "not calls", [], "simple") == compile_bfcl([], [], "simple").score("not calls")
     assert "parse:bad_completion" in match_bfcl([], "not calls", [], "simple").reasons[1]
+
+
+def test_one_turn_reads_plain_calls_only() -> None:
+    """check_turn scores a plain list of well-formed calls (pairs, counts, reasons); anything else is
+    read by read_calls, with the compiled reference's score either way."""
+    functions = [{"name": "f", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}},
+                                               "required": ["n"]}}]
+    answer = [{"f": {"n": [1]}}, {"f": {"n": [2]}}]
+    matchers = direct_matchers(functions, answer, BFCL)
+    assert check_turn(matchers, [{"f": {"n": 2}}, {"f": {"n": 1}}]) == CallsResult(2, 2, 2)
+    assert check_turn(matchers, [{"f": {"n": 2}}, {"f": {"n": 2}}, {"g": {}}]) == CallsResult(
+        1, 3, 2, ("calls:wrong_count: 3 calls, expected 2", "calls:wrong_value: f.n", "calls:extra_call: g"))
+    assert check_turn(matchers, [{"f": {"n": "1"}}]) == CallsResult(
+        0, 1, 2, ("calls:wrong_count: 1 calls, expected 2", "calls:wrong_type: f.n", "calls:wrong_type: f.n"))
+    for calls in (({"f": {"n": 1}}, {"f": {"n": 2}}), [{"f": {1: 1}}, {"f": {"n": 2}}], ["oops", {"f": {"n": 2}}],
+                  [{"f": {"n": 1}, "g": {}}], [{"f": {"n": 1}}] * 65, [{"f": [("n", 1)]}]):
+        assert check_turn(matchers, calls) is None
+        for mode in ("exact", "partial"):
+            expected = compile_bfcl(functions, answer, "parallel", mode).score(calls)
+            assert match_bfcl(functions, calls, answer, "parallel", mode) == expected
