@@ -213,8 +213,9 @@ def _write_text(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser."""
+def parser(extensions: bool = True) -> argparse.ArgumentParser:
+    """The argument parser; without ``extensions``, covert's own commands only (``build``, ``validate`` ...):
+    the commands of :data:`_EXTENSIONS` are left out, and so are the imports their registration costs."""
     from covert import __version__
 
     p = argparse.ArgumentParser(prog="covert", description="Verified tool-use training data for LLM agents.",
@@ -280,12 +281,22 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--index", type=int, default=0, help="which row, counted from 0")
     s.set_defaults(func=_cmd_show)
 
-    for module in _EXTENSIONS:
-        import importlib
+    if extensions:
+        for module in _EXTENSIONS:
+            import importlib
 
-        importlib.import_module(module).register(sub)
+            importlib.import_module(module).register(sub)
     _explain(p)
     return p
+
+
+def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser for ``argv``: covert's own commands only when ``argv`` starts with one of them (registering
+    every extension imports rewards, audit, augmentation ... : a tenth of a second a run), else all of them
+    (``covert --help`` lists every command; an unknown command names every choice)."""
+    core = parser(extensions=False)
+    commands = next(a for a in core._actions if isinstance(a, argparse._SubParsersAction)).choices
+    return core if argv and argv[0] in commands else parser()
 
 
 class DefaultsHelpFormatter(argparse.HelpFormatter):
@@ -331,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     from covert.env import UnknownBuilderError
     from covert.io.reader import DatasetError
 
-    top = parser()
+    argv = sys.argv[1:] if argv is None else argv
+    top = _parser_for(argv)
     args, extra = top.parse_known_args(argv)
     if extra:  # said with the usage of the command they were given to, not covert's own
         _innermost(top, args).error(f"unrecognized arguments: {' '.join(extra)}")
