@@ -85,16 +85,17 @@ def _free_slot(rng: random.Random, state: State, duration: int) -> tuple[str, st
     """A slot in the next workdays in which every person and every room is free (else every person)."""
     busy = _busy(state)
     people, rooms = state.ids("people"), state.ids("rooms")
-    candidates = [(day, start) for day in _next_workdays(state, 4)
-                  for start in range(9 * 60, 17 * 60 - duration + 1, 30)]
+    days = _next_workdays(state, 4)
+    candidates = [(day, start) for day in days for start in range(9 * 60, 17 * 60 - duration + 1, 30)]
     rng.shuffle(candidates)
-
-    def free(keys: list[str], day: str, start: int) -> bool:
-        return all(start + duration <= s or start >= e for k in keys for s, e in busy.get((k, day), ()))
-
-    for keys in (people + rooms, people):
+    for keys in (set(people + rooms), set(people)):
+        # the booked intervals of those keys, per day: a slot is free when it overlaps none of them
+        taken: dict[str, list[tuple[int, int]]] = {day: [] for day in days}
+        for (key, day), spans in busy.items():
+            if day in taken and key in keys:
+                taken[day].extend(spans)
         for day, start in candidates:
-            if free(keys, day, start):
+            if all(start + duration <= s or start >= e for s, e in taken[day]):
                 return day, to_hhmm(start)
     day, start = candidates[0]
     return day, to_hhmm(start)

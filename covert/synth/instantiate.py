@@ -13,7 +13,7 @@ import hashlib
 import random
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from covert.env import Builder, State, is_error
@@ -200,10 +200,12 @@ class Instantiator:
     def _execute(self, tool: str) -> tuple[_Step, Any]:
         error = ""
         failed: set[tuple[str, str]] = set()  # the principal's records a failed try named: others are drawn next
+        writes = self.builder.tools[tool].writes
         for _ in range(STEP_TRIES):
             marks = (len(self.selections), len(self.reasoning), dict(self.origins))
             step = self._bind_step(tool, failed, f"{tool}:{error}")
-            saved = self.env.state.fork()
+            # a read never changes the state (the builder contract): only a write's try has anything to undo
+            saved = self.env.state.fork() if writes else self.env.state
             # a record the call cannot act on (Language.eligible) fails it: no need to run it to know
             refused = self._refused(step)
             output = INELIGIBLE if refused else self.env.call(tool, step.args)
@@ -212,7 +214,7 @@ class Instantiator:
                 failed |= {r for p in step.args for r in self._named_records(step, p)}
                 if refused and self._futile(step, refused, failed):
                     break
-            elif self.builder.tools[tool].writes and saved.same_content(self.env.state):
+            elif writes and saved.same_content(self.env.state):
                 # a write that changes nothing (locking a locked door) is a redundant step validation
                 # rejects: another draw may change something (unlocking it)
                 error = NO_CHANGE
@@ -1006,8 +1008,10 @@ def _phrased_slots(language: Any, tool: str) -> frozenset[str]:
     return frozenset(names)
 
 
+@lru_cache(maxsize=256)
 def make_task_id(builder: str, seed: int, index: int) -> str:
-    """A stable task id: the builder name and a short hash of (builder, seed, index)."""
+    """A stable task id: the builder name and a short hash of (builder, seed, index) (remembered for the
+    few items in flight: every attempt of an item has its id)."""
     digest = hashlib.sha1(f"{builder}:{seed}:{index}".encode()).hexdigest()[:12]
     return f"{builder}-{digest}"
 
