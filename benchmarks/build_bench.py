@@ -86,27 +86,35 @@ def run_in_turns(processes: list[subprocess.Popen], turn_s: float = 0.25) -> Non
     """Let started ``processes`` run by turns until all have ended: the one whose turn it is runs for
     ``turn_s`` seconds while the others are stopped (SIGSTOP / SIGCONT). Each then sees the machine's
     speed drift as the others do, at a granularity far finer than a build, without sharing the CPU
-    caches and memory bandwidth with them as builds running at the same time do."""
+    caches and memory bandwidth with them as builds running at the same time do. An ended process is
+    left unreaped, so its caller still reads its CPU time (:func:`cli_build_result`) and exit status."""
     for process in processes[1:]:
         process.send_signal(signal.SIGSTOP)
     turn = 0
     try:
         while True:
-            running = [p for p in processes if p.poll() is None]
+            running = [p for p in processes if not _ended(p)]
             if not running:
                 return
             current = running[turn % len(running)]
             current.send_signal(signal.SIGCONT)
-            try:
-                current.wait(turn_s)
-            except subprocess.TimeoutExpired:
-                if len(running) > 1:
-                    current.send_signal(signal.SIGSTOP)
+            deadline = time.perf_counter() + turn_s
+            while not _ended(current) and time.perf_counter() < deadline:
+                time.sleep(min(0.005, turn_s))
+            if not _ended(current) and len(running) > 1:
+                current.send_signal(signal.SIGSTOP)
             turn += 1
     finally:
         for process in processes:
-            if process.poll() is None:
+            if not _ended(process):
                 process.send_signal(signal.SIGCONT)
+
+
+def _ended(process: subprocess.Popen) -> bool:
+    """Whether ``process`` has exited, without reaping it (``Popen.poll`` would, and its CPU time with it)."""
+    if process.returncode is not None:
+        return True
+    return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
 def build_result(process: subprocess.Popen) -> tuple[float, float, float]:

@@ -40,3 +40,19 @@ def test_a_process_that_fails_ends_its_turns():
     bench.run_in_turns([failing, working], turn_s=0.02)
     assert failing.wait(timeout=60) == 3
     assert working.communicate(timeout=60)[0].strip() == str(sum(i * i for i in range(1_000_000)))
+
+
+def test_ended_processes_are_left_for_their_caller_to_reap():
+    """The benchmark reads each build's CPU time from ``os.wait4`` once the turns are over: run_in_turns
+    must not reap the processes (it did, and ``--in-turns`` failed with "No child processes")."""
+    import os
+
+    bench = _bench()
+    busy = [_child(2_000_000), _child(10)]
+    bench.run_in_turns(busy, turn_s=0.02)
+    for process in busy:
+        _, status, usage = os.wait4(process.pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert usage.ru_utime + usage.ru_stime > 0
+        process.returncode = 0  # reaped here: the Popen must not wait for it again
+        process.stdout.close()
