@@ -65,11 +65,12 @@ def _record_digest(table: str, key: str, record: Record) -> int:
     return int.from_bytes(hashlib.blake2b(payload, digest_size=16).digest(), "big")
 
 
-# snapshots State.recalled built, by their state's JSON text, oldest forgotten first: at most 64 states and
-# 32 MB of their text (a state of more than 4 MB of text is built afresh each time)
+# snapshots State.recalled built, by their state's JSON text, the least recently recalled forgotten first: at
+# most 256 states (a dataset's rows start from a few hundred worlds, in no order) and 32 MB of their text (a
+# state of more than 4 MB of text is built afresh each time)
 _recalled: dict[bytes, Snapshot] = {}
 _recalled_size = [0]
-_RECALLED_STATES = 64
+_RECALLED_STATES = 256
 _RECALLED_BYTES = 32 << 20
 
 
@@ -181,7 +182,7 @@ class State:
             return cls.from_dict(data, copy)  # not JSON: from_dict says what is wrong, or takes it as it is
         if len(key) > _RECALLED_BYTES // 8:
             return cls.from_dict(data, copy)
-        snapshot = _recalled.get(key)
+        snapshot = _recalled.pop(key, None)
         if snapshot is None:
             state = cls.from_dict(data, copy)
             while _recalled and (len(_recalled) >= _RECALLED_STATES or _recalled_size[0] + len(key) > _RECALLED_BYTES):
@@ -191,6 +192,7 @@ class State:
             _recalled[key] = state._snapshot
             _recalled_size[0] += len(key)
             return state
+        _recalled[key] = snapshot  # recalled again: now the most recent
         return cls(snapshot)
 
     @classmethod

@@ -114,11 +114,49 @@ def shard_paths(root: str | Path, config: str, split: str | None = None) -> list
     return sorted((Path(root) / config).glob(pattern))
 
 
-def _decode(value: Any, feature: dict[str, Any]) -> Any:
+class SharedCells:
+    """Decoded JSON of recently read long cells of the named columns (at any depth: ``initial_state`` is
+    an SFT column and a field of an RL row's ``extra_info``), by their text, the least recently read
+    forgotten first (at most :attr:`CELLS` texts and :attr:`BYTES` of them kept alive; a text over an
+    eighth of that is decoded each time). Rows of one dataset repeat such cells (the tools of a builder's
+    rows, the initial state of one world's tasks, in both the SFT and the RL view), so each is decoded
+    once. Rows read with shared cells hold the very same objects for equal texts: read-only for their
+    consumer."""
+
+    CELLS = 256
+    BYTES = 16 << 20
+    SHORTEST = 2048  # shorter texts are rarely repeated and cheap to decode again
+
+    def __init__(self, columns: tuple[str, ...] = ("tools", "initial_state")) -> None:
+        self.columns = frozenset(columns)
+        self._decoded: dict[str | bytes, Any] = {}
+        self._size = 0
+
+    def loads(self, text: str | bytes) -> Any:
+        """``orjson.loads(text)``, shared with an equal text decoded recently."""
+        if not self.SHORTEST <= len(text) <= self.BYTES // 8:
+            return orjson.loads(text)
+        found = self._decoded.pop(text, self)
+        if found is not self:
+            self._decoded[text] = found  # read again: now the most recent
+        else:
+            found = orjson.loads(text)
+            while self._decoded and (len(self._decoded) >= self.CELLS or self._size + len(text) > self.BYTES):
+                oldest = next(iter(self._decoded))
+                del self._decoded[oldest]
+                self._size -= len(oldest)
+            self._decoded[text] = found
+            self._size += len(text)
+        return found
+
+
+def _decode(value: Any, feature: dict[str, Any], shared: SharedCells | None = None, name: str = "") -> Any:
     if feature.get("_type") == "Json":
-        return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+        if not isinstance(value, (str, bytes)):
+            return value
+        return shared.loads(value) if shared is not None and name in shared.columns else orjson.loads(value)
     if feature.get("_type") is None and isinstance(value, dict):
-        return {k: _decode(value.get(k), f) for k, f in feature.items()}
+        return {k: _decode(value.get(k), f, shared, k) for k, f in feature.items()}
     return value
 
 
@@ -137,15 +175,17 @@ def iter_shard_rows(root: str | Path, config: str, split: str | None = None,
     yield from _rows(root, config, split, check_loadable)
 
 
-def iter_checked_rows(root: str | Path, config: str) -> Iterator[tuple[dict[str, Any], list[str]]]:
+def iter_checked_rows(root: str | Path, config: str,
+                      shared: SharedCells | None = None) -> Iterator[tuple[dict[str, Any], list[str]]]:
     """``(row, problems)`` for each row of a config: ``problems`` names each stored number that
-    ``datasets.load_dataset`` would read back as another value (``"messages: 0.3"``)."""
-    for _, row, problems in _rows(root, config, None, check_loadable=True):
+    ``datasets.load_dataset`` would read back as another value (``"messages: 0.3"``). With ``shared``,
+    equal long cells decode to one shared object (:class:`SharedCells`): the rows are then read-only."""
+    for _, row, problems in _rows(root, config, None, check_loadable=True, shared=shared):
         yield row, problems
 
 
-def _rows(root: str | Path, config: str, split: str | None,
-          check_loadable: bool) -> Iterator[tuple[Path, dict[str, Any], list[str]]]:
+def _rows(root: str | Path, config: str, split: str | None, check_loadable: bool,
+          shared: SharedCells | None = None) -> Iterator[tuple[Path, dict[str, Any], list[str]]]:
     if not (Path(root) / config).is_dir():
         raise DatasetError(f"{root} has no config {config!r}; see the configs in its README.md")
     features = features_for(config)
@@ -153,7 +193,7 @@ def _rows(root: str | Path, config: str, split: str | None,
         for number, raw in enumerate(_raw_rows(path)):
             try:
                 problems = _unloadable(raw, features) if check_loadable else []
-                row = {k: _decode(raw.get(k), f) for k, f in features.items()}
+                row = {k: _decode(raw.get(k), f, shared, k) for k, f in features.items()}
             except (ValueError, TypeError, RecursionError) as exc:  # orjson.JSONDecodeError is a ValueError
                 raise DatasetError(f"{path}: row {number} does not decode ({type(exc).__name__}); the shard is "
                                    "damaged: restore it from a good copy, or rebuild the dataset "

@@ -12,7 +12,7 @@ from covert.augment.verify import is_augmented, validate_augmented_row
 from covert.errors import Invalid
 from covert.io.checked import open_dataset
 from covert.io.features import kind_of
-from covert.io.reader import DatasetError, iter_checked_rows
+from covert.io.reader import DatasetError, SharedCells, iter_checked_rows
 from covert.procgen.validate import is_procgen_config, validate_procgen_row
 from covert.validation import validate_row
 
@@ -52,10 +52,11 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     report = Report()
     ids: dict[str, set[str]] = {}
     bases: dict[str, set[str]] = {}
+    shared = SharedCells()  # the rows are only read: equal long cells (tools, initial states) decode once
 
     def items(config: str) -> Iterator[tuple[str, dict[str, Any], list[str]]]:
         total = sum(n for key, n in dataset.manifest["rows"].items() if key.split("/", 1)[0] == config)
-        for row, unloadable in tracked(iter_checked_rows(root, config), total, desc=f"validate {config}",
+        for row, unloadable in tracked(iter_checked_rows(root, config, shared), total, desc=f"validate {config}",
                                        enabled=progress):
             report.rows[config] += 1
             ids[config].add(row["task_id"])

@@ -645,3 +645,16 @@ def test_a_recalled_copy_shares_nothing_with_the_data() -> None:
     expected = state.hash()
     data["tables"]["users"]["u9"]["color"] = "changed after"
     assert state.hash() == expected and state.get("users", "u9")["color"] == "white"
+
+
+def test_the_least_recently_recalled_state_is_forgotten_first() -> None:
+    from covert.env import state as state_module
+
+    kept = copy_json(BASE)
+    kept["tables"]["users"]["u8"] = rec("kept", 8)  # a state no other test recalled
+    first = State.recalled(copy_json(kept))._snapshot
+    for i in range(state_module._RECALLED_STATES * 2):  # more states than are kept, recalling the first between
+        other = copy_json(BASE)
+        other["tables"]["users"]["u7"] = rec("other", i)
+        State.recalled(other)
+        assert State.recalled(copy_json(kept))._snapshot is first
