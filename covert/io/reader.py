@@ -114,40 +114,55 @@ def shard_paths(root: str | Path, config: str, split: str | None = None) -> list
     return sorted((Path(root) / config).glob(pattern))
 
 
-class SharedCells:
-    """Decoded JSON of recently read long cells of the named columns (at any depth: ``initial_state`` is
-    an SFT column and a field of an RL row's ``extra_info``), by their text, the least recently read
-    forgotten first (at most :attr:`CELLS` texts and :attr:`BYTES` of them kept alive; a text over an
-    eighth of that is decoded each time). Rows of one dataset repeat such cells (the tools of a builder's
-    rows, the initial state of one world's tasks, in both the SFT and the RL view), so each is decoded
-    once. Rows read with shared cells hold the very same objects for equal texts: read-only for their
-    consumer."""
+class _Recent:
+    """Values made from texts, by text, the least recently asked for forgotten first (at most ``cells``
+    texts and ``size`` characters of them kept; a text over an eighth of ``size`` is made afresh each time)."""
 
-    CELLS = 256
-    BYTES = 16 << 20
-    SHORTEST = 2048  # shorter texts are rarely repeated and cheap to decode again
+    def __init__(self, make: Any, cells: int, size: int) -> None:
+        self._make, self._cells, self._limit = make, cells, size
+        self._kept: dict[str | bytes, Any] = {}
+        self._size = 0
+
+    def get(self, text: str | bytes) -> Any:
+        """The value of ``text``: made now, or kept from a recent equal text."""
+        if len(text) > self._limit // 8:
+            return self._make(text)
+        found = self._kept.pop(text, self)
+        if found is self:
+            found = self._make(text)
+            while self._kept and (len(self._kept) >= self._cells or self._size + len(text) > self._limit):
+                oldest = next(iter(self._kept))
+                del self._kept[oldest]
+                self._size -= len(oldest)
+            self._size += len(text)
+        self._kept[text] = found  # now the most recent
+        return found
+
+
+class SharedCells:
+    """What reading long cells of the named columns gives, by their text: the decoded JSON and the numbers
+    ``datasets.load_dataset`` would misread (:func:`~covert.io.loader_safe.unsafe_numbers`). The named
+    columns count at any depth (``initial_state`` is an SFT column and a field of an RL row's
+    ``extra_info``). Rows of one dataset repeat such cells (the tools of a builder's rows, the initial
+    state of one world's tasks, in both the SFT and the RL view), so each is decoded and checked once.
+    Rows read with shared cells hold the very same objects for equal texts: read-only for their consumer."""
+
+    CELLS = 256  # texts kept (of each kind), the least recently read forgotten first
+    BYTES = 16 << 20  # of text kept (of each kind); a text over an eighth of it is read afresh each time
+    SHORTEST = 2048  # shorter texts are rarely repeated and cheap to read again
 
     def __init__(self, columns: tuple[str, ...] = ("tools", "initial_state")) -> None:
         self.columns = frozenset(columns)
-        self._decoded: dict[str | bytes, Any] = {}
-        self._size = 0
+        self._decoded = _Recent(orjson.loads, self.CELLS, self.BYTES)
+        self._unsafe = _Recent(unsafe_numbers, self.CELLS, self.BYTES)
 
     def loads(self, text: str | bytes) -> Any:
-        """``orjson.loads(text)``, shared with an equal text decoded recently."""
-        if not self.SHORTEST <= len(text) <= self.BYTES // 8:
-            return orjson.loads(text)
-        found = self._decoded.pop(text, self)
-        if found is not self:
-            self._decoded[text] = found  # read again: now the most recent
-        else:
-            found = orjson.loads(text)
-            while self._decoded and (len(self._decoded) >= self.CELLS or self._size + len(text) > self.BYTES):
-                oldest = next(iter(self._decoded))
-                del self._decoded[oldest]
-                self._size -= len(oldest)
-            self._decoded[text] = found
-            self._size += len(text)
-        return found
+        """``orjson.loads(text)``, shared with an equal text read recently."""
+        return self._decoded.get(text) if len(text) >= self.SHORTEST else orjson.loads(text)
+
+    def unsafe_numbers(self, text: str | bytes) -> list[str]:
+        """:func:`~covert.io.loader_safe.unsafe_numbers` of ``text`` (a list of one's own)."""
+        return list(self._unsafe.get(text)) if len(text) >= self.SHORTEST else unsafe_numbers(text)
 
 
 def _decode(value: Any, feature: dict[str, Any], shared: SharedCells | None = None, name: str = "") -> Any:
@@ -192,7 +207,7 @@ def _rows(root: str | Path, config: str, split: str | None, check_loadable: bool
     for path in shard_paths(root, config, split):
         for number, raw in enumerate(_raw_rows(path)):
             try:
-                problems = _unloadable(raw, features) if check_loadable else []
+                problems = _unloadable(raw, features, shared=shared) if check_loadable else []
                 row = {k: _decode(raw.get(k), f, shared, k) for k, f in features.items()}
             except (ValueError, TypeError, RecursionError) as exc:  # orjson.JSONDecodeError is a ValueError
                 raise DatasetError(f"{path}: row {number} does not decode ({type(exc).__name__}); the shard is "
@@ -226,12 +241,14 @@ def _raw_rows(path: Path) -> Iterator[dict[str, Any]]:
         yield from batch.to_pylist()
 
 
-def _unloadable(raw: dict[str, Any], features: dict[str, Any], prefix: str = "") -> list[str]:
+def _unloadable(raw: dict[str, Any], features: dict[str, Any], prefix: str = "",
+                shared: SharedCells | None = None) -> list[str]:
     out = []
     for name, feature in features.items():
         value = raw.get(name) if isinstance(raw, dict) else None
         if feature.get("_type") == "Json" and isinstance(value, (str, bytes)):
-            out += [f"{prefix}{name}: {number}" for number in unsafe_numbers(value)]
+            found = shared.unsafe_numbers(value) if shared is not None and name in shared.columns else unsafe_numbers(value)
+            out += [f"{prefix}{name}: {number}" for number in found]
         elif feature.get("_type") is None and isinstance(value, dict):
-            out += _unloadable(value, feature, f"{prefix}{name}.")
+            out += _unloadable(value, feature, f"{prefix}{name}.", shared)
     return out

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import orjson
+
 from covert.env import Environment, UnknownBuilderError, get_builder, is_error
 from covert.env.policy import required_call, violation
 from covert.env.state import State
@@ -120,11 +122,13 @@ def validate_row(row: dict[str, Any], kind: str, initial: State | None = None) -
         check_conversation(row, {n for n, t in builder.tools.items() if t.writes})
     if initial is None:
         initial = State.recalled(oracle.state)
-    replay = _replay(builder.environment, oracle, initial)
-    if not trusted:
-        # a row from disk is replayed twice; at build time the synthesizer's own run of these calls,
-        # recorded in the row's hashes, is the first run and _check_replay compares against it
-        _check_deterministic(replay, _replay(builder.environment, oracle, initial))
+    if trusted:
+        # at build time the synthesizer's own run of these calls, recorded in the row's hashes, is the
+        # first run and _check_replay compares against it
+        replay = _replay(builder.environment, oracle, initial)
+    else:  # a row from disk is replayed twice
+        replay, again = _replayed_twice(builder.environment, oracle, initial)
+        _check_deterministic(replay, again)
     if oracle.builder.startswith(IMPORTED_PREFIX):
         told = " ".join(str(m.get("content") or "") for m in row["messages"]
                         if m["role"] == "assistant" and not m.get("tool_calls")) if kind == "sft" else None
@@ -230,6 +234,28 @@ def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Repla
             if before is not None:
                 writes[len(outputs) - 1] = (before, env.state.hash())
     return Replay(outputs, env.state.hash(), writes, mixed)
+
+
+# the two replays of the last few oracles, by environment, calls and initial state (exact JSON texts)
+_REPLAYED: dict[tuple[type[Environment], bytes, bytes], tuple[Replay, Replay]] = {}
+_REPLAYED_KEPT = 8
+
+
+def _replayed_twice(env_cls: type[Environment], oracle: Oracle, initial: State) -> tuple[Replay, Replay]:
+    """Two replays of ``oracle`` from ``initial`` (the row's own initial state): made once for the two
+    views of one task, which ``covert validate`` checks one after the other (the same calls from the
+    same state, by their JSON texts, replay the same; the last few oracles are kept)."""
+    try:
+        key = (env_cls, orjson.dumps(oracle.groups), orjson.dumps(oracle.state))
+    except (orjson.JSONEncodeError, TypeError):
+        return _replay(env_cls, oracle, initial), _replay(env_cls, oracle, initial)
+    found = _REPLAYED.pop(key, None)
+    if found is None:
+        found = (_replay(env_cls, oracle, initial), _replay(env_cls, oracle, initial))
+        while len(_REPLAYED) >= _REPLAYED_KEPT:
+            del _REPLAYED[next(iter(_REPLAYED))]
+    _REPLAYED[key] = found  # now the most recent
+    return found
 
 
 def _writes(env_cls: type[Environment], call: dict[str, Any]) -> bool:

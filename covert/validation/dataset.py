@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -50,14 +51,13 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     _check_builders(root, dataset.manifest)
     configs = configs or dataset.configs
     report = Report()
-    ids: dict[str, set[str]] = {}
+    ids: dict[str, set[str]] = {config: set() for config in configs}
     bases: dict[str, set[str]] = {}
+    failed: dict[str, list[tuple[str, str, str]]] = {config: [] for config in configs}
     shared = SharedCells()  # the rows are only read: equal long cells (tools, initial states) decode once
 
     def items(config: str) -> Iterator[tuple[str, dict[str, Any], list[str]]]:
-        total = sum(n for key, n in dataset.manifest["rows"].items() if key.split("/", 1)[0] == config)
-        for row, unloadable in tracked(iter_checked_rows(root, config, shared), total, desc=f"validate {config}",
-                                       enabled=progress):
+        for row, unloadable in iter_checked_rows(root, config, shared):
             report.rows[config] += 1
             ids[config].add(row["task_id"])
             if row.get("base_task_id"):
@@ -66,22 +66,57 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
 
     pool = open_pool(engine, workers, ray_address=ray_address)
     try:
-        for config in configs:
-            ids[config] = set()
-            for failures in ordered_map(row_failures, items(config), pool, chunksize=32):
-                report.failures.extend(failures[:max(0, limit_failures - len(report.failures))])
+        for group in _view_groups(configs):
+            total = sum(n for key, n in dataset.manifest["rows"].items() if key.split("/", 1)[0] in group)
+            rows = tracked(_alternating([items(config) for config in group]), total,
+                           desc=f"validate {'+'.join(group)}", enabled=progress)
+            for failures in ordered_map(row_failures, rows, pool, chunksize=32):
+                for failure in failures:
+                    if len(failed[failure[0]]) < limit_failures:
+                        failed[failure[0]].append(failure)
     finally:
         if pool is not None:
             pool.close()
-    for first, second in (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"),
-                          ("sft-augmented", "rl-augmented"), ("sft-procgen", "rl-procgen"),
-                          ("sft-procgen-tools", "rl-procgen-tools")):
+    report.rows = Counter({config: report.rows[config] for config in configs if config in report.rows})
+    for config in configs:  # config by config, in order, as many as the limit leaves room for
+        report.failures.extend(failed[config][:max(0, limit_failures - len(report.failures))])
+    for first, second in _VIEWS:
         if first in ids and second in ids and ids[first] != ids[second]:
             report.failures.append((f"{first}/{second}", "", "configs_hold_different_tasks"))
     for config, wanted in bases.items():
         if "sft" in ids and wanted - ids["sft"]:
             report.failures.append((config, "", "base_row_missing"))
     return report
+
+
+# configs that hold the same tasks, each in another view (and the augmented SFT rows' own tasks)
+_VIEWS = (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"), ("sft-augmented", "rl-augmented"),
+          ("sft-procgen", "rl-procgen"), ("sft-procgen-tools", "rl-procgen-tools"))
+_SFT_RL = tuple(pair for pair in _VIEWS if pair[1].startswith("rl"))
+
+
+def _view_groups(configs: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """``configs`` in groups checked together: the SFT and the RL view of the same tasks side by side (row
+    by row, so a task's second view finds its oracle's replays just made: :func:`covert.validation.validate_row`),
+    every other config alone; in the order of ``configs``."""
+    groups: list[tuple[str, ...]] = []
+    grouped: set[str] = set()
+    for config in configs:
+        if config in grouped:
+            continue
+        other = next((b if a == config else a for a, b in _SFT_RL if config in (a, b) and {a, b} <= set(configs)), None)
+        groups.append((config, other) if other is not None else (config,))
+        grouped.update(groups[-1])
+    return groups
+
+
+def _alternating(streams: list[Iterator[Any]]) -> Iterator[Any]:
+    """One item of each stream in turn, until every stream is done."""
+    for row in zip_longest(*streams, fillvalue=_DONE):
+        yield from (item for item in row if item is not _DONE)
+
+
+_DONE = object()
 
 
 def row_failures(item: tuple[str, dict[str, Any], list[str]]) -> list[tuple[str, str, str]]:
