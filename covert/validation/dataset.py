@@ -89,7 +89,7 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
     return report
 
 
-# configs that hold the same tasks, each in another view (and the augmented SFT rows' own tasks)
+# configs that must hold the same tasks (the SFT and the RL view of them; single- and multi-turn SFT rows)
 _VIEWS = (("sft", "rl"), ("sft-multiturn", "rl-multiturn"), ("sft", "sft-multiturn"), ("sft-augmented", "rl-augmented"),
           ("sft-procgen", "rl-procgen"), ("sft-procgen-tools", "rl-procgen-tools"))
 _SFT_RL = tuple(pair for pair in _VIEWS if pair[1].startswith("rl"))
