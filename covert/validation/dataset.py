@@ -69,7 +69,7 @@ def validate_dataset(root: str | Path, configs: tuple[str, ...] | None = None, l
         for group in _view_groups(configs):
             total = sum(n for key, n in dataset.manifest["rows"].items() if key.split("/", 1)[0] in group)
             rows = tracked(_alternating([items(config) for config in group]), total,
-                           desc=f"validate {'+'.join(group)}", enabled=progress)
+                           desc=f"validate {'+'.join(sorted(group, key=lambda c: c.startswith('rl')))}", enabled=progress)
             for failures in ordered_map(row_failures, rows, pool, chunksize=32):
                 for failure in failures:
                     if len(failed[failure[0]]) < limit_failures:
