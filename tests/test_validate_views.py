@@ -94,3 +94,27 @@ def test_rows_broken_in_one_view_fail_there_only_as_row_by_row(dataset: Path, tm
     assert validate_dataset(root, limit_failures=2).failures == expected[:2]
     assert main(["validate", str(root), "--quiet"]) == 1
     assert f"{len(expected)}" in capsys.readouterr().out
+
+
+def test_the_second_view_reuses_the_replays_and_another_state_does_not(dataset: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import copy
+
+    from covert.errors import Invalid
+    from covert.validation import validate_row
+
+    replays = []
+    real = validation._replay
+    monkeypatch.setattr(validation, "_replay", lambda *args: replays.append(1) or real(*args))
+    sft = next(row for row, _ in iter_checked_rows(dataset, "sft") if row["ground_truth"]["calls"])
+    rl = next(row for row, _ in iter_checked_rows(dataset, "rl") if row["task_id"] == sft["task_id"])
+    validate_row(sft, "sft")
+    validate_row(rl, "rl")  # its own decoded copy of the same state and calls: the replays just made
+    assert len(replays) == 2
+    other = copy.deepcopy(rl)
+    tables = other["extra_info"]["initial_state"]["tables"]
+    table = next(name for name in sorted(tables) if tables[name])
+    tables[table].clear()  # another state: replayed afresh, and the recorded outputs no longer come back
+    with pytest.raises(Invalid):
+        validate_row(other, "rl")
+    assert len(replays) == 4

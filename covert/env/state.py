@@ -200,6 +200,12 @@ class State:
         """A state from its canonical JSON."""
         return cls.from_dict(orjson.loads(payload))
 
+    @property
+    def snapshot(self) -> Snapshot:
+        """The immutable stored state this state is a copy-on-write view over: shared by its forks, and by
+        the states :meth:`recalled` builds from equal data (one object stands for that data while kept)."""
+        return self._snapshot
+
     def fork(self) -> State:
         """An independent state with the same content; O(changes), the snapshot is shared."""
         other = State.__new__(State)

@@ -236,17 +236,18 @@ def _replay(env_cls: type[Environment], oracle: Oracle, initial: State) -> Repla
     return Replay(outputs, env.state.hash(), writes, mixed)
 
 
-# the two replays of the last few oracles, by environment, calls and initial state (exact JSON texts)
-_REPLAYED: dict[tuple[type[Environment], bytes, bytes], tuple[Replay, Replay]] = {}
+# the two replays of the last few oracles, by environment, calls (their JSON) and initial snapshot
+_REPLAYED: dict[tuple[type[Environment], bytes, Any], tuple[Replay, Replay]] = {}
 _REPLAYED_KEPT = 8
 
 
 def _replayed_twice(env_cls: type[Environment], oracle: Oracle, initial: State) -> tuple[Replay, Replay]:
-    """Two replays of ``oracle`` from ``initial`` (the row's own initial state): made once for the two
-    views of one task, which ``covert validate`` checks one after the other (the same calls from the
-    same state, by their JSON texts, replay the same; the last few oracles are kept)."""
+    """Two replays of ``oracle`` from ``initial``, the state :meth:`State.recalled` gave for the row (no
+    changes: its snapshot is its content, one object for equal state data while recalled): made once for
+    the two views of one task, which ``covert validate`` checks one after the other (the same calls from
+    the same state replay the same; the last few oracles are kept)."""
     try:
-        key = (env_cls, orjson.dumps(oracle.groups), orjson.dumps(oracle.state))
+        key = (env_cls, orjson.dumps(oracle.groups), initial.snapshot)
     except (orjson.JSONEncodeError, TypeError):
         return _replay(env_cls, oracle, initial), _replay(env_cls, oracle, initial)
     found = _REPLAYED.pop(key, None)
