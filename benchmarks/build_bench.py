@@ -248,17 +248,13 @@ def compare_imported(environments: int, per_env: int, hand_written: str, store: 
     builders, in one run (same number of tasks, builds alternating, best of ``repeats``), and their
     ratio (bar: imported >= :data:`IMPORTED_BAR` of hand-written, issue 30). The first imported build starts with no compiled
     validators in the store (cold); the others find what it wrote (warm)."""
-    import random
     import shutil
 
-    from covert.imports.envs import COMPILED, admitted_names, store_dir
+    from covert.imports.envs import COMPILED, store_dir
 
     root = store_dir(store)
     os.environ["COVERT_ENVS"] = str(root)
-    names = list(admitted_names(str(root)))
-    if not names:
-        sys.exit(f"{root} admits no environments; run `covert import ...` and `covert envs verify` first")
-    sample = sorted(random.Random(sample_seed).sample(names, min(environments, len(names))))
+    sample = imported_sample(environments, sample_seed)
     tasks = len(sample) * per_env
     shutil.rmtree(root / COMPILED, ignore_errors=True)
     print(f"covert build benchmark: {len(sample)} imported environments x {per_env} tasks = {tasks} tasks, against "
@@ -283,6 +279,20 @@ def compare_imported(environments: int, per_env: int, hand_written: str, store: 
     print(f"ratio imported / hand-written: {ratio:.3f} warm, {cold:.3f} cold (bar >= {IMPORTED_BAR}: {'PASS' if ratio >= IMPORTED_BAR else 'FAIL'})")
     return {"environments": len(sample), "tasks_per_env": per_env, "rates": rates, "ratio": round(ratio, 3),
             "ratio_cold": round(cold, 3)}
+
+
+def imported_sample(environments: int, sample_seed: int = 0) -> tuple[str, ...]:
+    """A seeded sample of ``environments`` admitted environments of the store ``$COVERT_ENVS``, sorted
+    (exits with a message when it admits none)."""
+    import random
+
+    from covert.imports.envs import admitted_names, store_dir
+
+    root = store_dir(None)
+    names = list(admitted_names(str(root)))
+    if not names:
+        sys.exit(f"{root} admits no environments; run `covert import ...` and `covert envs verify` first")
+    return tuple(sorted(random.Random(sample_seed).sample(names, min(environments, len(names)))))
 
 
 def export_tree(ref: str, into: Path) -> Path:

@@ -96,10 +96,66 @@ def compile_validator(schema: dict[str, Any]) -> Any:
     return found
 
 
+class _NamedDefinitions:
+    """A fastjsonschema code generator whose code names what it would write out as long literals: the
+    (sub)schema each failure reports (``definition=DEFINITIONS[3]``, not the schema spelled out at every
+    ``raise``) and an enum of strings (``data in ENUMS[0]``, not one comparison per member). An imported
+    API's argument schema, written out so, made validators of a megabyte of source that took ``compile``
+    most of their cost. The checks are the same, and each failure carries the same message, value, name,
+    rule and an equal definition."""
+
+    def generate_enum(self) -> None:
+        """An enum of strings as one set lookup (what fastjsonschema's chain of ``isinstance(v, str)
+        and v == member`` comparisons decides); any other enum as fastjsonschema writes it."""
+        enum = self._definition["enum"]
+        if not isinstance(enum, (list, tuple)) or not enum or not all(type(v) is str for v in enum):
+            super().generate_enum()
+            return
+        self.enums.append(frozenset(enum))
+        with self.l("if not (isinstance({variable}, str) and {variable} in ENUMS[{index}]):", index=len(self.enums) - 1):
+            self.exc("{name} must be one of {}", self.e(enum), rule="enum")
+
+    def exc(self, msg: str, *args: Any, append_to_msg: str | None = None, rule: str | None = None) -> None:
+        """The ``raise`` of a failed check (fastjsonschema's, the definition named, not written out)."""
+        if not self._detailed_exceptions or not self._fast_fail:
+            super().exc(msg, *args, append_to_msg=append_to_msg, rule=rule)
+            return
+        arg = '"' + msg + '"'
+        if append_to_msg:
+            arg += " + (" + append_to_msg + ")"
+        named = self._named.get(id(self._definition))
+        if named is None:
+            definition = self._expand_refs(self._definition)
+            self.definitions.append(definition)
+            named = self._named[id(self._definition)] = (len(self.definitions) - 1, definition)
+        index, definition = named
+        definition_rule = self.e(definition.get(rule) if isinstance(definition, dict) else None)
+        self.l("raise JsonSchemaValueException(" + arg + ', value={variable}, name="{name}", '
+               "definition=DEFINITIONS[{index}], rule={rule})",
+               *args, index=index, rule=repr(rule), definition_rule=definition_rule)
+
+
+_GENERATORS: dict[type, type] = {}
+
+
+def _generator(schema: dict[str, Any], resolver: RefResolver) -> Any:
+    """fastjsonschema's code generator for ``schema``'s draft, naming the definitions it reports."""
+    base = fastjsonschema._get_code_generator_class(schema)
+    named = _GENERATORS.get(base)
+    if named is None:
+        named = _GENERATORS[base] = type(f"Named{base.__name__}", (_NamedDefinitions, base), {})
+    generator = named(schema, resolver=resolver, **VALIDATOR_OPTIONS)
+    generator.definitions, generator.enums, generator._named = [], [], {}
+    return generator
+
+
 def _compiled(schema: dict[str, Any]) -> Any:
-    source = fastjsonschema.compile_to_code(schema, **VALIDATOR_OPTIONS)
-    name = RefResolver.from_schema(schema, handlers={}, store={}).get_scope_name()
-    namespace: dict[str, Any] = {"__name__": "covert_validator"}
+    resolver = RefResolver.from_schema(schema, handlers={}, store={})
+    generator = _generator(schema, resolver)
+    name = resolver.get_scope_name()
+    source = generator.func_code
+    namespace: dict[str, Any] = {"__name__": "covert_validator", **generator.global_state,
+                                 "DEFINITIONS": generator.definitions, "ENUMS": generator.enums}
     exec(compile(source, f"<validator {name}>", "exec"), namespace)  # noqa: S102 - generated here from the schema
     patterns = namespace.get("REGEX_PATTERNS", {})
     for key, compiled in list(patterns.items()):

@@ -12,6 +12,7 @@ Store layout (the importers write ``specs/``)::
     <store>/admitted.json              {"binder_version", "environments": {name: entry}}
     <store>/compiled/<name>.spec       the spec cut down to what binding it reads (written on first use,
                                        kept only when it binds to the very same builder; JSON data)
+    <store>/compiled/states/<name>/...  seeded states as JSON data, keyed by content (covert.imports.state_cache)
 
 Nothing read from the store is code: specs and cut-down specs are JSON, bound into objects by covert's
 own code. Files earlier versions kept there (``<name>.bound``, pickled bindings, and ``<name>.validators``,
@@ -30,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import random
+import shutil
 import sys
 from dataclasses import replace
 from functools import cache
@@ -45,6 +47,7 @@ from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
 from covert.imports.resources import classify, infer
+from covert.imports.state_cache import STATES, with_stored_states
 from covert.imports.store import StoreError, read_spec, store_dir
 
 ADMITTED = "admitted.json"
@@ -218,13 +221,16 @@ def admitted_builder(name: str, store: str | None = None) -> Builder | None:
 
         custom = {op: load_code(root, op, found) for op, found in sorted(entry["custom_actions"].items())}
     warn_legacy(root)
-    builder = _bound_afresh(root, name, entry, custom)
+    spec_digest = _file_digest(root / entry["spec"])
+    builder = _bound_afresh(root, name, entry, custom, spec_digest)
     if entry.get("seed_records"):
         from covert.imports.seed_records import load_seeds
 
         builder = with_seeds(builder, load_seeds(root, name, entry["seed_records"]),
                              str(entry["seed_records"].get("written_by") or "an LLM"))
-    return builder
+    if spec_digest is None:
+        return builder
+    return with_stored_states(builder, root / COMPILED, content_key(spec_digest, entry))
 
 
 def with_seeds(builder: Builder, seeds: dict[str, list[dict[str, Any]]], written_by: str) -> Builder:
@@ -254,14 +260,15 @@ def warn_legacy(root: Path) -> int:
     return found
 
 
-def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str, Any] | None) -> Builder:
+def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str, Any] | None,
+                  spec_digest: str | None) -> Builder:
     """The builder of an admitted environment bound from its spec (the cut-down one when it is kept), with
-    the cut-down spec kept for later processes."""
+    the cut-down spec kept for later processes; ``spec_digest``: :func:`_file_digest` of the spec file."""
     exclude = entry.get("exclude") or {}
     path = root / entry["spec"]
     slim_at = root / COMPILED / f"{name}{SLIM_SUFFIX}"
     # an environment with LLM-written actions is bound from its whole spec (the cut-down one is for CRUD)
-    key = _slim_key(path, entry) if custom is None else None
+    key = _slim_key(spec_digest, entry) if custom is None and spec_digest is not None else None
     builder = _from_slim(slim_at, key, exclude, entry.get("version")) if key is not None else None
     _count_binding()
     if builder is None or builder is _WHOLE:
@@ -320,14 +327,25 @@ def _slim(builder: Builder) -> None:
     object.__setattr__(builder, "spec", light)
 
 
-def _slim_key(path: Path, entry: dict[str, Any]) -> str | None:
-    """What a cut-down spec must have been made from: the spec file's bytes, the admitted entry and the code."""
+def _file_digest(path: Path) -> str | None:
+    """The sha256 of a file's bytes (``None`` when it cannot be read)."""
     try:
-        spec_digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+def _slim_key(spec_digest: str, entry: dict[str, Any]) -> str:
+    """What a cut-down spec must have been made from: the spec file's bytes (their ``spec_digest``), the
+    admitted entry and the code."""
     return hashlib.sha256(json.dumps([spec_digest, entry.get("version"), entry.get("exclude") or {}, code_digest()],
                                      sort_keys=True).encode()).hexdigest()
+
+
+def content_key(spec_digest: str, entry: dict[str, Any]) -> str:
+    """What an admitted environment's seeded states are made from: the spec file's bytes (their
+    ``spec_digest``), the whole admitted entry (exclusions, custom actions, seed records) and the code."""
+    return hashlib.sha256(json.dumps([spec_digest, entry, code_digest()], sort_keys=True).encode()).hexdigest()[:32]
 
 
 def fingerprint(builder: Builder) -> str:
@@ -387,14 +405,19 @@ def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: st
 
 
 def prune_compiled(store: str | Path | None, keep: set[str]) -> int:
-    """Delete the cut-down specs of environments not in ``keep``, and every file of an earlier covert
-    (:data:`LEGACY_SUFFIXES`); returns how many went."""
+    """Delete the cut-down specs and kept states of environments not in ``keep``, and every file of an
+    earlier covert (:data:`LEGACY_SUFFIXES`); returns how many went (a state folder counts once)."""
     folder = store_dir(store) / COMPILED
     gone = 0
     for path in sorted(folder.iterdir()) if folder.is_dir() else []:
         stem = path.name.removesuffix(SLIM_SUFFIX)
         if path.name.endswith(LEGACY_SUFFIXES) or (stem != path.name and stem not in keep):
             path.unlink(missing_ok=True)
+            gone += 1
+    states = folder / STATES
+    for path in sorted(states.iterdir()) if states.is_dir() else []:
+        if path.name not in keep:
+            shutil.rmtree(path, ignore_errors=True)
             gone += 1
     return gone
 

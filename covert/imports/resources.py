@@ -234,12 +234,20 @@ def spec_vocabulary(spec: ApiSpec) -> frozenset[str]:
         schema = queue.pop()
         if not isinstance(schema, dict):
             continue
-        for key, sub in (schema.get("properties") or {}).items():
-            read += 1
-            found.update(w for w in words(key) if len(w) >= 3)
-            queue.append(sub)
+        props = schema.get("properties") or {}
+        if props:
+            read += len(props)
+            for key in props.keys():  # noqa: SIM118 - what a non-mapping raises, as before
+                found.update(_long_words(key))
+            queue += props.values()
         queue.append(schema.get("items"))
     return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def _long_words(name: str) -> tuple[str, ...]:
+    """The words of ``name`` three letters or longer (remembered: specs repeat their property names)."""
+    return tuple(w for w in _words(name) if len(w) >= 3)
 
 
 def unglued(word: str, vocabulary: frozenset[str]) -> list[str]:

@@ -123,3 +123,62 @@ def test_a_schema_is_compiled_once_per_process() -> None:
     assert first({"a": "x", "b": 1}) == {"a": "x", "b": 1}
     with pytest.raises(fastjsonschema.JsonSchemaValueException):
         first({"a": 1})
+
+
+NESTED = {
+    "$schema": "http://json-schema.org/draft-04/schema#",
+    "type": "object",
+    "required": ["kind", "body"],
+    "additionalProperties": False,
+    "properties": {
+        "kind": {"type": "string", "enum": ["ALPHA", "BETA", "GAMMA_DELTA"]},
+        "level": {"enum": [1, 2.5, True, None, "one"]},
+        "flag": {"enum": [False]},
+        "empty": {"enum": []},
+        "body": {
+            "type": "object",
+            "required": ["items"],
+            "properties": {
+                "items": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "properties": {"state": {"type": "string", "enum": ["ON", "OFF"]},
+                                   "code": {"type": "string", "pattern": "^[a-z]{2}-[0-9]+$"},
+                                   "count": {"type": "integer", "minimum": 1}}}},
+                "mode": {"type": "string", "enum": ["FAST", "SLOW"], "format": "email"},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "uniqueItems": True},
+            },
+        },
+    },
+}
+
+
+def _failure(validate, args) -> tuple:
+    try:
+        return ("ok", validate(args))
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return (exc.message, exc.value, exc.name, exc.rule, exc.definition)
+
+
+def test_enums_and_reported_definitions_fail_as_fastjsonschema_fails() -> None:
+    """The generated code names enums of strings and the definitions failures report instead of writing
+    them out: every outcome (message, value, name, rule, definition) is fastjsonschema's, for enums of
+    strings, of mixed members (True is not 1, 2.5 is not "2.5") and empty ones, nested in arrays."""
+    plain = fastjsonschema.compile(NESTED, **VALIDATOR_OPTIONS)
+    ours = compile_validator(NESTED)
+    rng = random.Random(5)
+    pool = ["ALPHA", "alpha", "GAMMA_DELTA", "ON", "OFF", "x", "y", "ab-12", "a@b.co", "FAST", "one", 1, 1.0, 2.5,
+            True, False, None, 0, [], {}, ["x", "x"], ["x", "y"], ["z"]]
+    cases = [{}, {"kind": "ALPHA"}, {"kind": "ALPHA", "body": {"items": []}}, {"kind": "BETA", "body": {}},
+             {"kind": "ALPHA", "body": {"items": [{"state": "ON", "code": "ab-1", "count": 2}]}, "extra": 1}]
+    for _ in range(600):
+        item = {k: rng.choice(pool) for k in ("state", "code", "count") if rng.random() < 0.6}
+        body = {k: rng.choice(pool) for k in ("mode", "tags") if rng.random() < 0.5}
+        body["items"] = [item] if rng.random() < 0.9 else rng.choice(pool)
+        args = {k: rng.choice(pool) for k in ("level", "flag", "empty") if rng.random() < 0.3}
+        args.update(kind=rng.choice(["ALPHA", "BETA", "GAMMA_DELTA", "ZETA", 1, None]), body=body)
+        cases.append(args)
+    outcomes = [_failure(ours, args) for args in cases]
+    assert outcomes == [_failure(plain, args) for args in cases]
+    rules = {outcome[3] for outcome in outcomes if outcome[0] != "ok"}
+    assert {"enum", "pattern", "additionalProperties", "required", "type"} <= rules
+    assert ("ok", cases[2]) in outcomes

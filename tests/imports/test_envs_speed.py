@@ -9,6 +9,7 @@ import hashlib
 import marshal
 import pickle
 import random
+import shutil
 from pathlib import Path
 
 import fastjsonschema
@@ -16,11 +17,14 @@ import orjson
 import pytest
 
 from covert.build import BuildConfig, build
-from covert.env import get_builder
+from covert.env import Builder, get_builder
 from covert.env.validators import VALIDATOR_OPTIONS
 from covert.errors import Rejected
 from covert.imports import envs
+from covert.imports.state_cache import STATES, StoredStatesBuilder, with_stored_states
+from covert.imports.state_cache import WORLDS_KEPT as WORLDS_IN_STORE
 from covert.imports.store import read_spec, save_spec
+from covert.synth import generate
 from covert.synth.blueprint import askable, can_make, sample_blueprint
 from covert.synth.generate import WORLDS_KEPT, shared_state
 from tests.imports.api_fixtures import (
@@ -50,6 +54,7 @@ def _parquet(root: Path) -> dict[str, bytes]:
 
 def _build(out: Path, workers: int = 1) -> dict[str, bytes]:
     envs.clear_caches()  # a fresh process's view: builders (and their validators) made again
+    generate._STATES.clear()  # and seeded states drawn again, or read back from the store
     build(BuildConfig(**CONFIG), out, workers=workers, progress=False)
     return _parquet(out)
 
@@ -57,10 +62,10 @@ def _build(out: Path, workers: int = 1) -> dict[str, bytes]:
 def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Path, tmp_path: Path) -> None:
     warm = _build(tmp_path / "warm")
     folder = store / envs.COMPILED
-    for path in folder.iterdir():
-        path.unlink()
+    shutil.rmtree(folder)
     assert _build(tmp_path / "cold") == warm
-    assert _build(tmp_path / "warm-again") == warm  # now with the cut-down specs the first build wrote
+    assert _build(tmp_path / "warm-again") == warm  # now with the cut-down specs and states the first build wrote
+    assert {p.parent.parent.name for p in (folder / STATES).rglob("*.json")} == set(NAMES)
     specs = sorted(folder.glob(f"*{envs.SLIM_SUFFIX}"))
     assert [p.name for p in specs] == sorted(f"{name}{envs.SLIM_SUFFIX}" for name in NAMES)
     specs[0].write_text("{not json")
@@ -83,12 +88,12 @@ def test_a_cut_down_spec_is_used_only_for_the_spec_file_and_code_it_was_made_fro
     # a spec file that changed (re-imported) makes the cut-down copy stale: the binder reads the file
     entry = envs.read_admitted(store)["environments"][name]
     spec_file = store / entry["spec"]
-    key = envs._slim_key(spec_file, entry)
+    key = envs._slim_key(envs._file_digest(spec_file), entry)
     spec_file.write_bytes(spec_file.read_bytes() + b" ")
-    assert envs._slim_key(spec_file, entry) != key
+    assert envs._slim_key(envs._file_digest(spec_file), entry) != key
     envs.clear_caches()
     assert envs.fingerprint(get_builder(name)) == envs.fingerprint(full)
-    assert orjson.loads(slim_at.read_bytes())["key"] == envs._slim_key(spec_file, entry)  # made again
+    assert orjson.loads(slim_at.read_bytes())["key"] == envs._slim_key(envs._file_digest(spec_file), entry)  # made again
 
 
 def test_validators_say_what_fastjsonschema_says(store: Path) -> None:
@@ -207,3 +212,74 @@ def test_files_of_an_earlier_covert_in_the_store_are_never_run(store: Path, tmp_
     assert main(["envs", "verify"]) == 0
     assert not [p for p in folder.iterdir() if p.suffix in (".bound", ".validators")]
     assert not marker.exists()
+
+
+def test_seeded_states_are_kept_in_the_store_and_read_back(store: Path) -> None:
+    """A state is drawn once and kept as JSON under the environment's content key; a later process reads
+    it back (what the file says is what it gets); a damaged file is drawn again and rewritten."""
+    name = NAMES[1]
+    builder = get_builder(name)
+    assert isinstance(builder, StoredStatesBuilder)
+    drawn = builder.state(7, 2)
+    kept = builder.states_at / "7-2-1.json"
+    assert orjson.loads(kept.read_bytes()) == drawn.to_dict()
+    assert builder.state(7, 2).hash() == drawn.hash()
+    planted = orjson.loads(kept.read_bytes())
+    table = next(t for t in planted["tables"] if planted["tables"][t])
+    planted["tables"][table] = {}
+    kept.write_bytes(orjson.dumps(planted))
+    envs.clear_caches()
+    assert get_builder(name).state(7, 2).to_dict()["tables"][table] == {}  # read back, not drawn
+    for damage in (b"{not json", b"[1, 2]", b'{"tables": 3}'):
+        kept.write_bytes(damage)
+        envs.clear_caches()
+        assert get_builder(name).state(7, 2).hash() == drawn.hash()
+        assert orjson.loads(kept.read_bytes()) == drawn.to_dict()
+    get_builder(name).state(7, WORLDS_IN_STORE)
+    assert not (builder.states_at / f"7-{WORLDS_IN_STORE}-1.json").exists()  # past the worlds kept
+
+
+def test_a_changed_environment_keeps_its_states_under_a_new_key_and_verify_prunes(store: Path) -> None:
+    """The content key follows the spec file, the admitted entry and the code: a changed entry draws
+    again into a new folder and the old one goes; ``covert envs verify`` drops the states of environments
+    it no longer admits."""
+    from covert.cli import main
+
+    name = NAMES[0]
+    old = get_builder(name)
+    first = old.state(3, 0).hash()
+    admitted = envs.read_admitted(store)
+    admitted["environments"][name]["license_note"] = "changed"
+    (store / envs.ADMITTED).write_text(orjson.dumps(admitted).decode())
+    envs.clear_caches()
+    new = get_builder(name)
+    assert new.states_at != old.states_at and new.states_at.parent == old.states_at.parent
+    assert new.state(3, 0).hash() == first
+    assert new.states_at.is_dir() and not old.states_at.exists()
+    other = get_builder(NAMES[1])
+    other.state(3, 0)
+    spec_file = store / envs.read_admitted(store)["environments"][NAMES[1]]["spec"]
+    spec_file.unlink()
+    envs.clear_caches()
+    assert main(["envs", "verify"]) == 0
+    states = store / envs.COMPILED / STATES
+    assert NAMES[1] not in {p.name for p in states.iterdir()} and name in {p.name for p in states.iterdir()}
+
+
+def test_a_state_json_would_change_is_never_kept(tmp_path: Path) -> None:
+    """A state holding what JSON does not read back the same (a tuple, NaN) is drawn every time."""
+    base = envs.make_builder(shop_openapi())
+
+    def odd_state(rng: random.Random, scale: int) -> dict:
+        return {"tables": {"t": {"1": {"pair": (1, 2), "ratio": float("nan")}}}, "counters": {}}
+
+    from dataclasses import replace
+
+    builder = with_stored_states(replace(base, make_state=odd_state), tmp_path, "key")
+    assert isinstance(builder, Builder)
+    builder.state(0, 0)
+    assert not any(tmp_path.rglob("*.json"))
+    kept = with_stored_states(base, tmp_path, "key")
+    assert kept.bound is base.bound and kept.spec is base.spec
+    assert kept.state(0, 0).hash() == base.state(0, 0).hash()
+    assert [p.name for p in tmp_path.rglob("*.json")] == ["0-0-1.json"]
