@@ -24,6 +24,7 @@ import orjson
 from fastjsonschema.draft04 import CodeGeneratorDraft04
 from fastjsonschema.draft06 import CodeGeneratorDraft06
 from fastjsonschema.draft07 import CodeGeneratorDraft07
+from fastjsonschema.exceptions import JsonSchemaDefinitionException
 from fastjsonschema.ref_resolver import RefResolver
 
 from covert.env.patterns import MAX_FORMAT_LENGTH, bounded_pattern
@@ -83,17 +84,48 @@ _COMPILED_KEPT = 4096
 def compile_validator(schema: dict[str, Any]) -> Any:
     """The validator function of ``schema``: raises ``fastjsonschema.JsonSchemaValueException`` with
     fastjsonschema's message on bad data; its patterns and formats run in bounded time. Compiled once per
-    process for each schema (imported APIs repeat their argument schemas across tools)."""
+    process for each schema (imported APIs repeat their argument schemas across tools); the checks of a
+    large property are compiled when a value of it is first checked (:class:`_Deferred`)."""
     try:
         key = orjson.dumps(schema)
     except (TypeError, orjson.JSONEncodeError):
-        return _compiled(schema)
+        return _compiled(schema, fastjsonschema._get_code_generator_class(schema), deferring=False)
     found = _COMPILED.get(key)
     if found is None:
         if len(_COMPILED) >= _COMPILED_KEPT:
             _COMPILED.clear()
-        found = _COMPILED[key] = _compiled(schema)
+        # a schema that refers to its own parts ($ref) is compiled whole: a part alone would not resolve them
+        found = _COMPILED[key] = _compiled(schema, fastjsonschema._get_code_generator_class(schema),
+                                           deferring=b'"$ref"' not in key)
     return found
+
+
+DEFERRED_BYTES = 1024  # a property whose schema's JSON is longer is checked by a function compiled on first use
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]+")  # property names whose path is written alike either way
+
+
+class _Deferred:
+    """The checks of one property of a schema, compiled when a value of that property is first checked: an
+    imported create tool's arguments hold bodies of hundreds of fields, and a call gives a few of them.
+    The function is the one fastjsonschema writes for the property's schema as a schema of its own, called
+    with the property's path as ``name_prefix``: the same checks in the same order, with the same messages
+    (``data.body.kind must be ...``) as the code written in place."""
+
+    __slots__ = ("base", "schema", "validate")
+
+    def __init__(self, schema: dict[str, Any], base: type) -> None:
+        self.schema, self.base, self.validate = schema, base, None
+
+    def __call__(self, data: Any, custom_formats: Any, name_prefix: str) -> Any:
+        if self.validate is None:
+            key = self.base.__name__.encode() + b"\0" + orjson.dumps(self.schema)
+            found = _COMPILED.get(key)
+            if found is None:
+                if len(_COMPILED) >= _COMPILED_KEPT:
+                    _COMPILED.clear()
+                found = _COMPILED[key] = _compiled(self.schema, self.base, deferring=True)
+            self.validate = found
+        return self.validate(data, custom_formats, name_prefix)
 
 
 class _NamedDefinitions:
@@ -114,6 +146,34 @@ class _NamedDefinitions:
         self.enums.append(frozenset(enum))
         with self.l("if not (isinstance({variable}, str) and {variable} in ENUMS[{index}]):", index=len(self.enums) - 1):
             self.exc("{name} must be one of {}", self.e(enum), rule="enum")
+
+    def generate_properties(self) -> None:
+        """fastjsonschema's checks of an object's properties; at the top level, a large property's
+        schema (over :data:`DEFERRED_BYTES` of JSON) is checked by a :class:`_Deferred` function."""
+        if self._definition is not self._root_definition or not self.deferring or not self._fast_fail \
+                or not self._detailed_exceptions or self._use_default:
+            super().generate_properties()
+            return
+        self.create_variable_is_dict()
+        with self.l("if {variable}_is_dict:"):
+            self.create_variable_keys()
+            for key, prop_definition in self._definition["properties"].items():
+                key_name = re.sub(r"($[^a-zA-Z]|[^a-zA-Z0-9])", "", key)
+                if not isinstance(prop_definition, (dict, bool)):
+                    raise JsonSchemaDefinitionException(f"{self._variable}[{key_name}] must be object")
+                with self.l('if "{}" in {variable}_keys:', self.e(key)):
+                    self.l('{variable}_keys.remove("{}")', self.e(key))
+                    self.l('{variable}__{0} = {variable}["{1}"]', key_name, self.e(key))
+                    if isinstance(prop_definition, dict) and _PLAIN_KEY.fullmatch(key) \
+                            and len(orjson.dumps(prop_definition)) > DEFERRED_BYTES:
+                        self.deferred.append(_Deferred(prop_definition, self.base))
+                        self.l('DEFERRED[{}]({variable}__{}, custom_formats, (name_prefix or "data") + {})',
+                               len(self.deferred) - 1, key_name, repr("." + key))
+                    else:
+                        self.generate_func_code_block(
+                            prop_definition, f"{self._variable}__{key_name}",
+                            "{}.{}".format(self._variable_name, self.e(key).replace("{", "{{").replace("}", "}}")),
+                            clear_variables=True)
 
     def exc(self, msg: str, *args: Any, append_to_msg: str | None = None, rule: str | None = None) -> None:
         """The ``raise`` of a failed check (fastjsonschema's, the definition named, not written out)."""
@@ -138,24 +198,27 @@ class _NamedDefinitions:
 _GENERATORS: dict[type, type] = {}
 
 
-def _generator(schema: dict[str, Any], resolver: RefResolver) -> Any:
-    """fastjsonschema's code generator for ``schema``'s draft, naming the definitions it reports."""
-    base = fastjsonschema._get_code_generator_class(schema)
+def _generator(schema: dict[str, Any], resolver: RefResolver, base: type, deferring: bool) -> Any:
+    """fastjsonschema's code generator ``base`` (the class of ``schema``'s draft) for ``schema``, naming the
+    definitions it reports and, when ``deferring``, deferring the checks of large top-level properties."""
     named = _GENERATORS.get(base)
     if named is None:
         named = _GENERATORS[base] = type(f"Named{base.__name__}", (_NamedDefinitions, base), {})
     generator = named(schema, resolver=resolver, **VALIDATOR_OPTIONS)
-    generator.definitions, generator.enums, generator._named = [], [], {}
+    generator.definitions, generator.enums, generator.deferred, generator._named = [], [], [], {}
+    generator.base, generator.deferring = base, deferring
     return generator
 
 
-def _compiled(schema: dict[str, Any]) -> Any:
+def _compiled(schema: dict[str, Any], base: type, deferring: bool) -> Any:
+    """The validator of ``schema`` written by the generator class ``base`` (see :func:`_generator`)."""
     resolver = RefResolver.from_schema(schema, handlers={}, store={})
-    generator = _generator(schema, resolver)
+    generator = _generator(schema, resolver, base, deferring)
     name = resolver.get_scope_name()
     source = generator.func_code
     namespace: dict[str, Any] = {"__name__": "covert_validator", **generator.global_state,
-                                 "DEFINITIONS": generator.definitions, "ENUMS": generator.enums}
+                                 "DEFINITIONS": generator.definitions, "ENUMS": generator.enums,
+                                 "DEFERRED": generator.deferred}
     exec(compile(source, f"<validator {name}>", "exec"), namespace)  # noqa: S102 - generated here from the schema
     patterns = namespace.get("REGEX_PATTERNS", {})
     for key, compiled in list(patterns.items()):

@@ -8,7 +8,7 @@ import random
 import fastjsonschema
 import pytest
 
-from covert.env import get_builder
+from covert.env import get_builder, validators
 from covert.env.patterns import MAX_FORMAT_LENGTH, bounded_pattern, checkable
 from covert.env.validators import VALIDATOR_OPTIONS, compile_validator
 from tests.env.probes import pattern_environment
@@ -146,6 +146,7 @@ NESTED = {
                                    "count": {"type": "integer", "minimum": 1}}}},
                 "mode": {"type": "string", "enum": ["FAST", "SLOW"], "format": "email"},
                 "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "uniqueItems": True},
+                "region": {"type": "string", "enum": [f"region-{n:02d}" for n in range(60)]},
             },
         },
     },
@@ -159,20 +160,29 @@ def _failure(validate, args) -> tuple:
         return (exc.message, exc.value, exc.name, exc.rule, exc.definition)
 
 
-def test_enums_and_reported_definitions_fail_as_fastjsonschema_fails() -> None:
+@pytest.mark.parametrize("deferred_bytes", [validators.DEFERRED_BYTES, 0, 10**9])
+def test_enums_definitions_and_deferred_properties_fail_as_fastjsonschema_fails(
+        deferred_bytes: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The generated code names enums of strings and the definitions failures report instead of writing
-    them out: every outcome (message, value, name, rule, definition) is fastjsonschema's, for enums of
-    strings, of mixed members (True is not 1, 2.5 is not "2.5") and empty ones, nested in arrays."""
+    them out, and checks large properties with functions compiled on first use: every outcome (message,
+    value, name, rule, definition) is fastjsonschema's, for enums of strings, of mixed members (True is not
+    1, 2.5 is not "2.5") and empty ones, nested in arrays, whichever properties are deferred (none, the
+    large ones, all, and theirs in turn)."""
+    monkeypatch.setattr(validators, "DEFERRED_BYTES", deferred_bytes)
+    monkeypatch.setattr(validators, "_COMPILED", {})
     plain = fastjsonschema.compile(NESTED, **VALIDATOR_OPTIONS)
     ours = compile_validator(NESTED)
+    deferred = ours.__globals__["DEFERRED"]
+    assert len(deferred) == {0: 5, 10**9: 0}.get(deferred_bytes, 1)  # the default defers "body" only
+    assert all(d.validate is None for d in deferred)  # nothing compiled before a value is checked
     rng = random.Random(5)
     pool = ["ALPHA", "alpha", "GAMMA_DELTA", "ON", "OFF", "x", "y", "ab-12", "a@b.co", "FAST", "one", 1, 1.0, 2.5,
-            True, False, None, 0, [], {}, ["x", "x"], ["x", "y"], ["z"]]
+            True, False, None, 0, [], {}, ["x", "x"], ["x", "y"], ["z"], "region-07", "region-60"]
     cases = [{}, {"kind": "ALPHA"}, {"kind": "ALPHA", "body": {"items": []}}, {"kind": "BETA", "body": {}},
              {"kind": "ALPHA", "body": {"items": [{"state": "ON", "code": "ab-1", "count": 2}]}, "extra": 1}]
     for _ in range(600):
         item = {k: rng.choice(pool) for k in ("state", "code", "count") if rng.random() < 0.6}
-        body = {k: rng.choice(pool) for k in ("mode", "tags") if rng.random() < 0.5}
+        body = {k: rng.choice(pool) for k in ("mode", "tags", "region") if rng.random() < 0.5}
         body["items"] = [item] if rng.random() < 0.9 else rng.choice(pool)
         args = {k: rng.choice(pool) for k in ("level", "flag", "empty") if rng.random() < 0.3}
         args.update(kind=rng.choice(["ALPHA", "BETA", "GAMMA_DELTA", "ZETA", 1, None]), body=body)
@@ -182,3 +192,4 @@ def test_enums_and_reported_definitions_fail_as_fastjsonschema_fails() -> None:
     rules = {outcome[3] for outcome in outcomes if outcome[0] != "ok"}
     assert {"enum", "pattern", "additionalProperties", "required", "type"} <= rules
     assert ("ok", cases[2]) in outcomes
+    assert all(d.validate is not None for d in deferred)
