@@ -109,10 +109,15 @@ _QUALIFIED = re.compile(r"\s(?:at|from|in|on|with|born|of|for|about)\s", re.IGNO
 _POSSESSED = re.compile(r"^'s ((?:(?!(?:on|in|at|for|from|to|is|are|and|or)\b)[A-Za-z-]+ ?)+?)(?=[\s?.,;:!]|$)")
 
 
+_PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,;:]|$)")  # a value's first word in lower case, not an id or address
+
+
 def fill(template: str, values: dict[str, str]) -> str:
     """Fill a template's slots (dotted slot names allowed); a qualified phrase before ``'s`` is turned
-    round ("{contact}'s number" -> "the number of my contact at Northwind")."""
-    if "'s" not in template and "." not in template:  # nothing to turn round, no stop to drop: the plain fill
+    round ("{contact}'s number" -> "the number of my contact at Northwind"), and a value that opens a
+    sentence starts with a capital ("Economy, on my Visa")."""
+    if "'s" not in template and "." not in template and "? {" not in template and "! {" not in template:
+        # nothing to turn round, no stop to drop, no value opening a sentence: the plain fill
         return "".join(literal + (values[name] if name else "") for literal, name in _parsed(template))
     out: list[str] = []
     pending = ""
@@ -130,6 +135,8 @@ def fill(template: str, values: dict[str, str]) -> str:
         out.append(literal)
         if name:
             value = values[name]
+            if literal.endswith((". ", "? ", "! ")) and _PLAIN_WORD.match(value):
+                value = value[0].upper() + value[1:]  # "... for Liam? Economy, on my Visa", not "? economy"
             if _QUALIFIED.search(value):
                 pending = value
             else:
@@ -152,8 +159,8 @@ def sentence(text: str) -> str:
     return text
 
 
-def _keeps_capital(text: str) -> bool:
-    """Sentences that start with "I", a name or an id stay capitalised after "Hi,"."""
+def keeps_capital(text: str) -> bool:
+    """Whether a sentence keeps its capital after "Hi,": it starts with "I", a name or an id."""
     first = text.split(" ", 1)[0]
     return first == "I" or first.startswith(("I'", "I’")) or (len(first) > 1 and not first[1:].islower())
 
@@ -374,6 +381,6 @@ def compose_query(rng: random.Random, contexts: list[str], asks: list[str], regi
     parts = [fewer_pleases(p, rng) for p in parts]
     greeting, closing = pleasantries(rng, register)
     # after "Hi," or "ok so" the sentence runs on; after "Good morning." or "Hey!" a new one starts
-    if greeting and not ends_sentence(greeting) and parts and not _keeps_capital(parts[0]):
+    if greeting and not ends_sentence(greeting) and parts and not keeps_capital(parts[0]):
         parts[0] = parts[0][0].lower() + parts[0][1:]
     return " ".join(p for p in (greeting, *parts, closing) if p)

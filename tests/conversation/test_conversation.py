@@ -338,3 +338,24 @@ def test_an_opening_never_refers_back_to_a_record_it_has_not_named() -> None:
                 for match in re.finditer(rf"\bthat ({nouns})\b", opening, re.IGNORECASE):
                     assert re.search(rf"\b{match.group(1)}", opening[:match.start()], re.IGNORECASE), opening
     assert checked >= 200
+
+
+def test_a_reference_held_back_at_a_sentence_start_is_capitalised() -> None:
+    """Taking "ticket INC0054913" out of "... 111786. Ticket INC0054913 is sorted" leaves "My ticket is
+    sorted" (or "One of my tickets is"), never a sentence that starts in lower case; mid-sentence it stays
+    lower case."""
+    import random
+
+    from covert.conversation.holdback import _by_reference
+
+    helpdesk = get_builder("helpdesk")
+    for seed in range(6):
+        opening = "Please find my record, employee number 111786. Ticket INC0054913 is sorted, please resolve it."
+        found = _by_reference(opening, helpdesk, "resolve_ticket", "ticket_id", "INC0054913", random.Random(seed))
+        assert found is not None
+        new, reply, noun = found
+        assert re.search(r"111786\. (My ticket|One of my tickets) is sorted", new), new
+        assert reply == "It's ticket INC0054913." and noun == "ticket"
+        inner = "Please resolve ticket INC0054913 as fixed."
+        new, _, _ = _by_reference(inner, helpdesk, "resolve_ticket", "ticket_id", "INC0054913", random.Random(seed))
+        assert re.match(r"Please resolve (my ticket|one of my tickets) as fixed\.", new), new

@@ -410,3 +410,15 @@ def test_fill_turns_a_qualified_possessive_round_and_drops_a_doubled_stop() -> N
     assert fill("Subject: {s}. Text: {b}", {"s": "Lunch next week?", "b": "Are you free?"}) == \
         "Subject: Lunch next week? Text: Are you free?"
     assert fill("Subject: {s}. Text: {b}", {"s": "Lunch", "b": "Hi"}) == "Subject: Lunch. Text: Hi"
+
+
+def test_fill_capitalises_a_value_that_opens_a_sentence() -> None:
+    """"... for Liam? Economy, on my Visa", never "? economy"; an address or an id stays as typed."""
+    from covert.language.realize import fill
+
+    frame = "can you reserve {f} for {p}? {c}, on {m}"
+    assert fill(frame, {"f": "SK101", "p": "Liam", "c": "economy", "m": "my Visa"}) == \
+        "can you reserve SK101 for Liam? Economy, on my Visa"
+    assert fill("done. {who} here", {"who": "ana.lee@mail.example"}) == "done. ana.lee@mail.example here"
+    assert fill("done! {what}", {"what": "iPhone case"}) == "done! iPhone case"
+    assert fill("book {c} seats", {"c": "economy"}) == "book economy seats"
