@@ -51,7 +51,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "9"
+BINDER_VERSION = "10"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -503,6 +503,13 @@ def _parents_first(resources: dict[str, Resource]) -> list[Resource]:
 
 
 # -- tools ------------------------------------------------------------------------------------------
+def _takes_a_body(props: dict[str, Any], exposed: dict[str, Any]) -> bool:
+    """Whether an operation takes fields in its body beyond those bound (``exposed``): a create that
+    exposes none of them would be called with nothing."""
+    return any(isinstance(schema, dict) and schema.get("x-in") == "body" and param not in exposed
+               for param, schema in props.items())
+
+
 def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], style: ErrorStyle,
                api_id: str) -> BoundTool:
     op = role.op
@@ -564,6 +571,10 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
         raise BindError("no_id_parameter")
     if role.kind == "update" and not fields:
         raise BindError("nothing_to_update")
+    if role.kind == "create" and not fields and _takes_a_body(props, exposed):
+        # the API takes the record in a body covert cannot fill ("createFeedConnections" with an array of
+        # feeds): bound, it would teach creates with nothing ("createFeedConnections {}")
+        raise BindError("nothing_to_create")
     name = tool_name(op.name)
     parameters = {"type": "object", "properties": exposed,
                   "required": [p for p in required if p in exposed]}

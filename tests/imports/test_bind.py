@@ -300,3 +300,29 @@ def test_a_parent_of_any_kind_is_drawn_and_said_as_a_project() -> None:
     assert value is not None and re.fullmatch(pattern, value) and value.startswith("projects/")
     said, noun = path_phrase(value)
     assert said.startswith("service ") and " of project " in said and "/" not in said and noun == "service"
+
+
+def test_a_create_whose_body_cannot_be_filled_is_left_out() -> None:
+    """createFeedConnections takes its feeds as an array in the body: none of it binds to a record field,
+    so bound it would be called with nothing ("createFeedConnections {}"). It is left out; a create whose
+    API takes no body at all (POST /v1/customers/{customer}/sessions) stays."""
+    import dataclasses
+
+    from covert.imports.model import Operation
+
+    base = shop_openapi()
+    customer = base.operations[1].response
+    feeds = Operation("createCustomerBatch", "createCustomerBatch", "Create one or more customers.",
+                      {"type": "object", "required": [], "properties": {
+                          "items": {"type": "array", "items": customer, "x-in": "body"},
+                          "Tenant-Id": {"type": "string", "x-in": "header"}}},
+                      customer, "write", "POST", "/v1/customers")
+    bare = Operation("createCustomer", "createCustomer", "Create a customer with default settings.",
+                     {"type": "object", "required": [], "properties": {}}, customer, "write", "POST",
+                     "/v1/customers")
+    ops = [op for op in base.operations if op.name != "createCustomer"]
+    api = bind(dataclasses.replace(base, operations=(*ops, feeds)))
+    assert "createCustomerBatch" not in api.tools
+    assert ("createCustomerBatch", "nothing_to_create") in api.left_out
+    api = bind(dataclasses.replace(base, operations=(*ops, bare)))
+    assert api.tools["createCustomer"].spec.parameters["properties"] == {}
