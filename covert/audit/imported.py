@@ -3,7 +3,8 @@
 Each check applies only to imported rows. They read the row as a careful reader does, with rules of their
 own (not the generator's): a value whose form contradicts its field (a currency code that is no code, an
 amount that is no number, a word salad such as "design final 32"), a create called with nothing, a write
-answer that names nothing of what was done, key twins (``sid``/``Sid``) with different values, a system
+answer that names nothing of what was done, key twins (``sid``/``Sid``) with different values, lists of
+empty objects, records that contradict the scope or parent they were asked for, a system
 prompt with repeated or broken nouns, arguments of the wrong kind, a new record in a final state, parallel
 writes that differ in one number only, a list named by another record's name field.
 """
@@ -127,6 +128,56 @@ def case_twin_keys(view: RowView) -> Verdict | None:
                 stack.extend(item.values())
             elif isinstance(item, list):
                 stack.extend(item)
+    return OK
+
+
+def _objects(value: Any) -> Any:
+    """Every dict of nested output data, outermost first (bounded by :data:`MAX_PAIRS`)."""
+    stack, looked = [value], 0
+    while stack and looked < MAX_PAIRS:
+        item = stack.pop()
+        looked += 1
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+@check("empty_objects", "imported outputs listing objects with nothing in them ('errors': [{}], "
+       "'deploymentMappings': [{}, {}])", 0.02)
+def empty_objects(view: RowView) -> Verdict | None:
+    """Imported rows with outputs. Flagged when a list in an output holds an empty object: filler a
+    reader sees, and a count of such items ("2 runtime configs") counts nothing."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        for item in _objects(call.output):
+            for key, value in item.items():
+                if isinstance(value, list) and any(v == {} for v in value):
+                    return _flag("empty_in_list", f"{call.name}: {key}={value!r}"[:160])
+    return OK
+
+
+@check("scope_disagrees", "imported outputs whose records contradict the call's own scope or parent: a snapshot "
+       "listed for project cache-apac-572 saying 'projectId': 'ads-0687bc'", 0.0)
+def scope_disagrees(view: RowView) -> Verdict | None:
+    """Imported rows with successful calls. Flagged when an object of a call's output has a string field
+    named as one of the call's string arguments, holding neither that value nor a path ending in it."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        if is_error(call.output):
+            continue
+        named = {k: v for k, v in call.arguments.items() if isinstance(v, str) and k != "name" and v}
+        if not named:
+            continue
+        for item in _objects(call.output):
+            for key, value in named.items():
+                held = item.get(key)
+                if isinstance(held, str) and held != value and not held.endswith("/" + value) and \
+                        not value.endswith("/" + held):
+                    return _flag("field_contradicts_argument", f"{call.name}: {key}={value!r}, output {held!r}")
     return OK
 
 

@@ -112,6 +112,9 @@ class BoundApi:
         scopes: dict[str, str] = {}
         scoped: dict[str, set[str]] = {}
         patterns: dict[str, Any] = {}
+        # a record field named as the scope or parent parameter its tools take ("projectId", "instance")
+        # holds that scope's or parent's id: a snapshot listed for project cache-apac-572 says so
+        named_as: dict[str, dict[str, tuple[str, str]]] = {}
         for bound in self.tools.values():
             for param in bound.role.scope_params:
                 key = scope_key(param, bound.spec.parameters["properties"][param])
@@ -120,6 +123,9 @@ class BoundApi:
                                               context_for(self.spec.api, scope_noun_of(param)))
                     patterns[key] = bound.spec.parameters["properties"][param].get("pattern")
                 scoped.setdefault(bound.role.table, set()).add(key)
+                named_as.setdefault(bound.role.table, {}).setdefault(param, ("scope", key))
+            for param, table in bound.role.parent_params.items():
+                named_as.setdefault(bound.role.table, {}).setdefault(param, ("parent", table))
         scopes = aligned_scopes(scopes, patterns)
         if scopes:
             tables[SCOPES] = {"scope": dict(sorted(scopes.items()))}
@@ -138,10 +144,13 @@ class BoundApi:
                         set_field(rec, key, value)
                 distinct_names(resource.schema, rec, taken, rng, resource.id_field, ctx)
                 arn_names_its_record(rec, resource.noun, resource.id_field)
-                if parent_ids:
-                    set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
+                parent = tables[resource.parent][rng.choice(parent_ids)] if parent_ids else None
+                if parent is not None:
+                    set_parent(resource, rec, parent, self.resources)
                 for key in sorted(scoped.get(resource.table, ())):
                     rec[key] = scopes[key]
+                _agree_with_scope_and_parent(rec, resource, named_as.get(resource.table, {}), scopes, parent,
+                                             self.resources)
                 # a resource path names the project, location or parent the record lives in
                 links = [scopes[k] for k in sorted(scoped.get(resource.table, ()))]
                 if resource.parent:
@@ -153,6 +162,22 @@ class BoundApi:
             tables[resource.table] = rows
             counters[resource.table] = count
         return {"tables": tables, "counters": counters}
+
+
+def _agree_with_scope_and_parent(rec: dict[str, Any], resource: Resource, named_as: dict[str, tuple[str, str]],
+                                 scopes: dict[str, str], parent: dict[str, Any] | None,
+                                 resources: dict[str, Resource]) -> None:
+    """Set each string field of ``rec`` named as a scope parameter of its tools (``projectId``) to that
+    scope's value, and each named as its direct parent's parameter (``instance``) to the parent's id."""
+    for param, (kind, target) in sorted(named_as.items()):
+        if param == resource.id_field or not isinstance(rec.get(param), str):
+            continue
+        if kind == "scope":
+            rec[param] = scopes[target]
+        elif parent is not None and target == resource.parent and target in resources:
+            parent_id = parent[resources[target].id_field]
+            if isinstance(parent_id, str):
+                rec[param] = parent_id
 
 
 def google_location(rec: dict[str, Any], id_field: str, links: list[Any], rng: random.Random,
