@@ -249,6 +249,12 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
             continue
         if value != {} or required:  # an optional object with nothing in it is left out, not written {}
             out[name] = value
+    if not out and depth and plan.fields:  # a nested object every draw left empty keeps its first value
+        name, sub = plan.fields[0][:2]
+        try:
+            out[name] = value_for(sub, name, rng, depth, ctx, plan.siblings)
+        except Unsatisfiable:
+            pass
     for first, later in plan.ordered:  # what happened first carries the earlier time
         a, b = out.get(first), out.get(later)
         if isinstance(a, str) and isinstance(b, str) and len(a) == len(b) and a > b:

@@ -326,3 +326,52 @@ def test_a_create_whose_body_cannot_be_filled_is_left_out() -> None:
     assert ("createCustomerBatch", "nothing_to_create") in api.left_out
     api = bind(dataclasses.replace(base, operations=(*ops, bare)))
     assert api.tools["createCustomer"].spec.parameters["properties"] == {}
+
+
+def _snapshots_api() -> ApiSpec:
+    """Snapshots listed per project: each record says its project and holds a list of nested objects whose
+    fields are all optional."""
+    from covert.imports.model import Operation
+
+    snapshot = {"type": "object", "properties": {
+        "id": {"type": "string"}, "projectId": {"type": "string", "description": "The project of the snapshot."},
+        "description": {"type": "string"},
+        "pubsubMetadata": {"type": "array", "items": {"type": "object", "properties": {
+            "topicName": {"type": "string"}, "snapshotName": {"type": "string"},
+            "expireTime": {"type": "string", "format": "date-time"}}}}}}
+    project = {"type": "string", "x-in": "path", "description": "The project it lives in."}
+    ops = (
+        Operation("listSnapshots", "listSnapshots", "Lists snapshots.",
+                  {"type": "object", "required": ["projectId"], "properties": {"projectId": project}},
+                  {"type": "object", "properties": {"snapshots": {"type": "array", "items": snapshot}}},
+                  "read", "GET", "/v1/projects/{projectId}/snapshots"),
+        Operation("getSnapshot", "getSnapshot", "Gets a snapshot.",
+                  {"type": "object", "required": ["projectId", "snapshotId"], "properties": {
+                      "projectId": project, "snapshotId": {"type": "string", "x-in": "path"}}},
+                  snapshot, "read", "GET", "/v1/projects/{projectId}/snapshots/{snapshotId}"),
+    )
+    return ApiSpec("openapi", "openapi:snapshots.example:1.0", "Snapshots", "1.0", "Snapshots.", "MIT", None,
+                   {"file": "snapshots.json", "sha256": "0" * 64}, ops)
+
+
+def test_records_say_the_scope_they_live_in_and_list_no_empty_objects() -> None:
+    """A snapshot listed for project P says ``"projectId": P`` (not another project's id), and a list of
+    nested objects holds objects with something in them or nothing at all (never ``[{}]``)."""
+    from covert.imports.record_keys import SCOPES
+
+    api = bind(_snapshots_api())
+    assert "projectId" in api.tools["listSnapshots"].role.scope_params
+    seen_nested = said = 0
+    for seed in range(12):
+        state = api.make_state(random.Random(seed))
+        scope = next(iter(state["tables"][SCOPES]["scope"].values()))
+        records = [r for t, rows in state["tables"].items() if t != SCOPES for r in rows.values()]
+        assert records
+        for rec in records:
+            if "projectId" in rec:
+                assert rec["projectId"] == scope, (rec["projectId"], scope)
+                said += 1
+            for item in rec.get("pubsubMetadata") or []:
+                assert item != {}, rec
+                seen_nested += 1
+    assert seen_nested > 0 and said > 0

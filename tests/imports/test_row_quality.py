@@ -78,7 +78,7 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
     for row in rows:
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
-    for name in ("filler_value", "empty_create", "write_answer_unnamed"):
+    for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -133,3 +133,28 @@ def test_filler_in_an_output_is_counted_by_the_audit(rows: list[dict[str, Any]])
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["filler_value"].flagged] == ["word_salad"]
 
+
+
+def _output(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    tool = next(m for m in row["messages"] if m["role"] == "tool")
+    return tool, json.loads(tool["content"])
+
+
+def test_a_list_of_empty_objects_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    output["deploymentMappings"] = [{}, {}]
+    tool["content"] = json.dumps(output)
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["empty_objects"].flagged] == ["empty_in_list"]
+
+
+def test_an_output_contradicting_its_call_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    key = next(k for k, v in _calls(row)[0]["arguments"].items() if isinstance(v, str) and k != "name")
+    tool, output = _output(row)
+    output[key] = "ads-0687bc"
+    tool["content"] = json.dumps(output)
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["scope_disagrees"].flagged] == \
+        ["field_contradicts_argument"]
