@@ -267,11 +267,12 @@ def create_terminal_status(view: RowView) -> Verdict | None:
     return OK
 
 
-@check("parallel_near_duplicate", "imported parallel writes of one tool whose arguments differ in one number only",
-       0.0)
+@check("parallel_near_duplicate", "imported parallel writes of one tool whose arguments differ in one number only, "
+       "or creates that give their records the same name", 0.0)
 def parallel_near_duplicate(view: RowView) -> Verdict | None:
     """Imported rows with a turn of two writes of one tool. Flagged when two of them differ only in
-    numbers ("national roaming data limit 141 and 58")."""
+    numbers ("national roaming data limit 141 and 58"), or two creates name their records alike (three
+    plugins all "Data Plugin")."""
     if not imported(view):
         return None
     turns = [t for t in view.turns if sum(c.writes for c in t) >= 2]
@@ -283,6 +284,9 @@ def parallel_near_duplicate(view: RowView) -> Verdict | None:
             for b in writes[i + 1:]:
                 if a.name == b.name and numbers_only_differ(a.arguments, b.arguments):
                     return _flag("numbers_only", f"{a.name}: {a.arguments} / {b.arguments}")
+                named = a.name == b.name and is_create(a.name) and rowforms.same_name(a.arguments, b.arguments)
+                if named:
+                    return _flag("same_name", f"{a.name}: {named}={a.arguments[named]!r} twice")
     return OK
 
 

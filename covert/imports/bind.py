@@ -600,6 +600,8 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
         # the API takes the record in a body covert cannot fill ("createFeedConnections" with an array of
         # feeds): bound, it would teach creates with nothing ("createFeedConnections {}")
         raise BindError("nothing_to_create")
+    if role.kind == "create":  # the field that names the new record first: parallel creates differ in it
+        exposed = dict(sorted(exposed.items(), key=lambda kv: not (kv[0] in fields and names_record(fields[kv[0]]))))
     name = tool_name(op.name)
     parameters = {"type": "object", "properties": exposed,
                   "required": [p for p in required if p in exposed]}
