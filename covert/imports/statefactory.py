@@ -12,6 +12,7 @@ loaded. Work is bounded: nesting depth, array lengths and pattern attempts are c
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import random
 import re
@@ -251,10 +252,8 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
             out[name] = value
     if not out and depth and plan.fields:  # a nested object every draw left empty keeps its first value
         name, sub = plan.fields[0][:2]
-        try:
+        with contextlib.suppress(Unsatisfiable):
             out[name] = value_for(sub, name, rng, depth, ctx, plan.siblings)
-        except Unsatisfiable:
-            pass
     for first, later in plan.ordered:  # what happened first carries the earlier time
         a, b = out.get(first), out.get(later)
         if isinstance(a, str) and isinstance(b, str) and len(a) == len(b) and a > b:
