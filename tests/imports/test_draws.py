@@ -226,3 +226,13 @@ def test_a_quantity_google_sends_as_text_keeps_its_digits() -> None:
     assert "pattern" not in cleaned["properties"]["accountId"]  # ids stay in the API's id style
     assert all(value_for(cleaned["properties"]["concurrency"], "concurrency", random.Random(s)).isdigit()
                for s in range(10))
+
+
+def test_a_url_names_its_collection_in_a_true_plural() -> None:
+    """A return policy's URI reads .../policies/..., never .../policys/..."""
+    from covert.imports.fieldvalues import ValueContext
+
+    ctx = ValueContext(noun="return policy")
+    made = {value_for({"type": "string", "format": "uri"}, "returnPolicyUri", random.Random(seed), 0, ctx)
+            for seed in range(10)}
+    assert all("/policies/" in url and "policys" not in url for url in made), made
