@@ -110,7 +110,7 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0, ctx: V
             return []
         low = int(schema.get("minItems", 0) or 0)
         count = min(max(low, _randint(rng, 1, 2)), max(low, MAX_ITEMS))
-        item_name = name[:-1] if name.endswith("s") else name
+        item_name = singular(name) if name.endswith("s") else name  # "countries" -> "country", not "countrie"
         values = [value_for(schema.get("items", {}), item_name, rng, depth + 1, ctx) for _ in range(count)]
         if values and all(v == {} for v in values):
             return []  # objects with nothing in them are no items: "deploymentMappings": [{}] is filler
