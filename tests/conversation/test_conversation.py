@@ -301,7 +301,7 @@ def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
     from covert.language.values import mentions, normalize_text
 
     named = 0
-    for builder in ("messaging", "banking", "helpdesk", "smart_home"):
+    for builder in ("messaging", "banking", "helpdesk", "smart_home", "retail"):
         for category in ("sequential", "multiple"):
             for task in _many(builder, category, 40):
                 try:
@@ -313,6 +313,7 @@ def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
                     if m["role"] == "user":
                         said += " " + normalize_text(m["content"])
                     plan = m.get("reasoning_content") or ""
+                    assert not re.search(r"whose \w+ (?:at|on) is", plan), plan  # "whose placed at is 2026-04-06"
                     found = re.search(r"to find the \w+ whose [\w ]+? is (.+?)(?:,|\.| and then)", plan)
                     if found:
                         named += 1
