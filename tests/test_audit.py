@@ -129,7 +129,8 @@ def test_grammar_artefacts_in_the_query_and_clean_text() -> None:
     for clean in ("Atlas and Pioneer are free at 11:00; Atlas seats 4.", "You have 1 unread email and 3 rooms.",
                   "Rooms free at 11:00: Atlas.", "I deleted the room room-4b1c and the view view.539f.",
                   "Is Atlas free? ana.lee@mail.example here. thanks", "Book it, e.g. at 11:00. Atlas is free.",
-                  "Floors 4 and 5 and Atlas, Iris and Summit are free.", "Wait... and then book it."):
+                  "Floors 4 and 5 and Atlas, Iris and Summit are free.", "Wait... and then book it.",
+                  "I help with admin overrides, consumer overrides, consumer quota metrics and operations."):
         assert not verdict("grammar_artefacts", _calendar(clean)).flagged, clean
 
 
