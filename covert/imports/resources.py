@@ -446,6 +446,10 @@ def _id_field(props: dict[str, Any], noun: list[str], id_param: str | None) -> s
     joined = "".join(noun)
     for suffix in ("id", "name", "arn", "key"):
         candidates.insert(0, joined + suffix)
+    folded = {key.lower().replace("_", "") for key in scalar}
+    if joined + "id" in folded and joined + "arn" in folded:  # domainId and domainArn: the id is the id,
+        candidates.remove(joined + "id")  # and GetDomain(domainId) is never handed the ARN
+        candidates.insert(candidates.index(joined + "arn"), joined + "id")
     for name in candidates:
         for key in sorted(scalar):
             if key.lower().replace("_", "") == name:

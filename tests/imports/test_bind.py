@@ -375,3 +375,13 @@ def test_records_say_the_scope_they_live_in_and_list_no_empty_objects() -> None:
                 assert item != {}, rec
                 seen_nested += 1
     assert seen_nested > 0 and said > 0
+
+
+def test_a_record_with_an_id_and_an_arn_is_known_by_its_id() -> None:
+    """connectcases' domain has domainId and domainArn, and GetDomain takes domainId: the record's id is
+    domainId, so the call is never handed the ARN; an ARN alone still serves."""
+    from covert.imports.resources import _id_field
+
+    both = {"domainId": {"type": "string"}, "domainArn": {"type": "string"}, "name": {"type": "string"}}
+    assert _id_field(both, ["domain"], None) == "domainId"
+    assert _id_field({"domainArn": {"type": "string"}, "name": {"type": "string"}}, ["domain"], None) == "domainArn"
