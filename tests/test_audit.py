@@ -116,6 +116,7 @@ def test_repeated_sentence_frame() -> None:
     ("Atlas is free on May 7. the room seats 4.", "lower_case_start"),
     ("Is Atlas free? the name of the room is Atlas.", "lower_case_start"),
     ("The passenger now reads James Schmidt, born Jun 19, 2004Schmidt.", "glued_words"),
+    ('The note reads "Kept for 30 days.".', "doubled_stop"),
     ("The passenger now reads Schmidt, born Jun 19, 2004 Schmidt, born Jun 19, 2004.", "repeated_span"),
 ])
 def test_grammar_artefacts(answer: str, kind: str) -> None:

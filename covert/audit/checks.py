@@ -209,6 +209,7 @@ _LEGIT_DOUBLES = frozenset({"that", "had", "very", "bye"})
 _LOWER_START = re.compile(r"(?<!\.)(?<!\b[A-Za-z])(?<!\b[A-Za-z]\.[A-Za-z])(?<!\betc)(?<!\bvs)(?<!\bno)[.?!]\s+([a-z][\w'@.+-]*)")
 _CASUAL_CLOSINGS = frozenset(("thanks", "thx", "ty", "cheers", "ta"))  # written in lower case on purpose
 _TYPED = re.compile(r"[@_/\d]|\w[.-]\w|[A-Z]")
+_STOP_AFTER_STOP = re.compile(r'[.!?]"\.')  # a quoted sentence given a second stop: '"Kept for 30 days.".'
 # a word glued to a number ("born Jun 19, 2004Schmidt")
 _GLUED = re.compile(r"(?<![\w-])\d+[A-Z][a-z]{2,}\b")
 # a stretch of words said twice in a row ("James Schmidt, born Jun 19, 2004Schmidt, born Jun 19, 2004")
@@ -242,6 +243,8 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
         if not _TYPED.search(match.group(1)) and match.group(1) not in _CASUAL_CLOSINGS and \
                 text[max(0, match.start() - 15):match.start() + 1].lower() not in data:  # a subject "Dinner on Sunday?"
             found.append(("lower_case_start", text[max(0, match.start() - 20):match.end()]))
+    for match in _STOP_AFTER_STOP.finditer(text):
+        found.append(("doubled_stop", text[max(0, match.start() - 20):match.end()]))
     for match in _GLUED.finditer(text):
         if match.group(0).lower() not in data:
             found.append(("glued_words", match.group(0)))

@@ -468,6 +468,8 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
     noun = next((p for p in reversed(parts) if p not in ("id", "name", "key")), "project")
     if noun in ("location", "locations", "region", "regions"):
         value = make_value("region", rng, ctx)
+    elif noun in ("zone", "zones"):  # "us-central1-a", not "recruiting-zone"
+        value = make_value("zone", rng, ctx)
     elif noun in ("account", "accounts", "organization", "organizations", "customer", "customers"):
         value = make_value("account", rng, ctx)
     elif noun in ("project", "projects"):

@@ -26,6 +26,7 @@ replayed outputs. Several results of one turn share one answer with a different 
 from __future__ import annotations
 
 import random
+import re
 import string
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -245,7 +246,11 @@ def fill_answer(template: str, output: Any, index: int, full: bool = False) -> t
             said = fact.get("said") or fact["value"]
             facts.append(fact)
         text.append(said)
-    return "".join(text), facts
+    return _DOUBLED_STOP.sub(r'\1"', "".join(text)), facts
+
+
+# a quoted value that ends its own sentence takes no second stop: 'It reads "Kept for 30 days."', not '..."."'
+_DOUBLED_STOP = re.compile(r'([.!?])"\.')
 
 
 def _add(facts: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:

@@ -246,3 +246,12 @@ def test_a_list_field_draws_items_of_its_singular() -> None:
     assert countries and not any("-" in c or c[:1].islower() for c in countries), countries
     addresses = [a for seed in range(8) for a in value_for(schema, "ipAddresses", random.Random(seed))]
     assert all(re.fullmatch(r"[\d.]+|[0-9a-f:]+", a) for a in addresses), addresses
+
+
+def test_a_zone_scope_is_a_zone() -> None:
+    """GKE's operations live in a zone such as us-central1-a, not in "recruiting-zone"."""
+    from covert.imports.bind import scope_value
+    from covert.imports.fieldvalues import ValueContext
+
+    zones = {scope_value({"type": "string"}, "zone", random.Random(seed), ValueContext("google")) for seed in range(8)}
+    assert all(re.fullmatch(r"[a-z]+-[a-z]+\d-[a-z]", z) for z in zones), zones

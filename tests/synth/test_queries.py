@@ -422,3 +422,11 @@ def test_fill_capitalises_a_value_that_opens_a_sentence() -> None:
     assert fill("done. {who} here", {"who": "ana.lee@mail.example"}) == "done. ana.lee@mail.example here"
     assert fill("done! {what}", {"what": "iPhone case"}) == "done! iPhone case"
     assert fill("book {c} seats", {"c": "economy"}) == "book economy seats"
+
+
+def test_a_quoted_sentence_takes_no_second_stop() -> None:
+    """'It reads "Kept for 30 days."', never '... days.".'; an unfinished quote keeps the template's stop."""
+    from covert.language.answers import fill_answer
+
+    assert fill_answer('It reads "{d}".', {"d": "Kept for 30 days."}, 0)[0] == 'It reads "Kept for 30 days."'
+    assert fill_answer('It reads "{d}".', {"d": "Kept"}, 0)[0] == 'It reads "Kept".'
