@@ -68,7 +68,7 @@ def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: st
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
     parts = [fewer_pleases(p, rng) for p in refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)]
-    text = _named_afresh(" ".join(finish_sentence(a) for a in parts), nouns)
+    text = _named_afresh(" ".join(finish_sentence(a) for a in parts if a), nouns)
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
 

@@ -430,3 +430,27 @@ def test_a_quoted_sentence_takes_no_second_stop() -> None:
 
     assert fill_answer('It reads "{d}".', {"d": "Kept for 30 days."}, 0)[0] == 'It reads "Kept for 30 days."'
     assert fill_answer('It reads "{d}".', {"d": "Kept"}, 0)[0] == 'It reads "Kept".'
+    from covert.language.realize import sentence
+    from covert.language.values import finish_sentence
+
+    assert sentence('answer my email with "I will be there.".') == 'Answer my email with "I will be there."'
+    assert finish_sentence('add your note: "It still fails.". Shall I?') == 'Add your note: "It still fails." Shall I?'
+
+
+def test_an_identification_said_again_is_dropped_not_made_it() -> None:
+    """A sentence that only says again who the user is ("zara@... here.") goes; it never becomes "it here."
+    A sentence with more to say keeps its back-reference."""
+    import random
+
+    from covert.language.realize import refer_back
+
+    email = "zara.brennan@larkspurhealth.com"
+    parts = [f"{email} here; the meeting is on 23 Apr 2026.",
+             f"Can you schedule a meeting on 20 Apr 2026 at 14:30? {email} here.", f"{email} here."]
+    for seed in range(8):
+        out = refer_back(parts, {email: "email"}, random.Random(seed))
+        assert out == [parts[0], "Can you schedule a meeting on 20 Apr 2026 at 14:30?", ""], out
+        kept = refer_back(["Cancel booking WS3.", "Then rebook booking WS3 for May."], {"booking WS3": "booking"},
+                          random.Random(seed))
+        assert kept[1] in ("Then rebook that booking for May.", "Then rebook the same booking for May.",
+                           "Then rebook it for May."), kept
