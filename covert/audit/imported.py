@@ -159,30 +159,34 @@ def empty_objects(view: RowView) -> Verdict | None:
     return OK
 
 
-def _records(output: Any) -> list[dict[str, Any]]:
-    """The records an output is about: itself, and the objects of its top-level lists (not the objects
-    nested in them, such as a parent's summary)."""
+def _records(output: Any, keys: set[str]) -> list[dict[str, Any]]:
+    """The records an output is about: the output itself when it holds one of ``keys`` (a record, whose
+    own lists are parts of it), else the objects of its top-level lists (a page of records)."""
     if not isinstance(output, dict):
         return []
-    return [output, *(v for value in output.values() if isinstance(value, list) for v in value[:MAX_PAIRS]
-                      if isinstance(v, dict))]
+    if keys & output.keys():
+        return [output]
+    return [v for value in output.values() if isinstance(value, list) for v in value[:MAX_PAIRS] if isinstance(v, dict)]
 
 
 @check("scope_disagrees", "imported outputs whose records contradict the call's own scope or parent: a snapshot "
        "listed for project cache-apac-572 saying 'projectId': 'ads-0687bc'", 0.0)
 def scope_disagrees(view: RowView) -> Verdict | None:
-    """Imported rows with successful calls. Flagged when a record of a call's output (the output, or an
-    object of one of its lists) has a string field named as one of the call's string arguments, holding
-    neither that value nor a path ending in it."""
+    """Imported rows with successful calls. Flagged when a record of a call's output (the output, or the
+    objects of its top-level lists when it is a page of them) has a string field named as one of the
+    call's string arguments (other than a bare ``id`` or ``name``), holding neither that value nor a path
+    ending in it."""
     if not imported(view) or not view.turns:
         return None
     for call in view.calls:
         if is_error(call.output):
             continue
-        named = {k: v for k, v in call.arguments.items() if isinstance(v, str) and k != "name" and v}
+        # a reference to where the record lives or what it is called ("projectId", "instance",
+        # "displayName"); a bare "id" or "name" may be another record's (a list filter's parent)
+        named = {k: v for k, v in call.arguments.items() if isinstance(v, str) and v and k not in ("id", "name")}
         if not named:
             continue
-        for item in _records(call.output):
+        for item in _records(call.output, set(named)):
             for key, value in named.items():
                 held = item.get(key)
                 if isinstance(held, str) and held != value and not held.endswith("/" + value) and \

@@ -385,3 +385,17 @@ def test_a_record_with_an_id_and_an_arn_is_known_by_its_id() -> None:
     both = {"domainId": {"type": "string"}, "domainArn": {"type": "string"}, "name": {"type": "string"}}
     assert _id_field(both, ["domain"], None) == "domainId"
     assert _id_field({"domainArn": {"type": "string"}, "name": {"type": "string"}}, ["domain"], None) == "domainArn"
+    named = {"applicationId": {"type": "string"}, "applicationName": {"type": "string"}}
+    assert _id_field(named, ["application"], None) == "applicationId"
+
+
+def test_a_name_an_arn_and_an_id_are_three_kinds() -> None:
+    """GetApplication(applicationId) is never bound to a record known by its applicationName (nor a name
+    parameter to an ARN): a call would be handed a value of another kind."""
+    from covert.imports.resources import _other_kind
+
+    assert _other_kind(["application", "id"], ["application", "name"])
+    assert _other_kind(["vault", "name"], ["vault", "arn"])
+    assert _other_kind(["domain", "id"], ["domain", "arn"])
+    assert not _other_kind(["application", "id"], ["id"])
+    assert not _other_kind(["bucket"], ["bucket", "name"])
