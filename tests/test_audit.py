@@ -113,6 +113,11 @@ def test_repeated_sentence_frame() -> None:
     ("I deleted the room room.", "doubled_word"),
     ("Free at 11:00: 6 of the 6 rooms that fit.", "n_of_the_n"),
     ("The user wants: could you . First, look it up.", "empty_slot"),
+    ("Atlas is free on May 7. the room seats 4.", "lower_case_start"),
+    ("Is Atlas free? the name of the room is Atlas.", "lower_case_start"),
+    ("The passenger now reads James Schmidt, born Jun 19, 2004Schmidt.", "glued_words"),
+    ('The note reads "Kept for 30 days.".', "doubled_stop"),
+    ("The passenger now reads Schmidt, born Jun 19, 2004 Schmidt, born Jun 19, 2004.", "repeated_span"),
 ])
 def test_grammar_artefacts(answer: str, kind: str) -> None:
     found = verdict("grammar_artefacts", _calendar(answer))
@@ -123,7 +128,10 @@ def test_grammar_artefacts_in_the_query_and_clean_text() -> None:
     assert verdict("grammar_artefacts", _calendar("Atlas is free.", "Please add 1 extra bag(s).")).kind == \
         "paren_plural@query"
     for clean in ("Atlas and Pioneer are free at 11:00; Atlas seats 4.", "You have 1 unread email and 3 rooms.",
-                  "Rooms free at 11:00: Atlas.", "I deleted the room room-4b1c and the view view.539f."):
+                  "Rooms free at 11:00: Atlas.", "I deleted the room room-4b1c and the view view.539f.",
+                  "Is Atlas free? ana.lee@mail.example here. thanks", "Book it, e.g. at 11:00. Atlas is free.",
+                  "Floors 4 and 5 and Atlas, Iris and Summit are free.", "Wait... and then book it.",
+                  "I help with admin overrides, consumer overrides, consumer quota metrics and operations."):
         assert not verdict("grammar_artefacts", _calendar(clean)).flagged, clean
 
 

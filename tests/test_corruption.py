@@ -18,6 +18,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,6 +103,13 @@ def tamper_oracle(root: Path, rel: str = "rl/train-00000-of-00003.parquet") -> N
     call = next(c for turn in truth["calls"] for c in turn if any(isinstance(v, str) for v in c["arguments"].values()))
     key = next(k for k, v in call["arguments"].items() if isinstance(v, str))
     call["arguments"][key] += "0"
+    rewrite_shard(root, rel, rows)
+
+
+def rewrite_shard(root: Path, rel: str, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` as the shard ``rel`` (``config/name.parquet``), as covert writes shards, and put its
+    new sha256 into the manifest (so only the rows' own validation can tell)."""
+    config = rel.split("/")[0]
     with tempfile.TemporaryDirectory() as tmp:
         writer = ShardWriter(Path(tmp), config, "x", 10**6)
         for row in rows:

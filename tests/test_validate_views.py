@@ -5,7 +5,6 @@ config order, on rows broken on purpose in one view only."""
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,10 +15,9 @@ import covert.validation as validation
 from covert.build import BuildConfig, build
 from covert.cli import main
 from covert.io.checked import open_dataset
-from covert.io.parquet import ShardWriter, encode_row
 from covert.io.reader import iter_checked_rows, iter_shard_rows
 from covert.validation.dataset import _view_groups, row_failures, validate_dataset
-from tests.test_corruption import _rehash
+from tests.test_corruption import rewrite_shard
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +34,7 @@ def _rewrite(root: Path, config: str, change: Callable[[int, dict[str, Any]], No
     rows = [row for path, row, _ in iter_shard_rows(root, config) if path.name == rel.split("/")[1]]
     for i, row in enumerate(rows):
         change(i, row)
-    with tempfile.TemporaryDirectory() as tmp:
-        writer = ShardWriter(Path(tmp), config, "x", 10**6)
-        for row in rows:
-            writer.add(encode_row(row, config))
-        [made] = writer.close()
-        shutil.move(made, root / rel)
-    _rehash(root, rel)
+    rewrite_shard(root, rel, rows)
 
 
 def _one_by_one(root: Path) -> list[tuple[str, str, str]]:

@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="airline",
-    version="1.9.0",
+    version="1.10.0",
     description="Airline reservations: find members, search flights, check flight status, book, cancel, change dates, add bags, fix passenger names.",
     environment=AirlineEnv,
     make_state=make_state,

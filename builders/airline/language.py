@@ -230,8 +230,9 @@ LANGUAGE = Language(
                            "Your bags are on {reservation_id} ({checked_bags:n:checked bag} now), for a fee of {fee.amount:money}.")),
         ),
         "update_passenger_details": (
-            Intent(ask=("the details of {passenger_id} on {reservation_id} are wrong — it should be {new_first_name} ", "fix {passenger_id}'s name on {reservation_id}: {new_first_name} {new_last_name}, born {new_date_of_birth}"
+            Intent(ask=("the details of {passenger_id} on {reservation_id} are wrong — it should be {new_first_name} "
                         "{new_last_name}, born {new_date_of_birth}",
+                        "fix {passenger_id}'s name on {reservation_id}: {new_first_name} {new_last_name}, born {new_date_of_birth}",
                         "please correct {passenger_id} on {reservation_id} to {new_first_name} {new_last_name}, "
                         "date of birth {new_date_of_birth}, as on the passport"),
                    answer=("The passenger on {reservation_id} now reads {first_name} {last_name}, born {date_of_birth:date}.",

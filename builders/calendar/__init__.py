@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="calendar",
-    version="1.8.0",
+    version="1.9.0",
     description="Company scheduling: look up people, read calendars, find free slots, book rooms, create, move and cancel meetings, RSVP.",
     environment=CalendarEnv,
     make_state=make_state,

@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="helpdesk",
-    version="1.9.0",
+    version="1.10.0",
     description="Internal IT and HR service desk: find employees, open, assign, escalate, comment on and resolve "
                 "tickets, replace devices, check leave and request time off.",
     environment=HelpdeskEnv,

@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="hotels",
-    version="1.9.0",
+    version="1.10.0",
     description="Hotel booking support: find guests, search hotels and rooms, book, change, cancel, add requests, redeem points.",
     environment=HotelsEnv,
     make_state=make_state,

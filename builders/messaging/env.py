@@ -636,7 +636,8 @@ class MessagingEnv(Environment):
         })
         return self._sent(record)
 
-    @tool(writes=True, errors=("message_not_found", "label_not_found", "no_label_changes", "conflicting_labels"))
+    @tool(writes=True, errors=("message_not_found", "label_not_found", "no_label_changes", "conflicting_labels",
+                               "label_not_on_message"))
     def update_labels(
         self, message_id: str, add_labels: Optional[list[str]] = None, remove_labels: Optional[list[str]] = None
     ) -> LabelResult:
@@ -645,7 +646,7 @@ class MessagingEnv(Environment):
         Args:
             message_id: The message to label.
             add_labels: Names of labels to add, such as ["Travel"].
-            remove_labels: Names of labels to remove.
+            remove_labels: Names of labels to remove; each must be on the message.
         """
         self._message(message_id)
         if not add_labels and not remove_labels:
@@ -654,9 +655,13 @@ class MessagingEnv(Environment):
         both = sorted(set(adding) & set(removing))
         if both:
             raise ToolError("conflicting_labels", f"{', '.join(both)} cannot be added and removed at once; name it once.")
+        absent = [n for n in removing if n not in self.state.get("messages", message_id)["labels"]]
+        if absent:  # "Clients instead of Travel" on a message that was never Travel: the request is mistaken
+            raise ToolError("label_not_on_message", f"Message {message_id} is not labelled {', '.join(absent)}; "
+                                                    "it cannot be removed.")
         message = self.state.edit("messages", message_id)
         added = [n for n in adding if n not in message["labels"] and n not in removing]
-        removed = [n for n in removing if n in message["labels"]]
+        removed = list(removing)
         message["labels"] = [n for n in message["labels"] if n not in removed] + added
         return {"message_id": message_id, "subject": message["subject"], "labels": list(message["labels"]),
                 "added": added, "removed": removed}

@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="retail",
-    version="1.9.0",
+    version="1.10.0",
     description="Online store support: find customers, inspect and track orders, cancel, return, change addresses.",
     environment=RetailEnv,
     make_state=make_state,

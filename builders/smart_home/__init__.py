@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="smart_home",
-    version="1.9.0",
+    version="1.10.0",
     description="Smart home hub support: find homes and rooms, check and control devices, run scenes, "
                 "schedule routines, report energy use.",
     environment=SmartHomeEnv,

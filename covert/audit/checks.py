@@ -204,6 +204,16 @@ _DOUBLED = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 _N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")
 _EMPTY_SLOT = re.compile(r"(?<=\w) [.,;:!?](?=\s|$)|\(\s*\)|\"\"|,\s*,|\b(?:null|NaN|undefined)\b")
 _LEGIT_DOUBLES = frozenset({"that", "had", "very", "bye"})
+# a sentence that starts in lower case ("... 111786. my ticket is sorted", "? the name ..."): not after an
+# abbreviation or an ellipsis, and not an address or an identifier written as typed
+_LOWER_START = re.compile(r"(?<!\.)(?<!\b[A-Za-z])(?<!\b[A-Za-z]\.[A-Za-z])(?<!\betc)(?<!\bvs)(?<!\bno)[.?!]\s+([a-z][\w'@.+-]*)")
+_CASUAL_CLOSINGS = frozenset(("thanks", "thx", "ty", "cheers", "ta"))  # written in lower case on purpose
+_TYPED = re.compile(r"[@_/\d]|\w[.-]\w|[A-Z]")
+_STOP_AFTER_STOP = re.compile(r'[.!?]"\.')  # a quoted sentence given a second stop: '"Kept for 30 days.".'
+# a word glued to a number ("born Jun 19, 2004Schmidt")
+_GLUED = re.compile(r"(?<![\w-])\d+[A-Z][a-z]{2,}\b")
+# a stretch of words said twice in a row ("James Schmidt, born Jun 19, 2004Schmidt, born Jun 19, 2004")
+_REPEATED_SPAN = re.compile(r"(\b[A-Za-z][\w ,'-]{11,80}?)\s?\1\b")
 
 
 def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
@@ -229,16 +239,31 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
     for match in _EMPTY_SLOT.finditer(text):
         if match.group(0).strip() and match.group(0).lower() not in data:
             found.append(("empty_slot", match.group(0)))
+    for match in _LOWER_START.finditer(text):
+        if not _TYPED.search(match.group(1)) and match.group(1) not in _CASUAL_CLOSINGS and \
+                text[max(0, match.start() - 15):match.start() + 1].lower() not in data:  # a subject "Dinner on Sunday?"
+            found.append(("lower_case_start", text[max(0, match.start() - 20):match.end()]))
+    for match in _STOP_AFTER_STOP.finditer(text):
+        found.append(("doubled_stop", text[max(0, match.start() - 20):match.end()]))
+    for match in _GLUED.finditer(text):
+        if match.group(0).lower() not in data:
+            found.append(("glued_words", match.group(0)))
+    for match in _REPEATED_SPAN.finditer(text[:4000]):
+        if len(match.group(1).split()) >= 3 and match.group(0).lower() not in data:  # not "admin overrides, consumer overrides, consumer quotas"
+            found.append(("repeated_span", match.group(0)))
     return found
 
 
 @check("grammar_artefacts", "template artefacts in the user's or the assistant's text: (s), 1 products, "
-       "'Homes: 1', doubled words, '6 of the 6', empty slots", 0.01)
+       "'Homes: 1', doubled words, '6 of the 6', empty slots, a sentence in lower case, a word glued to a "
+       "number, words said twice in a row", 0.01)
 def grammar_artefacts(view: RowView) -> Verdict | None:
     """Every row with text. Regular expressions for the artefacts templates leave: a plural in
     parentheses, a plural after 1 (with one adjective between), a plural label followed by ": 1", a
-    doubled word that is not in the data, "N of the N", and a slot left empty (a space before
-    punctuation, empty quotes or parentheses, null)."""
+    doubled word that is not in the data, "N of the N", a slot left empty (a space before
+    punctuation, empty quotes or parentheses, null), a sentence that starts in lower case (not an address
+    or an identifier as typed), a word glued to a number ("2004Schmidt") and a stretch of words said twice
+    in a row."""
     data = " ".join(" ".join(c.scalars) for c in view.calls).lower()
     for where, texts in (("query", view.user_texts), ("assistant", view.assistant_texts)):
         for text in texts:

@@ -3,7 +3,8 @@
 Each check applies only to imported rows. They read the row as a careful reader does, with rules of their
 own (not the generator's): a value whose form contradicts its field (a currency code that is no code, an
 amount that is no number, a word salad such as "design final 32"), a create called with nothing, a write
-answer that names nothing of what was done, key twins (``sid``/``Sid``) with different values, a system
+answer that names nothing of what was done, key twins (``sid``/``Sid``) with different values, lists of
+empty objects, records that contradict the scope or parent they were asked for, a system
 prompt with repeated or broken nouns, arguments of the wrong kind, a new record in a final state, parallel
 writes that differ in one number only, a list named by another record's name field.
 """
@@ -130,6 +131,70 @@ def case_twin_keys(view: RowView) -> Verdict | None:
     return OK
 
 
+def _objects(value: Any) -> Any:
+    """Every dict of nested output data, outermost first (bounded by :data:`MAX_PAIRS`)."""
+    stack, looked = [value], 0
+    while stack and looked < MAX_PAIRS:
+        item = stack.pop()
+        looked += 1
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+@check("empty_objects", "imported outputs listing objects with nothing in them ('errors': [{}], "
+       "'deploymentMappings': [{}, {}])", 0.02)
+def empty_objects(view: RowView) -> Verdict | None:
+    """Imported rows with outputs. Flagged when a list in an output holds an empty object: filler a
+    reader sees, and a count of such items ("2 runtime configs") counts nothing."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        for item in _objects(call.output):
+            for key, value in item.items():
+                if isinstance(value, list) and any(v == {} for v in value):
+                    return _flag("empty_in_list", f"{call.name}: {key}={value!r}"[:160])
+    return OK
+
+
+def _records(output: Any, keys: set[str]) -> list[dict[str, Any]]:
+    """The records an output is about: the output itself when it holds one of ``keys`` (a record, whose
+    own lists are parts of it), else the objects of its top-level lists (a page of records)."""
+    if not isinstance(output, dict):
+        return []
+    if keys & output.keys():
+        return [output]
+    return [v for value in output.values() if isinstance(value, list) for v in value[:MAX_PAIRS] if isinstance(v, dict)]
+
+
+@check("scope_disagrees", "imported outputs whose records contradict the call's own scope or parent: a snapshot "
+       "listed for project cache-apac-572 saying 'projectId': 'ads-0687bc'", 0.0)
+def scope_disagrees(view: RowView) -> Verdict | None:
+    """Imported rows with successful calls. Flagged when a record of a call's output (the output, or the
+    objects of its top-level lists when it is a page of them) has a string field named as one of the
+    call's string arguments (other than a bare ``id`` or ``name``), holding neither that value nor a path
+    ending in it."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        if is_error(call.output):
+            continue
+        # a reference to where the record lives or what it is called ("projectId", "instance",
+        # "displayName"); a bare "id" or "name" may be another record's (a list filter's parent)
+        named = {k: v for k, v in call.arguments.items() if isinstance(v, str) and v and k not in ("id", "name")}
+        if not named:
+            continue
+        for item in _records(call.output, set(named)):
+            for key, value in named.items():
+                held = item.get(key)
+                if isinstance(held, str) and held != value and not held.endswith("/" + value) and \
+                        not value.endswith("/" + held):
+                    return _flag("field_contradicts_argument", f"{call.name}: {key}={value!r}, output {held!r}")
+    return OK
+
+
 _BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"
                             r"statuss|awses|analysises|criterias|feedbacks|softwares|equipments|informations)\b",
                             re.IGNORECASE)
@@ -216,11 +281,12 @@ def create_terminal_status(view: RowView) -> Verdict | None:
     return OK
 
 
-@check("parallel_near_duplicate", "imported parallel writes of one tool whose arguments differ in one number only",
-       0.0)
+@check("parallel_near_duplicate", "imported parallel writes of one tool whose arguments differ in one number only, "
+       "or creates that give their records the same name", 0.0)
 def parallel_near_duplicate(view: RowView) -> Verdict | None:
     """Imported rows with a turn of two writes of one tool. Flagged when two of them differ only in
-    numbers ("national roaming data limit 141 and 58")."""
+    numbers ("national roaming data limit 141 and 58"), or two creates name their records alike (three
+    plugins all "Data Plugin")."""
     if not imported(view):
         return None
     turns = [t for t in view.turns if sum(c.writes for c in t) >= 2]
@@ -232,6 +298,9 @@ def parallel_near_duplicate(view: RowView) -> Verdict | None:
             for b in writes[i + 1:]:
                 if a.name == b.name and numbers_only_differ(a.arguments, b.arguments):
                     return _flag("numbers_only", f"{a.name}: {a.arguments} / {b.arguments}")
+                named = a.name == b.name and is_create(a.name) and rowforms.same_name(a.arguments, b.arguments)
+                if named:
+                    return _flag("same_name", f"{a.name}: {named}={a.arguments[named]!r} twice")
     return OK
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -9,6 +10,8 @@ from typing import Any
 
 import orjson
 
+from covert.augment.formats import FORMATS, FormatError
+from covert.augment.formats import load as load_format
 from covert.language.values import normalize_text
 
 # bounds for hostile rows: the audit reads at most this much of each text and of each output
@@ -64,11 +67,28 @@ class RowView:
         return bool(self.turns) and not any(c.writes for c in self.calls)
 
 
-def parse_output(content: str) -> Any:
-    """A tool message's content as data; a non-JSON reply (an XML, YAML, CSV or Markdown rendering)
-    becomes the list of the text values it holds (element texts, ``key: value`` values, table cells and
-    bare tokens), so value checks still see them; it holds no records."""
+def _formats_of(row: dict[str, Any]) -> list[str]:
+    """The format each call's output is shown in, by call order, for a ``multi_format`` row (else ``[]``)."""
+    for aug in row.get("augmentations") or []:
+        if isinstance(aug, str):
+            try:
+                aug = orjson.loads(aug)
+            except orjson.JSONDecodeError:
+                continue
+        if isinstance(aug, dict) and aug.get("kind") == "multi_format" and isinstance(aug.get("formats"), list):
+            return [str(f) for f in aug["formats"]]
+    return []
+
+
+def parse_output(content: str, shown_as: str | None = None) -> Any:
+    """A tool message's content as data: read in the format a ``multi_format`` row says it is shown in
+    (``shown_as``: xml, kv, ...), else as JSON; a reply that does not parse so (an XML, YAML, CSV or
+    Markdown rendering) becomes the list of the text values it holds (element texts, ``key: value``
+    values, table cells and bare tokens), so value checks still see them; it holds no records."""
     content = content[:MAX_TEXT * 10]
+    if shown_as in FORMATS:
+        with contextlib.suppress(FormatError):
+            return load_format(content, shown_as)
     try:
         return orjson.loads(content)
     except orjson.JSONDecodeError:
@@ -150,17 +170,20 @@ def row_view(row: dict[str, Any]) -> RowView:
     answer = str(final.get("content") or "")[:MAX_TEXT] if final.get("role") == "assistant" else ""
     outputs = {m.get("tool_call_id"): str(m.get("content") or "") for m in messages if m.get("role") == "tool"}
     turns: list[list[CallView]] = []
+    shown_as = _formats_of(row)
+    j = -1
     for m in messages:
         if m.get("role") != "assistant" or not m.get("tool_calls"):
             continue
         turn = []
         for call in m["tool_calls"]:
+            j += 1
             function = call.get("function") or {}
             name = str(function.get("name", ""))
             arguments = function.get("arguments")
             if not isinstance(arguments, dict):
                 arguments = {}
-            output = parse_output(outputs.get(call.get("id"), ""))
+            output = parse_output(outputs.get(call.get("id"), ""), shown_as[j] if j < len(shown_as) else None)
             turn.append(CallView(name, arguments, output, is_write(builder, name), scalars_of(output)))
         turns.append(turn)
     tools = {}

@@ -18,7 +18,7 @@ from covert.language.realize import (
     CONNECTORS,
     GREETINGS,
     SELECTION_CONTEXTS,
-    _keeps_capital,
+    keeps_capital,
     slots,
 )
 
@@ -38,7 +38,7 @@ class Query:
     def text(self) -> str:
         """The query as one string, with the greeting's capitalisation rule applied."""
         units = [capitalise(u) for u in self.units]
-        if units and self.greeting.endswith(",") and not _keeps_capital(units[0]):
+        if units and self.greeting.endswith(",") and not keeps_capital(units[0]):
             units[0] = units[0][0].lower() + units[0][1:]
         return " ".join(p for p in (self.greeting, *units, self.closing) if p)
 

@@ -63,19 +63,19 @@ def opening_of(task: Any, rng: random.Random, kept: list[str] = (), register: st
     assistant will ask for; greeted as often as users of ``register`` greet. A request that refers back
     ("that contact", one of ``nouns``) to a record nothing before it in the message names, as its
     description is held back for the assistant to ask about, names it afresh ("a contact")."""
-    from covert.language.realize import fewer_pleases, pleasantries, refer_back
+    from covert.language.realize import fewer_pleases, keeps_capital, pleasantries, refer_back
 
     asks = [a for a in task.dialogue.get("asks") or [task.query] if a.strip()]
     # a record said in an earlier request is referred back to ("... and ship that order to ...")
     parts = [fewer_pleases(p, rng) for p in refer_back([*kept, *asks], task.dialogue.get("repeats") or {}, rng)]
-    text = _named_afresh(" ".join(finish_sentence(a) for a in parts), nouns)
+    text = _named_afresh(" ".join(finish_sentence(a) for a in parts if a), nouns)
     if not text:  # everything was held back: a greeting alone is no request to answer
         raise ConversationError("empty_opening")
 
     greeting, _ = pleasantries(rng, register)  # as often as queries
     if getattr(task, "category", "") == "irrelevance" or not task.dialogue.get("asks"):
         greeting = ""  # the whole query (an off-topic request) has its own greeting already
-    return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not text.startswith("I") else \
+    return f"{greeting} {text[0].lower() + text[1:]}" if greeting.endswith(",") and not keeps_capital(text) else \
         (f"{greeting} {text}" if greeting else text)
 
 

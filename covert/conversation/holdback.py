@@ -96,6 +96,8 @@ def _by_reference(opening: str, builder: Builder, tool: str, param: str, value: 
         before = opening[:start]
         if re.search(r"\b(my|your|the|a|an)\s+$", before, re.IGNORECASE):
             before = re.sub(r"\b(my|your|the|a|an)\s+$", "", before, flags=re.IGNORECASE)
+        if not before.strip() or before.rstrip().endswith((".", "?", "!")):
+            vague = vague[0].upper() + vague[1:]  # a sentence it opens starts with a capital: "My ticket is ..."
         new = before + vague + opening[start + len(phrase):]
         return new, f"It's {phrase}.", ref.noun
     return None

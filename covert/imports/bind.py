@@ -51,7 +51,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "9"
+BINDER_VERSION = "10"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -112,6 +112,9 @@ class BoundApi:
         scopes: dict[str, str] = {}
         scoped: dict[str, set[str]] = {}
         patterns: dict[str, Any] = {}
+        # a record field named as the scope or parent parameter its tools take ("projectId", "instance")
+        # holds that scope's or parent's id: a snapshot listed for project cache-apac-572 says so
+        named_as: dict[str, dict[str, tuple[str, str]]] = {}
         for bound in self.tools.values():
             for param in bound.role.scope_params:
                 key = scope_key(param, bound.spec.parameters["properties"][param])
@@ -120,6 +123,9 @@ class BoundApi:
                                               context_for(self.spec.api, scope_noun_of(param)))
                     patterns[key] = bound.spec.parameters["properties"][param].get("pattern")
                 scoped.setdefault(bound.role.table, set()).add(key)
+                named_as.setdefault(bound.role.table, {}).setdefault(param, ("scope", key))
+            for param, table in bound.role.parent_params.items():
+                named_as.setdefault(bound.role.table, {}).setdefault(param, ("parent", table))
         scopes = aligned_scopes(scopes, patterns)
         if scopes:
             tables[SCOPES] = {"scope": dict(sorted(scopes.items()))}
@@ -138,10 +144,13 @@ class BoundApi:
                         set_field(rec, key, value)
                 distinct_names(resource.schema, rec, taken, rng, resource.id_field, ctx)
                 arn_names_its_record(rec, resource.noun, resource.id_field)
-                if parent_ids:
-                    set_parent(resource, rec, tables[resource.parent][rng.choice(parent_ids)], self.resources)
+                parent = tables[resource.parent][rng.choice(parent_ids)] if parent_ids else None
+                if parent is not None:
+                    set_parent(resource, rec, parent, self.resources)
                 for key in sorted(scoped.get(resource.table, ())):
                     rec[key] = scopes[key]
+                _agree_with_scope_and_parent(rec, resource, named_as.get(resource.table, {}), scopes, parent,
+                                             self.resources)
                 # a resource path names the project, location or parent the record lives in
                 links = [scopes[k] for k in sorted(scoped.get(resource.table, ()))]
                 if resource.parent:
@@ -153,6 +162,22 @@ class BoundApi:
             tables[resource.table] = rows
             counters[resource.table] = count
         return {"tables": tables, "counters": counters}
+
+
+def _agree_with_scope_and_parent(rec: dict[str, Any], resource: Resource, named_as: dict[str, tuple[str, str]],
+                                 scopes: dict[str, str], parent: dict[str, Any] | None,
+                                 resources: dict[str, Resource]) -> None:
+    """Set each string field of ``rec`` named as a scope parameter of its tools (``projectId``) to that
+    scope's value, and each named as its direct parent's parameter (``instance``) to the parent's id."""
+    for param, (kind, target) in sorted(named_as.items()):
+        if param == resource.id_field or not isinstance(rec.get(param), str):
+            continue
+        if kind == "scope":
+            rec[param] = scopes[target]
+        elif parent is not None and target == resource.parent and target in resources:
+            parent_id = parent[resources[target].id_field]
+            if isinstance(parent_id, str):
+                rec[param] = parent_id
 
 
 def google_location(rec: dict[str, Any], id_field: str, links: list[Any], rng: random.Random,
@@ -443,6 +468,8 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
     noun = next((p for p in reversed(parts) if p not in ("id", "name", "key")), "project")
     if noun in ("location", "locations", "region", "regions"):
         value = make_value("region", rng, ctx)
+    elif noun in ("zone", "zones"):  # "us-central1-a", not "recruiting-zone"
+        value = make_value("zone", rng, ctx)
     elif noun in ("account", "accounts", "organization", "organizations", "customer", "customers"):
         value = make_value("account", rng, ctx)
     elif noun in ("project", "projects"):
@@ -503,6 +530,13 @@ def _parents_first(resources: dict[str, Resource]) -> list[Resource]:
 
 
 # -- tools ------------------------------------------------------------------------------------------
+def _takes_a_body(props: dict[str, Any], exposed: dict[str, Any]) -> bool:
+    """Whether an operation takes fields in its body beyond those bound (``exposed``): a create that
+    exposes none of them would be called with nothing."""
+    return any(isinstance(schema, dict) and schema.get("x-in") == "body" and param not in exposed
+               for param, schema in props.items())
+
+
 def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], style: ErrorStyle,
                api_id: str) -> BoundTool:
     op = role.op
@@ -564,6 +598,12 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
         raise BindError("no_id_parameter")
     if role.kind == "update" and not fields:
         raise BindError("nothing_to_update")
+    if role.kind == "create" and not fields and _takes_a_body(props, exposed):
+        # the API takes the record in a body covert cannot fill ("createFeedConnections" with an array of
+        # feeds): bound, it would teach creates with nothing ("createFeedConnections {}")
+        raise BindError("nothing_to_create")
+    if role.kind == "create":  # the field that names the new record first: parallel creates differ in it
+        exposed = dict(sorted(exposed.items(), key=lambda kv: not (kv[0] in fields and names_record(fields[kv[0]]))))
     name = tool_name(op.name)
     parameters = {"type": "object", "properties": exposed,
                   "required": [p for p in required if p in exposed]}

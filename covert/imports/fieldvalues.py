@@ -24,6 +24,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from covert.imports.resources import words
+from covert.language.plurals import plural as plural_of
 from covert.language.plurals import singular
 
 # -- data from Faker (read once, drawn with the caller's Random) -------------------------------------
@@ -832,7 +833,7 @@ def _url(rng: random.Random, ctx: ValueContext, kind_words: list[str]) -> str:
     base = f"https://{ctx.host}"
     record = resource_slug(rng, ctx)
     noun = "-".join(_noun_words(ctx)[-1:])
-    plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+    plural = plural_of(noun)  # "policies", not "policys"
     if "html" in kind_words:
         return f"https://{ctx.host.removeprefix('api.')}/{record}"
     if collection:

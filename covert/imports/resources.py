@@ -454,6 +454,10 @@ def _id_field(props: dict[str, Any], noun: list[str], id_param: str | None) -> s
     joined = "".join(noun)
     for suffix in ("id", "name", "arn", "key"):
         candidates.insert(0, joined + suffix)
+    folded = {key.lower().replace("_", "") for key in scalar}
+    if joined + "id" in folded:  # domainId beside domainArn or domainName: the id is the id, and
+        candidates.remove(joined + "id")  # GetDomain(domainId) is never handed the ARN or the name
+        candidates.insert(candidates.index(joined + "arn"), joined + "id")
     for name in candidates:
         for key in sorted(scalar):
             if key.lower().replace("_", "") == name:
@@ -482,9 +486,13 @@ def _id_param(op: Operation, resource: Resource, required: bool = False) -> str 
     return None
 
 
+_KINDS = frozenset(("name", "arn", "id"))
+
+
 def _other_kind(param: list[str], field: list[str]) -> bool:
-    """Whether a parameter and an id field hold different kinds of value: one a name, the other an ARN."""
-    return bool(param and field) and {param[-1], field[-1]} == {"name", "arn"}
+    """Whether a parameter and an id field hold different kinds of value: a name, an ARN and an id are
+    three (``applicationId`` is never handed ``applicationName``'s value)."""
+    return bool(param and field) and param[-1] != field[-1] and {param[-1], field[-1]} <= _KINDS
 
 
 def _break_cycles(by_table: dict[str, Resource]) -> None:

@@ -186,6 +186,16 @@ def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapp
                for v in candidates)
 
 
+def same_name(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+    """The field in which two different calls give their records the same name (three plugins all "Data
+    Plugin"), or ``None``."""
+    from covert.imports.statefactory import names_record
+
+    if a == b:
+        return None
+    return next((k for k, v in a.items() if isinstance(v, str) and v and b.get(k) == v and names_record(k)), None)
+
+
 def numbers_only_differ(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether two calls' arguments differ, and only in numbers ("limit 141" and "limit 58", "sink-28" and
     "sink-15"): two writes a person would not ask for side by side."""

@@ -12,6 +12,7 @@ loaded. Work is bounded: nesting depth, array lengths and pattern attempts are c
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import random
 import re
@@ -38,8 +39,11 @@ from covert.language.plurals import singular
 MAX_DEPTH = 3
 MAX_ITEMS = 3
 # how often an optional field is left out: a record's own fields mostly there, a nested object's half of
-# them (nothing says them; they make outputs long), deeper objects only what they require
-OPTIONAL_LEFT_OUT = (0.15, 0.5)
+# them (nothing says them; they make outputs long), deeper objects half of a few plain values (never an
+# empty "errors": [{}]) besides what they require
+OPTIONAL_LEFT_OUT = (0.15, 0.5, 0.5)
+DEEP_OPTIONAL = 3  # optional plain values an object two levels down may hold
+_PLAIN = frozenset(("string", "integer", "number", "boolean", "enum", "const"))
 
 DEFAULT_CONTEXT = ValueContext()
 _SIMPLE_PATTERNS = (
@@ -106,8 +110,10 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0, ctx: V
             return []
         low = int(schema.get("minItems", 0) or 0)
         count = min(max(low, _randint(rng, 1, 2)), max(low, MAX_ITEMS))
-        item_name = name[:-1] if name.endswith("s") else name
+        item_name = singular(name) if name.endswith("s") else name  # "countries" -> "country", not "countrie"
         values = [value_for(schema.get("items", {}), item_name, rng, depth + 1, ctx) for _ in range(count)]
+        if values and all(v == {} for v in values):
+            return []  # objects with nothing in them are no items: "deploymentMappings": [{}] is filler
         if schema.get("uniqueItems"):
             unique: list[Any] = []
             for v in values:
@@ -190,11 +196,15 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
     props = schema.get("properties") or {}
     required = set(schema.get("required") or ())
     fields = []
+    deep = 0
     for name, sub in props.items():
         if name in required:
             fields.append((name, sub, True, False))
         elif depth <= 1:
             fields.append((name, sub, False, not (depth == 0 and names_record(name))))
+        elif depth == 2 and deep < DEEP_OPTIONAL and isinstance(sub, dict) and _shape(sub)[0] in _PLAIN:
+            fields.append((name, sub, False, True))
+            deep += 1
     seen: dict[str, str] = {}
     twins = []
     firsts: list[str] = []
@@ -233,10 +243,17 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
             out[name] = out[twins[name]]
             continue
         try:
-            out[name] = value_for(sub, name, rng, depth, ctx, plan.siblings)
+            value = value_for(sub, name, rng, depth, ctx, plan.siblings)
         except Unsatisfiable:
             if required:
                 raise
+            continue
+        if value != {} or required:  # an optional object with nothing in it is left out, not written {}
+            out[name] = value
+    if not out and depth and plan.fields:  # a nested object every draw left empty keeps its first value
+        name, sub = plan.fields[0][:2]
+        with contextlib.suppress(Unsatisfiable):
+            out[name] = value_for(sub, name, rng, depth, ctx, plan.siblings)
     for first, later in plan.ordered:  # what happened first carries the earlier time
         a, b = out.get(first), out.get(later)
         if isinstance(a, str) and isinstance(b, str) and len(a) == len(b) and a > b:

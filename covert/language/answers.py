@@ -35,7 +35,7 @@ from covert.errors import Rejected
 from covert.language.plurals import plural
 from covert.language.realize import plural_noun
 from covert.language.spoken import FORMS, Unspeakable, raw_value, say, say_count
-from covert.language.values import get_path, join_items, render
+from covert.language.values import get_path, join_items, render, single_stops
 
 LIST_LIMIT = 4  # a list of at most this many items is named in full; a longer one names LIST_LIMIT - 1
 FULL_LIST_LIMIT = 12  # ... unless the user asked for the list: then up to this many are named
@@ -245,7 +245,7 @@ def fill_answer(template: str, output: Any, index: int, full: bool = False) -> t
             said = fact.get("said") or fact["value"]
             facts.append(fact)
         text.append(said)
-    return "".join(text), facts
+    return single_stops("".join(text)), facts  # 'It reads "Kept for 30 days."', not '... days.".'
 
 
 def _add(facts: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:

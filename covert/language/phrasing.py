@@ -264,6 +264,9 @@ def step_purpose(builder: Builder, task: Any, index: int, said: str, now: bool =
     return f"{read_phrase(call.name, builder)} to answer them"
 
 
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?$")
+
+
 def _picked_phrase(builder: Builder, task: Any, index: int, said: str) -> str:
     """The record call ``index`` is read to pick, in the agent's words ("the email whose sender is Zoe
     Schmidt", "the account with the highest balance"), or ``""``: only by a short value the user said, and
@@ -277,6 +280,8 @@ def _picked_phrase(builder: Builder, task: Any, index: int, said: str) -> str:
             continue
         field = language.noun_of_field(sel.get("by") or "")
         if sel.get("mode") == "field" and field and mentions(said, sel["value"]) and len(render(sel["value"]).split()) <= 4:
+            if _ISO_DATE.match(str(sel["value"])):  # "the order from 2026-04-06", not "whose placed at is"
+                return f"the {ref.noun} from {render(sel['value'])}"
             return f"the {ref.noun} whose {field} is {render(sel['value'])}"
         if sel.get("mode") in ("max", "min") and field:
             return f"the {ref.noun} with the {'highest' if sel['mode'] == 'max' else 'lowest'} {field}"

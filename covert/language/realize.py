@@ -8,7 +8,7 @@ import string
 from functools import cache
 from typing import Any
 
-from covert.language.values import ends_sentence
+from covert.language.values import ends_sentence, single_stops
 
 # Openings and closings by register: most queries have none; customers of a business write a little more
 # formally than colleagues on a work chat, and people talking to their home hub are the most casual.
@@ -109,10 +109,15 @@ _QUALIFIED = re.compile(r"\s(?:at|from|in|on|with|born|of|for|about)\s", re.IGNO
 _POSSESSED = re.compile(r"^'s ((?:(?!(?:on|in|at|for|from|to|is|are|and|or)\b)[A-Za-z-]+ ?)+?)(?=[\s?.,;:!]|$)")
 
 
+_PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,;:]|$)")  # a value's first word in lower case, not an id or address
+
+
 def fill(template: str, values: dict[str, str]) -> str:
     """Fill a template's slots (dotted slot names allowed); a qualified phrase before ``'s`` is turned
-    round ("{contact}'s number" -> "the number of my contact at Northwind")."""
-    if "'s" not in template and "." not in template:  # nothing to turn round, no stop to drop: the plain fill
+    round ("{contact}'s number" -> "the number of my contact at Northwind"), and a value that opens a
+    sentence starts with a capital ("Economy, on my Visa")."""
+    if "'s" not in template and "." not in template and "? {" not in template and "! {" not in template:
+        # nothing to turn round, no stop to drop, no value opening a sentence: the plain fill
         return "".join(literal + (values[name] if name else "") for literal, name in _parsed(template))
     out: list[str] = []
     pending = ""
@@ -130,6 +135,8 @@ def fill(template: str, values: dict[str, str]) -> str:
         out.append(literal)
         if name:
             value = values[name]
+            if literal.endswith((". ", "? ", "! ")) and _PLAIN_WORD.match(value):
+                value = value[0].upper() + value[1:]  # "... for Liam? Economy, on my Visa", not "? economy"
             if _QUALIFIED.search(value):
                 pending = value
             else:
@@ -139,8 +146,8 @@ def fill(template: str, values: dict[str, str]) -> str:
 
 
 def sentence(text: str) -> str:
-    """Capitalise the first letter and end with fitting punctuation."""
-    text = text.strip()
+    """Capitalise the first letter and end with fitting punctuation (a quoted sentence takes no second stop)."""
+    text = single_stops(text.strip())
     if not text:
         return text
     if "@" not in text.split(" ", 1)[0]:  # an email address is written as it is, even first
@@ -152,8 +159,8 @@ def sentence(text: str) -> str:
     return text
 
 
-def _keeps_capital(text: str) -> bool:
-    """Sentences that start with "I", a name or an id stay capitalised after "Hi,"."""
+def keeps_capital(text: str) -> bool:
+    """Whether a sentence keeps its capital after "Hi,": it starts with "I", a name or an id."""
     first = text.split(" ", 1)[0]
     return first == "I" or first.startswith(("I'", "I’")) or (len(first) > 1 and not first[1:].islower())
 
@@ -185,8 +192,12 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
     for part in parts:
         for phrase, noun in longest_first:
             if phrase in said and phrase in part:
-                anaphor = rng.choice(ANAPHORS).format(noun=noun)
                 start = part.find(phrase)
+                said_again = _said_again(part, start, phrase)
+                if said_again is not None:  # "... at 14:30? zara@... here." said earlier: the sentence goes
+                    part = said_again
+                    continue
+                anaphor = rng.choice(ANAPHORS).format(noun=noun)
                 # "it" only as a plain object: not first, not after a particle ("picked up it"), not in a list,
                 # not opening what a colon introduces ("named Holiday Mode: it at 08:45")
                 if anaphor == "it" and (start == 0 or _PARTICLE_END.search(part, 0, start)
@@ -198,6 +209,22 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
         said.update(p for p in repeats if p in part)
         out.append(part)
     return out
+
+
+_SENTENCE_END = re.compile(r"[.?!](?:\s|$)")
+
+
+def _said_again(part: str, start: int, phrase: str) -> str | None:
+    """``part`` without the sentence that opens with ``phrase`` and says little else ("zara@example.com
+    here." said a second time; possibly nothing is left), or ``None`` when the phrase does not open such a
+    sentence (it becomes a back-reference: "it here" would be no sentence)."""
+    if start and not re.search(r"[.?!]\s+$", part[:start]):
+        return None
+    end = _SENTENCE_END.search(part, start + len(phrase))
+    stop = end.end() if end else len(part)
+    if len(part[start + len(phrase):stop].split()) > 4:
+        return None
+    return (part[:start] + part[stop:]).strip()
 
 
 _PLURAL_AUX = {"has": "have", "is": "are", "does": "do", "was": "were", "needs": "need", "stands": "stand"}
@@ -370,10 +397,10 @@ def compose_query(rng: random.Random, contexts: list[str], asks: list[str], regi
     parts = context_sentences + ask_sentences if rng.random() < 0.75 else ask_sentences + context_sentences
     parts += [sentence(c) for c in contexts if _REFERS_BACK.match(c)] + [sentence(t) for t in trailing or ()]
     if repeats:
-        parts = refer_back(parts, repeats, rng)
+        parts = [p for p in refer_back(parts, repeats, rng) if p]
     parts = [fewer_pleases(p, rng) for p in parts]
     greeting, closing = pleasantries(rng, register)
     # after "Hi," or "ok so" the sentence runs on; after "Good morning." or "Hey!" a new one starts
-    if greeting and not ends_sentence(greeting) and parts and not _keeps_capital(parts[0]):
+    if greeting and not ends_sentence(greeting) and parts and not keeps_capital(parts[0]):
         parts[0] = parts[0][0].lower() + parts[0][1:]
     return " ".join(p for p in (greeting, *parts, closing) if p)

@@ -54,10 +54,18 @@ def ends_sentence(text: str) -> bool:
     return text.rstrip(_CLOSERS)[-1:] in (".", "?", "!") if text else False
 
 
+_DOUBLED_STOP = re.compile(r'([.!?])"\.')
+
+
+def single_stops(text: str) -> str:
+    """``text`` with no second stop after a quoted sentence: 'with "I'll be there."', not '... there.".'"""
+    return _DOUBLED_STOP.sub(r'\1"', text) if '".' in text else text
+
+
 def finish_sentence(text: str) -> str:
     """``text`` stripped, with a capital first letter (an email address that opens it is written as typed) and
-    a full stop unless it already ends a sentence."""
-    text = text.strip()
+    a full stop unless it already ends a sentence; a quoted sentence takes no second stop."""
+    text = single_stops(text.strip())
     if not text:
         return text
     if "@" not in text.split(" ", 1)[0]:

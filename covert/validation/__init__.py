@@ -322,7 +322,8 @@ def _check_imported(env_cls: type[Environment], oracle: Oracle, replay: Replay, 
     """What a careful reader refuses in a row on an imported API (:mod:`covert.imports.rowforms`): a filler
     value in a call or an output (``filler_value``), a create that gives nothing but where the record goes
     although its tool takes fields (``empty_create``), an answer that names nothing of a write it reports
-    (``write_answer_unnamed``), two writes of one turn that differ in numbers only (``parallel_near_duplicate``;
+    (``write_answer_unnamed``), two writes of one turn that differ in numbers only (``parallel_near_duplicate``)
+    or two creates of one turn that give their records the same name (``parallel_same_name``;
     ``told`` is what the assistant tells the user, ``None`` for an RL row)."""
     for group in oracle.groups:
         writes = [c for c in group if _writes(env_cls, c)]
@@ -331,6 +332,9 @@ def _check_imported(env_cls: type[Environment], oracle: Oracle, replay: Replay, 
                 if first["name"] == second["name"] and rowforms.numbers_only_differ(first["arguments"],
                                                                                    second["arguments"]):
                     raise Invalid("parallel_near_duplicate", first["name"])
+                if first["name"] == second["name"] and rowforms.is_create(first["name"]) and rowforms.same_name(
+                        first["arguments"], second["arguments"]):
+                    raise Invalid("parallel_same_name", first["name"])
     calls = [c for group in oracle.groups for c in group]
     answer = normalize_text(told) if told else None
     for call, output in zip(calls, replay.outputs, strict=True):

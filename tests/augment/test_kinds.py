@@ -312,3 +312,20 @@ def test_indirect_frames_are_many() -> None:
         framed = {_reframe(unit, random.Random(seed)) for seed in range(200)}
         assert len(framed) >= 8, (unit, framed)
         assert all(f and ("WS89TART" in f or "payees" in f or "INC0058070" in f) for f in framed)
+
+
+def test_a_report_keeps_a_list_whose_item_ends_in_a_question_mark_whole() -> None:
+    """'... (Ravi Johansson), Is the Keystone launch still on track? (Fatima Osei) and ...' is one sentence:
+    when it names what a failed call was to find, it goes whole; the report never starts mid-list with
+    '(Fatima Osei) and Revised proposal ...'."""
+    from covert.augment.kinds.erroneous import found_before
+
+    truth = {"answer_facts": [{"value": "Is the Keystone launch still on track?", "call": 0, "path": "subject"},
+                              {"value": "Revised proposal", "call": 0, "path": "subject"},
+                              {"value": "Ravi Johansson", "call": 1, "path": "name"}],
+             "calls": [[{"name": "list_inbox", "arguments": {}}, {"name": "search_contacts", "arguments": {}}]]}
+    answer = ("Your latest emails are Question about August (Ravi Johansson), Is the Keystone launch still on "
+              "track? (Fatima Osei) and Revised proposal (Kwame Bianchi). Ravi Johansson is in your contacts.")
+    report = found_before(truth, {0}, answer)
+    assert report == ("Before that, I did get this much. What I could find: Is the Keystone launch still on "
+                      "track? and Revised proposal."), report

@@ -210,6 +210,23 @@ class BuilderContract:
                 assert entity in language.entity_tables, f"{entity}: users quote it, so name its table"
         assert len(language.out_of_scope) >= 5, "give at least 5 out-of-scope requests"
 
+    def test_ask_frames_say_each_slot_once(self, builder: Builder) -> None:
+        """A request frame names each of its slots once, and the frames of one intent agree on the slots
+        the user hands over (a frame glued to its neighbour by a misplaced string break says a name twice:
+        "James Schmidt, born Jun 19, 2004Schmidt, born Jun 19, 2004", or drops the date of birth)."""
+        import string
+
+        for tool, intents in builder.language.intents.items():
+            for intent in intents if isinstance(intents, (list, tuple)) else (intents,):
+                frames = list(intent.ask)
+                named = [[n for _, n, _, _ in string.Formatter().parse(f) if n] for f in frames]
+                for frame, names in zip(frames, named, strict=True):
+                    assert len(names) == len(set(names)), f"{tool}: a slot said twice in {frame!r}"
+                required = set(builder.tools[tool].parameters.get("required") or ())
+                for frame, names in zip(frames, named, strict=True):
+                    missing = {n for other in named for n in other if n in required} - set(names)
+                    assert not missing, f"{tool}: {frame!r} leaves out {sorted(missing)} that other frames give"
+
     def test_samplers_are_seeded(self, builder: Builder) -> None:
         from covert.env import item_rng
 

@@ -137,7 +137,7 @@ FLOWN = _reservation(offset=-1)
 
 class TestAirline(BuilderContract):
     builder_name = "airline"
-    fingerprint = "1.9.0:b768d0cde005526f"
+    fingerprint = "1.10.0:b768d0cde005526f"
     cases = [
         # members
         Case("find_customer_by_email", lambda s: {"email": _customer(s)["email"]}),

@@ -143,7 +143,7 @@ CANCELLED, STARTED = setup(status="cancelled"), setup(day=PAST)
 
 class TestCalendar(BuilderContract):
     builder_name = "calendar"
-    fingerprint = "1.8.0:2be66e45badb1a15"
+    fingerprint = "1.9.0:2be66e45badb1a15"
     cases = [
         # find_person
         Case("find_person", lambda s: {"name_or_email": s.get("people", _p(s, 0))["name"]}),

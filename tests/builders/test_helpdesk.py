@@ -106,7 +106,7 @@ NEW_ISSUE = {"category": "network", "priority": "high", "summary": "Conference r
 
 class TestHelpdesk(BuilderContract):
     builder_name = "helpdesk"
-    fingerprint = "1.9.0:18dc5f945ee0a595"
+    fingerprint = "1.10.0:18dc5f945ee0a595"
     cases = [
         Case("find_employee_by_email", lambda s: {"email": _employee(s)["email"].upper()}),
         Case("find_employee_by_email", lambda s: {"email": "nobody@meridianlabs.example.com"}, "employee_not_found"),

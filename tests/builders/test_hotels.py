@@ -104,7 +104,7 @@ MISSING = {"booking_id": "WS000000"}
 
 class TestHotels(BuilderContract):
     builder_name = "hotels"
-    fingerprint = "1.9.0:c93571375f90f689"
+    fingerprint = "1.10.0:c93571375f90f689"
     cases = [
         Case("find_guest_by_email", lambda s: {"email": _guest(s)["email"].upper()}),
         Case("find_guest_by_email", lambda s: {"email": "nobody@example.com"}, "guest_not_found"),

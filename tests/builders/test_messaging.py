@@ -32,6 +32,19 @@ def _own(env) -> None:
     message.update(folder="sent", from_email=env.state.get("account", "owner")["email"], to=["ops@harborfinch.com"])
 
 
+def _labelled(name: str):
+    """Setup: the first message carries label ``name``."""
+    def setup(env) -> None:
+        message = env.state.edit("messages", env.state.ids("messages")[0])
+        message["labels"] = [*(n for n in message["labels"] if n != name), name]
+    return setup
+
+
+def _unlabelled(env) -> None:
+    """Setup: the first message carries no label."""
+    env.state.edit("messages", env.state.ids("messages")[0])["labels"] = []
+
+
 def _msg(**extra):
     return lambda s: {"message_id": _first(s), **extra}
 
@@ -42,7 +55,7 @@ MAIL = {"subject": "Lunch next week?", "body": "Are you free for lunch on Thursd
 
 class TestMessaging(BuilderContract):
     builder_name = "messaging"
-    fingerprint = "1.8.0:8edda4f1a92ca88e"
+    fingerprint = "1.9.0:b3501924bf904b7c"
     cases = [
         Case("search_contacts", lambda s: {"name": f"{_contact(s)['first_name']} {_contact(s)['last_name']}"}),
         Case("search_contacts", lambda s: {"name": _contact(s)["last_name"].lower()}),
@@ -85,7 +98,9 @@ class TestMessaging(BuilderContract):
         Case("forward_message", _msg(to=[]), "no_recipients", setup=_force("inbox")),
         Case("forward_message", _msg(to=["a@b"]), "invalid_recipient", setup=_force("inbox")),
         Case("update_labels", _msg(add_labels=["travel", "Follow-up"])),
-        Case("update_labels", _msg(add_labels=["Important"], remove_labels=["Work", "Clients"])),
+        Case("update_labels", lambda s: {"message_id": _first(s), "add_labels": ["Important"],
+                                         "remove_labels": _message(s)["labels"][:1]}, setup=_labelled("Work")),
+        Case("update_labels", _msg(remove_labels=["Clients"]), "label_not_on_message", setup=_unlabelled),
         Case("update_labels", lambda s: {**MISSING, "add_labels": ["Travel"]}, "message_not_found"),
         Case("update_labels", _msg(add_labels=["Taxes 2019"]), "label_not_found"),
         Case("update_labels", _msg(add_labels=[], remove_labels=[]), "no_label_changes"),

@@ -40,7 +40,7 @@ NEW_ADDRESS = {"address1": "12 Harbor Road", "city": "Boise", "state": "ID", "zi
 
 class TestRetail(BuilderContract):
     builder_name = "retail"
-    fingerprint = "1.9.0:61971512d027ce4e"
+    fingerprint = "1.10.0:61971512d027ce4e"
     cases = [
         Case("find_user_id_by_email", lambda s: {"email": _user(s)["email"]}),
         Case("find_user_id_by_email", lambda s: {"email": "nobody@example.com"}, "user_not_found"),

@@ -81,7 +81,7 @@ def _new_routine(s: State, **extra) -> dict:
 
 class TestSmartHome(BuilderContract):
     builder_name = "smart_home"
-    fingerprint = "1.9.0:bf9b758d670f1518"
+    fingerprint = "1.10.0:bf9b758d670f1518"
     cases = [
         Case("find_homes_by_email", lambda s: {"email": s.get("accounts", s.ids("accounts")[0])["email"].upper()}),
         Case("find_homes_by_email", lambda s: {"email": "nobody@example.com"}, "account_not_found"),

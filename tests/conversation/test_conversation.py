@@ -301,7 +301,7 @@ def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
     from covert.language.values import mentions, normalize_text
 
     named = 0
-    for builder in ("messaging", "banking", "helpdesk", "smart_home"):
+    for builder in ("messaging", "banking", "helpdesk", "smart_home", "retail"):
         for category in ("sequential", "multiple"):
             for task in _many(builder, category, 40):
                 try:
@@ -313,6 +313,7 @@ def test_a_plan_says_which_record_it_reads_for_in_its_own_words() -> None:
                     if m["role"] == "user":
                         said += " " + normalize_text(m["content"])
                     plan = m.get("reasoning_content") or ""
+                    assert not re.search(r"whose \w+ (?:at|on) is", plan), plan  # "whose placed at is 2026-04-06"
                     found = re.search(r"to find the \w+ whose [\w ]+? is (.+?)(?:,|\.| and then)", plan)
                     if found:
                         named += 1
@@ -338,3 +339,24 @@ def test_an_opening_never_refers_back_to_a_record_it_has_not_named() -> None:
                 for match in re.finditer(rf"\bthat ({nouns})\b", opening, re.IGNORECASE):
                     assert re.search(rf"\b{match.group(1)}", opening[:match.start()], re.IGNORECASE), opening
     assert checked >= 200
+
+
+def test_a_reference_held_back_at_a_sentence_start_is_capitalised() -> None:
+    """Taking "ticket INC0054913" out of "... 111786. Ticket INC0054913 is sorted" leaves "My ticket is
+    sorted" (or "One of my tickets is"), never a sentence that starts in lower case; mid-sentence it stays
+    lower case."""
+    import random
+
+    from covert.conversation.holdback import _by_reference
+
+    helpdesk = get_builder("helpdesk")
+    for seed in range(6):
+        opening = "Please find my record, employee number 111786. Ticket INC0054913 is sorted, please resolve it."
+        found = _by_reference(opening, helpdesk, "resolve_ticket", "ticket_id", "INC0054913", random.Random(seed))
+        assert found is not None
+        new, reply, noun = found
+        assert re.search(r"111786\. (My ticket|One of my tickets) is sorted", new), new
+        assert reply == "It's ticket INC0054913." and noun == "ticket"
+        inner = "Please resolve ticket INC0054913 as fixed."
+        new, _, _ = _by_reference(inner, helpdesk, "resolve_ticket", "ticket_id", "INC0054913", random.Random(seed))
+        assert re.match(r"Please resolve (my ticket|one of my tickets) as fixed\.", new), new

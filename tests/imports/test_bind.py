@@ -300,3 +300,102 @@ def test_a_parent_of_any_kind_is_drawn_and_said_as_a_project() -> None:
     assert value is not None and re.fullmatch(pattern, value) and value.startswith("projects/")
     said, noun = path_phrase(value)
     assert said.startswith("service ") and " of project " in said and "/" not in said and noun == "service"
+
+
+def test_a_create_whose_body_cannot_be_filled_is_left_out() -> None:
+    """createFeedConnections takes its feeds as an array in the body: none of it binds to a record field,
+    so bound it would be called with nothing ("createFeedConnections {}"). It is left out; a create whose
+    API takes no body at all (POST /v1/customers/{customer}/sessions) stays."""
+    import dataclasses
+
+    from covert.imports.model import Operation
+
+    base = shop_openapi()
+    customer = base.operations[1].response
+    feeds = Operation("createCustomerBatch", "createCustomerBatch", "Create one or more customers.",
+                      {"type": "object", "required": [], "properties": {
+                          "items": {"type": "array", "items": customer, "x-in": "body"},
+                          "Tenant-Id": {"type": "string", "x-in": "header"}}},
+                      customer, "write", "POST", "/v1/customers")
+    bare = Operation("createCustomer", "createCustomer", "Create a customer with default settings.",
+                     {"type": "object", "required": [], "properties": {}}, customer, "write", "POST",
+                     "/v1/customers")
+    ops = [op for op in base.operations if op.name != "createCustomer"]
+    api = bind(dataclasses.replace(base, operations=(*ops, feeds)))
+    assert "createCustomerBatch" not in api.tools
+    assert ("createCustomerBatch", "nothing_to_create") in api.left_out
+    api = bind(dataclasses.replace(base, operations=(*ops, bare)))
+    assert api.tools["createCustomer"].spec.parameters["properties"] == {}
+
+
+def _snapshots_api() -> ApiSpec:
+    """Snapshots listed per project: each record says its project and holds a list of nested objects whose
+    fields are all optional."""
+    from covert.imports.model import Operation
+
+    snapshot = {"type": "object", "properties": {
+        "id": {"type": "string"}, "projectId": {"type": "string", "description": "The project of the snapshot."},
+        "description": {"type": "string"},
+        "pubsubMetadata": {"type": "array", "items": {"type": "object", "properties": {
+            "topicName": {"type": "string"}, "snapshotName": {"type": "string"},
+            "expireTime": {"type": "string", "format": "date-time"}}}}}}
+    project = {"type": "string", "x-in": "path", "description": "The project it lives in."}
+    ops = (
+        Operation("listSnapshots", "listSnapshots", "Lists snapshots.",
+                  {"type": "object", "required": ["projectId"], "properties": {"projectId": project}},
+                  {"type": "object", "properties": {"snapshots": {"type": "array", "items": snapshot}}},
+                  "read", "GET", "/v1/projects/{projectId}/snapshots"),
+        Operation("getSnapshot", "getSnapshot", "Gets a snapshot.",
+                  {"type": "object", "required": ["projectId", "snapshotId"], "properties": {
+                      "projectId": project, "snapshotId": {"type": "string", "x-in": "path"}}},
+                  snapshot, "read", "GET", "/v1/projects/{projectId}/snapshots/{snapshotId}"),
+    )
+    return ApiSpec("openapi", "openapi:snapshots.example:1.0", "Snapshots", "1.0", "Snapshots.", "MIT", None,
+                   {"file": "snapshots.json", "sha256": "0" * 64}, ops)
+
+
+def test_records_say_the_scope_they_live_in_and_list_no_empty_objects() -> None:
+    """A snapshot listed for project P says ``"projectId": P`` (not another project's id), and a list of
+    nested objects holds objects with something in them or nothing at all (never ``[{}]``)."""
+    from covert.imports.record_keys import SCOPES
+
+    api = bind(_snapshots_api())
+    assert "projectId" in api.tools["listSnapshots"].role.scope_params
+    seen_nested = said = 0
+    for seed in range(12):
+        state = api.make_state(random.Random(seed))
+        scope = next(iter(state["tables"][SCOPES]["scope"].values()))
+        records = [r for t, rows in state["tables"].items() if t != SCOPES for r in rows.values()]
+        assert records
+        for rec in records:
+            if "projectId" in rec:
+                assert rec["projectId"] == scope, (rec["projectId"], scope)
+                said += 1
+            for item in rec.get("pubsubMetadata") or []:
+                assert item != {}, rec
+                seen_nested += 1
+    assert seen_nested > 0 and said > 0
+
+
+def test_a_record_with_an_id_and_an_arn_is_known_by_its_id() -> None:
+    """connectcases' domain has domainId and domainArn, and GetDomain takes domainId: the record's id is
+    domainId, so the call is never handed the ARN; an ARN alone still serves."""
+    from covert.imports.resources import _id_field
+
+    both = {"domainId": {"type": "string"}, "domainArn": {"type": "string"}, "name": {"type": "string"}}
+    assert _id_field(both, ["domain"], None) == "domainId"
+    assert _id_field({"domainArn": {"type": "string"}, "name": {"type": "string"}}, ["domain"], None) == "domainArn"
+    named = {"applicationId": {"type": "string"}, "applicationName": {"type": "string"}}
+    assert _id_field(named, ["application"], None) == "applicationId"
+
+
+def test_a_name_an_arn_and_an_id_are_three_kinds() -> None:
+    """GetApplication(applicationId) is never bound to a record known by its applicationName (nor a name
+    parameter to an ARN): a call would be handed a value of another kind."""
+    from covert.imports.resources import _other_kind
+
+    assert _other_kind(["application", "id"], ["application", "name"])
+    assert _other_kind(["vault", "name"], ["vault", "arn"])
+    assert _other_kind(["domain", "id"], ["domain", "arn"])
+    assert not _other_kind(["application", "id"], ["id"])
+    assert not _other_kind(["bucket"], ["bucket", "name"])

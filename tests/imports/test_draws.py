@@ -226,3 +226,32 @@ def test_a_quantity_google_sends_as_text_keeps_its_digits() -> None:
     assert "pattern" not in cleaned["properties"]["accountId"]  # ids stay in the API's id style
     assert all(value_for(cleaned["properties"]["concurrency"], "concurrency", random.Random(s)).isdigit()
                for s in range(10))
+
+
+def test_a_url_names_its_collection_in_a_true_plural() -> None:
+    """A return policy's URI reads .../policies/..., never .../policys/..."""
+    from covert.imports.fieldvalues import ValueContext
+
+    ctx = ValueContext(noun="return policy")
+    made = {value_for({"type": "string", "format": "uri"}, "returnPolicyUri", random.Random(seed), 0, ctx)
+            for seed in range(10)}
+    assert all("/policies/" in url and "policys" not in url for url in made), made
+
+
+def test_a_list_field_draws_items_of_its_singular() -> None:
+    """The items of "countries" are countries and those of "categories" categories: the item's name is the
+    list's singular ("country"), not the list's name less its last letter ("countrie")."""
+    schema = {"type": "array", "items": {"type": "string"}}
+    countries = [c for seed in range(8) for c in value_for(schema, "countries", random.Random(seed))]
+    assert countries and not any("-" in c or c[:1].islower() for c in countries), countries
+    addresses = [a for seed in range(8) for a in value_for(schema, "ipAddresses", random.Random(seed))]
+    assert all(re.fullmatch(r"[\d.]+|[0-9a-f:]+", a) for a in addresses), addresses
+
+
+def test_a_zone_scope_is_a_zone() -> None:
+    """GKE's operations live in a zone such as us-central1-a, not in "recruiting-zone"."""
+    from covert.imports.bind import scope_value
+    from covert.imports.fieldvalues import ValueContext
+
+    zones = {scope_value({"type": "string"}, "zone", random.Random(seed), ValueContext("google")) for seed in range(8)}
+    assert all(re.fullmatch(r"[a-z]+-[a-z]+\d-[a-z]", z) for z in zones), zones

@@ -78,7 +78,7 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
     for row in rows:
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
-    for name in ("filler_value", "empty_create", "write_answer_unnamed"):
+    for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -133,3 +133,57 @@ def test_filler_in_an_output_is_counted_by_the_audit(rows: list[dict[str, Any]])
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["filler_value"].flagged] == ["word_salad"]
 
+
+
+def _output(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    tool = next(m for m in row["messages"] if m["role"] == "tool")
+    return tool, json.loads(tool["content"])
+
+
+def test_a_list_of_empty_objects_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    output["deploymentMappings"] = [{}, {}]
+    tool["content"] = json.dumps(output)
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["empty_objects"].flagged] == ["empty_in_list"]
+
+
+def test_an_output_contradicting_its_call_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    row = copy.deepcopy(_insert_row(rows))
+    key = next(k for k, v in _calls(row)[0]["arguments"].items() if isinstance(v, str) and k != "name")
+    tool, output = _output(row)
+    output[key] = "ads-0687bc"
+    tool["content"] = json.dumps(output)
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["scope_disagrees"].flagged] == \
+        ["field_contradicts_argument"]
+
+
+BODIES = ("Ship the plan on Friday.", "Review the budget with Ana.", "Call the venue about chairs.",
+          "Send the minutes round.", "Book the train to Leeds.")
+
+
+def test_parallel_creates_naming_their_records_alike_are_refused_and_counted(rows: list[dict[str, Any]]) -> None:
+    """Three plugins all called "Data Plugin" that differ in their description only: a reader refuses
+    the row, so validation does and the audit counts it."""
+    from covert.imports.rowforms import same_name
+
+    assert same_name({"displayName": "Data Plugin", "description": "a"},
+                     {"displayName": "Data Plugin", "description": "b"}) == "displayName"
+    assert same_name({"displayName": "Data Plugin"}, {"displayName": "Billing Plugin"}) is None
+    row = copy.deepcopy(next(r for r in rows if any(
+        len(g) >= 2 and all(c["name"] == INSERT for c in g) for g in r["ground_truth"]["calls"])))
+    group = next(g for g in row["ground_truth"]["calls"] if len(g) >= 2 and all(c["name"] == INSERT for c in g))
+    title = group[0]["arguments"]["title"]
+    for n, call in enumerate(group):  # the same title, bodies that differ
+        call["arguments"].update(title=title, body=BODIES[n])
+    tool_calls = [c for m in row["messages"] for c in m.get("tool_calls") or [] if c["function"]["name"] == INSERT]
+    for n, call in enumerate(tool_calls):
+        arguments = call["function"]["arguments"]
+        parsed = json.loads(arguments) if isinstance(arguments, str) else arguments
+        parsed.update(title=title, body=BODIES[n])
+        call["function"]["arguments"] = json.dumps(parsed) if isinstance(arguments, str) else parsed
+    assert _reason(row) == "parallel_same_name"
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["parallel_near_duplicate"].flagged] == ["same_name"]

@@ -410,3 +410,47 @@ def test_fill_turns_a_qualified_possessive_round_and_drops_a_doubled_stop() -> N
     assert fill("Subject: {s}. Text: {b}", {"s": "Lunch next week?", "b": "Are you free?"}) == \
         "Subject: Lunch next week? Text: Are you free?"
     assert fill("Subject: {s}. Text: {b}", {"s": "Lunch", "b": "Hi"}) == "Subject: Lunch. Text: Hi"
+
+
+def test_fill_capitalises_a_value_that_opens_a_sentence() -> None:
+    """"... for Liam? Economy, on my Visa", never "? economy"; an address or an id stays as typed."""
+    from covert.language.realize import fill
+
+    frame = "can you reserve {f} for {p}? {c}, on {m}"
+    assert fill(frame, {"f": "SK101", "p": "Liam", "c": "economy", "m": "my Visa"}) == \
+        "can you reserve SK101 for Liam? Economy, on my Visa"
+    assert fill("done. {who} here", {"who": "ana.lee@mail.example"}) == "done. ana.lee@mail.example here"
+    assert fill("done! {what}", {"what": "iPhone case"}) == "done! iPhone case"
+    assert fill("book {c} seats", {"c": "economy"}) == "book economy seats"
+
+
+def test_a_quoted_sentence_takes_no_second_stop() -> None:
+    """'It reads "Kept for 30 days."', never '... days.".'; an unfinished quote keeps the template's stop."""
+    from covert.language.answers import fill_answer
+
+    assert fill_answer('It reads "{d}".', {"d": "Kept for 30 days."}, 0)[0] == 'It reads "Kept for 30 days."'
+    assert fill_answer('It reads "{d}".', {"d": "Kept"}, 0)[0] == 'It reads "Kept".'
+    from covert.language.realize import sentence
+    from covert.language.values import finish_sentence
+
+    assert sentence('answer my email with "I will be there.".') == 'Answer my email with "I will be there."'
+    assert finish_sentence('add your note: "It still fails.". Shall I?') == 'Add your note: "It still fails." Shall I?'
+
+
+def test_an_identification_said_again_is_dropped_not_made_it() -> None:
+    """A sentence that only says again who the user is ("zara@... here.") goes; it never becomes "it here."
+    A sentence with more to say keeps its back-reference."""
+    import random
+
+    from covert.language.realize import refer_back
+
+    email = "zara.brennan@larkspurhealth.com"
+    parts = [f"{email} here; the meeting is on 23 Apr 2026.",
+             f"Can you schedule a meeting on 20 Apr 2026 at 14:30? {email} here.", f"{email} here."]
+    for seed in range(8):
+        out = refer_back(parts, {email: "email"}, random.Random(seed))
+        assert out == [parts[0], "Can you schedule a meeting on 20 Apr 2026 at 14:30?", ""], out
+        kept = refer_back(["Cancel booking WS3.", "Then rebook booking WS3 for May."], {"booking WS3": "booking"},
+                          random.Random(seed))
+        assert kept[1] in ("Then rebook that booking for May.", "Then rebook the same booking for May.",
+                           "Then rebook it for May."), kept

@@ -73,7 +73,7 @@ _RETRY_NOTES = ("The system {says}, so I'm trying that again.",
                 "The system {says}. Let me try once more.")
 RETRY_ADVICE = re.compile(r"\b(try (?:it |that |this )?again|retry|in a (?:few|little) (?:minutes|while)|later today|"
                           r"try back)\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")  # not before '(': 'on track? (Fatima Osei)' is one item
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from covert.augment.rows import flat_calls, query_of, recorded_outputs, with_que
 from covert.augment.text import Query, capitalise, is_context, replace_ci, spans, split_query, strip_connector
 from covert.env import get_builder
 from covert.errors import Invalid
-from covert.language.realize import CONNECTORS, _keeps_capital
+from covert.language.realize import CONNECTORS, keeps_capital
 from covert.language.values import get_path, mentions, normalize_text, overlaps, render
 
 OPS = ("describe", "implicit", "reorder")
@@ -145,11 +145,11 @@ def _reframe(unit: str, rng: random.Random) -> str | None:
         match = pattern.match(body)
         if match:
             rest = match.group(1)
-            if not _keeps_capital(rest):
+            if not keeps_capital(rest):
                 rest = rest[:1].lower() + rest[1:]
             framed = rng.choice(templates).format(rest=rest)
             if connector:
-                framed = connector + (framed if _keeps_capital(framed) else framed[:1].lower() + framed[1:])
+                framed = connector + (framed if keeps_capital(framed) else framed[:1].lower() + framed[1:])
             return framed
     return None
 
@@ -194,7 +194,7 @@ def _reorder(query: Query, contexts: list[int], asks: list[int], may_swap_asks: 
         while order == sorted(order):
             rng.shuffle(order)
         ask_units = [bodies[order[0]]] + [
-            rng.choice(CONNECTORS) + (bodies[j] if _keeps_capital(bodies[j]) else bodies[j][:1].lower() + bodies[j][1:])
+            rng.choice(CONNECTORS) + (bodies[j] if keeps_capital(bodies[j]) else bodies[j][:1].lower() + bodies[j][1:])
             for j in order[1:]
         ]
     rng.shuffle(context_units)
