@@ -544,9 +544,12 @@ def described_examples(description: str) -> tuple[str, ...]:
     out: list[str] = []
     for cue in _EXAMPLE_CUE.finditer(description or ""):
         tail = description[cue.end():cue.end() + 160]
+        if tail.lstrip("`'\" ").startswith(("{", "[")):  # a JSON document: its keys and ':' are no examples
+            continue
         for found in _QUOTED.finditer(tail[:120]):
             value = found.group(1).strip()
-            if value and not value.endswith((".", ",")) and "{" not in value and len(value) <= 80:
+            if value and not value.endswith((".", ",")) and "{" not in value and "\\" not in value and \
+                    len(value) <= 80 and any(c.isalnum() for c in value):
                 out.append(value)
             if len(out) >= 4:
                 break

@@ -255,3 +255,14 @@ def test_a_zone_scope_is_a_zone() -> None:
 
     zones = {scope_value({"type": "string"}, "zone", random.Random(seed), ValueContext("google")) for seed in range(8)}
     assert all(re.fullmatch(r"[a-z]+-[a-z]+\d-[a-z]", z) for z in zones), zones
+
+
+def test_a_json_document_in_a_description_gives_no_examples() -> None:
+    """Workflow Executions' ``argument`` says "Example: `'{"argument":"{\\"firstName\\":...}"}'`": its keys and
+    the ':' between them are no values (a create "with argument :" is filler); a plain example still is."""
+    from covert.imports.fieldvalues import described_examples
+
+    document = 'A JSON string. Example: `\'{"argument":"{\\\\"firstName\\\\":\\\\"FIRST\\\\"}"}\'`'
+    assert described_examples(document) == ()
+    assert described_examples('The region, e.g. `us-central1`; for example "en_US".') == ("us-central1", "en_US")
+    assert described_examples('A separator such as ":" or "sep-1".') == ("sep-1",)
