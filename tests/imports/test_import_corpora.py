@@ -70,3 +70,29 @@ def test_cli_imports_a_service_into_the_store(corpora: Path, tmp_path: Path, cap
     empty = tmp_path / "empty-cache"
     assert main(["import", "google", "drive", "--cache", str(empty), "--no-fetch", "--store", str(store)]) == 2
     assert "covert import fetch" in capsys.readouterr().err
+
+
+def test_the_tarball_is_extracted_safely_on_every_python(tmp_path: Path) -> None:
+    """Python 3.11.2 has no tarfile ``filter`` argument: the corpus tarball is still unpacked there, and a
+    member whose name leaves the folder is refused on every Python."""
+    import io
+    import tarfile
+
+    from covert.imports.corpora import _extract_files
+
+    def tarball(name: str) -> tarfile.TarFile:
+        data = io.BytesIO()
+        with tarfile.open(fileobj=data, mode="w") as tar:
+            info = tarfile.TarInfo(name)
+            info.size = 2
+            tar.addfile(info, io.BytesIO(b"{}"))
+        data.seek(0)
+        return tarfile.open(fileobj=data)
+
+    with tarball("package/api/a.json") as tar:
+        _extract_files(tar, tar.getmembers(), tmp_path / "ok")
+    assert (tmp_path / "ok" / "package" / "api" / "a.json").read_text() == "{}"
+    refused = (tarfile.OutsideDestinationError,) if hasattr(tarfile, "data_filter") else (CorpusUnavailable,)
+    with tarball("package/api/../../../evil.json") as tar, pytest.raises(refused):
+        _extract_files(tar, tar.getmembers(), tmp_path / "bad")
+    assert not (tmp_path / "evil.json").exists()
