@@ -187,7 +187,15 @@ def test_l5_calibrates_the_level_to_the_band(sandbox: SandboxPool) -> None:
 PADDING = "\n\n" + (HERE / "dead_code.txt").read_text()
 
 
-def test_seeds_are_admitted_and_copies_are_duplicates(sandbox: SandboxPool) -> None:
+@pytest.fixture(scope="module")
+def seed_sandbox() -> Iterator[SandboxPool]:
+    """The sandbox at its default limits: the seed environments are real, heavier than the toy candidates, and
+    a loaded CI machine must not turn a slow seed into a rejection (it once rejected cryptarithm at 1 s CPU)."""
+    with candidate_sandbox() as pool:
+        yield pool
+
+
+def test_seeds_are_admitted_and_copies_are_duplicates(seed_sandbox: SandboxPool) -> None:
     """Every seed is novel (the same-template pairs too: their behaviour signatures differ in task words, data
     shape and answers), while a renamed copy and a copy padded with dead code (its AST too far from the
     original's for the AST check alone) are duplicates."""
@@ -202,8 +210,10 @@ def test_seeds_are_admitted_and_copies_are_duplicates(sandbox: SandboxPool) -> N
     padded = Candidate("padded", original.source.replace('name = "vertex_cover"', 'name = "cover_again"') + PADDING)
     assert renamed.source != original.source and "cover_again" in padded.source
     assert ast_similarity(ast_shape(padded.source), ast_shape(original.source)) < AdmissionConfig().max_ast_similarity
-    with Admission(solver=NoisyReferenceSolver(0.5), sandbox=sandbox) as admission:
+    with Admission(solver=NoisyReferenceSolver(0.5), sandbox=seed_sandbox) as admission:
         report = admit_all([*seeds, renamed, padded], admission)
+    rejected = {v.name: v.rejection for v in report.verdicts[:len(seeds)] if not v.admitted}
+    assert not rejected, rejected
     assert [v.admitted for v in report.verdicts] == [True] * len(seeds) + [False, False]
     assert [v.rejection for v in report.verdicts[-2:]] == ["L5:duplicate", "L5:duplicate"]
     assert report.verdicts[-1].nearest == "vertex_cover"
