@@ -187,18 +187,11 @@ def test_l5_calibrates_the_level_to_the_band(sandbox: SandboxPool) -> None:
 PADDING = "\n\n" + (HERE / "dead_code.txt").read_text()
 
 
-@pytest.fixture(scope="module")
-def seed_sandbox() -> Iterator[SandboxPool]:
-    """The sandbox at its default limits: the seed environments are real, heavier than the toy candidates, and
-    a loaded CI machine must not turn a slow seed into a rejection (it once rejected cryptarithm at 1 s CPU)."""
-    with candidate_sandbox() as pool:
-        yield pool
-
-
-def test_seeds_are_admitted_and_copies_are_duplicates(seed_sandbox: SandboxPool) -> None:
+def test_seeds_are_admitted_and_copies_are_duplicates() -> None:
     """Every seed is novel (the same-template pairs too: their behaviour signatures differ in task words, data
     shape and answers), while a renamed copy and a copy padded with dead code (its AST too far from the
-    original's for the AST check alone) are duplicates."""
+    original's for the AST check alone) are duplicates. The seeds are real environments, so they run at the
+    sandbox's default limits, not the toy candidates' 1 s CPU (CI once rejected cryptarithm there)."""
     seeds = seed_candidates()
     assert len(seeds) >= 30, "no seed environments"
     assert len(seeds) == len(list(SEEDS.glob("[a-z]*.py"))) - 1  # all but the multi-module MAPF-FrozenLake
@@ -210,7 +203,7 @@ def test_seeds_are_admitted_and_copies_are_duplicates(seed_sandbox: SandboxPool)
     padded = Candidate("padded", original.source.replace('name = "vertex_cover"', 'name = "cover_again"') + PADDING)
     assert renamed.source != original.source and "cover_again" in padded.source
     assert ast_similarity(ast_shape(padded.source), ast_shape(original.source)) < AdmissionConfig().max_ast_similarity
-    with Admission(solver=NoisyReferenceSolver(0.5), sandbox=seed_sandbox) as admission:
+    with candidate_sandbox() as sandbox, Admission(solver=NoisyReferenceSolver(0.5), sandbox=sandbox) as admission:
         report = admit_all([*seeds, renamed, padded], admission)
     rejected = {v.name: v.rejection for v in report.verdicts[:len(seeds)] if not v.admitted}
     assert not rejected, rejected
