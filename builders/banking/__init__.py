@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="banking",
-    version="1.10.0",
+    version="1.10.1",
     description="Retail banking support: find customers, check balances and history, move money, pay bills, "
                 "manage cards and dispute charges.",
     environment=BankingEnv,

@@ -38,7 +38,7 @@ from covert.imports.resources import (
     record_of,
     words,
 )
-from covert.imports.rowforms import FINAL_STATES
+from covert.imports.rowforms import FINAL_STATES, filler
 from covert.imports.statefactory import (
     Unsatisfiable,
     arn_names_its_record,
@@ -381,7 +381,9 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
         slug = resource.noun.replace(" ", "-")
         qualifier = QUALIFIERS[int(hashlib.sha256(f"{api}:{resource.table}:{n}".encode()).hexdigest()[:8], 16)
                                % len(QUALIFIERS)]
-        return f"{qualifier}-{slug}-{n}"
+        made = f"{qualifier}-{slug}-{n}"
+        # a domain known by its name is a host name ("billing-domain-2.example.com", not "billing-domain-2")
+        return made if filler(resource.id_field, made) is None else f"{made}.example.com"
     # an opaque id as services hand them out (``acctok-7f3a9c21e04b``), the same for the same table and n
     prefix = "".join(w[:3] for w in resource.noun.split())[:6] or "rec"
     candidate = f"{prefix}-{hashlib.sha256(f'{api}:{resource.table}:{n}'.encode()).hexdigest()[:12]}"

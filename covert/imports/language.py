@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from covert.env import Intent, Language, Reference, State
 from covert.imports import phrasing
-from covert.imports.bind import BoundApi
+from covert.imports.bind import BoundApi, described_path
 from covert.imports.bound import BoundTool
 from covert.imports.fieldvalues import ValueContext, context_for, field_kind
 from covert.imports.resources import Resource, items_path, record_of, words
@@ -298,9 +298,15 @@ def _scope_words(param: str, schema: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _path_scope(schema: Any) -> bool:
+    """Whether a scope parameter holds a resource path: its pattern is one, or (with no pattern) its
+    description spells one out, as the state's scope value is then made (:func:`~covert.imports.bind.scope_value`)."""
     from covert.imports.statefactory import scope_path
 
-    pattern = schema.get("pattern") if isinstance(schema, dict) else None
+    if not isinstance(schema, dict):
+        return False
+    pattern = schema.get("pattern")
+    if not isinstance(pattern, str):
+        pattern = described_path(schema.get("description"))
     return isinstance(pattern, str) and scope_path(pattern, random.Random(0)) is not None
 
 

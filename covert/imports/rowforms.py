@@ -56,6 +56,14 @@ _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
 _IPV4 = re.compile(r"^(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?$")
 _IPV6 = re.compile(r"^[0-9a-fA-F:]+:[0-9a-fA-F:]*(?:/\d{1,3})?$")
 _DATEISH = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{9,13}$)")
+# a URL: with a scheme or scheme-relative, a path, a URN-like "scheme:rest", git's "git@host:owner/repo.git",
+# or a host and path with no scheme ("us-docker.pkg.dev/my-project/my-repo/image", an image's URI)
+_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//|^/|^[a-z][a-z0-9+.-]*:[^\s]+$|^[\w.-]+@[\w.-]+\.[a-z]{2,}:\S+$|"
+                  r"^(?:[a-z0-9-]+\.)+[a-z]{2,}/\S*$")
+# versions known by name (an agent's working "DRAFT", a function's "$LATEST")
+NAMED_VERSIONS = frozenset(("latest", "current", "draft", "stable", "beta", "alpha", "preview", "head", "main"))
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # an enum constant: FOO_BAR
+_BOUNDS = frozenset(("max", "min", "maximum", "minimum", "total", "average", "avg"))  # "maxHandlingTime": an amount
 _AMOUNT_WORDS = ("rate", "amount", "price", "total", "cost", "micros", "bytes", "count", "percent", "quantity",
                  "balance", "fee")
 
@@ -74,23 +82,23 @@ def form_rule(words: list[str]) -> tuple[str, Any] | None:
     if joined.endswith("languagecode") or last == "locale":
         return "language_code", lambda v: bool(re.fullmatch(r"[a-zA-Z]{2,3}(?:[-_][A-Za-z0-9]{2,4})*", v))
     if last in ("url", "uri", "href") or joined.endswith(("url", "uri")):
-        return "url", lambda v: bool(re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//|^/|^[a-z][a-z0-9+.-]*:[^\s]+$", v)) \
-            and " " not in v
+        return "url", lambda v: bool(_URL.match(v)) and " " not in v
     if last == "email" or joined.endswith("emailaddress"):
         return "email", lambda v: "@" in v and " " not in v
     if last in ("ip", "ipv4") or joined.endswith(("ipaddress", "ipv4address")):
         return "ip", lambda v: bool(_IPV4.match(v) or _IPV6.match(v))
-    if "cidr" in words:
+    if "cidr" in words and last not in ("id", "ids"):
         return "cidr", lambda v: "/" in v and " " not in v
     if last == "arn":
         return "arn", lambda v: v.startswith("arn:")
     if joined.endswith(("mimetype", "contenttype", "mediatype")):
         return "mime", lambda v: bool(re.fullmatch(r"[\w.+-]+/[\w.+-]+(?:;.*)?", v))
     if last in ("version", "revision") and prev not in ("secret", "password"):
-        return "version", lambda v: any(ch.isdigit() for ch in v) or v in ("latest", "LATEST", "$LATEST", "current")
+        return "version", lambda v: any(ch.isdigit() for ch in v) or v.lower().lstrip("$") in NAMED_VERSIONS
     if last in ("phone", "fax", "mobile") or "phone" in joined:
         return "phone", lambda v: sum(ch.isdigit() for ch in v) >= 7
-    if last in ("time", "timestamp", "at", "date", "datetime") and prev not in ("up", "run", "response", "wait"):
+    if last in ("time", "timestamp", "at", "date", "datetime") and prev not in ("up", "run", "response", "wait") \
+            and words[0] not in _BOUNDS:  # "maxHandlingTime" is a number of days
         return "timestamp", lambda v: bool(_DATEISH.match(v)) or bool(re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", v))
     if last in ("html", "snippet") or joined.endswith("htmlsnippet"):
         return "html", lambda v: "<" in v and ">" in v
@@ -113,14 +121,15 @@ def _rule_of(key: str) -> tuple[str, Any] | None:
 
 def filler(key: str, value: str) -> str | None:
     """Why a string value is filler for its field (``word_salad``, ``lorem``, ``not_<form>`` when its form
-    contradicts the field's name), or ``None``."""
+    contradicts the field's name), or ``None``. An API's enum constant (``BOOSTED_SPEC_CONTENT``) is a code
+    of the API's own, whatever the field's name suggests."""
     if _SALAD.match(value):
         return "word_salad"
     tokens = value.lower().split()
     if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
         return "lorem"
     rule = _rule_of(key)
-    if rule is not None and value and not rule[1](value):
+    if rule is not None and value and not rule[1](value) and not _CONSTANT.match(value):
         return f"not_{rule[0]}"
     return None
 
@@ -154,11 +163,13 @@ _PLACE_WORDS = ("parent", "lives in", "project", "location", "region", "account"
 
 def where_params(properties: Mapping[str, Any]) -> set[str]:
     """The parameters of a tool (its ``properties``) that only say where a record goes: its parent,
-    project, region, account."""
+    project, region, account. A ``name`` is the record's own (Google's resource name, whose description
+    gives a path under a project as its example), never only where it goes."""
     out = set()
     for key, schema in properties.items():
         description = str(schema.get("description") or "").lower() if isinstance(schema, dict) else ""
-        placed = _PLACE_PARAM.search(key) and (key.lower() == "parent" or any(w in description for w in _PLACE_WORDS))
+        placed = _PLACE_PARAM.search(key) and key.lower() != "name" and (
+            key.lower() == "parent" or any(w in description for w in _PLACE_WORDS))
         if placed or (description.startswith("the ") and description.endswith("it lives in.")) or (
                 "'s id." in description and key != "name"):
             out.add(key)

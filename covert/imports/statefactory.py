@@ -34,6 +34,7 @@ from covert.imports.fieldvalues import (
     vary_example,
 )
 from covert.imports.resources import words
+from covert.imports.rowforms import filler
 from covert.language.plurals import singular
 
 MAX_DEPTH = 3
@@ -480,7 +481,8 @@ def _string_plan(schema: dict[str, Any], name: str, siblings: frozenset[str]) ->
     description = schema.get("description")
     kind = field_kind(name, description[:300] if isinstance(description, str) else "",
                       fmt if isinstance(fmt, str) else "", pattern if isinstance(pattern, str) else "", siblings)
-    examples = () if kind.startswith("const:") else _examples(schema)
+    # an example whose form its field contradicts ("the timestamp of 'last_error_status'") is no example
+    examples = () if kind.startswith("const:") else tuple(e for e in _examples(schema) if filler(name, e) is None)
     high = schema.get("maxLength")
     plan = _StringPlan(kind, examples, kind not in _TEXT_KINDS,
                        kind == "currency" and "lowercase" in str(description or "").lower(),

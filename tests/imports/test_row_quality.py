@@ -31,6 +31,10 @@ INSERT = "notes_notes_insert"
     ("allowedCidrBlocks", "harbor", "not_cidr"),
     ("unitPrice", "cheap", "not_number"),
     ("HTMLSnippet", "plain words", "not_html"),
+    ("createTime", "last_error_status", "not_timestamp"),
+    ("agentVersion", "banana", "not_version"),
+    ("homepageUrl", "our site", "not_url"),
+    ("DomainName", "bi-domain-2", "not_hostname"),
 ])
 def test_filler_is_named(key: str, value: str, why: str) -> None:
     assert filler(key, value) == why
@@ -39,6 +43,10 @@ def test_filler_is_named(key: str, value: str, why: str) -> None:
 @pytest.mark.parametrize(("key", "value"), [
     ("currencyCode", "EUR"), ("allowedCidrBlocks", "10.32.0.0/16"), ("unitPrice", "12.50"),
     ("displayName", "Harbor Analytics"), ("HTMLSnippet", "<p>Spring sale</p>"), ("port", "https"),
+    # what specs give as examples and values, read wrongly by the field's name before
+    ("agentVersion", "DRAFT"), ("ssh_url", "git@github.com:octocat/Hello-World.git"),
+    ("uri", "us-docker.pkg.dev/my-project/my-repo/image"), ("maxHandlingTime", "20786318"),
+    ("SubnetCidrReservationId", "subcid-65937ed92be9"), ("specContentType", "BOOSTED_SPEC_CONTENT"),
 ])
 def test_values_of_their_kind_pass(key: str, value: str) -> None:
     assert filler(key, value) is None
@@ -49,6 +57,11 @@ def test_empty_create_and_unnamed_write_rules() -> None:
     assert empty_create(props, {"parent": "projects/harbor"})
     assert not empty_create(props, {"parent": "projects/harbor", "title": "Q3 plan"})
     assert not empty_create({"parent": props["parent"]}, {"parent": "projects/harbor"})  # the API takes no body
+    # a Google resource's own name, whose description gives a path under a project as its example, names it
+    named = {**props, "name": {"type": "string", "description": "The resource path name. For example, "
+                                                                "`projects/p/locations/us-central1/registries/r`."}}
+    assert not empty_create(named, {"parent": "projects/harbor/locations/us-east1", "name": "registries/iot-7"})
+    assert empty_create(named, {"parent": "projects/harbor/locations/us-east1"})
     output = {"id": "note-0042", "title": "Q3 plan"}
     assert names_write(normalize_text("I created the note Q3 plan."), props, {"title": "Q3 plan"}, output)
     assert not names_write(normalize_text("Done: the note has been created."), props, {"title": "Q3 plan"}, output)
@@ -187,3 +200,19 @@ def test_parallel_creates_naming_their_records_alike_are_refused_and_counted(row
     assert _reason(row) == "parallel_same_name"
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["parallel_near_duplicate"].flagged] == ["same_name"]
+
+
+def test_a_described_example_its_field_refuses_is_never_drawn() -> None:
+    import random
+
+    from covert.imports.statefactory import value_for
+
+    # Cloud IoT's lastErrorTime: "... such as a failure to publish. This field is the timestamp of 'last_error_status'."
+    schema = {"type": "string", "description": "The time the most recent error occurred, such as a failure to "
+                                               "publish; the timestamp of 'last_error_status'."}
+    drawn = {value_for(schema, "lastErrorTime", random.Random(seed)) for seed in range(40)}
+    assert "last_error_status" not in drawn
+    assert all(filler("lastErrorTime", v) is None for v in drawn), drawn
+    # an example of the right form is still drawn
+    zone = {"type": "string", "description": "The zone, e.g. `us-central1-a`."}
+    assert "us-central1-a" in {value_for(zone, "zone", random.Random(seed)) for seed in range(40)}
