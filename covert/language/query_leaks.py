@@ -46,7 +46,7 @@ _VERB_NOUN = re.compile(r"\b(?:the|a|an|new|this|that|each|every|whose|my)\s+(?:
                         r"describe|retrieve|insert|modify|remove)s?(?=\s+(?:is|was|are|were|for|in|named|called|"
                         r"with|I|you)\b|\s*[.?!,;:]|\s*$)", re.IGNORECASE)
 _PADDING = re.compile(r"(?i)([a-z])\1{3,}")
-_VOWELLESS = re.compile(r"(?i)^[b-df-hj-np-tv-z]{5,}$")
+_VOWELLESS = re.compile(r"(?i)^[b-df-hj-np-tv-xz]{5,}$")  # "y" is a vowel in "Flynn" and "Lynch"
 _URL_SCHEME = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://")  # "https://" ("https" has no vowels, and is no filler)
 
 
@@ -63,6 +63,15 @@ def _opaque(value: str) -> bool:
         cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
         return letters >= 3 and (digits >= 3 or cases)
     return False
+
+
+_FILE_KEY = re.compile(r"(?i)path|dir|folder|file|mount")
+
+
+def _file_path_given(said: str, values: list[tuple[str, Any]]) -> bool:
+    """Whether ``said`` is a file system path a call takes as a path (a watched directory "/srv/ml/config"):
+    a person types that one as it is."""
+    return said.startswith("/") and any(value == said and _FILE_KEY.search(key) for key, value in values)
 
 
 def filler(value: str) -> str:
@@ -177,8 +186,11 @@ def query_leaks(query: str, tools: list[dict[str, Any]], calls: list[dict[str, A
     match = _DOTTED_OP.search(text)
     if match and "@" not in match.group(0) and not re.search(r"\.(?:com|org|net|io|ai|dev)\b", match.group(0)):
         found.append(("operation_id", match.group(0)))
+    values: list[tuple[str, Any]] = []
+    for call in calls[:100]:
+        _scalars(call.get("arguments") or {}, values)
     match = _PATH.search(text)
-    if match:
+    if match and not _file_path_given(match.group(0).strip().rstrip("."), values):
         found.append(("path", match.group(0).strip()))
     for key in sorted(keys):
         if len(key) >= 4 and key in text and re.search(rf"(?<![\w@.]){re.escape(key)}(?![\w@])", text):
@@ -187,9 +199,6 @@ def query_leaks(query: str, tools: list[dict[str, Any]], calls: list[dict[str, A
     match = _VERB_NOUN.search(text)
     if match:
         found.append(("verb_as_noun", match.group(0)))
-    values: list[tuple[str, Any]] = []
-    for call in calls[:100]:
-        _scalars(call.get("arguments") or {}, values)
     seen: set[str] = set()
     for key, value in values:
         said = str(value)

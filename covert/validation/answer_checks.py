@@ -339,7 +339,15 @@ def _list_problem(answer_norm: str, query: str, last: list[Any]) -> Problem:
     if not records:
         return None
     for record in records:
-        for value in record.values():
-            if distinctive(value) and not mentions(query_norm, value) and mentions(answer_norm, value):
+        for key, value in record.items():
+            if (distinctive(value) or _record_name(key, value)) and not mentions(query_norm, value) \
+                    and mentions(answer_norm, value):
                 return None
     return "answer_names_no_item", "a list request whose answer names none of the records returned"
+
+
+def _record_name(key: Any, value: Any) -> bool:
+    """Whether ``value`` is what a record is called (its ``name`` or ``title``, ``applicationName``): a
+    name in lower case ("docs-risk") names it as well as "Docs Risk" would."""
+    return isinstance(key, str) and key.lower().endswith(("name", "title")) and isinstance(value, str) \
+        and 3 <= len(value) <= 200

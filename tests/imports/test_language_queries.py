@@ -301,3 +301,13 @@ def test_a_name_of_joined_words_is_no_opaque_id() -> None:
 
     assert not _opaque("SandboxMedia") and not _opaque("IngestInventory")
     assert _opaque("aB3kZ9qW2xL7") and _opaque("8e309170a58a7f80")
+
+
+def test_a_directory_the_call_takes_and_a_name_with_y_are_said_as_they_are() -> None:
+    from covert.language.query_leaks import filler
+
+    watch = {"name": "post_directorywatches", "arguments": {"path": "/srv/ml/config", "name": "ml-config"}}
+    assert query_leaks("Start watching the directory /srv/ml/config, and call it ml-config.", [], [watch]) == []
+    # a URL path the user never gives is still one
+    assert query_leaks("Call /v1/customers/list for me.", [], [watch]) == [("path", "/v1/customers/list")]
+    assert filler("Shared with Green & Flynn for the warehouse pilot.") == ""

@@ -248,3 +248,17 @@ def test_sums_agree_with_the_field_noun() -> None:
     for template in AGGREGATE_ASKS["sum"]:
         ask = template.format(field="points", items="my points movements", whats="what are")
         assert not _STOCK_HANDOVER.search(ask) and "what's the points" not in ask, ask
+
+
+def test_a_list_answer_naming_records_by_their_lower_case_names_names_them() -> None:
+    from covert.validation.answer_checks import answer_problem
+
+    truth = {"answer_facts": [], "behaviour": "tool_use"}
+    groups = [[{"name": "ListAgentSpaces", "arguments": {}}]]
+    outputs = [{"agentSpaceSummaries": [{"agentSpaceId": "agespa-7daa79a160ed", "name": "docs-risk"},
+                                        {"agentSpaceId": "agespa-950deebb8452", "name": "batch-agent-space-west"}]}]
+    named = "I found 2 agent spaces: docs-risk and batch-agent-space-west."
+    assert answer_problem(named, "Which agent spaces exist right now?", truth, outputs, groups) is None
+    found = answer_problem("There are a couple of agent spaces.", "Which agent spaces exist right now?", truth,
+                           outputs, groups)
+    assert found is not None and found[0] == "answer_names_no_item"
