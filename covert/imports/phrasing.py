@@ -208,7 +208,7 @@ _EVERYDAY_FRAMES = (
     "Any {thing} you'd suggest for {whom}?",
     "What should {whom} know about {topic}?", "Which {sport} team is top of the league right now?",
     "Convert this for me: how many {conversion}?", "Where should I stay in {city} {when}?",
-    "Any ideas for naming {pet}?", "My {garment} has {stain} on it - what now?",
+    "Any ideas for naming {pet}?", "I got {stain} on {garment} - what now?",
 )
 _EVERYDAY_FILLS = {
     "city": ("Porto", "Denver", "Osaka", "Nairobi", "Montreal", "Krakow", "Valencia", "Auckland", "Lima", "Tallinn",

@@ -311,3 +311,14 @@ def test_a_directory_the_call_takes_and_a_name_with_y_are_said_as_they_are() -> 
     # a URL path the user never gives is still one
     assert query_leaks("Call /v1/customers/list for me.", [], [watch]) == [("path", "/v1/customers/list")]
     assert filler("Shared with Green & Flynn for the warehouse pilot.") == ""
+
+
+def test_everyday_requests_put_no_article_after_a_possessive() -> None:
+    import re
+
+    from covert.imports.phrasing import everyday_requests
+
+    made = everyday_requests()
+    assert len(made) > 300
+    broken = [r for r in made if re.search(r"\b(?:[Mm]y|[Yy]our|[Tt]he|[Oo]ur) (?:a|an) ", r)]
+    assert broken == [], broken[:5]
