@@ -619,3 +619,16 @@ def test_language_measures_of_a_config() -> None:
     assert count == 20 and share == 0.5
     replies = confirmation_replies(["Yes, please go ahead.", "Wait, will anything else change?", "Okay, go ahead."])
     assert replies["confirmations"] == 3 and abs(replies["not_plain_yes"] - 1 / 3) < 1e-3
+
+
+def test_a_tool_name_says_it_writes_after_a_modifier() -> None:
+    # an imported dataset audited where its store is not installed: the tool's name is all there is
+    from covert.audit.rows import is_write, writes_by_name
+
+    assert writes_by_name("partialUpdateProjectRole") and writes_by_name("batchCreateUsers")
+    assert writes_by_name("DeleteBucket") and writes_by_name("widgets_patch")
+    assert writes_by_name("enterprise-admin_delete-global-webhook") and writes_by_name("notes_patch_2")
+    assert writes_by_name("apps_remove-repo-from-installation-for-authenticated-user")
+    assert not writes_by_name("partialListRoles") and not writes_by_name("getAllProjectRoles")
+    assert not writes_by_name("enterprise-admin_list-global-webhooks") and not writes_by_name("notes_list_2")
+    assert is_write("api.openapi.not.installed", "partialUpdateProjectRole")

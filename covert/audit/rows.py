@@ -142,11 +142,28 @@ _LAST_VERBS = frozenset(("patch", "put", "delete", "insert", "update", "create",
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
+# words that may come before a name's verb (``partialUpdateProjectRole``, ``batchCreateUsers``)
+_VERB_MODIFIERS = frozenset(("partial", "batch", "bulk", "force", "soft", "hard", "full", "async"))
+
+
 def writes_by_name(tool: str) -> bool:
     """Whether a tool's name says it writes: its first or last word is a write verb (``cancel_order``,
-    ``DeleteBucket``, ``widgets_patch``, ``compute.instances.delete``)."""
+    ``DeleteBucket``, ``widgets_patch``, ``compute.instances.delete``), or its second after a modifier
+    (``partialUpdateProjectRole``), or the first after a namespace (``enterprise-admin_delete-global-webhook``);
+    a number that keeps two names apart (``notes_patch_2``) is no word of it."""
     words = [w.lower() for w in _NAME_WORDS.findall(tool)]
-    return bool(words) and (words[0] in _WRITE_VERBS or words[-1] in _LAST_VERBS)
+    while words and words[-1].isdigit():
+        words.pop()
+    if not words:
+        return False
+    heads = [words[0]]
+    if words[0] in _VERB_MODIFIERS and len(words) > 1:
+        heads.append(words[1])
+    namespace, underscore, rest = tool.partition("_")
+    after = _NAME_WORDS.findall(rest) if underscore and "-" in namespace + rest else []
+    if after:
+        heads.append(after[0].lower())
+    return any(head in _WRITE_VERBS for head in heads) or words[-1] in _LAST_VERBS
 
 
 def is_write(builder: str, tool: str) -> bool:
