@@ -46,7 +46,7 @@ from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
 from covert.imports.language import build_language
 from covert.imports.model import ApiSpec
-from covert.imports.resources import classify, infer
+from covert.imports.resources import classify, infer, remember_vocabulary, spec_vocabulary
 from covert.imports.state_cache import STATES, with_stored_states
 from covert.imports.store import StoreError, read_spec, store_dir
 
@@ -381,8 +381,10 @@ def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) 
             break
     with contextlib.suppress(OSError):  # a read-only store: the next process reads the whole spec again
         # when the cut-down spec binds differently, the file says so: later processes bind the whole spec
-        write_atomically(path, json.dumps({"key": key, "spec": light.to_dict() if same else None},
-                                          sort_keys=True) + "\n")
+        spec = json.loads(json.dumps(light.to_dict(), sort_keys=True)) if same else None
+        # the vocabulary of the spec as later processes read it back (its keys sorted: the walk is bounded)
+        vocabulary = sorted(spec_vocabulary(ApiSpec.from_dict(spec))) if spec is not None else None
+        write_atomically(path, json.dumps({"key": key, "spec": spec, "vocabulary": vocabulary}, sort_keys=True) + "\n")
 
 
 _WHOLE = object()  # the environment binds only from its whole spec
@@ -399,9 +401,24 @@ def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: st
             return None
         if data.get("spec") is None:
             return _WHOLE
-        return make_builder(ApiSpec.from_dict(data["spec"]), exclude, version=version)
+        spec = ApiSpec.from_dict(data["spec"])
+        remember_vocabulary(spec, _vocabulary(data.get("vocabulary")))
+        try:
+            return make_builder(spec, exclude, version=version)
+        finally:
+            remember_vocabulary(spec, None)
     except Exception:  # a damaged file: bind the whole spec again (and write a good one)
         return None
+
+
+MAX_VOCABULARY = 100_000  # words a cut-down spec's file may give its vocabulary (more: worked out again)
+
+
+def _vocabulary(words: Any) -> frozenset[str] | None:
+    """The vocabulary a cut-down spec's file gives (words only, bounded), or ``None`` when it gives none."""
+    if not isinstance(words, list) or len(words) > MAX_VOCABULARY or not all(isinstance(w, str) for w in words):
+        return None
+    return frozenset(words)
 
 
 def prune_compiled(store: str | Path | None, keep: set[str]) -> int:

@@ -221,10 +221,27 @@ GLUED_MIN = 8  # a lower-case word this long may be words written together ("acc
 _VOCABULARY_FIELDS = 20000  # property names read per spec for its vocabulary (bounded work on any spec)
 
 
+# id(spec) -> (the spec, its vocabulary) as read back with a cut-down spec (covert.imports.envs); the entry
+# holds the spec, so its id is not reused while the entry lives
+_KNOWN_VOCABULARIES: dict[int, tuple[ApiSpec, frozenset[str]]] = {}
+
+
+def remember_vocabulary(spec: ApiSpec, vocabulary: frozenset[str] | None) -> None:
+    """Let :func:`spec_vocabulary` of ``spec`` be ``vocabulary`` (worked out from this very spec by an
+    earlier process); ``None`` forgets it."""
+    if vocabulary is None:
+        _KNOWN_VOCABULARIES.pop(id(spec), None)
+    else:
+        _KNOWN_VOCABULARIES[id(spec)] = (spec, vocabulary)
+
+
 def spec_vocabulary(spec: ApiSpec) -> frozenset[str]:
     """The words an API writes apart somewhere: in its schemas' property names (``accountId``,
     ``destinationStatuses``), read breadth-first and bounded (never its operation names, which carry the
     very words it writes together: ``content_accountstatuses_list``)."""
+    known = _KNOWN_VOCABULARIES.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
     found: set[str] = set()
     queue: list[Any] = []
     for op in spec.operations:

@@ -97,7 +97,7 @@ def _bill(amount: float | None = 60.0):
 
 class TestBanking(BuilderContract):
     builder_name = "banking"
-    fingerprint = "1.10.0:4cd375e890e58a89"
+    fingerprint = "1.10.1:4cd375e890e58a89"
     cases = [
         Case("find_customer", lambda s: {"email_or_phone": s.get("customers", _customer(s))["email"].upper()}),
         Case("find_customer", lambda s: {"email_or_phone": _phone(s)}),

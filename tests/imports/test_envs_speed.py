@@ -283,3 +283,30 @@ def test_a_state_json_would_change_is_never_kept(tmp_path: Path) -> None:
     assert kept.bound is base.bound and kept.spec is base.spec
     assert kept.state(0, 0).hash() == base.state(0, 0).hash()
     assert [p.name for p in tmp_path.rglob("*.json")] == ["0-0-1.json"]
+
+
+def test_a_cut_down_spec_carries_its_vocabulary_and_a_bad_one_is_worked_out_again(
+        store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from covert.imports import resources
+    from covert.imports.model import ApiSpec
+
+    name = "api.google.notes.v1"
+    slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+    slim_at.unlink(missing_ok=True)
+    envs.clear_caches()
+    whole = envs.fingerprint(get_builder(name))  # writes the cut-down copy, with its vocabulary
+    data = orjson.loads(slim_at.read_bytes())
+    read_back = ApiSpec.from_dict(data["spec"])
+    assert data["vocabulary"] and data["vocabulary"] == sorted(resources.spec_vocabulary(read_back))
+
+    def walked(name: str) -> tuple[str, ...]:
+        raise AssertionError("the vocabulary was worked out again")
+
+    with monkeypatch.context() as patched:  # read back, the spec's schemas are not walked for it
+        patched.setattr(resources, "_long_words", walked)
+        envs.clear_caches()
+        assert envs.fingerprint(get_builder(name)) == whole
+    for bad in ({"not": "a list"}, [1, 2], None):
+        slim_at.write_bytes(orjson.dumps({**data, "vocabulary": bad}))
+        envs.clear_caches()
+        assert envs.fingerprint(get_builder(name)) == whole
