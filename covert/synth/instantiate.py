@@ -1058,8 +1058,10 @@ def _phrasing_needs(language: Any, tool: str) -> frozenset[str]:
 
 
 def _template_slots(language: Any, tool: str) -> list[frozenset[str]]:
-    """The :func:`slots` of each ask and context template of ``tool``'s intents."""
-    return [slots(template) for intent in language.intents.get(tool, ()) for template in (*intent.ask, *intent.context)]
+    """The :func:`slots` of each ask and context template of ``tool``'s intents (worked out once per
+    tuple of templates, as :func:`_fits` reads them)."""
+    return [names for intent in language.intents.get(tool, ()) for templates in (intent.ask, intent.context)
+            for _, names in _slotted(templates)]
 
 
 @lru_cache(maxsize=256)
