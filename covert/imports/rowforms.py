@@ -119,6 +119,7 @@ def _rule_of(key: str) -> tuple[str, Any] | None:
     return form_rule(key_words(key))
 
 
+@lru_cache(maxsize=65536)  # a row's SFT and RL views, and the rows of one state, show the same records
 def filler(key: str, value: str) -> str | None:
     """Why a string value is filler for its field (``word_salad``, ``lorem``, ``not_<form>`` when its form
     contradicts the field's name), or ``None``. An API's enum constant (``BOOSTED_SPEC_CONTENT``) is a code
