@@ -531,6 +531,19 @@ def _kind_by_description(desc: str) -> str | None:
     return None
 
 
+_RECORD_NAMES = frozenset(("title", "display_name", "name", "person", "company"))
+
+
+@lru_cache(maxsize=16384)
+def names_record(name: str) -> bool:
+    """Whether a field called ``name`` is what a record is called (a name or a title)."""
+    kind = field_kind(name)
+    if kind in _RECORD_NAMES:
+        return True
+    parts = words(name)
+    return kind.startswith("resource_name:") and bool(parts) and parts[-1] == "name"
+
+
 # -- examples a spec gives ---------------------------------------------------------------------------
 
 _EXAMPLE_CUE = re.compile(r"(?:e\.g\.|for example|example:|examples:|such as|ex:|like)\s*,?\s*", re.IGNORECASE)

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
+from covert.imports.fieldvalues import names_record
 from covert.language.spoken import spoken_variants
 from covert.language.values import mentions
 
@@ -201,8 +202,6 @@ def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapp
 def same_name(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
     """The field in which two different calls give their records the same name (three plugins all "Data
     Plugin"), or ``None``."""
-    from covert.imports.statefactory import names_record
-
     if a == b:
         return None
     return next((k for k, v in a.items() if isinstance(v, str) and v and b.get(k) == v and names_record(k)), None)

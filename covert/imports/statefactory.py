@@ -30,6 +30,7 @@ from covert.imports.fieldvalues import (
     field_kind,
     integer_range,
     make_value,
+    names_record,
     resource_slug,
     vary_example,
 )
@@ -621,7 +622,6 @@ _SAYABLE_KINDS = frozenset((
     "email", "first_name", "last_name", "username", "hostname", "person", "title", "display_name", "name", "city",
     "country", "ipv4", "street", "street_address", "postal_code", "phone", "currency", "text", "message", "url",
     "timestamp", "date", "color_name", "company", "status", "language", "team", "job", "district", "us_state"))
-_RECORD_NAMES = frozenset(("title", "display_name", "name", "person", "company"))
 
 
 def plausible(name: str) -> bool:
@@ -629,16 +629,6 @@ def plausible(name: str) -> bool:
     description ...): only such values are said in a request; others are codes a person would not type."""
     kind = field_kind(name)
     return kind in _SAYABLE_KINDS or kind.startswith("category:")
-
-
-@lru_cache(maxsize=16384)
-def names_record(name: str) -> bool:
-    """Whether a field called ``name`` is what a record is called (a name or a title)."""
-    kind = field_kind(name)
-    if kind in _RECORD_NAMES:
-        return True
-    parts = words(name)
-    return kind.startswith("resource_name:") and bool(parts) and parts[-1] == "name"
 
 
 DISTINCT_ATTEMPTS = 8
