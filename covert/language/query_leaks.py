@@ -76,7 +76,7 @@ def _file_path_given(said: str, values: list[tuple[str, Any]]) -> bool:
 
 def filler(value: str) -> str:
     """Why ``value`` reads as filler (``""`` when it does not); a URL's scheme is no word of it."""
-    tokens = re.findall(r"[A-Za-z]+", _URL_SCHEME.sub("", value))
+    tokens = re.findall(r"[A-Za-z]+", _URL_SCHEME.sub("", value) if "://" in value else value)
     if not tokens:
         return ""
     lowered = [t.lower() for t in tokens]

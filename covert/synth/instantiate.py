@@ -716,12 +716,14 @@ class Instantiator:
             named = self._naming(index, step, fresh)
             if named is not None:
                 return named
-        if not _fits(templates, needed, step.phrases):
+        try:
+            text = fill(self._template(templates, needed, step.phrases, step.tool), step.phrases)
+        except Rejected:
             # no context sentence of the tool says these (a listing's parent record): the records by name
             named = self._naming(index, step, needed)
-            if named is not None:
-                return named
-        text = fill(self._template(templates, needed, step.phrases, step.tool), step.phrases)
+            if named is None:
+                raise
+            return named
         return {"call": index, "text": text, "params": sorted(needed)}
 
     def _naming(self, index: int, step: _Step, params: set[str]) -> dict[str, Any] | None:
