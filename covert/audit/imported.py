@@ -22,6 +22,7 @@ from covert.imports import rowforms
 from covert.imports.rowforms import (
     MAX_PAIRS,
     first_filler,
+    foreign_name,
     is_create,
     key_words,
     names_write,
@@ -312,33 +313,58 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
-@check("list_by_foreign_name", "imported list answers that name the records by another record's name field "
-       "(creatives listed by their advertiser's name)", 0.0)
+@check("list_by_foreign_name", "imported rows that name records by another record's name field: a list answer "
+       "(creatives listed by their advertiser's name) or a request (\"the release called edge-growth\", its "
+       "ruleset's name)", 0.0)
 def list_by_foreign_name(view: RowView) -> Verdict | None:
-    """Imported rows whose last turn returned a list of records under a key (``creatives``) and whose
-    answer names some. Flagged when every record field the answer quotes is a ``<noun>Name`` whose noun is
-    not the list's own (``advertiserName`` in a list of creatives)."""
-    if not imported(view) or view.behaviour != "tool_use" or not view.answer or not view.turns:
+    """Imported rows that name records by a field holding another record's name
+    (:func:`~covert.imports.rowforms.foreign_name`): a request that calls a looked-up record by it ("the
+    release called edge-growth", its ``rulesetName``), or a last turn that returned a list of records
+    under a key (``creatives``) whose answer quotes only such fields (``advertiserName``)."""
+    if not imported(view) or view.behaviour != "tool_use" or not view.turns:
         return None
+    for call in view.calls:
+        for list_key, records in _record_lists(call):
+            own = _own_nouns(list_key, call.name)
+            for rec in records:
+                for key, value in rec.items():
+                    if isinstance(value, str) and len(value) > 2 and foreign_name(str(key), own) and \
+                            _called(view.user_norm, value):
+                        return _flag("called_by_foreign_name", f"{call.name}: called {value!r}, its {key}")
+    if not view.answer:
+        return OK
     answer = normalized(view.answer)
     for call in view.turns[-1]:
-        if not isinstance(call.output, dict):
-            continue
-        for list_key, records in call.output.items():
-            if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
+        for list_key, records in _record_lists(call):
+            if not isinstance(call.output.get(list_key), list):
                 continue
-            # the list's own nouns: its key's (``creatives``) and its tool's (``ListScans`` -> scan)
-            own = {_singular(w) for w in key_words(str(list_key)) + key_words(call.name)}
             said_by: set[str] = set()
             for rec in records:
                 for key, value in rec.items():
                     if isinstance(value, str) and len(value) > 2 and says_spoken(answer, value):
                         said_by.add(str(key))
-            if not said_by:
-                continue
-            foreign = {k for k in said_by if len(key_words(k)) >= 2 and key_words(k)[-1] == "name"
-                       and key_words(k)[0] not in ("display", "friendly", "full", "name", "title", "short", "common")
-                       and key_words(k)[-2] not in own}
-            if said_by <= foreign:
-                return _flag("foreign_name", f"{call.name}: {list_key} named by {sorted(foreign)[0]}")
+            own = _own_nouns(list_key, call.name)
+            if said_by and said_by <= {k for k in said_by if foreign_name(k, own)}:
+                return _flag("foreign_name", f"{call.name}: {list_key} named by {sorted(said_by)[0]}")
     return OK
+
+
+def _record_lists(call: CallView) -> list[tuple[str, list[dict[str, Any]]]]:
+    """``(key, records)`` for each list of records a call's output holds at its top level, and the output
+    itself as a one-record list under the tool's name (a get's record)."""
+    if not isinstance(call.output, dict):
+        return []
+    found = [(str(key), records) for key, records in call.output.items()
+             if isinstance(records, list) and records and all(isinstance(r, dict) for r in records)]
+    return found or [(call.name, [call.output])]
+
+
+def _own_nouns(list_key: str, tool: str) -> set[str]:
+    """A list's own nouns: its key's (``creatives``) and its tool's (``ListScans`` -> scan)."""
+    return {_singular(w) for w in key_words(list_key) + key_words(tool)}
+
+
+def _called(query_norm: str, value: str) -> bool:
+    """Whether a (normalised) request calls something ``value`` ("named X", "called X")."""
+    said = normalized(value)
+    return bool(said) and (f"called {said}" in query_norm or f"named {said}" in query_norm)

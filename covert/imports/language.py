@@ -23,7 +23,9 @@ from covert.imports.bind import BoundApi, described_path
 from covert.imports.bound import BoundTool
 from covert.imports.fieldvalues import ValueContext, context_for, field_kind
 from covert.imports.resources import Resource, items_path, record_of, words
+from covert.imports.rowforms import foreign_name
 from covert.imports.statefactory import Unsatisfiable, names_record, value_for
+from covert.language.plurals import singular
 
 _WORDY_ENUM = re.compile(r"^[a-z][a-z ]{1,30}$")
 _SLOT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -223,9 +225,11 @@ def _amount_fields(resource: Resource) -> list[str]:
 def _reference(resource: Resource, resources: dict[str, Resource], source: str) -> Reference:
     noun = shown(resource.noun)
     by_field: dict[str, tuple[str, ...]] = {}
+    own = {w.lower() for w in resource.noun.split()} | {singular(w) for w in words(resource.table)}
     for key in _descriptors(resource, resources):
         said = field_words(key)
-        if any(n in key.lower() for n in ("name", "title", "label")):
+        # a release is not "called" the name of the ruleset it points to (``rulesetName``)
+        if any(n in key.lower() for n in ("name", "title", "label")) and not foreign_name(key, own):
             by_field[key] = (f"the {noun} named {{value}}", f"the {noun} called {{value}}",
                              f"our {noun} named {{value}}", f"the {noun} {{value}}", f"our {noun} called {{value}}")
         else:
@@ -313,8 +317,6 @@ def _path_scope(schema: Any) -> bool:
 def _path_parts(value: Any) -> tuple[list[tuple[str, str]], tuple[str, str]] | None:
     """A resource path's named parts, outermost first, as ``(noun, name)``, and its place as ``(noun,
     name)`` (``("", "")`` for none); ``None`` for a value that is no ``collection/name/...`` path."""
-    from covert.language.plurals import singular
-
     parts = str(value).split("/")
     if len(parts) % 2 or len(parts) < 2:
         return None
@@ -401,8 +403,6 @@ class _ScopeSaid:
 
 def scope_noun(param: str) -> str:
     """The noun of a scope parameter (``projectsId`` -> "project")."""
-    from covert.language.plurals import singular
-
     parts = [w for w in words(param) if w not in ("id", "name", "key")] or words(param)
     return " ".join([*parts[:-1], singular(parts[-1])]) if parts else param
 

@@ -199,6 +199,17 @@ def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapp
                for v in candidates)
 
 
+_OWN_NAME_WORDS = frozenset(("display", "friendly", "full", "name", "title", "short", "common"))
+
+
+def foreign_name(key: str, own: set[str]) -> bool:
+    """Whether a record's field is another record's name: a ``<noun>Name`` whose noun is none of the
+    record's own nouns ``own`` (lower-case singular words): a release's ``rulesetName``, a creative's
+    ``advertiserName``; never its ``name``, ``displayName`` or a queue's ``QueueName``."""
+    parts = key_words(key)
+    return len(parts) >= 2 and parts[-1] == "name" and parts[0] not in _OWN_NAME_WORDS and parts[-2] not in own
+
+
 def same_name(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
     """The field in which two different calls give their records the same name (three plugins all "Data
     Plugin"), or ``None``."""

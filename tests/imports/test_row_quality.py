@@ -216,3 +216,36 @@ def test_a_described_example_its_field_refuses_is_never_drawn() -> None:
     # an example of the right form is still drawn
     zone = {"type": "string", "description": "The zone, e.g. `us-central1-a`."}
     assert "us-central1-a" in {value_for(zone, "zone", random.Random(seed)) for seed in range(40)}
+
+
+def test_a_record_called_by_another_records_name_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """A release whose ``rulesetName`` is edge-growth is no release "called edge-growth"."""
+    from covert.imports.rowforms import foreign_name
+
+    assert foreign_name("rulesetName", {"release"}) and foreign_name("advertiserName", {"creative"})
+    assert not foreign_name("QueueName", {"queue"}) and not foreign_name("displayName", {"release"})
+    assert not foreign_name("name", {"release"})
+    row = copy.deepcopy(_insert_row(rows))
+    assert audit_rows([row], "sft").results["list_by_foreign_name"].flagged == []
+    tool, output = _output(row)
+    output["rulesetName"] = "edge-growth"
+    tool["content"] = json.dumps(output)
+    assert audit_rows([row], "sft").results["list_by_foreign_name"].flagged == []  # nobody calls it that
+    user = next(m for m in row["messages"] if m["role"] == "user")
+    user["content"] += " It's the note called edge-growth."
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["list_by_foreign_name"].flagged] == \
+        ["called_by_foreign_name"]
+
+
+def test_a_record_is_described_by_a_foreign_name_field_plainly() -> None:
+    from covert.imports.language import _reference
+    from covert.imports.resources import Resource
+
+    release = Resource("releases", "release", "releases", "release_id", "name",
+                       {"type": "object", "properties": {"name": {"type": "string"},
+                                                         "rulesetName": {"type": "string"},
+                                                         "displayName": {"type": "string"}}})
+    said = _reference(release, {"releases": release}, "google").by_field
+    assert all("called" not in t and "named" not in t for t in said.get("rulesetName", ())), said
+    assert "rulesetName" in said
