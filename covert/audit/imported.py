@@ -25,6 +25,7 @@ from covert.imports.rowforms import (
     foreign_name,
     is_create,
     key_words,
+    name_field,
     names_write,
     numbers_only_differ,
 )
@@ -315,11 +316,12 @@ def _singular(word: str) -> str:
 
 @check("list_by_foreign_name", "imported rows that name records by another record's name field: a list answer "
        "(creatives listed by their advertiser's name) or a request (\"the release called edge-growth\", its "
-       "ruleset's name)", 0.0)
+       "ruleset's name; \"the gateway called fraud.example.org\", its host name)", 0.0)
 def list_by_foreign_name(view: RowView) -> Verdict | None:
     """Imported rows that name records by a field holding another record's name
     (:func:`~covert.imports.rowforms.foreign_name`): a request that calls a looked-up record by it ("the
-    release called edge-growth", its ``rulesetName``), or a last turn that returned a list of records
+    release called edge-growth", its ``rulesetName``) or by a field that is no name at all ("the gateway
+    called fraud.example.org", its ``defaultHostname``), or a last turn that returned a list of records
     under a key (``creatives``) whose answer quotes only such fields (``advertiserName``)."""
     if not imported(view) or view.behaviour != "tool_use" or not view.turns:
         return None
@@ -327,10 +329,14 @@ def list_by_foreign_name(view: RowView) -> Verdict | None:
         for list_key, records in _record_lists(call):
             own = _own_nouns(list_key, call.name)
             for rec in records:
+                names = {v for k, v in rec.items()
+                         if isinstance(v, str) and name_field(str(k)) and not foreign_name(str(k), own)}
                 for key, value in rec.items():
-                    if isinstance(value, str) and len(value) > 2 and foreign_name(str(key), own) and \
-                            _called(view.user_norm, value):
-                        return _flag("called_by_foreign_name", f"{call.name}: called {value!r}, its {key}")
+                    if not isinstance(value, str) or len(value) <= 2 or value in names or \
+                            not _called(view.user_norm, value):
+                        continue
+                    kind = "called_by_foreign_name" if foreign_name(str(key), own) else "called_by_other_field"
+                    return _flag(kind, f"{call.name}: called {value!r}, its {key}")
     if not view.answer:
         return OK
     answer = normalized(view.answer)

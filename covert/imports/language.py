@@ -23,7 +23,7 @@ from covert.imports.bind import BoundApi, described_path
 from covert.imports.bound import BoundTool
 from covert.imports.fieldvalues import ValueContext, context_for, field_kind
 from covert.imports.resources import Resource, items_path, record_of, words
-from covert.imports.rowforms import foreign_name
+from covert.imports.rowforms import foreign_name, name_field
 from covert.imports.statefactory import Unsatisfiable, names_record, value_for
 from covert.language.plurals import singular
 
@@ -228,8 +228,9 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
     own = {w.lower() for w in resource.noun.split()} | {singular(w) for w in words(resource.table)}
     for key in _descriptors(resource, resources):
         said = field_words(key)
-        # a release is not "called" the name of the ruleset it points to (``rulesetName``)
-        if any(n in key.lower() for n in ("name", "title", "label")) and not foreign_name(key, own):
+        # a release is not "called" the name of the ruleset it points to (``rulesetName``), nor a gateway
+        # its host name
+        if name_field(key) and not foreign_name(key, own):
             by_field[key] = (f"the {noun} named {{value}}", f"the {noun} called {{value}}",
                              f"our {noun} named {{value}}", f"the {noun} {{value}}", f"our {noun} called {{value}}")
         else:

@@ -200,6 +200,14 @@ def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapp
 
 
 _OWN_NAME_WORDS = frozenset(("display", "friendly", "full", "name", "title", "short", "common"))
+_NAME_FIELD_WORDS = ("name", "title", "label")
+
+
+def name_field(key: str) -> bool:
+    """Whether a field is a name a record is called by: its last word is name, title or label
+    (``displayName``, ``rulesetName``), never a ``hostname`` or ``defaultHostname``."""
+    parts = key_words(key)
+    return bool(parts) and parts[-1] in _NAME_FIELD_WORDS
 
 
 def foreign_name(key: str, own: set[str]) -> bool:

@@ -245,7 +245,25 @@ def test_a_record_is_described_by_a_foreign_name_field_plainly() -> None:
     release = Resource("releases", "release", "releases", "release_id", "name",
                        {"type": "object", "properties": {"name": {"type": "string"},
                                                          "rulesetName": {"type": "string"},
-                                                         "displayName": {"type": "string"}}})
+                                                         "displayName": {"type": "string"},
+                                                         "defaultHostname": {"type": "string"}}})
     said = _reference(release, {"releases": release}, "google").by_field
-    assert all("called" not in t and "named" not in t for t in said.get("rulesetName", ())), said
-    assert "rulesetName" in said
+    for plain in ("rulesetName", "defaultHostname"):
+        assert plain in said and all("called" not in t and "named" not in t for t in said[plain]), said
+
+
+def test_a_record_called_by_a_field_that_is_no_name_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """A gateway whose ``defaultHostname`` is fraud.example.org is no gateway "called fraud.example.org"."""
+    from covert.imports.rowforms import name_field
+
+    assert name_field("displayName") and name_field("rulesetName") and name_field("title")
+    assert not name_field("defaultHostname") and not name_field("hostname")
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    output["defaultHostname"] = "fraud.example.org"
+    tool["content"] = json.dumps(output)
+    user = next(m for m in row["messages"] if m["role"] == "user")
+    user["content"] += " It's the note called fraud.example.org."
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["list_by_foreign_name"].flagged] == \
+        ["called_by_other_field"]
