@@ -26,7 +26,7 @@ from covert.env.schema import ENTITY_KEY
 from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, typed_schema
 from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueContext, context_for, make_value
 from covert.imports.model import ApiSpec
-from covert.imports.record_keys import PARENT_KEY, SCOPES, public, scope_key
+from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, public, scope_key
 from covert.imports.resources import (
     LIMIT_NAMES,
     TOKEN_NAMES,
@@ -51,7 +51,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "10"
+BINDER_VERSION = "11"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -161,7 +161,39 @@ class BoundApi:
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
+        self._link_records(tables, rng)
         return {"tables": tables, "counters": counters}
+
+    def _link_records(self, tables: dict[str, dict[str, Any]], rng: random.Random) -> None:
+        """Point each record at the other records it belongs to besides its parent (a job at one queue of
+        its farm, a routing control at its control panel), so a call that names one (``ListJobs`` by
+        ``queueId``) finds exactly the records that belong to it. Drawn after every table is made: the
+        draws before are those of a state without such links."""
+        linked: dict[str, dict[str, set[str]]] = {}  # table -> linked table -> the record's own fields saying it
+        for bound in self.tools.values():
+            for target, field_ in bound.links.values():
+                if target in tables and bound.role.table in tables:
+                    fields = linked.setdefault(bound.role.table, {}).setdefault(target, set())
+                    if field_:
+                        fields.add(field_)
+        for table in sorted(linked):
+            resource = self.resources[table]
+            own_parent = resource.parent_field or PARENT_KEY
+            # a field says a link only where no other linked table is said by it too
+            said = [f for fields in linked[table].values() for f in fields]
+            for rec in tables[table].values():
+                for target, fields in sorted(linked[table].items()):
+                    other = self.resources[target]
+                    others = list(tables[target].values())
+                    if resource.parent and other.parent == resource.parent:  # a queue of the job's own farm
+                        others = [o for o in others if o.get(other.parent_field or PARENT_KEY) == rec.get(own_parent)]
+                    if not others:  # its farm has no queue: the job is in none
+                        continue
+                    rec[link_key(target)] = value = rng.choice(others)[other.id_field]
+                    for field_ in sorted(fields):
+                        if said.count(field_) == 1 and isinstance(rec.get(field_), str) \
+                                and _fits_field(resource.schema["properties"][field_], value):
+                            rec[field_] = value
 
 
 def _agree_with_scope_and_parent(rec: dict[str, Any], resource: Resource, named_as: dict[str, tuple[str, str]],
@@ -615,9 +647,44 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
     errors = _errors(role, style)
     spec = ToolSpec(name=name, description=description, parameters=parameters, returns=returns, writes=writes,
                     errors=errors, method=f"_tool_{re.sub(r'[^A-Za-z0-9_]', '_', name)}")
-    bound = BoundTool(spec, role, lambda state, args: None, fields, limit_param, token_param)
+    bound = BoundTool(spec, role, lambda state, args: None, fields, limit_param, token_param,
+                      _other_links(role, resource, resources))
     bound.impl = _implementation(bound, resource, resources, style, api_id)
     return bound
+
+
+def _other_links(role: Role, resource: Resource, resources: dict[str, Resource]) -> dict[str, tuple[str, str]]:
+    """The parent parameters of ``role`` that name a record of another table than the record's own parent
+    (``ListJobs`` by ``queueId``, a job's parent being its farm): parameter -> (that table, the record's own
+    string field of that name, ``ControlPanelArn``, or ``""``). The link itself is kept under
+    :func:`link_key`; the record's own field says the same where only one table is linked through it."""
+    props = resource.schema.get("properties") or {}
+    out: dict[str, tuple[str, str]] = {}
+    for param, table in role.parent_params.items():
+        if table in (resource.parent, resource.table) or table not in resources:
+            continue
+        field_ = _matching_field(param, props)
+        other = resources[table]
+        plain = field_ is not None and field_ != resource.id_field and field_ != resource.parent_field \
+            and (props[field_] or {}).get("type", "string") == "string" \
+            and ((other.schema.get("properties") or {}).get(other.id_field) or {}).get("type", "string") == "string"
+        out[param] = (table, field_ if plain and field_ else "")
+    return out
+
+
+def _fits_field(schema: Any, value: Any) -> bool:
+    """Whether ``value`` keeps the form rules of a string field (its pattern and length)."""
+    if not isinstance(value, str) or not isinstance(schema, dict):
+        return False
+    pattern, longest, shortest = schema.get("pattern"), schema.get("maxLength"), schema.get("minLength")
+    return (not isinstance(pattern, str) or bool(pattern_of(pattern).search(value))) \
+        and (not isinstance(longest, int) or len(value) <= longest) \
+        and (not isinstance(shortest, int) or len(value) >= shortest)
+
+
+def link_key(table: str) -> str:
+    """The private key under which a record keeps the record of ``table`` it belongs to besides its parent."""
+    return LINK_PREFIX + table
 
 
 def tool_name(op_name: str) -> str:
@@ -735,6 +802,8 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 fail(style.not_found, f"There is no {parent.noun} with id {str(args[param])[:80]}.")
             if parent_table == resource.parent:
                 links[resource.parent_field or PARENT_KEY] = args[param]
+            elif param in bound.links:
+                links[link_key(parent_table)] = args[param]
         for param in role.scope_params:
             if param in args:
                 links[scope_key(param, bound.spec.parameters["properties"][param])] = args[param]
@@ -798,6 +867,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         record_fields = resource.schema.get("properties") or {}
         echoed = [p for p in bound.spec.parameters.get("properties") or {}
                   if p in record_fields and p not in bound.fields and p != id_field]
+        other_keys = {link_key(table) for table, _ in bound.links.values()}
 
         def run_create(state: State, args: dict[str, Any]) -> Any:
             links = check_parents(state, args)
@@ -808,12 +878,13 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 n = state.next_id(table)
             else:
                 n = state.next_id(table)
-                key = placed_id(new_id(resource, api_id, n), list(links.values()))
+                under = [v for k, v in links.items() if k not in other_keys]  # its path: scope and parent
+                key = placed_id(new_id(resource, api_id, n), under)
                 for _ in range(64):
                     if state.get(table, str(key)) is None:
                         break
                     n = state.next_id(table)
-                    key = placed_id(new_id(resource, api_id, n), list(links.values()))
+                    key = placed_id(new_id(resource, api_id, n), under)
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
             rec = _fresh_record(made, resource.schema, f"{api}:{n}", n, context_for(api_id, resource.noun))

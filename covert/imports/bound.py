@@ -40,6 +40,8 @@ class BoundTool:
     fields: dict[str, str] = field(default_factory=dict)  # parameter -> record field it sets or filters
     limit_param: str | None = None
     token_param: str | None = None
+    # parameter -> (table, the record's own field saying it or "") of a record it belongs to besides its parent
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickled copy holds (another process, never a file): the implementation, a closure over

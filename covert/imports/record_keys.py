@@ -10,13 +10,14 @@ from covert.imports.resources import words
 
 PARENT_KEY = "x-parent"  # where a record keeps its parent's id when its schema has no foreign-key field
 SCOPE_PREFIX = "x-scope-"  # where a record keeps the scope (project, region, account) it lives in
+LINK_PREFIX = "x-link-"  # where a record keeps another record it belongs to besides its parent (a job's queue)
 SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
 
 
 def public(rec: dict[str, Any]) -> dict[str, Any]:
-    """A record as tools return it (without covert's private parent and scope links)."""
+    """A record as tools return it (without covert's private parent, scope and other links)."""
     if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy
-        return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith(SCOPE_PREFIX)}
+        return {k: v for k, v in rec.items() if k != PARENT_KEY and not k.startswith((SCOPE_PREFIX, LINK_PREFIX))}
     return rec
 
 

@@ -26,7 +26,7 @@ import jsonschema_rs
 
 from covert.env import Builder, State, is_error
 from covert.env.patterns import bounded_validator
-from covert.imports.bind import BoundApi
+from covert.imports.bind import BoundApi, link_key
 from covert.imports.bound import BindError, BoundTool
 from covert.imports.envs import make_builder, reachable
 from covert.imports.model import ApiSpec
@@ -101,7 +101,11 @@ def _check_tool(builder: Builder, api: BoundApi, bound: BoundTool, state: State,
     rows = list(env.state.records(resource.table))
     if not rows and role.kind != "create":
         return ""
-    key, rec = rows[rng.randrange(len(rows))] if rows else ("", {})
+    # a record the call can reach: one in the other records the call names besides its parent, if any is
+    linked = [(k, r) for k, r in rows if all(link_key(t) in r for t, _ in bound.links.values())]
+    if bound.links and rows and not linked:
+        return ""  # no record sits in the other records the call names (no job of this farm is in a queue)
+    key, rec = linked[rng.randrange(len(linked))] if linked else ("", {})
     args = _parent_args(api, bound, rec, env.state)
     if role.kind in ("get", "update", "delete"):
         args[role.id_param] = rec[resource.id_field]
@@ -109,7 +113,7 @@ def _check_tool(builder: Builder, api: BoundApi, bound: BoundTool, state: State,
         for param, target in bound.fields.items():
             if param in bound.spec.parameters["required"] and target in rec:
                 args[param] = rec[target]
-    getter = _getter(api, resource.table)
+    getter = _getter(api, resource.table, rec if rec else None)
     if role.kind in ("list", "get"):
         out = env.call(bound.spec.name, args)
         if is_error(out):
@@ -136,9 +140,11 @@ def _check_tool(builder: Builder, api: BoundApi, bound: BoundTool, state: State,
         added = [k for k in env.state.ids(resource.table) if k not in dict(rows)]
         if len(added) != 1:
             return "create_not_one_record"
+        made = env.state.get(resource.table, added[0])
+        getter = _getter(api, resource.table, made)
         if getter is not None:
-            got = _get(env, api, getter, env.state.get(resource.table, added[0]))
-            if is_error(got) or not _same(got, env.state.get(resource.table, added[0]), getter):
+            got = _get(env, api, getter, made)
+            if is_error(got) or not _same(got, made, getter):
                 return "get_after_create_missing"
         return _schema_problem(bound, out)
     if role.kind == "update":
@@ -171,8 +177,13 @@ def _check_tool(builder: Builder, api: BoundApi, bound: BoundTool, state: State,
     return _schema_problem(bound, out)
 
 
-def _getter(api: BoundApi, table: str) -> BoundTool | None:
-    return next((b for b in api.tools.values() if b.role.kind == "get" and b.role.table == table), None)
+def _getter(api: BoundApi, table: str, rec: dict[str, Any] | None = None) -> BoundTool | None:
+    """The first get tool of ``table``; for ``rec``, the first whose other links ``rec`` has (a security
+    entry made for an analysis category is read back through the analysis category, not an asset server)."""
+    getters = [b for b in api.tools.values() if b.role.kind == "get" and b.role.table == table]
+    if rec is not None:
+        return next((b for b in getters if all(link_key(t) in rec for t, _ in b.links.values())), None)
+    return getters[0] if getters else None
 
 
 def _get(env: Any, api: BoundApi, getter: BoundTool, rec: dict[str, Any]) -> Any:
@@ -204,6 +215,8 @@ def _parent_args(api: BoundApi, bound: BoundTool, rec: dict[str, Any], state: St
             continue
         if table == resource.parent and rec:
             args[param] = rec.get(resource.parent_field or PARENT_KEY)
+        elif param in bound.links and rec:
+            args[param] = rec.get(link_key(table))
         else:
             ids = state.ids(table)
             if ids:

@@ -520,6 +520,7 @@ class Instantiator:
         ref = self.language.references[entity]
         record: dict[str, Any] = {"call": len(self.calls), "param": param, "source_call": source,
                                   "list_path": list_path, "key": key}
+        says = self._says_of(entity, key)
         if ref.superlative and self.rng.random() < self.blueprint.superlative:
             for numeric in self.rng.sample(sorted(ref.superlative), len(ref.superlative)):
                 values = [e.get(numeric) for e in elements]
@@ -531,7 +532,7 @@ class Instantiator:
                     continue
                 chosen = elements[values.index(best)]
                 if chosen.get(key) is None or chosen.get(key) in taken or chosen.get(key) in hidden \
-                        or (able is not None and chosen.get(key) not in able):
+                        or (able is not None and chosen.get(key) not in able) or not says(chosen, numeric):
                     continue
                 phrase = ref.superlative[numeric][0 if mode == "max" else 1]
                 record.update(mode=mode, by=numeric, value=best, chosen=chosen[key])
@@ -549,7 +550,7 @@ class Instantiator:
             unique = [
                 f for f in fields
                 if isinstance(chosen.get(f), (str, int, float)) and chosen.get(f) != ""
-                and sum(1 for e in elements if e.get(f) == chosen[f]) == 1
+                and sum(1 for e in elements if e.get(f) == chosen[f]) == 1 and says(chosen, f)
             ]
             # a record the user already described (the sender they searched for, the keyword in its
             # subject) is singled out by something else, not by what they said again
@@ -572,6 +573,22 @@ class Instantiator:
             self.selections.append(record)
             return elements[0][key], phrase
         raise Rejected("no_unique_descriptor", f"{entity} in {self.calls[source].name}.{list_path}")
+
+    def _says_of(self, entity: str, key: str) -> Any:
+        """A test of whether a listed element's field describes the record of ``entity`` its ``key`` names:
+        a queue listed with its farm's id (``queues[].farmId``) does not describe the farm by its own
+        name, so "the farm called Metrics Sync" (the queue's name) is never said. A field the record
+        holds under another value is the element's own, not the record's; one it does not hold is a
+        view's (a home's city, a booking's hotel name) and is kept."""
+        table = self.language.entity_tables.get(entity)
+        state = self.env.state
+
+        def says(element: dict[str, Any], field_: str) -> bool:
+            value = element.get(key)
+            held = state.get(table, value) if table is not None and isinstance(value, str) else None
+            return held is None or field_ not in held or held[field_] == element.get(field_)
+
+        return says
 
     def _refused(self, step: _Step) -> str:
         """The parameter of ``step`` that names a record the language's ``eligible`` test of it refuses
@@ -921,11 +938,16 @@ class Instantiator:
         return all(key in own or key.endswith(("customer_id", "user_id")) for key in self.calls[index].arguments)
 
     def _list_nouns(self, tool: str, list_path: str) -> tuple[str, Any]:
-        for out in self.graph.outputs[tool]:
-            if out.path.startswith(list_path + "[]") and out.entity in self.language.references:
-                ref = self.language.references[out.entity]
-                return ref.plural, ref
+        """The plural and reference of what a listed output holds: of the entities its elements carry, the
+        one the list's own name says most of (``threatModelJobSummaries`` holds threat model jobs, though
+        each names its threat model too); the first on a tie."""
         name = list_path.rsplit(".", 1)[-1]
+        refs = [self.language.references[out.entity] for out in self.graph.outputs[tool]
+                if out.path.startswith(list_path + "[]") and out.entity in self.language.references]
+        if refs:
+            said = _stems(name)
+            ref = max(refs, key=lambda r: len(said & _stems(r.noun)))
+            return ref.plural, ref
         return self.language.field_nouns.get(name) or name.replace("_", " "), None
 
     def _label(self, element: dict[str, Any], ref: Any) -> str:
@@ -937,6 +959,13 @@ class Instantiator:
                 if isinstance(element.get(name), (str, int, float)):
                     return render(element[name])
         raise Rejected("no_label", "list element has no describing field")
+
+
+@lru_cache(maxsize=4096)
+def _stems(name: str) -> frozenset[str]:
+    """The words of a name or noun (camelCase, snake_case or spaced), lower case, without a plural "s"."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return frozenset(w.lower().removesuffix("s") for w in re.split(r"[^A-Za-z0-9]+", spaced) if w)
 
 
 def _varying_of(builder: Builder, tool: str, params: list[str]) -> str:

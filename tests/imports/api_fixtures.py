@@ -226,6 +226,53 @@ def monitors_botocore() -> ApiSpec:
                    "Apache-2.0", None, {"package": "botocore"}, ops)
 
 
+FARM = {"type": "object", "properties": {"farmId": {"type": "string"}, "displayName": {"type": "string"},
+                                         "updatedBy": {"type": "string"}}}
+# a listed queue, job or step names its farm first (botocore's members are in no order that says which
+# field is the element's own id)
+FARM_QUEUE = {"type": "object", "properties": {"farmId": {"type": "string"}, "queueId": {"type": "string"},
+                                               "displayName": {"type": "string"}}}
+FARM_JOB = {"type": "object", "properties": {"farmId": {"type": "string"}, "jobId": {"type": "string"},
+                                             "queueId": {"type": "string"}, "name": {"type": "string"},
+                                             "priority": {"type": "integer"}}}
+FARM_STEP = {"type": "object", "properties": {"farmId": {"type": "string"}, "stepId": {"type": "string"},
+                                              "name": {"type": "string"}}}
+
+
+def farms_botocore() -> ApiSpec:
+    """A botocore-style service whose jobs belong to a farm (their parent) and to one of its queues (a
+    second link their records say, ``queueId``), and whose steps belong to a farm and to a job (a second
+    link their records do not say)."""
+    def body(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+        return _p({k: {**v, "x-in": "body"} for k, v in props.items()}, required)
+
+    text = {"type": "string"}
+    ops = (
+        Operation("ListFarms", "ListFarms", "Lists farms.", body({}, []),
+                  {"type": "object", "properties": {"farms": {"type": "array", "items": FARM}}}, "read", "POST", "/"),
+        Operation("GetFarm", "GetFarm", "Gets a farm.", body({"farmId": text}, ["farmId"]), FARM, "read", "POST", "/"),
+        Operation("ListQueues", "ListQueues", "Lists a farm's queues.", body({"farmId": text}, ["farmId"]),
+                  {"type": "object", "properties": {"queues": {"type": "array", "items": FARM_QUEUE}}}, "read", "POST", "/"),
+        Operation("GetQueue", "GetQueue", "Gets a queue.", body({"farmId": text, "queueId": text}, ["farmId", "queueId"]),
+                  FARM_QUEUE, "read", "POST", "/"),
+        Operation("ListJobs", "ListJobs", "Lists the jobs of a queue.",
+                  body({"farmId": text, "queueId": text}, ["farmId", "queueId"]),
+                  {"type": "object", "properties": {"jobs": {"type": "array", "items": FARM_JOB}}}, "read", "POST", "/"),
+        Operation("GetJob", "GetJob", "Gets a job.", body({"farmId": text, "queueId": text, "jobId": text},
+                                                         ["farmId", "queueId", "jobId"]), FARM_JOB, "read", "POST", "/"),
+        Operation("CreateJob", "CreateJob", "Creates a job.",
+                  body({"farmId": text, "queueId": text, "name": text}, ["farmId", "queueId", "name"]),
+                  FARM_JOB, "write", "POST", "/"),
+        Operation("ListSteps", "ListSteps", "Lists the steps of a job.",
+                  body({"farmId": text, "jobId": text}, ["farmId", "jobId"]),
+                  {"type": "object", "properties": {"steps": {"type": "array", "items": FARM_STEP}}}, "read", "POST", "/"),
+        Operation("GetStep", "GetStep", "Gets a step.", body({"farmId": text, "jobId": text, "stepId": text},
+                                                           ["farmId", "jobId", "stepId"]), FARM_STEP, "read", "POST", "/"),
+    )
+    return ApiSpec("botocore", "botocore:farms:2023-10-12", "Farm Service", "2023-10-12", "Farms.", "Apache-2.0",
+                   None, {"package": "botocore"}, ops)
+
+
 def stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specs: tuple[ApiSpec, ...] = (),
            verify: bool = False) -> Iterator[Path]:
     """A store under ``tmp_path`` holding ``specs`` (verified when ``verify``), made the current one

@@ -399,3 +399,47 @@ def test_a_name_an_arn_and_an_id_are_three_kinds() -> None:
     assert _other_kind(["domain", "id"], ["domain", "arn"])
     assert not _other_kind(["application", "id"], ["id"])
     assert not _other_kind(["bucket"], ["bucket", "name"])
+
+
+def test_a_record_belongs_to_the_other_record_a_call_names_besides_its_parent() -> None:
+    """``ListJobs(farmId, queueId)``: a job's parent is its farm, and it sits in one queue of that farm. The
+    list names only the jobs of that queue, a job is found only through its own queue, and a job made in a
+    queue is listed there; a record whose schema does not say the link (a step's job) keeps it privately."""
+    from covert.imports.envs import make_builder
+    from tests.imports.api_fixtures import farms_botocore
+
+    builder = make_builder(farms_botocore())
+    state = builder.state(0, 0)
+    env = builder.env(state)
+    jobs = dict(state.records("jobs"))
+    assert jobs
+    seen_queues = set()
+    for farm_id, _farm in state.records("farms"):
+        for queue in env.call("ListQueues", {"farmId": farm_id})["queues"]:
+            listed = env.call("ListJobs", {"farmId": farm_id, "queueId": queue["queueId"]})["jobs"]
+            mine = [j for j in jobs.values() if j.get("x-link-queues") == queue["queueId"]]
+            assert sorted(j["jobId"] for j in listed) == sorted(j["jobId"] for j in mine)
+            # the record's own field says the queue, where the record has it (an optional field)
+            assert all(j.get("queueId", queue["queueId"]) == queue["queueId"] and j["farmId"] == farm_id
+                       for j in listed)
+            assert all("x-link-queues" not in j for j in listed)  # the link stays private
+            seen_queues.add(queue["queueId"])
+    queued = [j for j in jobs.values() if "x-link-queues" in j]  # a job of a farm with no queue is in none
+    assert len({j["x-link-queues"] for j in queued}) > 1  # jobs spread over queues
+    assert {j["x-link-queues"] for j in queued} <= seen_queues  # each in a queue of its own farm
+    assert any("queueId" in j for j in queued)
+    job = queued[0]
+    own = {"farmId": job["farmId"], "queueId": job["x-link-queues"], "jobId": job["jobId"]}
+    assert env.call("GetJob", own)["jobId"] == job["jobId"]
+    other = next(q for q in state.ids("queues") if q != own["queueId"])
+    assert env.call("GetJob", {**own, "queueId": other})["error"]["code"]  # not through another queue
+    made = env.call("CreateJob", {"farmId": job["farmId"], "queueId": own["queueId"], "name": "nightly-render"})
+    again = env.call("ListJobs", {"farmId": job["farmId"], "queueId": own["queueId"]})["jobs"]
+    assert made["jobId"] in [j["jobId"] for j in again]
+    steps = [(k, rec) for k, rec in state.records("steps") if "x-link-jobs" in rec]
+    assert steps
+    _, step = steps[0]
+    listed = env.call("ListSteps", {"farmId": step["farmId"], "jobId": step["x-link-jobs"]})["steps"]
+    assert step["stepId"] in [s["stepId"] for s in listed] and all("x-link-jobs" not in s for s in listed)
+    assert all(rec["x-link-jobs"] == step["x-link-jobs"] for _, rec in state.records("steps")
+               if rec["stepId"] in [s["stepId"] for s in listed])

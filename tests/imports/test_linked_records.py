@@ -1,0 +1,69 @@
+"""Rows over records that belong to two others (a job in a farm and in one of its queues) say true things:
+a listed queue describes the queue, never the farm it names, and a count of a queue's jobs is a count of
+jobs, not of farms (rows loaded with ``datasets.load_dataset`` from a build over a verified store)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from covert.build import BuildConfig, build
+from covert.imports import envs
+from covert.validation import validate_row
+from tests.imports.api_fixtures import farms_botocore, stored
+
+datasets = pytest.importorskip("datasets")
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    tmp_path = tmp_path_factory.mktemp("linked")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for _root in stored(tmp_path, monkeypatch, (farms_botocore(),), verify=True):
+            out = tmp_path / "ds"
+            build(BuildConfig(builders=list(envs.admitted_names()), num_tasks=160, seed=3), out, progress=False)
+            loaded = datasets.load_dataset("parquet", data_files=sorted(str(p) for p in (out / "sft").glob("*.parquet")),
+                                           split="train")
+            yield [dict(r) for r in loaded]
+
+
+def _outputs(row: dict[str, Any], tool: str) -> list[Any]:
+    names = {c["id"]: c["function"]["name"] for m in row["messages"] for c in m.get("tool_calls") or []}
+    return [json.loads(m["content"]) for m in row["messages"]
+            if m["role"] == "tool" and names.get(m.get("tool_call_id")) == tool]
+
+
+def test_every_row_validates(rows: list[dict[str, Any]]) -> None:
+    assert len(rows) > 100
+    for row in rows:
+        validate_row(row, "sft")
+
+
+def test_a_farm_is_never_called_by_its_queues_name(rows: list[dict[str, Any]]) -> None:
+    checked = 0
+    for row in rows:
+        farms = {f.get("displayName") for out in _outputs(row, "ListFarms") for f in out["farms"]}
+        queues = {q.get("displayName") for out in _outputs(row, "ListQueues") for q in out["queues"]} - farms - {None}
+        query = " ".join(m["content"] for m in row["messages"] if m["role"] == "user")
+        for name in queues:
+            for said in re.finditer(r"\bfarms?\b([^.?!]{0,40}?)" + re.escape(name), query):
+                assert "queue" in said.group(1), (query, name)
+            checked += 1
+    assert checked > 20
+
+
+def test_a_count_of_listed_jobs_counts_jobs(rows: list[dict[str, Any]]) -> None:
+    counted = 0
+    for row in rows:
+        calls = [c for group in row["ground_truth"]["calls"] for c in group]
+        answer = row["messages"][-1]["content"] or ""
+        if not calls or calls[-1]["name"] not in ("ListJobs", "ListSteps", "ListQueues"):
+            continue
+        for noun in re.findall(r"\b\d+ ([a-z]+)\b", answer):
+            if noun.startswith(("farm", "job", "step", "queue")):
+                assert noun.startswith(calls[-1]["name"][4:-1].lower()), (answer, calls[-1]["name"])
+                counted += 1
+    assert counted > 3
