@@ -107,6 +107,7 @@ def main() -> int:
     python = language.PYTHON
     groups = {"one call": [c for c in items if len(c["calls"]) == 1],
               "several calls": [c for c in items if len(c["calls"]) != 1]}
+    groups = {name: group for name, group in groups.items() if group}  # --categories may leave one empty
     order = [c for group in groups.values() for c in group]
 
     def run(side: str, group: list[dict[str, Any]]) -> list[bool]:

@@ -162,7 +162,33 @@ class BoundApi:
             tables[resource.table] = rows
             counters[resource.table] = count
         self._link_records(tables, rng)
+        self._count_children(tables)
         return {"tables": tables, "counters": counters}
+
+    def _count_children(self, tables: dict[str, dict[str, Any]]) -> None:
+        """Set a record's count of its children (a control panel's ``RoutingControlCount``) to the number of
+        records of that table that belong to it, as the state was made: a panel listed with 124 routing
+        controls has 124, not 2."""
+        for table, resource in sorted(self.resources.items()):
+            props = resource.schema.get("properties") or {}
+            for child in self.resources.values():
+                if table not in tables or child.table not in tables or child.table == table:
+                    continue
+                counted = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "integer"
+                           and list(words(k)) == [*words(child.noun.replace(" ", "_")), "count"]]
+                if not counted:
+                    continue
+                link = (child.parent_field or PARENT_KEY) if child.parent == table else link_key(table)
+                held: dict[Any, int] = {}
+                for rec in tables[child.table].values():
+                    held[rec.get(link)] = held.get(rec.get(link), 0) + 1
+                for rec in tables[table].values():
+                    for key in counted:
+                        number = held.get(rec.get(resource.id_field), 0)
+                        low, high = props[key].get("minimum"), props[key].get("maximum")
+                        if key in rec and (not isinstance(low, (int, float)) or number >= low) \
+                                and (not isinstance(high, (int, float)) or number <= high):
+                            rec[key] = number
 
     def _link_records(self, tables: dict[str, dict[str, Any]], rng: random.Random) -> None:
         """Point each record at the other records it belongs to besides its parent (a job at one queue of

@@ -233,6 +233,9 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
         if name_field(key) and not foreign_name(key, own):
             by_field[key] = (f"the {noun} named {{value}}", f"the {noun} called {{value}}",
                              f"our {noun} named {{value}}", f"the {noun} {{value}}", f"our {noun} called {{value}}")
+        elif said.endswith(" by"):  # a person who did something to it: "the farm updated by dan28@..."
+            by_field[key] = (f"the {noun} {said} {{value}}", f"the {noun} that was {said} {{value}}",
+                             f"our {noun} {said} {{value}}")
         else:
             by_field[key] = (f"the {noun} whose {said} is {{value}}", f"the {noun} with the {said} {{value}}",
                              f"the {noun} that has the {said} {{value}}", f"the {noun} with {{value}} as its {said}",

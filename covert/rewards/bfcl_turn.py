@@ -51,6 +51,9 @@ def check_turn(expected: Sequence[Expected], calls: Any) -> CallsResult | None:
     count, n = len(calls), len(expected)
     wanted = [m.name for m in expected]
     seen: dict[int, bool] = {}  # verdicts by i * n + j: pairing and explaining ask again about a pair
+    by_name: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        by_name.setdefault(name, []).append(i)
 
     def fits(i: int, j: int) -> bool:
         if names[i] != wanted[j]:
@@ -61,7 +64,7 @@ def check_turn(expected: Sequence[Expected], calls: Any) -> CallsResult | None:
             verdict = seen[key] = expected[j].matches(arguments[i])
         return verdict
 
-    pairs = pair_block(range(count), range(n), fits)
+    pairs = pair_block(range(count), range(n), fits, [by_name.get(name, ()) for name in wanted])
     if len(pairs) == count == n:
         return CallsResult(n, n, n)
 

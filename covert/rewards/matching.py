@@ -329,20 +329,30 @@ class _Alignment:
                              self.fits, self.check, offered)
 
 
-def pair_block(rows: range, cols: range, fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+def pair_block(rows: range, cols: range, fits: Callable[[int, int], bool],
+               may_fit: Sequence[Sequence[int]] | None = None) -> list[tuple[int, int]]:
     """Optimal one-to-one pairs of calls ``rows`` with expected calls ``cols``, where ``fits(i, j)``
     says whether call ``i`` is expected call ``j``: in-order greedy pairing first (optimal whenever it
-    pairs everything it can, the common case), else an optimal assignment."""
+    pairs everything it can, the common case), else an optimal assignment. ``may_fit``, when given,
+    lists for each expected call (by position in ``cols``) the calls, in order, that can fit it at all
+    (those of its name): no other pair is asked about."""
     taken: set[int] = set()
     pairs = []
     for j in cols:
-        for i in rows:
+        for i in (rows if may_fit is None else may_fit[j - cols.start]):
             if i not in taken and fits(i, j):
                 taken.add(i)
                 pairs.append((i, j))
                 break
     if len(pairs) < min(len(rows), len(cols)):
-        weights = [[1.0 if fits(i, j) else 0.0 for j in cols] for i in rows]
+        if may_fit is None:
+            weights = [[1.0 if fits(i, j) else 0.0 for j in cols] for i in rows]
+        else:
+            weights = [[0.0] * len(cols) for _ in rows]
+            for b, j in enumerate(cols):
+                for i in may_fit[b]:
+                    if fits(i, j):
+                        weights[i - rows.start][b] = 1.0
         unique = _unique_pairs(weights, rows, cols)
         pairs = unique if unique is not None else [(rows[a], cols[b]) for a, b in assign(weights)]
     return pairs

@@ -226,12 +226,14 @@ def monitors_botocore() -> ApiSpec:
                    "Apache-2.0", None, {"package": "botocore"}, ops)
 
 
-FARM = {"type": "object", "properties": {"farmId": {"type": "string"}, "displayName": {"type": "string"},
-                                         "updatedBy": {"type": "string"}}}
+FARM = {"type": "object", "required": ["queueCount"],
+        "properties": {"farmId": {"type": "string"}, "displayName": {"type": "string"}, "updatedBy": {"type": "string"},
+                       "queueCount": {"type": "integer"}}}
 # a listed queue, job or step names its farm first (botocore's members are in no order that says which
 # field is the element's own id)
-FARM_QUEUE = {"type": "object", "properties": {"farmId": {"type": "string"}, "queueId": {"type": "string"},
-                                               "displayName": {"type": "string"}}}
+FARM_QUEUE = {"type": "object", "required": ["jobCount"],
+              "properties": {"farmId": {"type": "string"}, "queueId": {"type": "string"},
+                             "displayName": {"type": "string"}, "jobCount": {"type": "integer", "minimum": 0}}}
 FARM_JOB = {"type": "object", "properties": {"farmId": {"type": "string"}, "jobId": {"type": "string"},
                                              "queueId": {"type": "string"}, "name": {"type": "string"},
                                              "priority": {"type": "integer"}}}

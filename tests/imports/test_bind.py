@@ -443,3 +443,19 @@ def test_a_record_belongs_to_the_other_record_a_call_names_besides_its_parent() 
     assert step["stepId"] in [s["stepId"] for s in listed] and all("x-link-jobs" not in s for s in listed)
     assert all(rec["x-link-jobs"] == step["x-link-jobs"] for _, rec in state.records("steps")
                if rec["stepId"] in [s["stepId"] for s in listed])
+
+
+def test_a_count_of_children_says_how_many_the_state_holds() -> None:
+    """A farm's ``queueCount`` is the number of its queues, and a queue's ``jobCount`` the number of jobs in it
+    (a link besides the job's parent), in the state as made: never a drawn 124 beside two listed queues."""
+    from covert.imports.envs import make_builder
+    from tests.imports.api_fixtures import farms_botocore
+
+    state = make_builder(farms_botocore()).state(1, 0)
+    queues, jobs = list(state.records("queues")), list(state.records("jobs"))
+    for farm_id, farm in state.records("farms"):
+        assert farm["queueCount"] == sum(1 for _, q in queues if q["farmId"] == farm_id)
+    for queue_id, queue in queues:
+        assert queue["jobCount"] == sum(1 for _, j in jobs if j.get("x-link-queues") == queue_id)
+    assert any(farm["queueCount"] > 0 for _, farm in state.records("farms"))
+    assert any(queue["jobCount"] > 0 for _, queue in queues)

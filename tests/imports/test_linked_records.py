@@ -24,7 +24,7 @@ def rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     with pytest.MonkeyPatch.context() as monkeypatch:
         for _root in stored(tmp_path, monkeypatch, (farms_botocore(),), verify=True):
             out = tmp_path / "ds"
-            build(BuildConfig(builders=list(envs.admitted_names()), num_tasks=160, seed=3), out, progress=False)
+            build(BuildConfig(builders=list(envs.admitted_names()), num_tasks=240, seed=3), out, progress=False)
             loaded = datasets.load_dataset("parquet", data_files=sorted(str(p) for p in (out / "sft").glob("*.parquet")),
                                            split="train")
             yield [dict(r) for r in loaded]
@@ -67,3 +67,14 @@ def test_a_count_of_listed_jobs_counts_jobs(rows: list[dict[str, Any]]) -> None:
                 assert noun.startswith(calls[-1]["name"][4:-1].lower()), (answer, calls[-1]["name"])
                 counted += 1
     assert counted > 3
+
+
+def test_a_record_is_described_by_who_did_something_to_it_plainly() -> None:
+    """"the farm updated by dan28@example.net", never "the farm with updated by dan28@example.net"."""
+    from covert.imports.envs import make_builder
+
+    builder = make_builder(farms_botocore())
+    farm = next(r for r in builder.language.references.values() if r.noun == "farm")
+    said = farm.by_field["updatedBy"]
+    assert "the farm updated by {value}" in said
+    assert not any(" with " in t or " whose " in t for t in said)
