@@ -182,7 +182,7 @@ def _answer_slot(key: str, schema: dict[str, Any], path: str, props: dict[str, A
 def _descriptors(resource: Resource, resources: dict[str, Resource]) -> list[str]:
     """Fields that describe a record in words, name-like first."""
     props = resource.schema["properties"]
-    fk = {resource.parent_field}
+    fk = {resource.parent_field, *resource.scope_fields}
     out = []
     for key, schema in props.items():
         if key == resource.id_field or key in fk or not isinstance(schema, dict):

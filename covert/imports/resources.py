@@ -69,6 +69,8 @@ class Resource:
         parent_field: The record field holding the parent's id (a foreign key), when there is a parent.
         record_path: Where the record sits in a get/create/update response ("" for the response itself).
         id_pattern: The pattern the API's id parameters declare (Google's ``^projects/[^/]+$``), if any.
+        scope_fields: Record fields named as a scope parameter of its tools (an omics version's ``name``, the
+            store it is listed by): every record of the scope holds the same value, so none describes one.
     """
 
     table: str
@@ -81,6 +83,7 @@ class Resource:
     parent_field: str | None = None
     record_path: str = ""
     id_pattern: str | None = None
+    scope_fields: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -378,6 +381,9 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
                              if p != role.id_param and p not in role.parent_params
                              and (props.get(p) or {}).get("x-in") == "path"
                              and (props.get(p) or {}).get("type", "string") == "string"]
+        resource = by_table[role.table]
+        said = {_words(p) for p in role.scope_params} - {()}
+        resource.scope_fields |= {k for k in resource.schema["properties"] if _words(k) in said}
     return {r.table: r for r in resources.values()}, roles
 
 

@@ -78,3 +78,33 @@ def test_a_record_is_described_by_who_did_something_to_it_plainly() -> None:
     said = farm.by_field["updatedBy"]
     assert "the farm updated by {value}" in said
     assert not any(" with " in t or " whose " in t for t in said)
+
+
+def test_a_field_every_record_of_a_scope_shares_describes_none() -> None:
+    """An omics version's ``name`` is the store it is listed by (a scope parameter): all three versions hold
+    it, so a list answer never names them "gateway-name, gateway-name and gateway-name"."""
+    from covert.imports.envs import make_builder
+    from covert.imports.model import ApiSpec, Operation
+
+    version = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                                                "title": {"type": "string"}}}
+    path = {"type": "string", "x-in": "path"}
+    ops = (
+        Operation("ListStoreVersions", "ListStoreVersions", "Lists a store's versions.",
+                  {"type": "object", "properties": {"name": path}, "required": ["name"]},
+                  {"type": "object", "properties": {"versions": {"type": "array", "items": version}}},
+                  "read", "GET", "/stores/{name}/versions"),
+        Operation("GetStoreVersion", "GetStoreVersion", "Gets a version.",
+                  {"type": "object", "properties": {"name": path, "id": path}, "required": ["name", "id"]},
+                  version, "read", "GET", "/stores/{name}/versions/{id}"),
+    )
+    spec = ApiSpec("openapi", "openapi:stores:1", "Stores", "1", "Stores.", "MIT", None, {"package": "test"}, ops)
+    builder = make_builder(spec)
+    resource = builder.bound.resources[builder.bound.tools["ListStoreVersions"].role.table]
+    assert resource.scope_fields == {"name"}
+    state = builder.state(0, 0)
+    assert len({rec["name"] for _, rec in state.records(resource.table)}) == 1  # the scope, said by every record
+    reference = builder.language.references[resource.entity]
+    assert "name" not in reference.by_field and "title" in reference.by_field
+    answers = [a for i in builder.language.intents["ListStoreVersions"] for a in i.answer]
+    assert answers and all(":list:title}" in a for a in answers)
