@@ -7,7 +7,7 @@ from covert.env import Builder
 
 BUILDER = Builder(
     name="messaging",
-    version="1.9.0",
+    version="1.9.1",
     description="Email assistant: look up contacts, list, search and read mail, send, reply, forward, label, archive, delete, draft.",
     environment=MessagingEnv,
     make_state=make_state,

@@ -667,7 +667,9 @@ class Instantiator:
                 needed = set().union(*(self.steps[i].user_params for i in members))
                 intent = self._worded(intent, tool, needed, phrases, len(members) > 1)
                 templates = intent.ask_many if len(members) > 1 and intent.ask_many else intent.ask
-                ask = fill(self._template(templates, needed, phrases, tool), phrases)
+                template, said = _quoted_each(self._template(templates, needed, phrases, tool), phrases,
+                                              self._phrase_lists(members))
+                ask = fill(template, said)
                 asks.append(vary_request(plural_subject(ask, list(phrases.values())), self.rng))
                 for i in members:
                     answers.append(self._answer(intent.answer, i, facts, ask))
@@ -790,16 +792,19 @@ class Instantiator:
         ]
         return all(step.args[p] in goal_values for p in step.user_params)
 
-    def _merged_phrases(self, members: list[int]) -> dict[str, str]:
-        phrases: dict[str, str] = {}
+    def _phrase_lists(self, members: list[int]) -> dict[str, list[str]]:
+        """Per parameter, the distinct phrases the calls ``members`` of a parallel turn give it, in order."""
+        lists: dict[str, list[str]] = {}
         for param in self.steps[members[0]].phrases:
-            values = []
+            values = lists[param] = []
             for i in members:
                 phrase = self.steps[i].phrases.get(param, "")
                 if phrase not in values:
                     values.append(phrase)
-            phrases[param] = join_phrases(values)
-        return phrases
+        return lists
+
+    def _merged_phrases(self, members: list[int]) -> dict[str, str]:
+        return {param: join_phrases(values) for param, values in self._phrase_lists(members).items()}
 
     def _worded(self, intent: Any, tool: str, needed: set[str], available: dict[str, str], many: bool = False) -> Any:
         """``intent`` (drawn among the tool's intents) when one of its requests says just what the user
@@ -959,6 +964,18 @@ class Instantiator:
                 if isinstance(element.get(name), (str, int, float)):
                     return render(element[name])
         raise Rejected("no_label", "list element has no describing field")
+
+
+def _quoted_each(template: str, phrases: dict[str, str], lists: dict[str, list[str]]) -> tuple[str, dict[str, str]]:
+    """A request that quotes a slot (``with text "{Text}"``) filled by several values quotes each value
+    (``with text "A" and "B"``), never the two joined inside one pair of quotes."""
+    said = phrases
+    for param, values in lists.items():
+        quoted = f'"{{{param}}}"'
+        if len(values) > 1 and quoted in template:
+            template = template.replace(quoted, f"{{{param}}}")
+            said = {**said, param: join_phrases([f'"{v}"' for v in values])}
+    return template, said
 
 
 @lru_cache(maxsize=4096)

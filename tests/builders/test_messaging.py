@@ -55,7 +55,7 @@ MAIL = {"subject": "Lunch next week?", "body": "Are you free for lunch on Thursd
 
 class TestMessaging(BuilderContract):
     builder_name = "messaging"
-    fingerprint = "1.9.0:b3501924bf904b7c"
+    fingerprint = "1.9.1:b3501924bf904b7c"
     cases = [
         Case("search_contacts", lambda s: {"name": f"{_contact(s)['first_name']} {_contact(s)['last_name']}"}),
         Case("search_contacts", lambda s: {"name": _contact(s)["last_name"].lower()}),

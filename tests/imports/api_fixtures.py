@@ -249,27 +249,24 @@ def farms_botocore() -> ApiSpec:
         return _p({k: {**v, "x-in": "body"} for k, v in props.items()}, required)
 
     text = {"type": "string"}
+
+    def list_and_get(noun: str, schema: dict[str, Any], parents: list[str]) -> tuple[Operation, Operation]:
+        """``List{Noun}s(*parents)`` and ``Get{Noun}(*parents, {noun}Id)``."""
+        title, key = noun.title(), f"{noun}Id"
+        listed = {"type": "object", "properties": {f"{noun}s": {"type": "array", "items": schema}}}
+        return (Operation(f"List{title}s", f"List{title}s", f"Lists {noun}s.", body(dict.fromkeys(parents, text), parents),
+                          listed, "read", "POST", "/"),
+                Operation(f"Get{title}", f"Get{title}", f"Gets a {noun}.",
+                          body(dict.fromkeys([*parents, key], text), [*parents, key]), schema, "read", "POST", "/"))
+
     ops = (
-        Operation("ListFarms", "ListFarms", "Lists farms.", body({}, []),
-                  {"type": "object", "properties": {"farms": {"type": "array", "items": FARM}}}, "read", "POST", "/"),
-        Operation("GetFarm", "GetFarm", "Gets a farm.", body({"farmId": text}, ["farmId"]), FARM, "read", "POST", "/"),
-        Operation("ListQueues", "ListQueues", "Lists a farm's queues.", body({"farmId": text}, ["farmId"]),
-                  {"type": "object", "properties": {"queues": {"type": "array", "items": FARM_QUEUE}}}, "read", "POST", "/"),
-        Operation("GetQueue", "GetQueue", "Gets a queue.", body({"farmId": text, "queueId": text}, ["farmId", "queueId"]),
-                  FARM_QUEUE, "read", "POST", "/"),
-        Operation("ListJobs", "ListJobs", "Lists the jobs of a queue.",
-                  body({"farmId": text, "queueId": text}, ["farmId", "queueId"]),
-                  {"type": "object", "properties": {"jobs": {"type": "array", "items": FARM_JOB}}}, "read", "POST", "/"),
-        Operation("GetJob", "GetJob", "Gets a job.", body({"farmId": text, "queueId": text, "jobId": text},
-                                                         ["farmId", "queueId", "jobId"]), FARM_JOB, "read", "POST", "/"),
+        *list_and_get("farm", FARM, []),
+        *list_and_get("queue", FARM_QUEUE, ["farmId"]),
+        *list_and_get("job", FARM_JOB, ["farmId", "queueId"]),
         Operation("CreateJob", "CreateJob", "Creates a job.",
                   body({"farmId": text, "queueId": text, "name": text}, ["farmId", "queueId", "name"]),
                   FARM_JOB, "write", "POST", "/"),
-        Operation("ListSteps", "ListSteps", "Lists the steps of a job.",
-                  body({"farmId": text, "jobId": text}, ["farmId", "jobId"]),
-                  {"type": "object", "properties": {"steps": {"type": "array", "items": FARM_STEP}}}, "read", "POST", "/"),
-        Operation("GetStep", "GetStep", "Gets a step.", body({"farmId": text, "jobId": text, "stepId": text},
-                                                           ["farmId", "jobId", "stepId"]), FARM_STEP, "read", "POST", "/"),
+        *list_and_get("step", FARM_STEP, ["farmId", "jobId"]),
     )
     return ApiSpec("botocore", "botocore:farms:2023-10-12", "Farm Service", "2023-10-12", "Farms.", "Apache-2.0",
                    None, {"package": "botocore"}, ops)

@@ -128,3 +128,16 @@ def test_a_request_the_tool_can_word_is_found_before_a_plan_is_given_up(fixture:
             given = task.calls[0].arguments.get(needed)
             assert given and str(given).lower() in task.query.lower(), (task.calls[0].arguments, task.query)
     assert reasons == [], reasons
+
+
+def test_a_quoted_slot_of_a_parallel_turn_quotes_each_value() -> None:
+    """'Search my mail for "track" and "Software"', never 'for "track and Software"' (one phrase that no
+    subject holds)."""
+    from covert.language.realize import fill
+    from covert.synth.instantiate import _quoted_each
+
+    template, said = _quoted_each('search my mail for "{query}" in the subject', {"query": "track and Software"},
+                                  {"query": ["track", "Software"]})
+    assert fill(template, said) == 'search my mail for "track" and "Software" in the subject'
+    one = _quoted_each('search my mail for "{query}"', {"query": "track"}, {"query": ["track"]})
+    assert fill(*one) == 'search my mail for "track"'
