@@ -10,13 +10,18 @@ imports.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 from hypothesis import settings
 
-# the environment store the tests see is an empty one of their own, whatever the user imported
-os.environ.setdefault("COVERT_ENVS", tempfile.mkdtemp(prefix="covert-envs-"))
+# the environment store the tests see is an empty one of their own, whatever the user imported, and it
+# goes when the session ends
+_STORE = tempfile.mkdtemp(prefix="covert-envs-")
+os.environ["COVERT_ENVS"] = _STORE
+atexit.register(shutil.rmtree, _STORE, ignore_errors=True)
 
 settings.register_profile("deterministic", derandomize=True)
 settings.register_profile("explore", derandomize=False)
