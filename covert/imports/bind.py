@@ -171,24 +171,25 @@ class BoundApi:
         controls has 124, not 2."""
         for table, resource in sorted(self.resources.items()):
             props = resource.schema.get("properties") or {}
+            # integer fields "<noun> count", by the noun's words
+            counts = {_words(k)[:-1]: k for k, v in props.items()
+                      if isinstance(v, dict) and v.get("type") == "integer" and _words(k)[-1:] == ("count",)}
+            if not counts or table not in tables:
+                continue
             for child in self.resources.values():
-                if table not in tables or child.table not in tables or child.table == table:
-                    continue
-                counted = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "integer"
-                           and list(words(k)) == [*words(child.noun.replace(" ", "_")), "count"]]
-                if not counted:
+                key = counts.get(_words(child.noun.replace(" ", "_")))
+                if key is None or child.table not in tables or child.table == table:
                     continue
                 link = (child.parent_field or PARENT_KEY) if child.parent == table else link_key(table)
                 held: dict[Any, int] = {}
                 for rec in tables[child.table].values():
                     held[rec.get(link)] = held.get(rec.get(link), 0) + 1
+                low, high = props[key].get("minimum"), props[key].get("maximum")
                 for rec in tables[table].values():
-                    for key in counted:
-                        number = held.get(rec.get(resource.id_field), 0)
-                        low, high = props[key].get("minimum"), props[key].get("maximum")
-                        if key in rec and (not isinstance(low, (int, float)) or number >= low) \
-                                and (not isinstance(high, (int, float)) or number <= high):
-                            rec[key] = number
+                    number = held.get(rec.get(resource.id_field), 0)
+                    if key in rec and (not isinstance(low, (int, float)) or number >= low) \
+                            and (not isinstance(high, (int, float)) or number <= high):
+                        rec[key] = number
 
     def _link_records(self, tables: dict[str, dict[str, Any]], rng: random.Random) -> None:
         """Point each record at the other records it belongs to besides its parent (a job at one queue of
@@ -207,6 +208,7 @@ class BoundApi:
             own_parent = resource.parent_field or PARENT_KEY
             # a field says a link only where no other linked table is said by it too
             said = [f for fields in linked[table].values() for f in fields]
+            alone = {f for f in said if said.count(f) == 1}
             for rec in tables[table].values():
                 for target, fields in sorted(linked[table].items()):
                     other = self.resources[target]
@@ -217,7 +219,7 @@ class BoundApi:
                         continue
                     rec[link_key(target)] = value = rng.choice(others)[other.id_field]
                     for field_ in sorted(fields):
-                        if said.count(field_) == 1 and isinstance(rec.get(field_), str) \
+                        if field_ in alone and isinstance(rec.get(field_), str) \
                                 and _fits_field(resource.schema["properties"][field_], value):
                             rec[field_] = value
 

@@ -663,12 +663,12 @@ class Instantiator:
                 groups.setdefault(step.tool, []).append(i)
             for tool, members in groups.items():
                 intent = self.rng.choice(self.language.intents[tool])
-                phrases = self._merged_phrases(members)
+                lists = self._phrase_lists(members)
+                phrases = {param: join_phrases(values) for param, values in lists.items()}
                 needed = set().union(*(self.steps[i].user_params for i in members))
                 intent = self._worded(intent, tool, needed, phrases, len(members) > 1)
                 templates = intent.ask_many if len(members) > 1 and intent.ask_many else intent.ask
-                template, said = _quoted_each(self._template(templates, needed, phrases, tool), phrases,
-                                              self._phrase_lists(members))
+                template, said = _quoted_each(self._template(templates, needed, phrases, tool), phrases, lists)
                 ask = fill(template, said)
                 asks.append(vary_request(plural_subject(ask, list(phrases.values())), self.rng))
                 for i in members:
@@ -802,9 +802,6 @@ class Instantiator:
                 if phrase not in values:
                     values.append(phrase)
         return lists
-
-    def _merged_phrases(self, members: list[int]) -> dict[str, str]:
-        return {param: join_phrases(values) for param, values in self._phrase_lists(members).items()}
 
     def _worded(self, intent: Any, tool: str, needed: set[str], available: dict[str, str], many: bool = False) -> Any:
         """``intent`` (drawn among the tool's intents) when one of its requests says just what the user
