@@ -117,6 +117,7 @@ def test_repeated_sentence_frame() -> None:
     ("Is Atlas free? the name of the room is Atlas.", "lower_case_start"),
     ("The passenger now reads James Schmidt, born Jun 19, 2004Schmidt.", "glued_words"),
     ('The note reads "Kept for 30 days.".', "doubled_stop"),
+    ("I created the repo Maps with the description Shared for the jobs pilot.. Done.", "doubled_stop"),
     ("The passenger now reads Schmidt, born Jun 19, 2004 Schmidt, born Jun 19, 2004.", "repeated_span"),
 ])
 def test_grammar_artefacts(answer: str, kind: str) -> None:
@@ -131,7 +132,9 @@ def test_grammar_artefacts_in_the_query_and_clean_text() -> None:
                   "Rooms free at 11:00: Atlas.", "I deleted the room room-4b1c and the view view.539f.",
                   "Is Atlas free? ana.lee@mail.example here. thanks", "Book it, e.g. at 11:00. Atlas is free.",
                   "Floors 4 and 5 and Atlas, Iris and Summit are free.", "Wait... and then book it.",
-                  "I help with admin overrides, consumer overrides, consumer quota metrics and operations."):
+                  "I help with admin overrides, consumer overrides, consumer quota metrics and operations.",
+                  "Here are the organizations: Blue Gateway, ACME Inc. and Atlas Co. and Iris Ltd. too.",
+                  "Versions 1..5 are free. Wait... ok."):
         assert not verdict("grammar_artefacts", _calendar(clean)).flagged, clean
 
 
@@ -632,3 +635,15 @@ def test_a_tool_name_says_it_writes_after_a_modifier() -> None:
     assert not writes_by_name("partialListRoles") and not writes_by_name("getAllProjectRoles")
     assert not writes_by_name("enterprise-admin_list-global-webhooks") and not writes_by_name("notes_list_2")
     assert is_write("api.openapi.not.installed", "partialUpdateProjectRole")
+
+
+def test_a_value_that_ends_a_sentence_takes_no_second_stop() -> None:
+    """The shared stop rule of every filled text: '... remove after October.', never '... October..', and a
+    quoted sentence takes none either; an ellipsis and a range are kept."""
+    from covert.language.values import single_stops
+
+    assert single_stops("It now has the note Temporary, remove after October..") == \
+        "It now has the note Temporary, remove after October."
+    assert single_stops('It reads "Kept for 30 days.".') == 'It reads "Kept for 30 days."'
+    for kept in ("Wait... and then book it.", "Versions 1..5 are free.", "Done. Next."):
+        assert single_stops(kept) == kept

@@ -205,11 +205,13 @@ _N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")
 _EMPTY_SLOT = re.compile(r"(?<=\w) [.,;:!?](?=\s|$)|\(\s*\)|\"\"|,\s*,|\b(?:null|NaN|undefined)\b")
 _LEGIT_DOUBLES = frozenset({"that", "had", "very", "bye"})
 # a sentence that starts in lower case ("... 111786. my ticket is sorted", "? the name ..."): not after an
-# abbreviation or an ellipsis, and not an address or an identifier written as typed
-_LOWER_START = re.compile(r"(?<!\.)(?<!\b[A-Za-z])(?<!\b[A-Za-z]\.[A-Za-z])(?<!\betc)(?<!\bvs)(?<!\bno)[.?!]\s+([a-z][\w'@.+-]*)")
+# abbreviation (a company's "ACME Inc. and ...") or an ellipsis, and not an address or an identifier written as typed
+_LOWER_START = re.compile(r"(?<!\.)(?<!\b[A-Za-z])(?<!\b[A-Za-z]\.[A-Za-z])(?<!\betc)(?<!\bvs)(?<!\bno)"
+                          r"(?<!\bInc)(?<!\bLtd)(?<!\bCo)(?<!\bCorp)(?<!\bLLC)[.?!]\s+([a-z][\w'@.+-]*)")
 _CASUAL_CLOSINGS = frozenset(("thanks", "thx", "ty", "cheers", "ta"))  # written in lower case on purpose
 _TYPED = re.compile(r"[@_/\d]|\w[.-]\w|[A-Z]")
-_STOP_AFTER_STOP = re.compile(r'[.!?]"\.')  # a quoted sentence given a second stop: '"Kept for 30 days.".'
+# a sentence given a second stop: '"Kept for 30 days.".', "for the jobs pilot.." (never an ellipsis)
+_STOP_AFTER_STOP = re.compile(r'(?<!\.)[.!?]"?\.(?![.\w])')
 # a word glued to a number ("born Jun 19, 2004Schmidt")
 _GLUED = re.compile(r"(?<![\w-])\d+[A-Z][a-z]{2,}\b")
 # a stretch of words said twice in a row ("James Schmidt, born Jun 19, 2004Schmidt, born Jun 19, 2004")
@@ -244,7 +246,8 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
                 text[max(0, match.start() - 15):match.start() + 1].lower() not in data:  # a subject "Dinner on Sunday?"
             found.append(("lower_case_start", text[max(0, match.start() - 20):match.end()]))
     for match in _STOP_AFTER_STOP.finditer(text):
-        found.append(("doubled_stop", text[max(0, match.start() - 20):match.end()]))
+        if text[max(0, match.start() - 12):match.end()].lower() not in data:  # a value that ends so itself
+            found.append(("doubled_stop", text[max(0, match.start() - 20):match.end()]))
     for match in _GLUED.finditer(text):
         if match.group(0).lower() not in data:
             found.append(("glued_words", match.group(0)))

@@ -644,10 +644,9 @@ def _delete_answers(resource: Resource) -> tuple[str, ...]:
 def _value_slot(field: str, schema: Any, prefix: str) -> str:
     """The answer slot of a field's new value, spoken where it has a spoken form."""
     slot = _answer_slot(field, schema, _path(prefix, field), {}) if isinstance(schema, dict) else None
-    plain = f"{{{_path(prefix, field)}}}"
-    if slot is None:
-        return plain
-    return f'"{slot}"' if _is_text(field, schema) else slot
+    slot = slot or f"{{{_path(prefix, field)}}}"
+    # a sentence is quoted, whatever its declared type (``["string", "null"]``): never "...pilot.."
+    return f'"{slot}"' if _is_text(field, schema if isinstance(schema, dict) else None) else slot
 
 
 def _list_answers(bound: BoundTool, resource: Resource, knows_id: bool = False) -> tuple[str, ...]:

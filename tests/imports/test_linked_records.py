@@ -108,3 +108,13 @@ def test_a_field_every_record_of_a_scope_shares_describes_none() -> None:
     assert "name" not in reference.by_field and "title" in reference.by_field
     answers = [a for i in builder.language.intents["ListStoreVersions"] for a in i.answer]
     assert answers and all(":list:title}" in a for a in answers)
+
+
+def test_a_sentence_an_answer_says_is_quoted_whatever_its_declared_type() -> None:
+    """A create answer quotes a description declared ``["string", "null"]`` as it quotes a plain string one:
+    never 'with the description Shared for the jobs pilot..'."""
+    from covert.imports.language import _value_slot
+
+    assert _value_slot("description", {"type": ["string", "null"]}, "") == '"{description}"'
+    assert _value_slot("description", {"type": "string"}, "") == '"{description}"'
+    assert _value_slot("displayName", {"type": ["string", "null"]}, "") == "{displayName}"
