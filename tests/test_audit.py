@@ -637,6 +637,17 @@ def test_a_tool_name_says_it_writes_after_a_modifier() -> None:
     assert is_write("api.openapi.not.installed", "partialUpdateProjectRole")
 
 
+def test_an_unquoted_value_that_ends_a_sentence_is_a_lower_case_start() -> None:
+    """A value of the data said unquoted in the middle of a sentence is no sentence of its own: "the
+    destination with status reason Temporary, remove after March. removed" is flagged, the same value
+    quoted is not."""
+    from covert.audit.checks import _artefacts
+
+    data = "temporary, remove after march."
+    assert _artefacts("Drop the destination with status reason Temporary, remove after March. removed.", data)
+    assert not _artefacts('Drop the destination with status reason "Temporary, remove after March. removed', data)
+
+
 def test_a_value_that_ends_a_sentence_takes_no_second_stop() -> None:
     """The shared stop rule of every filled text: '... remove after October.', never '... October..', and a
     quoted sentence takes none either; an ellipsis and a range are kept."""

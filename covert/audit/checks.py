@@ -242,8 +242,11 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
         if match.group(0).strip() and match.group(0).lower() not in data:
             found.append(("empty_slot", match.group(0)))
     for match in _LOWER_START.finditer(text):
+        # a quoted value that ends a sentence (a subject "Dinner on Sunday?") is no sentence of the text's; an
+        # unquoted one ("the destination with status reason Temporary, remove after March. removed") is
+        quoted = '"' in text[max(0, match.start() - 80):match.start()]
         if not _TYPED.search(match.group(1)) and match.group(1) not in _CASUAL_CLOSINGS and \
-                text[max(0, match.start() - 15):match.start() + 1].lower() not in data:  # a subject "Dinner on Sunday?"
+                not (quoted and text[max(0, match.start() - 15):match.start() + 1].lower() in data):
             found.append(("lower_case_start", text[max(0, match.start() - 20):match.end()]))
     for match in _STOP_AFTER_STOP.finditer(text):
         if text[max(0, match.start() - 12):match.end()].lower() not in data:  # a value that ends so itself

@@ -226,8 +226,10 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
     noun = shown(resource.noun)
     by_field: dict[str, tuple[str, ...]] = {}
     own = {w.lower() for w in resource.noun.split()} | {singular(w) for w in words(resource.table)}
+    props = resource.schema["properties"]
     for key in _descriptors(resource, resources):
         said = field_words(key)
+        value = '"{value}"' if _is_text(key, props.get(key)) else "{value}"  # a sentence is quoted
         # a release is not "called" the name of the ruleset it points to (``rulesetName``), nor a gateway
         # its host name
         if name_field(key) and not foreign_name(key, own):
@@ -237,9 +239,9 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
             by_field[key] = (f"the {noun} {said} {{value}}", f"the {noun} that was {said} {{value}}",
                              f"our {noun} {said} {{value}}")
         else:
-            by_field[key] = (f"the {noun} whose {said} is {{value}}", f"the {noun} with the {said} {{value}}",
-                             f"the {noun} that has the {said} {{value}}", f"the {noun} with {{value}} as its {said}",
-                             f"the {noun} with {said} {{value}}", f"the {noun} listed with {said} {{value}}")
+            by_field[key] = (f"the {noun} whose {said} is {value}", f"the {noun} with the {said} {value}",
+                             f"the {noun} that has the {said} {value}", f"the {noun} with {value} as its {said}",
+                             f"the {noun} with {said} {value}", f"the {noun} listed with {said} {value}")
     superlative = {k: (f"the {noun} with the highest {field_words(k)}", f"the {noun} with the lowest {field_words(k)}")
                    for k in _amount_fields(resource)}
     id_words = words(resource.id_field)
