@@ -647,14 +647,3 @@ def test_an_unquoted_value_that_ends_a_sentence_is_a_lower_case_start() -> None:
     assert _artefacts("Drop the destination with status reason Temporary, remove after March. removed.", data)
     assert not _artefacts('Drop the destination with status reason "Temporary, remove after March. removed', data)
 
-
-def test_a_value_that_ends_a_sentence_takes_no_second_stop() -> None:
-    """The shared stop rule of every filled text: '... remove after October.', never '... October..', and a
-    quoted sentence takes none either; an ellipsis and a range are kept."""
-    from covert.language.values import single_stops
-
-    assert single_stops("It now has the note Temporary, remove after October..") == \
-        "It now has the note Temporary, remove after October."
-    assert single_stops('It reads "Kept for 30 days.".') == 'It reads "Kept for 30 days."'
-    for kept in ("Wait... and then book it.", "Versions 1..5 are free.", "Done. Next."):
-        assert single_stops(kept) == kept

@@ -54,13 +54,12 @@ def ends_sentence(text: str) -> bool:
     return text.rstrip(_CLOSERS)[-1:] in (".", "?", "!") if text else False
 
 
-_DOUBLED_STOP = re.compile(r'(?<!\.)([.!?])("?)\.(?![.\w])')
+_DOUBLED_STOP = re.compile(r'([.!?])"\.')
 
 
 def single_stops(text: str) -> str:
-    """``text`` with no second stop after a sentence a value ends: 'with "I'll be there."', not '... there.".',
-    and '... remove after October.', not '... October..' (an ellipsis and "1..5" are kept)."""
-    return _DOUBLED_STOP.sub(r"\1\2", text) if "." in text else text
+    """``text`` with no second stop after a quoted sentence: 'with "I'll be there."', not '... there.".'"""
+    return _DOUBLED_STOP.sub(r'\1"', text) if '".' in text else text
 
 
 def finish_sentence(text: str) -> str:
