@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -131,10 +132,14 @@ def _print_summary(summary: dict[str, Any], rows: dict[str, int]) -> None:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from covert.imports.live_mcp import recycling
     from covert.validation.dataset import describe, validate_dataset
 
-    report = validate_dataset(args.dir, progress=not args.quiet, workers=args.workers, engine=args.engine,
-                              ray_address=args.ray_address)
+    # live MCP rows are replayed on servers recycled between episodes, in this process (workers end theirs)
+    in_process = args.workers <= 1 and args.engine == "local"
+    with recycling() if in_process else contextlib.nullcontext():
+        report = validate_dataset(args.dir, progress=not args.quiet, workers=args.workers, engine=args.engine,
+                                  ray_address=args.ray_address)
     result = describe(report)
     if args.json:
         print(json.dumps(result, indent=2))

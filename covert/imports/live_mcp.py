@@ -35,6 +35,7 @@ from covert.imports.live_mcp_episode import (
     LiveEpisode,
     WarmPool,
     open_episodes,
+    recycling,
     sandbox_mode,
     sandbox_warning,
     set_pool_size,
@@ -46,7 +47,7 @@ SYSTEM_PROMPT = ("You are a coding assistant with access to the user's git repos
                  "tools to inspect and change the repository as the user asks, then say what you did or found.")
 
 __all__ = ["DEFAULT_LIMITS", "FALLBACK_WARNING", "POOL", "PREFIX", "SERVERS", "LiveEnvironment", "LiveEpisode",
-           "LiveLimits", "WarmPool", "environment_class", "live_builder", "open_episodes", "recipe_of",
+           "LiveLimits", "WarmPool", "environment_class", "live_builder", "open_episodes", "recipe_of", "recycling",
            "sandbox_mode", "sandbox_warning", "set_pool_size", "state_of"]
 
 

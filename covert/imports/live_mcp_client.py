@@ -125,6 +125,11 @@ class StdioClient:
             raise
 
     # -- public API ------------------------------------------------------------------------------
+    def new_episode(self) -> None:
+        """Start the counts of a new episode on this server: no calls made, the clock from now."""
+        self.calls = 0
+        self.started = time.monotonic()
+
     def list_tools(self) -> list[dict[str, Any]]:
         """Every tool the server lists (all pages, at most 50)."""
         tools: list[dict[str, Any]] = []

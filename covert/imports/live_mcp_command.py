@@ -2,7 +2,7 @@
 
 - ``covert live-mcp git --num-tasks N --out DIR [--seed S] [--workers W] [--overwrite] [--json]``: verified tasks on
   ``mcp-server-git`` (environment ``mcp.git``) written as ``sft/`` and ``rl/`` Parquet plus a manifest.
-- ``covert live-mcp replay DIR [--limit N] [--json]``: every RL row's oracle replayed on a fresh server
+- ``covert live-mcp replay DIR [--limit N] [--json]``: every RL row's oracle replayed on a freshly seeded repository
   (same final-state hash) and scored with :func:`covert.rewards.score` (its own oracle must score 1.0).
 """
 
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--json", action="store_true", help="print the manifest as JSON")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_cmd_git)
-    r = inner.add_parser("replay", help="replay a live-MCP dataset's rows on fresh servers and score their oracles")
+    r = inner.add_parser("replay", help="replay a live-MCP dataset's rows on freshly seeded repositories and score their oracles")
     r.add_argument("dataset", help="a directory written by `covert live-mcp git`")
     r.add_argument("--limit", type=int, default=None, help="replay at most this many rows")
     r.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -64,13 +64,35 @@ def _cmd_git(args: argparse.Namespace) -> int:
     return 0 if manifest["tasks"] == args.num_tasks else 1
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
+def _replay_rows(args: argparse.Namespace, total: int, summary: dict[str, Any]) -> None:
+    """Replay the dataset's RL rows (at most ``args.limit``) and score their oracles, into ``summary``."""
     from covert.imports.live_mcp_tasks import TaskRejected, replay_row
-    from covert.io.checked import open_dataset
-    from covert.io.kinds import dataset_kind, does_not_apply
-    from covert.io.reader import DatasetError, iter_rows
+    from covert.io.reader import iter_rows
     from covert.progress import tracked
     from covert.rewards import oracle_completion, score
+
+    for row in tracked(iter_rows(args.dataset, "rl"), total, desc="live-mcp replay", enabled=not args.quiet):
+        if args.limit is not None and summary["rows"] >= args.limit:
+            break
+        summary["rows"] += 1
+        try:
+            replay_row(row)
+            summary["replayed"] += 1
+        except TaskRejected as exc:
+            summary["failures"].append(f"{row['task_id']}: {exc}")
+            continue
+        result = score(row, oracle_completion(row))
+        if result.value == 1.0:
+            summary["oracle_score_1"] += 1
+        else:
+            summary["failures"].append(f"{row['task_id']}: oracle scored {result.value}: {result.reasons[:2]}")
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from covert.imports.live_mcp import recycling
+    from covert.io.checked import open_dataset
+    from covert.io.kinds import dataset_kind, does_not_apply
+    from covert.io.reader import DatasetError
 
     summary: dict[str, Any] = {"rows": 0, "replayed": 0, "oracle_score_1": 0, "failures": []}
     try:
@@ -80,21 +102,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                                          "`covert validate` replays the rows of every other kind"))
         total = sum(n for key, n in manifest["rows"].items() if key.split("/", 1)[0] == "rl")
         total = min(total, args.limit) if args.limit is not None else total
-        for row in tracked(iter_rows(args.dataset, "rl"), total, desc="live-mcp replay", enabled=not args.quiet):
-            if args.limit is not None and summary["rows"] >= args.limit:
-                break
-            summary["rows"] += 1
-            try:
-                replay_row(row)
-                summary["replayed"] += 1
-            except TaskRejected as exc:
-                summary["failures"].append(f"{row['task_id']}: {exc}")
-                continue
-            result = score(row, oracle_completion(row))
-            if result.value == 1.0:
-                summary["oracle_score_1"] += 1
-            else:
-                summary["failures"].append(f"{row['task_id']}: oracle scored {result.value}: {result.reasons[:2]}")
+        with recycling():
+            _replay_rows(args, total, summary)
     except (DatasetError, FileNotFoundError) as exc:
         return _error(str(exc).splitlines()[0])
     if summary["rows"] == 0:
@@ -102,7 +111,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(f"{summary['replayed']}/{summary['rows']} rows replayed on a fresh server with the same final state; "
+        print(f"{summary['replayed']}/{summary['rows']} rows replayed on a freshly seeded repository with the same final state; "
               f"{summary['oracle_score_1']} oracles scored 1.0")
         for line in summary["failures"]:
             print(f"  {line}")

@@ -65,7 +65,8 @@ def _card(manifest: dict[str, Any], root: Path) -> str:
     return (f"---\n{data.to_yaml()}\n---\n\n# {manifest['environment']} tasks on a live MCP server\n\n"
             f"{manifest['tasks']} tasks (seed {manifest['seed']}; {kinds}) synthesized against "
             f"{'; '.join(manifest['sources'])}, each on a freshly seeded repository, the server run {sandbox}. "
-            "Every task was replayed on a second fresh server with the same outputs and final-state hash. "
+            "Every task was replayed in a second episode, on a freshly written repository, with the same outputs and "
+            "final-state hash. "
             f"Environment version {manifest['builder_version']}. Made with covert {manifest['covert_version']}: "
             "`covert live-mcp replay DIR` replays and scores every row again.\n")
 

@@ -10,12 +10,14 @@ way). Servers are started from threads that live as long as the process (bubblew
 ``--die-with-parent`` ends a server with the thread that started it), so an episode may be used from
 any thread. The episode is bounded by :class:`~covert.imports.live_mcp_client.LiveLimits` (wall clock
 per call and per episode, calls, message sizes, memory, CPU); the server's process group and the
-temporary directory are removed when the episode closes, when its environment is garbage, or at exit.
+temporary directory are removed when the episode closes, when its environment is garbage, or at exit
+(within :func:`recycling`, a server that served cleanly is handed on to the next episode instead).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import sys
@@ -23,6 +25,7 @@ import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,12 +95,31 @@ def _warn_once(message: str) -> None:
 
 @dataclass
 class _Slot:
-    """A started server on an empty repository, not yet given a recipe."""
+    """A started server on an empty repository, not yet given a recipe; ``episodes``: how many
+    episodes it has served (a recycled server, see :func:`recycling`)."""
 
     root: Path
     client: StdioClient
     repo_path: str
     isolated: bool
+    episodes: int = 0
+
+    def reset(self, server: Any) -> bool:
+        """Make the server's repository empty again (as a fresh start leaves it): everything under the
+        repository and the home directory is removed (the directories themselves stay, bound into the
+        sandbox) and an empty repository written; whether that worked."""
+        try:
+            for folder in (self.root / "repo", self.root / "home"):
+                for child in folder.iterdir():
+                    if child.is_dir() and not child.is_symlink():
+                        shutil.rmtree(child)
+                    else:
+                        child.unlink()
+            server.init_repo(self.root / "repo", self.root / "home")
+        except (OSError, ValueError):
+            return False
+        self.client.new_episode()
+        return True
 
     def close(self) -> None:
         self.client.close()
@@ -156,14 +178,17 @@ class WarmPool:
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._launching = False
+        self.recycle = 0  # idle recycled servers kept per key (see :func:`recycling`); 0: none
 
     def take(self, key: tuple[str, bool]) -> _Slot | None:
-        """A warm server for ``(server, bubblewrap)``, or ``None``; asks for a refill."""
-        if self.size <= 0:
+        """A warm (or recycled) server for ``(server, bubblewrap)``, or ``None``; asks for a refill."""
+        if self.size <= 0 and self.recycle <= 0:
             return None
         with self._cond:
             slots = self._slots.setdefault(key, [])
             slot = slots.pop(0) if slots else None
+            if self.size <= 0:
+                return slot
             self._wanted.add(key)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, daemon=True, name="covert-live-pool")
@@ -198,6 +223,24 @@ class WarmPool:
                 self._launching = False
                 self._cond.notify_all()
 
+    def give_back(self, key: tuple[str, bool], slot: _Slot) -> bool:
+        """Keep a server whose episode ended cleanly (its repository already reset) for the next episode,
+        when recycling is on and fewer than ``max(size, recycle)`` wait; whether it was kept."""
+        with self._cond:
+            slots = self._slots.setdefault(key, [])
+            if self.recycle <= 0 or len(slots) >= max(self.size, self.recycle):
+                return False
+            slots.append(slot)
+            return True
+
+    def close_recycled(self) -> None:
+        """Stop every waiting server that has served an episode (fresh warm ones stay)."""
+        with self._cond:
+            used = [slot for group in self._slots.values() for slot in group if slot.episodes]
+            self._slots = {key: [slot for slot in group if not slot.episodes] for key, group in self._slots.items()}
+        for slot in used:
+            slot.close()
+
     def settle(self, timeout: float = 120.0) -> bool:
         """Wait until no server is being started for the pool; whether it settled in ``timeout``."""
         with self._cond:
@@ -227,6 +270,28 @@ def _pool_size() -> int:
 
 
 POOL = WarmPool(_pool_size())
+
+
+MAX_EPISODES = 64  # episodes one recycled server serves at most (its CPU rlimit counts them all)
+
+
+@contextlib.contextmanager
+def recycling(keep: int = 2) -> Iterator[None]:
+    """Within this block an episode that ends cleanly hands its server back for the next episode instead
+    of stopping it, for servers that keep nothing between calls but their repository
+    (``KEEPS_NO_STATE``: mcp-server-git opens the repository afresh on every call). Its repository is
+    emptied and written again from the next recipe, so the next episode sees what a fresh server
+    would; an episode with any server error, or one with other limits, still ends its server. At most
+    ``keep`` idle servers wait per server and sandbox mode, each serves at most :data:`MAX_EPISODES`
+    episodes, and those still waiting are stopped when the block ends."""
+    previous = POOL.recycle
+    POOL.recycle = max(previous, keep)
+    try:
+        yield
+    finally:
+        POOL.recycle = previous
+        if previous <= 0:
+            POOL.close_recycled()
 
 
 def set_pool_size(size: int) -> None:
@@ -264,23 +329,28 @@ class LiveEpisode:
             server.check_recipe(recipe)
         except ValueError as exc:
             raise LiveServerError("seed_failed", str(exc)) from None
-        slot = POOL.take((name, use_bwrap)) if limits == DEFAULT_LIMITS else None
+        self._key, self._failed = (name, use_bwrap), False
+        self._recyclable = limits == DEFAULT_LIMITS and getattr(server, "KEEPS_NO_STATE", False)
+        slot = POOL.take(self._key) if limits == DEFAULT_LIMITS else None
         if slot is None:
             slot = _start(name, use_bwrap, limits)
+        self._slot = slot
+        self.root: Path | None
         self.root, self.client, self.repo_path, self.isolated = slot.root, slot.client, slot.repo_path, slot.isolated
         with _LOCK:
             _OPEN.add(self)
+        self.server = server
         try:
             try:
-                server.materialize(recipe, self.root / "repo", self.root / "home")
+                server.materialize(recipe, slot.root / "repo", slot.root / "home")
             except ValueError as exc:
                 raise LiveServerError("seed_failed", str(exc)) from None
             self.client.started = time.monotonic()  # the episode's clock starts with its repository
         except BaseException:
+            self._failed = True
             self.close()
             raise
-        self.server = server
-        self._real = str(self.root / "repo")
+        self._real = str(slot.root / "repo")
 
     @property
     def pid(self) -> int | None:
@@ -290,15 +360,23 @@ class LiveEpisode:
     def list_tools(self) -> list[dict[str, Any]]:
         """The tools the server lists."""
         assert self.client is not None
-        return self.client.list_tools()
+        try:
+            return self.client.list_tools()
+        except LiveServerError:
+            self._failed = True
+            raise
 
     def call(self, name: str, arguments: dict[str, Any], counted: bool = True) -> tuple[str, bool]:
         """(text, is_error) of one tool call; the environment's own arguments are added, and its
         private paths read as ``/repo`` in what comes back."""
         if self.client is None:
             raise LiveServerError("server_died", "the episode is closed")
-        text, is_error = self.client.call_tool(name, {**arguments, **{k: self.repo_path for k in self.server.INJECTED}},
-                                               counted)
+        try:
+            text, is_error = self.client.call_tool(
+                name, {**arguments, **{k: self.repo_path for k in self.server.INJECTED}}, counted)
+        except LiveServerError:
+            self._failed = True  # whatever went wrong, this server serves no other episode
+            raise
         return text.replace(self._real, self.server.REPO_INSIDE), is_error
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
@@ -310,13 +388,26 @@ class LiveEpisode:
         return self.server.snapshot(read)
 
     def close(self) -> None:
-        """Kill the server's process group and remove the temporary directory (idempotent)."""
+        """Kill the server's process group and remove the temporary directory (idempotent); within
+        :func:`recycling`, hand a server that served cleanly back instead."""
         client, self.client = self.client, None
-        if client is not None:
+        if client is not None and self._recycled(client):
+            self.root = None  # the server's directory is the next episode's now: never removed from here
+        elif client is not None:
             client.close()
-        shutil.rmtree(self.root, ignore_errors=True)
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
         with _LOCK:
             _OPEN.discard(self)
+
+    def _recycled(self, client: StdioClient) -> bool:
+        """Whether this episode's server went back to the pool for another episode."""
+        slot = self._slot
+        if (not self._recyclable or self._failed or POOL.recycle <= 0 or client.proc.poll() is not None
+                or slot.episodes + 1 >= MAX_EPISODES or not slot.reset(self.server)):
+            return False
+        slot.episodes += 1
+        return POOL.give_back(self._key, slot)
 
     def __enter__(self) -> LiveEpisode:
         return self

@@ -30,6 +30,7 @@ from typing import Any
 NAME = "git"
 REPO_INSIDE = "/repo"  # the repository's path as the agent and the server see it
 INJECTED = ("repo_path",)  # arguments the environment supplies; the agent never sees them
+KEEPS_NO_STATE = True  # each call opens the repository afresh: a server may serve another episode (recycling)
 LOG_DEPTH = 30
 BASE_TIME = 1_709_287_200  # 2024-03-01 10:00:00 UTC
 AGENT_TIME = BASE_TIME + 30 * 86_400  # "now" for every commit an agent makes: 2024-03-31 10:00:00 UTC

@@ -1,10 +1,11 @@
-"""Tasks synthesized against a live MCP server (``mcp.git``), verified by replay on a fresh server.
+"""Tasks synthesized against a live MCP server (``mcp.git``), verified by replay in a second episode.
 
 Task ``i`` of run ``seed`` is a pure function of ``(seed, i)`` and the installed server: a seeded
 repository (:func:`covert.imports.live_mcp_git.make_recipe`), one of :data:`KINDS` drawn for it, the
-oracle calls run on a live server (their outputs and the final snapshot recorded), then replayed on
-a second, fresh server: the outputs and the final-state hash must come out the same, else the task
-is rejected (``replay_mismatch``). Kinds: commit the new file, commit a change, create a branch,
+oracle calls run on a live server (their outputs and the final snapshot recorded), then replayed in a
+second episode on a freshly written repository (a server started for it, or one recycled: see
+:func:`covert.imports.live_mcp_episode.recycling`): the outputs and the final-state hash must come out
+the same, else the task is rejected (``replay_mismatch``). Kinds: commit the new file, commit a change, create a branch,
 start a branch and switch to it, switch branches, name the latest commit and its author, list the
 uncommitted files, say what an uncommitted edit changes (the diff).
 
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from covert.env import State, get_builder, is_error, item_rng
-from covert.imports.live_mcp import PREFIX, LiveEnvironment, recipe_of, state_of
+from covert.imports.live_mcp import PREFIX, LiveEnvironment, recipe_of, recycling, state_of
 from covert.imports.live_mcp_client import LiveServerError
 from covert.imports.live_mcp_git import make_recipe
 from covert.synth.records import Call, Task
@@ -183,7 +184,7 @@ def run_calls(env: LiveEnvironment, turns: list[list[tuple[str, dict[str, Any]]]
 
 
 def make_task(seed: int, index: int) -> Task:
-    """Task ``index`` of run ``seed``, verified on a second live server; raises :class:`TaskRejected`."""
+    """Task ``index`` of run ``seed``, verified in a second live episode; raises :class:`TaskRejected`."""
     builder = get_builder(NAME)
     env_cls = builder.environment
     rng = item_rng(NAME, seed, index)
@@ -251,7 +252,7 @@ def make_tasks(seed: int, num_tasks: int, max_attempts: int | None = None,
     rejected: Counter[str] = Counter()
     limit = max_attempts if max_attempts is not None else 2 * num_tasks + 4
     index = 0
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
+    with recycling(keep=max(2, workers)), ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
             bar(num_tasks, unit="task", desc="live-mcp", enabled=progress) as made:
         while len(tasks) < num_tasks and index < limit:
             batch = range(index, min(limit, index + max(1, min(workers, num_tasks - len(tasks)))))

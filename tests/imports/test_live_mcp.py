@@ -352,3 +352,46 @@ def test_recipes_are_checked() -> None:
         mutate(recipe)
         with pytest.raises(ValueError):
             check_recipe(recipe)
+
+
+def test_recycled_servers_serve_each_episode_as_a_fresh_one() -> None:
+    import signal
+    import tempfile
+
+    from covert.env import item_rng
+    from covert.imports.live_mcp import POOL, recycling
+
+    recipes = [make_recipe(item_rng("test", i)) for i in (3, 4)]
+    before = set(Path(tempfile.gettempdir()).glob("covert-live-*"))
+
+    def commit(recipe: dict[str, Any]) -> tuple[int | None, tuple[str, str]]:
+        with LiveEpisode(recipe) as episode:
+            episode.call("git_add", {"files": ["."]})
+            text, is_error = episode.call("git_commit", {"message": "Save my work"})
+            assert not is_error
+            return episode.pid, (text, state_of(recipe, episode.snapshot()).hash())
+
+    fresh = [commit(recipe)[1] for recipe in recipes]  # each on a server started for it
+    with recycling(keep=1):
+        first_pid, first = commit(recipes[0])
+        second_pid, second = commit(recipes[1])  # the same server, its repository written again
+        again_pid, again = commit(recipes[0])
+        assert first_pid == second_pid == again_pid and POOL.warm() == 1
+        assert [first, second, again] == [fresh[0], fresh[1], fresh[0]]
+
+        done = LiveEpisode(recipes[0])
+        done.close()
+        running = LiveEpisode(recipes[1])  # takes the server the closed episode handed back
+        assert running.pid == first_pid
+        done.close()  # closing again (as a dropped environment's finalizer does) leaves it alone
+        assert running.call("git_status", {})[1] is False
+        assert running.client is not None
+        os.killpg(running.client.proc.pid, signal.SIGKILL)  # a server that dies is never handed back
+        with pytest.raises(LiveServerError):
+            running.call("git_status", {})
+        running.close()
+        assert POOL.warm() == 0
+        assert commit(recipes[1]) == (commit(recipes[1])[0], fresh[1])
+    assert POOL.warm() == 0 and open_episodes() == 0  # the block stops the servers still waiting
+    assert not any(b"mcp_server_git" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
+    assert set(Path(tempfile.gettempdir()).glob("covert-live-*")) <= before
