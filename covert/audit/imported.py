@@ -6,7 +6,8 @@ amount that is no number, a word salad such as "design final 32"), a create call
 answer that names nothing of what was done, key twins (``sid``/``Sid``) with different values, lists of
 empty objects, records that contradict the scope or parent they were asked for, a system
 prompt with repeated or broken nouns, arguments of the wrong kind, a new record in a final state, parallel
-writes that differ in one number only, a list named by another record's name field.
+writes that differ in one number only, a list named by another record's name field, an update answer
+that names the record by the name it was just given.
 """
 
 from __future__ import annotations
@@ -105,6 +106,42 @@ def write_answer_unnamed(view: RowView) -> Verdict | None:
         if not names_write(answer, _properties(view, call), call.arguments, call.output):
             return _flag("write_not_named", f"{call.name}: {view.answer[:120]}")
     return OK
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@check("renamed_by_new_name", "imported update answers that name the record by the value it was just given as if "
+       "that were all it changed ('The proposal Blue Sandbox now has the display name Blue Sandbox')", 0.0)
+def renamed_by_new_name(view: RowView) -> Verdict | None:
+    """Imported rows that end in an answer after a successful update (a write that creates nothing).
+    Flagged when one sentence of the answer says a value the update set (three characters or more) twice:
+    the record named by its new name and that name given as its new value, which says nothing of what
+    was done."""
+    if not imported(view) or view.behaviour != "tool_use" or not view.answer:
+        return None
+    updates = [c for c in view.calls if c.writes and not _is_create(c) and not is_error(c.output)]
+    values = {v for c in updates for v in _flat_values(c.arguments) if len(v) >= 3}
+    if not values:
+        return None
+    for sentence in _SENTENCE_END.split(view.answer):
+        for value in values:
+            if len(re.findall(rf"(?<![\w-]){re.escape(value)}(?![\w-])", sentence)) >= 2:
+                return _flag("renamed_by_new_name", sentence[:160])
+    return OK
+
+
+def _flat_values(arguments: Any, depth: int = 0) -> list[str]:
+    """The string values of a call's arguments, nested ones too (bounded)."""
+    if depth > 4:
+        return []
+    if isinstance(arguments, str):
+        return [arguments]
+    if isinstance(arguments, dict):
+        return [v for item in list(arguments.values())[:64] for v in _flat_values(item, depth + 1)]
+    if isinstance(arguments, list):
+        return [v for item in arguments[:64] for v in _flat_values(item, depth + 1)]
+    return []
 
 
 @check("case_twin_keys", "imported outputs holding keys that differ only in case or separators (sid/Sid, id/Id) "

@@ -267,3 +267,23 @@ def test_a_record_called_by_a_field_that_is_no_name_is_counted_by_the_audit(rows
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["list_by_foreign_name"].flagged] == \
         ["called_by_other_field"]
+
+
+def _renames(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows whose one write is an update that gives the record a new name."""
+    said = ("renamed the", "is now called", "goes by")
+    return [r for r in rows if r["ground_truth"]["behaviour"] == "tool_use"
+            and any(s in r["messages"][-1]["content"] for s in said)]
+
+
+def test_a_rename_is_said_as_one_and_the_audit_counts_a_tautology(rows: list[dict[str, Any]]) -> None:
+    renames = _renames(rows)
+    assert renames, "the build made no rename"
+    assert audit_rows(rows, "sft").results["renamed_by_new_name"].flagged == []
+    row = copy.deepcopy(renames[0])
+    update = next(c for c in _calls(row) if c["name"].endswith(("patch", "update", "Update", "_put")) or "Update" in c["name"])
+    new_name = next(v for v in update["arguments"].values() if isinstance(v, str) and v in row["messages"][-1]["content"])
+    # what the answer said before: the record named by the name it was just given
+    row["messages"][-1]["content"] = f"The record {new_name} now has the name {new_name}."
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["renamed_by_new_name"].flagged] == ["renamed_by_new_name"]
