@@ -25,6 +25,7 @@ from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, typed_schema
 from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueContext, context_for, make_value
+from covert.imports.google_paths import with_path_patterns
 from covert.imports.model import ApiSpec
 from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, public, scope_key
 from covert.imports.resources import (
@@ -51,7 +52,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "11"
+BINDER_VERSION = "12"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -350,6 +351,7 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
     (:mod:`covert.imports.envs` keeps one); by default it is :func:`spec_version`.
     """
     exclude = exclude or {}
+    spec = with_path_patterns(spec)  # a Google {parent} or {name} its converted spec left without a pattern
     resources, roles = infer(spec)
     inferred = resources
     style = error_style(spec)

