@@ -108,7 +108,7 @@ def write_answer_unnamed(view: RowView) -> Verdict | None:
     return OK
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d])\s+")  # a quoted sentence ends one too
 
 
 @check("renamed_by_new_name", "imported update answers that name the record by the value it was just given as if "

@@ -52,7 +52,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "12"
+BINDER_VERSION = "13"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 

@@ -402,6 +402,13 @@ def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[
             if not path_params:
                 return "custom", "", None, [], "no_id_parameter"
             id_param = path_params[-1]
+            if op.path and _ENDS_AT_COLLECTION.search(op.path):
+                # ``.../instances/{instance}/users`` with the user's ``name`` in the query (Cloud SQL's users):
+                # the last path parameter is the parent, not the record
+                query = [p for p in ("name", "id") if op.parameters["properties"].get(p, {}).get("x-in") == "query"]
+                if not query:
+                    return "custom", "", None, [], "no_id_parameter"
+                id_param = query[0]
         # the resource path (``organizations.approvalRequests``) keeps same-named resources of different
         # parents apart; the noun comes from its last part
         return kind, ".".join(parts[1:-1]), id_param, parents, ""
@@ -422,6 +429,7 @@ def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[
     return _by_name(op)
 
 
+_ENDS_AT_COLLECTION = re.compile(r"\}/[A-Za-z][A-Za-z0-9]*/?$")  # a path whose last segment is a collection
 _GOOGLE_METHOD_ID = re.compile(r"^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
 _NAME_PATH = re.compile(r"^/[^/{}]+/\{\+?[A-Za-z_][A-Za-z0-9_]*\}(?:/[A-Za-z][A-Za-z0-9]*)?(?::[A-Za-z]+)?$")
 _NAMED_SPECS: dict[int, tuple[ApiSpec, bool]] = {}

@@ -225,6 +225,31 @@ def test_a_google_custom_method_is_no_create_or_list() -> None:
     assert classify(spec, create)[0] == "create"
 
 
+def test_a_google_write_on_the_collection_path_names_its_record_by_the_query() -> None:
+    """Cloud SQL's users.delete is ``DELETE .../instances/{instance}/users?name=...``: the record is the one
+    the query names, not the instance (its last path parameter, which binding took before, so records of
+    the users table carried an ``instance`` of their own)."""
+    from covert.imports.model import ApiSpec, Operation
+    from covert.imports.resources import classify
+
+    spec = ApiSpec("google", "google:sql:v1", "SQL", "v1", "SQL.", "Apache-2.0", None, {}, ())
+    params = {"type": "object", "required": ["project", "instance"], "properties": {
+        "project": {"type": "string", "x-in": "path"}, "instance": {"type": "string", "x-in": "path"},
+        "name": {"type": "string", "x-in": "query"}, "host": {"type": "string", "x-in": "query"}}}
+    delete = Operation("sql.users.delete", "sql_users_delete", "Deletes a user.", params, None, "write", "DELETE",
+                       "sql/v1/projects/{project}/instances/{instance}/users")
+    get = Operation("sql.users.get", "sql_users_get", "Gets a user.",
+                    {**params, "required": ["project", "instance", "name"],
+                     "properties": {**params["properties"], "name": {"type": "string", "x-in": "path"}}},
+                    None, "read", "GET", "sql/v1/projects/{project}/instances/{instance}/users/{name}")
+    nameless = Operation("sql.users.patch", "sql_users_patch", "Updates a user.",
+                         {**params, "properties": {k: v for k, v in params["properties"].items() if k != "name"}},
+                         None, "write", "PATCH", "sql/v1/projects/{project}/instances/{instance}/users")
+    assert classify(spec, delete)[:3] == ("delete", "users", "name")
+    assert classify(spec, get)[:3] == ("get", "users", "name")
+    assert classify(spec, nameless)[0] == "custom"
+
+
 def test_a_resource_path_names_the_project_and_parent_the_record_lives_in() -> None:
     """Seeded and created records of a scoped Google-style table have ids under their own project and
     location (``projects/harbor-42/locations/us-east4/instances/...``), not filler in every segment."""
