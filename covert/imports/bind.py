@@ -957,7 +957,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         state.delete(table, str(key))
         if obj(response) is None:  # the API answers with no body: say which record went
             return {"deleted": True, id_field: key, **named_by(rec, id_field)}
-        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun))
+        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun), args)
 
     return run_delete
 
@@ -1063,12 +1063,19 @@ def _list_wrapper(response: dict[str, Any], items_at: str, page: list[Any], more
 
 
 def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
-                  ctx: ValueContext | None = None) -> dict[str, Any]:
+                  ctx: ValueContext | None = None, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The body a delete answers with: its schema's fields drawn, the deleted id, ``deleted: true``, and a
+    field named as one of the call's own arguments holding that argument (DeleteDataSource says the
+    ``knowledgeBaseId`` it was called with, not another)."""
     props = response.get("properties", {})
     out = _fill_wrapper(response, "", None, seed, ctx)
     out.pop("", None)
     if id_field in props:
         set_field(out, id_field, key)
+    for name, value in (args or {}).items():
+        if name != id_field and name in out and isinstance(value, (str, int)) and not isinstance(value, bool) \
+                and type(out[name]) is type(value):
+            out[name] = value
     for name, schema in props.items():
         if name.lower() == "deleted" and isinstance(schema, dict) and schema.get("type") == "boolean":
             out[name] = True

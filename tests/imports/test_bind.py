@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -484,3 +485,48 @@ def test_a_count_of_children_says_how_many_the_state_holds() -> None:
         assert queue["jobCount"] == sum(1 for _, j in jobs if j.get("x-link-queues") == queue_id)
     assert any(farm["queueCount"] > 0 for _, farm in state.records("farms"))
     assert any(queue["jobCount"] > 0 for _, queue in queues)
+
+
+def test_a_delete_answers_with_the_parent_it_was_called_with() -> None:
+    """DeleteDataSource(knowledgeBaseId, dataSourceId) answers ``{knowledgeBaseId, dataSourceId, status}``:
+    the knowledge base is the one the call named (it was another, drawn, id: the audit's scope_disagrees)."""
+    from covert.imports.envs import make_builder
+    from covert.imports.model import ApiSpec, Operation
+
+    base = {"type": "object", "properties": {"knowledgeBaseId": {"type": "string"}, "name": {"type": "string"}}}
+    source = {"type": "object", "properties": {"knowledgeBaseId": {"type": "string"}, "dataSourceId": {"type": "string"},
+                                               "name": {"type": "string"}, "status": {"type": "string"}}}
+    kb = {"knowledgeBaseId": {"type": "string", "x-in": "path"}}
+    ids = {**kb, "dataSourceId": {"type": "string", "x-in": "path"}}
+    ops = (
+        Operation("ListKnowledgeBases", "ListKnowledgeBases", "Lists knowledge bases.", _params({}),
+                  {"type": "object", "properties": {"knowledgeBaseSummaries": {"type": "array", "items": base}}},
+                  "read", "POST", "/knowledgebases/"),
+        Operation("ListDataSources", "ListDataSources", "Lists data sources.", _params(kb, ["knowledgeBaseId"]),
+                  {"type": "object", "properties": {"dataSourceSummaries": {"type": "array", "items": source}}},
+                  "read", "POST", "/knowledgebases/{knowledgeBaseId}/datasources/"),
+        Operation("GetDataSource", "GetDataSource", "Gets a data source.",
+                  _params(ids, ["knowledgeBaseId", "dataSourceId"]),
+                  {"type": "object", "properties": {"dataSource": source}}, "read", "GET",
+                  "/knowledgebases/{knowledgeBaseId}/datasources/{dataSourceId}"),
+        Operation("DeleteDataSource", "DeleteDataSource", "Deletes a data source.",
+                  _params(ids, ["knowledgeBaseId", "dataSourceId"]),
+                  {"type": "object", "required": ["knowledgeBaseId", "dataSourceId", "status"],
+                   "properties": {"knowledgeBaseId": {"type": "string"}, "dataSourceId": {"type": "string"},
+                                  "status": {"type": "string"}}},
+                  "write", "DELETE", "/knowledgebases/{knowledgeBaseId}/datasources/{dataSourceId}"),
+    )
+    spec = ApiSpec("botocore", "botocore:kb:2023-06-05", "Knowledge", "2023-06-05", "Knowledge bases.", "Apache-2.0",
+                   None, {"package": "botocore"}, ops)
+    builder = make_builder(spec)
+    state = builder.state(0, 0)
+    env = builder.env(state)
+    sources = [(k, rec) for k, rec in state.records("data_sources")]
+    assert sources
+    for key, record in sources[:3]:
+        out = env.call("DeleteDataSource", {"knowledgeBaseId": record["knowledgeBaseId"], "dataSourceId": key})
+        assert out["dataSourceId"] == key and out["knowledgeBaseId"] == record["knowledgeBaseId"], out
+
+
+def _params(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required or []}
