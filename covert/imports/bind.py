@@ -30,6 +30,7 @@ from covert.imports.model import ApiSpec
 from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, public, scope_key
 from covert.imports.resources import (
     LIMIT_NAMES,
+    RESPONSE_SHAPING,
     TOKEN_NAMES,
     Resource,
     Role,
@@ -614,6 +615,8 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
     for param, schema in props.items():
         if not isinstance(schema, dict) or schema.get("x-in") == "header":
             continue
+        if param.lower() in RESPONSE_SHAPING and param not in required and param != role.id_param:
+            continue  # ``expand`` shapes the answer: a request never sets or filters a record by it
         target = _matching_field(param, record_props)
         if param == role.id_param:
             entity = resource.entity if role.kind != "create" else None

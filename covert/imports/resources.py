@@ -429,6 +429,9 @@ def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[
     return _by_name(op)
 
 
+# parameters (and the record fields of the same name) that shape a response, not the record: Jira's
+# ``expand``, ``fields``/``select`` projections, ``include``/``embed`` of related records
+RESPONSE_SHAPING = frozenset(("expand", "expands", "fields", "select", "include", "embed", "projection"))
 _ENDS_AT_COLLECTION = re.compile(r"\}/[A-Za-z][A-Za-z0-9]*/?$")  # a path whose last segment is a collection
 _GOOGLE_METHOD_ID = re.compile(r"^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
 _NAME_PATH = re.compile(r"^/[^/{}]+/\{\+?[A-Za-z_][A-Za-z0-9_]*\}(?:/[A-Za-z][A-Za-z0-9]*)?(?::[A-Za-z]+)?$")

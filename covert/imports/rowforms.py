@@ -199,7 +199,9 @@ def names_write(answer_norm: str, properties: Mapping[str, Any], arguments: Mapp
                for v in candidates)
 
 
-_OWN_NAME_WORDS = frozenset(("display", "friendly", "full", "name", "title", "short", "common"))
+# a record's own name, whatever its nouns: ``displayName``, and a person's ``GivenName`` or ``lastName``
+_OWN_NAME_WORDS = frozenset(("display", "friendly", "full", "name", "title", "short", "common", "given", "first",
+                             "last", "family", "middle", "nick", "preferred", "legal"))
 _NAME_FIELD_WORDS = ("name", "title", "label")
 
 
@@ -213,7 +215,8 @@ def name_field(key: str) -> bool:
 def foreign_name(key: str, own: set[str]) -> bool:
     """Whether a record's field is another record's name: a ``<noun>Name`` whose noun is none of the
     record's own nouns ``own`` (lower-case singular words): a release's ``rulesetName``, a creative's
-    ``advertiserName``; never its ``name``, ``displayName`` or a queue's ``QueueName``."""
+    ``advertiserName``; never its ``name``, ``displayName``, a person's ``GivenName`` or a queue's
+    ``QueueName``."""
     parts = key_words(key)
     return len(parts) >= 2 and parts[-1] == "name" and parts[0] not in _OWN_NAME_WORDS and parts[-2] not in own
 

@@ -530,3 +530,33 @@ def test_a_delete_answers_with_the_parent_it_was_called_with() -> None:
 
 def _params(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required or []}
+
+
+def test_a_parameter_that_shapes_the_answer_is_no_field_of_the_record() -> None:
+    """Jira's ``updateProject(projectIdOrKey, expand)``: ``expand`` says which parts of the project to return;
+    the project's own ``expand`` lists what can be expanded. Neither is a value a user sets, filters by or
+    calls a project by ("Update the project with reporting-project as its expand")."""
+    from covert.imports.language import sayable
+    from covert.imports.model import Operation
+
+    project = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                                                "expand": {"type": "string"}, "description": {"type": "string"}}}
+    expand = {"expand": {"type": "string", "x-in": "query", "description": "Use expand to include additional "
+                                                                           "information in the response."}}
+    key = {"projectIdOrKey": {"type": "string", "x-in": "path"}}
+    ops = (
+        Operation("getAllProjects", "getAllProjects", "Lists projects.", _params(expand),
+                  {"type": "array", "items": project}, "read", "GET", "/rest/api/3/project"),
+        Operation("getProject", "getProject", "Gets a project.", _params({**key, **expand}, ["projectIdOrKey"]),
+                  project, "read", "GET", "/rest/api/3/project/{projectIdOrKey}"),
+        Operation("updateProject", "updateProject", "Updates a project.",
+                  _params({**key, **expand, "name": {"type": "string", "x-in": "body"},
+                           "description": {"type": "string", "x-in": "body"}}, ["projectIdOrKey"]),
+                  project, "write", "PUT", "/rest/api/3/project/{projectIdOrKey}"),
+    )
+    api = bind(ApiSpec("openapi", "openapi:jira.example:3", "Jira", "3", "Projects.", "Apache-2.0", None, {}, ops))
+    assert api.tools
+    for bound in api.tools.values():
+        assert "expand" not in bound.spec.parameters["properties"] and "expand" not in bound.fields
+    assert "name" in api.tools["updateProject"].fields
+    assert not sayable("expand", project["properties"]["expand"]) and sayable("name", project["properties"]["name"])

@@ -225,6 +225,7 @@ def test_a_record_called_by_another_records_name_is_counted_by_the_audit(rows: l
     assert foreign_name("rulesetName", {"release"}) and foreign_name("advertiserName", {"creative"})
     assert not foreign_name("QueueName", {"queue"}) and not foreign_name("displayName", {"release"})
     assert not foreign_name("name", {"release"})
+    assert not foreign_name("GivenName", {"user"}) and not foreign_name("lastName", {"member"})  # a person's own
     row = copy.deepcopy(_insert_row(rows))
     assert audit_rows([row], "sft").results["list_by_foreign_name"].flagged == []
     tool, output = _output(row)
