@@ -547,7 +547,11 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
         if made is None:
             made = value_for(schema, param, rng, 0, ctx)
         return made
-    described = described_path(schema.get("description"))
+    description = schema.get("description")
+    # Discovery's "Part of `parent`. ... Example: apps/myapp." is one segment of that path: its example is the
+    # whole parent, not this parameter's value
+    part_of = isinstance(description, str) and description.startswith("Part of `")
+    described = None if part_of else described_path(description)
     if described is not None:  # "The location name. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."
         made = scope_path(described, rng, ctx)
         if made is not None:

@@ -629,9 +629,9 @@ def _update_answers(resource: Resource, prefix: str, fields: list[str], knows_id
     if any(_path(prefix, f) == name for f in fields) and name != _path(prefix, resource.id_field):
         # the record's name itself changed: the output names it by the new one, so the answer says the rename
         # ("The proposal Blue Sandbox now has the display name Blue Sandbox" says nothing)
-        also = f" and set {changes}" if changes else ""
-        return (f"I renamed the {noun} to {{{name}}}{also}.", f"Done: the {noun} is now called {{{name}}}{also}.",
-                f"Updated: the {noun} goes by {{{name}}} now{also}.")
+        also, and_i = (f" and set {changes}", f", and I set {changes}") if changes else ("", "")
+        return (f"I renamed the {noun} to {{{name}}}{also}.", f"Done: the {noun} is now called {{{name}}}{and_i}.",
+                f"Updated: the {noun} goes by {{{name}}} now{and_i}.")
     if not changes:  # the id itself changed: the output names the record by its new one
         changes = f"the {field_words(fields[0])} to {{{name}}}" if fields else ""
     return (f"I changed {changes} on the {noun} {{{name}}}.", f"The {noun} {{{name}}} now has {changes.replace(' to ', ' ')}.",

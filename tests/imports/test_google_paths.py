@@ -105,3 +105,34 @@ def test_a_field_that_names_a_policy_holds_a_name(rows: dict[str, list[dict[str,
     values = [r["inspectionPolicy"] for r in records if isinstance(r.get("inspectionPolicy"), str)]
     assert values
     assert not any(v.lstrip().startswith(("{", "[")) for v in values), values[:5]
+
+
+def test_a_rename_with_another_change_is_said_in_plain_words() -> None:
+    """"Updated: the pipeline goes by KYC Pipeline now and set the ..." mixed its tenses; each answer to a
+    rename that changes another field too reads as one sentence a person writes."""
+    from covert.imports.language import _update_answers
+    from covert.imports.resources import Resource
+
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "displayName": {"type": "string"},
+                                               "owner": {"type": "string"}}}
+    pipeline = Resource("pipelines", "pipeline", "pipelines", "pipeline_id", "name", schema)
+    answers = _update_answers(pipeline, "", ["displayName", "owner"])
+    assert answers == ("I renamed the pipeline to {displayName} and set the owner to {owner}.",
+                       "Done: the pipeline is now called {displayName}, and I set the owner to {owner}.",
+                       "Updated: the pipeline goes by {displayName} now, and I set the owner to {owner}.")
+    assert _update_answers(pipeline, "", ["displayName"])[1] == "Done: the pipeline is now called {displayName}."
+
+
+def test_a_part_of_a_flattened_path_is_one_segment() -> None:
+    """Discovery's ``appsId`` ("Part of `parent`. ... Example: apps/myapp.") is the app's id alone: a call
+    with ``appsId: "apps/gateway-app-west"`` would ask for ``apps/apps/gateway-app-west``."""
+    import random
+
+    from covert.imports.bind import scope_value
+
+    schema = {"type": "string", "description": "Part of `parent`. Required. Name of the parent Application "
+                                               "resource. Example: apps/myapp."}
+    values = {scope_value(schema, "appsId", random.Random(seed)) for seed in range(5)}
+    assert values and not any("/" in v for v in values), values
+    whole = {"type": "string", "description": "The location. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."}
+    assert scope_value(whole, "name", random.Random(1)).startswith("projects/")
