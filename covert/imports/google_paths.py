@@ -20,9 +20,9 @@ from typing import Any
 from covert.imports.model import ApiSpec, Operation
 
 # a Google method id: the API, its collections, the method (``ml.projects.models.versions.list``)
-_METHOD_ID = re.compile(r"^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
+METHOD_ID = re.compile(r"^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
 # the parameter that spans several path segments: first after the version (``/v1beta1/{parent}/...``)
-_SPANNING = re.compile(r"^/[^/{}]+/\{\+?([A-Za-z_][A-Za-z0-9_]*)\}(/[A-Za-z][A-Za-z0-9]*)?(?::[A-Za-z]+)?$")
+SPANNING = re.compile(r"^/[^/{}]+/\{\+?([A-Za-z_][A-Za-z0-9_]*)\}(/[A-Za-z][A-Za-z0-9]*)?(?::[A-Za-z]+)?$")
 # a format a description states: `projects/*/locations/{location}` (a value may be a literal: `global`)
 _STATED = re.compile(r"`((?:[a-z][A-Za-z0-9]*/(?:\*|\{[A-Za-z_][A-Za-z0-9_]*\}|[a-z0-9-]+))"
                      r"(?:/[a-z][A-Za-z0-9]*/(?:\*|\{[A-Za-z_][A-Za-z0-9_]*\}|[a-z0-9-]+))*)`")
@@ -50,9 +50,9 @@ def id_pattern(op: Operation) -> tuple[str, str] | None:
     collections above the one it acts on when the path goes on to that collection (a list or create:
     ``{parent}/serverTlsPolicies``), all of them when the parameter ends the path (a get, delete, patch or
     custom verb on one record); ``None`` when the id or path is of another form."""
-    if not _METHOD_ID.match(op.op_id) or not op.path:
+    if not METHOD_ID.match(op.op_id) or not op.path:
         return None
-    spanning = _SPANNING.match(op.path)
+    spanning = SPANNING.match(op.path)
     if spanning is None:
         return None
     param, tail = spanning.group(1), spanning.group(2)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
+from covert.imports.google_paths import METHOD_ID, SPANNING
 from covert.imports.model import ApiSpec, Operation
 from covert.language.plurals import plural, singular
 
@@ -433,8 +434,6 @@ def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[
 # ``expand``, ``fields``/``select`` projections, ``include``/``embed`` of related records
 RESPONSE_SHAPING = frozenset(("expand", "expands", "fields", "select", "include", "embed", "projection"))
 _ENDS_AT_COLLECTION = re.compile(r"\}/[A-Za-z][A-Za-z0-9]*/?$")  # a path whose last segment is a collection
-_GOOGLE_METHOD_ID = re.compile(r"^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
-_NAME_PATH = re.compile(r"^/[^/{}]+/\{\+?[A-Za-z_][A-Za-z0-9_]*\}(?:/[A-Za-z][A-Za-z0-9]*)?(?::[A-Za-z]+)?$")
 _NAMED_SPECS: dict[int, tuple[ApiSpec, bool]] = {}
 
 
@@ -445,14 +444,14 @@ def converted_google(spec: ApiSpec, op: Operation) -> bool:
     read as Google's own. APIs with flat paths (``/v1b3/projects/{projectId}/jobs/{jobId}``) are read by
     their paths, as before."""
     return spec.source == "openapi" and spec.api.startswith("openapi:googleapis.com:") \
-        and bool(_GOOGLE_METHOD_ID.match(op.op_id)) and _names_by_path(spec)
+        and bool(METHOD_ID.match(op.op_id)) and _names_by_path(spec)
 
 
 def _names_by_path(spec: ApiSpec) -> bool:
     found = _NAMED_SPECS.get(id(spec))
     if found is not None and found[0] is spec:
         return found[1]
-    named = any(op.path and _NAME_PATH.match(op.path) for op in spec.operations)
+    named = any(op.path and SPANNING.match(op.path) for op in spec.operations)
     if len(_NAMED_SPECS) > 256:
         _NAMED_SPECS.clear()
     _NAMED_SPECS[id(spec)] = (spec, named)
