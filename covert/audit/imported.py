@@ -29,6 +29,7 @@ from covert.imports.rowforms import (
     name_field,
     names_write,
     numbers_only_differ,
+    pairs,
 )
 
 IMPORTED = "api."
@@ -121,7 +122,7 @@ def renamed_by_new_name(view: RowView) -> Verdict | None:
     if not imported(view) or view.behaviour != "tool_use" or not view.answer:
         return None
     updates = [c for c in view.calls if c.writes and not _is_create(c) and not is_error(c.output)]
-    values = {v for c in updates for v in _flat_values(c.arguments) if len(v) >= 3}
+    values = {v for c in updates for _key, v in pairs(c.arguments) if isinstance(v, str) and len(v) >= 3}
     if not values:
         return None
     for sentence in _SENTENCE_END.split(view.answer):
@@ -129,19 +130,6 @@ def renamed_by_new_name(view: RowView) -> Verdict | None:
             if len(re.findall(rf"(?<![\w-]){re.escape(value)}(?![\w-])", sentence)) >= 2:
                 return _flag("renamed_by_new_name", sentence[:160])
     return OK
-
-
-def _flat_values(arguments: Any, depth: int = 0) -> list[str]:
-    """The string values of a call's arguments, nested ones too (bounded)."""
-    if depth > 4:
-        return []
-    if isinstance(arguments, str):
-        return [arguments]
-    if isinstance(arguments, dict):
-        return [v for item in list(arguments.values())[:64] for v in _flat_values(item, depth + 1)]
-    if isinstance(arguments, list):
-        return [v for item in arguments[:64] for v in _flat_values(item, depth + 1)]
-    return []
 
 
 @check("case_twin_keys", "imported outputs holding keys that differ only in case or separators (sid/Sid, id/Id) "

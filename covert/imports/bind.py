@@ -547,11 +547,7 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
         if made is None:
             made = value_for(schema, param, rng, 0, ctx)
         return made
-    description = schema.get("description")
-    # Discovery's "Part of `parent`. ... Example: apps/myapp." is one segment of that path: its example is the
-    # whole parent, not this parameter's value
-    part_of = isinstance(description, str) and description.startswith("Part of `")
-    described = None if part_of else described_path(description)
+    described = described_path(schema.get("description"))
     if described is not None:  # "The location name. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."
         made = scope_path(described, rng, ctx)
         if made is not None:
@@ -567,8 +563,9 @@ def described_path(description: Any) -> str | None:
     """The path pattern a parameter's description spells out (``projects/PROJECT_ID/locations/LOCATION_ID``
     or ``projects/{project}/locations/{location}`` -> ``^projects/[^/]+/locations/[^/]+$``): a Google
     ``parent`` without a declared pattern is still a resource path, not a bare name. Collections are
-    plural words ("and/or" is no path)."""
-    if not isinstance(description, str):
+    plural words ("and/or" is no path). Discovery's "Part of `parent`. ... Example: apps/myapp." is one
+    segment of that path (App Engine's ``appsId``): its example is the whole parent, so it spells out none."""
+    if not isinstance(description, str) or description.startswith("Part of `"):
         return None
     found = _DESCRIBED_PATH.search(description[:600])
     if found is None:

@@ -5,10 +5,11 @@ Google's Discovery documents give the parameter that holds a whole resource path
 ``googleapis.com`` specs) drop it and keep only the path ``/v1beta1/{parent}/serverTlsPolicies``. Bound
 without it, such a parameter is a bare name, and rows called ``CreateServerTlsPolicy`` with
 ``parent: "billing-parent-staging"``, which the API refuses. :func:`with_path_patterns` gives each such
-parameter back its pattern, from the format its description states (``Must be in the format
-`projects/*/locations/{location}```), else from the operation's own id
+parameter back its pattern, from the operation's own id
 (``networksecurity.projects.locations.serverTlsPolicies.create``: the collections above the one it acts
-on). Nothing is changed where a pattern is declared, or where neither says a path.
+on), with the literals of the format its description states where that names the same collections
+(``Must be in the format `projects/*/locations/global/tlsRoutes/*```). Nothing is changed where a pattern
+is declared, or where the id and path are of another form.
 """
 
 from __future__ import annotations

@@ -391,7 +391,8 @@ def test_recycled_servers_serve_each_episode_as_a_fresh_one() -> None:
             running.call("git_status", {})
         running.close()
         assert POOL.warm() == 0
-        assert commit(recipes[1]) == (commit(recipes[1])[0], fresh[1])
+        replaced_pid, made = commit(recipes[1])  # a server started afresh takes the dead one's place
+        assert replaced_pid != first_pid and made == fresh[1]
     assert POOL.warm() == 0 and open_episodes() == 0  # the block stops the servers still waiting
     assert not any(b"mcp_server_git" in Path(f"/proc/{p}/cmdline").read_bytes() for p in _descendants())
     assert set(Path(tempfile.gettempdir()).glob("covert-live-*")) <= before
