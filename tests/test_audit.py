@@ -162,6 +162,19 @@ def test_internals_shown(answer: str, kind: str) -> None:
     assert verdict("internals_shown", guest).kind == "internal_id"
 
 
+def test_a_field_names_glued_words_are_counted() -> None:
+    """Django's ``lithologydescription_set`` said as "2 lithologydescription set" is a field name shown, not
+    words; the same count said in words is not."""
+    well = {"well_tag_number": 1001, "lithologydescription_set": [{"start": 0}, {"start": 12}]}
+    call = [[("wells_read", {"well_tag_number": 1001}, well)]]
+    glued = make_row("How many lithology descriptions does well 1001 have?", call,
+                     "I count 2 lithologydescription set in all.")
+    assert verdict("internals_shown", glued).kind == "glued_field_word"
+    worded = make_row("How many lithology descriptions does well 1001 have?", call,
+                      "Well 1001 has 2 lithology descriptions.")
+    assert not verdict("internals_shown", worded).flagged
+
+
 def test_internals_clean_answer_keeps_reference_numbers() -> None:
     clean = _redeem("I redeemed 2500 points on booking WSWK8W9T: 12.5 USD goes back to your Visa ending in 3511, "
                     "and you have 20244 points left.")

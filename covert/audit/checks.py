@@ -339,13 +339,31 @@ def _internal_ids(value: Any, out: set[str], depth: int = 0) -> None:
             _internal_ids(item, out, depth + 1)
 
 
+_GLUED_KEY_PART = re.compile(r"^[a-z]{15,}$")  # a flat-case part of a field name: "lithologydescription"
+
+
+def _glued_key_parts(value: Any, out: set[str], depth: int = 0) -> None:
+    """The long flat-case parts of the keys of nested data (``lithologydescription_set`` gives
+    ``lithologydescription``), bounded."""
+    if depth > 6 or len(out) > 200:
+        return
+    if isinstance(value, dict):
+        for key, item in list(value.items())[:200]:
+            out.update(p for p in str(key).split("_") if _GLUED_KEY_PART.match(p))
+            _glued_key_parts(item, out, depth + 1)
+    elif isinstance(value, list):
+        for item in value[:50]:
+            _glued_key_parts(item, out, depth + 1)
+
+
 @check("internals_shown", "internals shown to the user: internal ids (payment methods, customers), snake_case "
-       "enum values, raw ISO timestamps", 0.05)
+       "enum values, raw ISO timestamps, a field name's glued words ('2 lithologydescription set')", 0.05)
 def internals_shown(view: RowView) -> Verdict | None:
     """Everything the assistant says. Flagged when it states the value of an internal id field (any
     ``*_id`` of the outputs or arguments other than booking, order, ticket and similar reference
     numbers; on imported APIs ids are the developer's handles and not counted) that the user did not say, a
-    snake_case word, or a timestamp such as 2026-07-23T11:15."""
+    snake_case word, a timestamp such as 2026-07-23T11:15, or a field name's glued words said as one
+    ("I count 2 lithologydescription set in all": Django's ``lithologydescription_set``)."""
     if not view.assistant_texts:
         return None
     ids: set[str] = set()
@@ -354,7 +372,13 @@ def internals_shown(view: RowView) -> Verdict | None:
     for call in [] if view.builder.startswith("api.") else view.calls:
         _internal_ids(call.output, ids)
         _internal_ids(call.arguments, ids)
+    glued: set[str] = set()
+    for call in view.calls:
+        _glued_key_parts(call.output, glued)
     for text in view.assistant_texts:
+        said = [w for w in re.findall(r"[a-z]{15,}", text) if w in glued]
+        if said:
+            return _flag("glued_field_word", said[0])
         norm = normalized(text)
         for value in sorted(ids):
             if value in text and says(norm, value) and not says(view.user_norm, value):
