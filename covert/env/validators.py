@@ -190,9 +190,39 @@ class _NamedDefinitions:
             named = self._named[id(self._definition)] = (len(self.definitions) - 1, definition)
         index, definition = named
         definition_rule = self.e(definition.get(rule) if isinstance(definition, dict) else None)
+        written = len(self._code)
         self.l("raise JsonSchemaValueException(" + arg + ', value={variable}, name="{name}", '
                "definition=DEFINITIONS[{index}], rule={rule})",
                *args, index=index, rule=repr(rule), definition_rule=definition_rule)
+        if len(self._code) == written:  # fastjsonschema merged it with the same line just before
+            return
+        # the line as written, kept as an expression compiled when the check first fails (see _Failure)
+        line = self._code.pop()
+        spaces = line[:len(line) - len(line.lstrip(" "))]
+        self.failures.append(line.strip().removeprefix("raise "))
+        self._code.append(f"{spaces}raise FAILED({len(self.failures) - 1}, locals())")
+
+
+class _Failure:
+    """The exceptions of a validator's failed checks, each written as fastjsonschema writes it
+    (``JsonSchemaValueException(<message>, value=..., name=..., definition=..., rule=...)``) but compiled
+    only when its check first fails: in the validator's code each is one short ``raise FAILED(n, locals())``.
+    The messages of an imported API's argument schema made up most of its validator's source, and
+    ``compile`` cost grows with the source; a valid call never needs them. Evaluated with the validator's
+    globals and the failing function's locals, an expression builds the very exception it built in place."""
+
+    __slots__ = ("_code", "_expressions", "_globals", "_name")
+
+    def __init__(self, expressions: list[str], namespace: dict[str, Any], name: str) -> None:
+        self._expressions, self._globals, self._name = expressions, namespace, name
+        self._code: dict[int, Any] = {}
+
+    def __call__(self, index: int, scope: dict[str, Any]) -> Exception:
+        code = self._code.get(index)
+        if code is None:
+            code = self._code[index] = compile(self._expressions[index], f"<validator {self._name} check {index}>",
+                                               "eval")
+        return eval(code, self._globals, scope)  # noqa: S307 - written here from the schema, as the validator was
 
 
 _GENERATORS: dict[type, type] = {}
@@ -206,6 +236,7 @@ def _generator(schema: dict[str, Any], resolver: RefResolver, base: type, deferr
         named = _GENERATORS[base] = type(f"Named{base.__name__}", (_NamedDefinitions, base), {})
     generator = named(schema, resolver=resolver, **VALIDATOR_OPTIONS)
     generator.definitions, generator.enums, generator.deferred, generator._named = [], [], [], {}
+    generator.failures = []
     generator.base, generator.deferring = base, deferring
     return generator
 
@@ -219,6 +250,7 @@ def _compiled(schema: dict[str, Any], base: type, deferring: bool) -> Any:
     namespace: dict[str, Any] = {"__name__": "covert_validator", **generator.global_state,
                                  "DEFINITIONS": generator.definitions, "ENUMS": generator.enums,
                                  "DEFERRED": generator.deferred}
+    namespace["FAILED"] = _Failure(generator.failures, namespace, name)
     exec(compile(source, f"<validator {name}>", "exec"), namespace)  # noqa: S102 - generated here from the schema
     patterns = namespace.get("REGEX_PATTERNS", {})
     for key, compiled in list(patterns.items()):

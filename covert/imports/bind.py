@@ -38,6 +38,7 @@ from covert.imports.resources import (
     items_path,
     obj,
     record_of,
+    spec_vocabulary,
     words,
 )
 from covert.imports.rowforms import FINAL_STATES, filler
@@ -352,8 +353,11 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
     (:mod:`covert.imports.envs` keeps one); by default it is :func:`spec_version`.
     """
     exclude = exclude or {}
+    # the vocabulary read before patterns are added (they add no property names): one a later process kept
+    # for ``spec`` (remember_vocabulary) still serves
+    vocabulary = spec_vocabulary(spec)
     spec = with_path_patterns(spec)  # a Google {parent} or {name} its converted spec left without a pattern
-    resources, roles = infer(spec)
+    resources, roles = infer(spec, vocabulary)
     inferred = resources
     style = error_style(spec)
     left_out: list[tuple[str, str]] = [(op_id, reason) for op_id, reason in spec.skipped]

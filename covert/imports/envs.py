@@ -33,7 +33,7 @@ import json
 import random
 import shutil
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -271,9 +271,14 @@ def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str
     key = _slim_key(spec_digest, entry) if custom is None and spec_digest is not None else None
     builder = _from_slim(slim_at, key, exclude, entry.get("version")) if key is not None else None
     _count_binding()
-    if builder is None or builder is _WHOLE:
+    if builder is None or isinstance(builder, _Whole):
         spec = read_spec(path)
-        made = make_builder(spec, exclude, custom)
+        if builder is not None:  # the vocabulary of this very spec, as the file keeps it
+            remember_vocabulary(spec, builder.vocabulary)
+        try:
+            made = make_builder(spec, exclude, custom)
+        finally:
+            remember_vocabulary(spec, None)
         if made.version != entry.get("version"):
             raise StoreError(f"{name}: the store admitted version {entry.get('version')}, the binder makes "
                              f"{made.version}; run `covert envs verify` again")
@@ -382,16 +387,22 @@ def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) 
     with contextlib.suppress(OSError):  # a read-only store: the next process reads the whole spec again
         # when the cut-down spec binds differently, the file says so: later processes bind the whole spec
         spec = json.loads(json.dumps(light.to_dict(), sort_keys=True)) if same else None
-        # the vocabulary of the spec as later processes read it back (its keys sorted: the walk is bounded)
-        vocabulary = sorted(spec_vocabulary(ApiSpec.from_dict(spec))) if spec is not None else None
+        # the vocabulary of the spec as later processes read it back (its keys sorted: the walk is bounded),
+        # of the whole spec as read when that is what they bind
+        vocabulary = sorted(spec_vocabulary(ApiSpec.from_dict(spec) if spec is not None else api.spec))
         write_atomically(path, json.dumps({"key": key, "spec": spec, "vocabulary": vocabulary}, sort_keys=True) + "\n")
 
 
-_WHOLE = object()  # the environment binds only from its whole spec
+@dataclass(frozen=True)
+class _Whole:
+    """What a cut-down spec's file says of an environment that binds only from its whole spec: that spec's
+    vocabulary (``None`` when the file gives none)."""
+
+    vocabulary: frozenset[str] | None
 
 
 def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: str | None) -> Any:
-    """The builder from a cut-down spec made for ``key``; :data:`_WHOLE` when the file says the whole
+    """The builder from a cut-down spec made for ``key``; a :class:`_Whole` when the file says the whole
     spec is needed; ``None`` when there is no such file (missing, stale, corrupt)."""
     if key is None or not version or not path.is_file():
         return None
@@ -400,7 +411,7 @@ def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: st
         if not isinstance(data, dict) or data.get("key") != key:
             return None
         if data.get("spec") is None:
-            return _WHOLE
+            return _Whole(_vocabulary(data.get("vocabulary")))
         spec = ApiSpec.from_dict(data["spec"])
         remember_vocabulary(spec, _vocabulary(data.get("vocabulary")))
         try:

@@ -295,9 +295,10 @@ def unglued(word: str, vocabulary: frozenset[str]) -> list[str]:
     return split if split is not None and len(split) > 1 else [word]
 
 
-def infer(spec: ApiSpec) -> tuple[dict[str, Resource], list[Role]]:
-    """Resources and roles of every operation of ``spec`` (custom ones carry their reason)."""
-    vocabulary = spec_vocabulary(spec)
+def infer(spec: ApiSpec, vocabulary: frozenset[str] | None = None) -> tuple[dict[str, Resource], list[Role]]:
+    """Resources and roles of every operation of ``spec`` (custom ones carry their reason); ``vocabulary``:
+    :func:`spec_vocabulary` of ``spec`` when the caller has it."""
+    vocabulary = spec_vocabulary(spec) if vocabulary is None else vocabulary
     drafts: list[tuple[Operation, Kind, str, str | None, list[tuple[str, str]], str]] = []
     for op in spec.operations:
         drafts.append((op, *classify(spec, op)))

@@ -193,3 +193,19 @@ def test_enums_definitions_and_deferred_properties_fail_as_fastjsonschema_fails(
     assert {"enum", "pattern", "additionalProperties", "required", "type"} <= rules
     assert ("ok", cases[2]) in outcomes
     assert all(d.validate is not None for d in deferred)
+
+
+def test_a_failed_check_builds_its_exception_only_when_it_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A validator's code holds one short ``raise FAILED(n, locals())`` per check; the exception's
+    expression, fastjsonschema's own, is compiled when that check first fails, and builds the same
+    exception (message, value, name, rule, definition) from the failing function's locals, in loops too."""
+    monkeypatch.setattr(validators, "_COMPILED", {})
+    monkeypatch.setattr(validators, "DEFERRED_BYTES", 10**9)
+    ours = compile_validator(NESTED)
+    plain = fastjsonschema.compile(NESTED, **VALIDATOR_OPTIONS)
+    failed = ours.__globals__["FAILED"]
+    assert len(failed._expressions) > 20 and not failed._code
+    assert _failure(ours, {"kind": "ALPHA", "body": {"items": []}})[0] == "ok" and not failed._code
+    looped = {"kind": "ALPHA", "body": {"items": [{"state": "ON"}, {"state": "ON", "count": 0}]}}
+    assert _failure(ours, looped) == _failure(plain, looped)
+    assert _failure(ours, looped)[2] == "data.body.items[1].count" and len(failed._code) == 1
