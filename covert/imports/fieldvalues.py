@@ -145,6 +145,7 @@ _BY_FORMAT = {
     "uri": "url", "url": "url", "uri-reference": "url", "uuid": "uuid", "ipv4": "ipv4", "ipv6": "ipv6",
     "hostname": "hostname", "byte": "base64", "binary": "base64", "int64": "intstring", "uint64": "intstring",
     "int32": "intstring", "uint32": "intstring", "double": "decimalstring", "float": "decimalstring",
+    "decimal": "decimalstring",  # Django REST framework's DecimalField, a number written as a string
     "google-duration": "duration", "google-fieldmask": "fieldmask", "password": "password", "phone": "phone",
 }
 _FIXED = re.compile(r"(?:fixed string|[Aa]lways(?: set to)?|[Vv]alue(?: is)?:?)\s*[\"`']([A-Za-z0-9#._:/-]{1,80})[\"`']")
@@ -180,7 +181,18 @@ _MONEY_WORDS = frozenset(("price", "amount", "cost", "total", "balance", "fee", 
 def field_kind(name: str, description: str = "", fmt: str = "", pattern: str = "",
                siblings: frozenset[str] = frozenset()) -> str:
     """What a string field called ``name`` holds, as a kind :func:`make_value` draws: ``email``,
-    ``arn``, ``url``, ``region``, ``display_name``, ``text``, ``const:<value>`` ... (see ``_MAKERS``)."""
+    ``arn``, ``url``, ``region``, ``display_name``, ``text``, ``const:<value>`` ... (see ``_MAKERS``); a
+    field whose meaning nothing tells (:func:`meaning_known`) gets a token when it has a pattern, else a slug."""
+    return _known_kind(name, description, fmt, siblings) or ("token" if pattern else "slug")
+
+
+def meaning_known(name: str, description: str = "", fmt: str = "", siblings: frozenset[str] = frozenset()) -> bool:
+    """Whether a string field's name, description or format tells what it holds (``backfill_material``,
+    ``water_quality_odour`` tell nothing a value could be drawn from: any value made up for them is filler)."""
+    return _known_kind(name, description, fmt, siblings) is not None
+
+
+def _known_kind(name: str, description: str, fmt: str, siblings: frozenset[str]) -> str | None:
     if fmt in _BY_FORMAT and not (fmt in ("int64", "uint64", "int32", "uint32") and _is_id_name(name)):
         return _BY_FORMAT[fmt]
     fixed = _FIXED.search(description or "")
@@ -192,7 +204,7 @@ def field_kind(name: str, description: str = "", fmt: str = "", pattern: str = "
     kind = _kind_by_words(parts, desc, siblings)
     if kind is not None:
         return kind
-    return _kind_by_description(desc) or ("token" if pattern else "slug")
+    return _kind_by_description(desc)
 
 
 def _is_id_name(name: str) -> bool:
@@ -448,7 +460,10 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
     if last in ("count", "size", "bytes", "quantity", "length", "limit", "capacity", "seconds", "minutes", "hours",
                 "days", "percent", "percentage", "score", "rating", "weight", "height", "width", "depth", "rate",
                 "ratio", "threshold", "kbps", "mbps", "gb", "mb", "cpu", "memory", "replicas", "nodes", "retries",
-                "attempts", "latitude", "longitude", "lat", "lng", "lon"):
+                "attempts", "latitude", "longitude", "lat", "lng", "lon",
+                # measurements ("liner_thickness", "ground_elevation", "well_yield", "artesian_pressure")
+                "diameter", "thickness", "elevation", "altitude", "yield", "flow", "pressure", "conductivity",
+                "storativity", "transmissivity", "drawdown", "distance", "radius", "temperature"):
         return "numeric:" + last
     if last in ("value", "values") and ({"key", "name", "tagkey"} & lowered_siblings):
         return "tag_value"

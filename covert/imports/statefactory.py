@@ -30,6 +30,7 @@ from covert.imports.fieldvalues import (
     field_kind,
     integer_range,
     make_value,
+    meaning_known,
     names_record,
     resource_slug,
     vary_example,
@@ -202,6 +203,8 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
     for name, sub in props.items():
         if name in required:
             fields.append((name, sub, True, False))
+        elif _meaningless(name, sub, frozenset(props)):
+            continue  # an optional field nothing tells the meaning of is left unset, not filled with made-up text
         elif depth <= 1:
             fields.append((name, sub, False, not (depth == 0 and names_record(name))))
         elif depth == 2 and deep < DEEP_OPTIONAL and isinstance(sub, dict) and _shape(sub)[0] in _PLAIN:
@@ -230,6 +233,17 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
         _PLANS.clear()
     _PLANS[(id(schema), depth)] = (schema, plan)
     return plan
+
+
+def _meaningless(name: str, schema: Any, siblings: frozenset[str]) -> bool:
+    """Whether ``schema`` is a plain string (no enum, example, pattern or format of its own) whose field's
+    name and description tell nothing it could hold (:func:`~covert.imports.fieldvalues.meaning_known`)."""
+    if not isinstance(schema, dict) or schema.get("type") != "string" or schema.get("pattern") or schema.get("enum") \
+            or _examples(schema) or "const" in schema:
+        return False
+    fmt = schema.get("format")
+    return not meaning_known(name, str(schema.get("description") or "")[:300], fmt if isinstance(fmt, str) else "",
+                             siblings)
 
 
 def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: ValueContext | None = None) -> dict[str, Any]:

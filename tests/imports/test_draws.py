@@ -266,3 +266,33 @@ def test_a_json_document_in_a_description_gives_no_examples() -> None:
     assert described_examples(document) == ()
     assert described_examples('The region, e.g. `us-central1`; for example "en_US".') == ("us-central1", "en_US")
     assert described_examples('A separator such as ":" or "sep-1".') == ("sep-1",)
+
+
+def test_a_decimal_or_a_measurement_held_as_text_is_a_number() -> None:
+    """Django REST framework's DecimalField (``format: decimal``) and fields named as measurements hold numbers
+    written as text, never a slug ("artesian_flow": "crm-well-apac")."""
+    rng = random.Random(3)
+    for name, schema in [("artesian_flow", {"type": "string", "format": "decimal"}),
+                         ("aquifer_vulnerability_index", {"type": "string", "format": "decimal", "title": "AVI"}),
+                         ("liner_thickness", {"type": "string", "maxLength": 9}),
+                         ("ground_elevation", {"type": "string"}), ("well_yield", {"type": "string"})]:
+        for _ in range(20):
+            value = value_for(schema, name, rng)
+            assert re.fullmatch(r"\d+(\.\d+)?", value), (name, value)
+
+
+def test_an_optional_field_nothing_tells_the_meaning_of_is_left_unset() -> None:
+    """An optional plain string whose name, description and format tell nothing it could hold is not filled
+    with made-up text; a required one still gets a value, and one that says what it holds is filled."""
+    schema = {"type": "object", "required": ["name", "casing_material"], "properties": {
+        "name": {"type": "string"}, "backfill_material": {"type": "string", "maxLength": 100},
+        "casing_material": {"type": "string"}, "water_quality_odour": {"type": "string"},
+        "intended_water_use": {"type": "string", "examples": ["domestic", "irrigation"]},
+        "contact_email": {"type": "string"}, "notes": {"type": "string", "description": "Free notes."}}}
+    seen: set[str] = set()
+    for seed in range(30):
+        made = record(schema, random.Random(seed))
+        assert "backfill_material" not in made and "water_quality_odour" not in made
+        assert made["casing_material"] and made["name"]
+        seen |= set(made)
+    assert {"intended_water_use", "contact_email", "notes"} <= seen
