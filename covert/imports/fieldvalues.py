@@ -462,7 +462,7 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
                 "ratio", "threshold", "kbps", "mbps", "gb", "mb", "cpu", "memory", "replicas", "nodes", "retries",
                 "attempts", "latitude", "longitude", "lat", "lng", "lon",
                 # measurements ("liner_thickness", "ground_elevation", "well_yield", "artesian_pressure")
-                "diameter", "thickness", "elevation", "altitude", "yield", "flow", "pressure", "conductivity",
+                "diameter", "thickness", "elevation", "altitude", "yield", "pressure", "conductivity",
                 "storativity", "transmissivity", "drawdown", "distance", "radius", "temperature"):
         return "numeric:" + last
     if last in ("value", "values") and ({"key", "name", "tagkey"} & lowered_siblings):

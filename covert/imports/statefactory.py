@@ -200,10 +200,11 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
     required = set(schema.get("required") or ())
     fields = []
     deep = 0
+    siblings = frozenset(props)
     for name, sub in props.items():
         if name in required:
             fields.append((name, sub, True, False))
-        elif _meaningless(name, sub, frozenset(props)):
+        elif _meaningless(name, sub, siblings):
             continue  # an optional field nothing tells the meaning of is left unset, not filled with made-up text
         elif depth <= 1:
             fields.append((name, sub, False, not (depth == 0 and names_record(name))))
@@ -227,7 +228,7 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
                 firsts.append(name)
             elif any(p in _LATER_EVENTS for p in parts):
                 laters.append(name)
-    plan = Plan(tuple(fields), frozenset(props), tuple(twins),
+    plan = Plan(tuple(fields), siblings, tuple(twins),
                 tuple((a, b) for a in firsts[:1] for b in laters))
     if len(_PLANS) >= _KEPT:
         _PLANS.clear()
@@ -236,10 +237,11 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
 
 
 def _meaningless(name: str, schema: Any, siblings: frozenset[str]) -> bool:
-    """Whether ``schema`` is a plain string (no enum, example, pattern or format of its own) whose field's
-    name and description tell nothing it could hold (:func:`~covert.imports.fieldvalues.meaning_known`)."""
+    """Whether ``schema`` is a plain string (no enum, pattern, const or usable example) whose field's name,
+    description and format tell nothing it could hold (:func:`~covert.imports.fieldvalues.meaning_known`):
+    any value :func:`_string` drew for it would be made up."""
     if not isinstance(schema, dict) or schema.get("type") != "string" or schema.get("pattern") or schema.get("enum") \
-            or _examples(schema) or "const" in schema:
+            or "const" in schema or _string_plan(schema, name, siblings).examples:
         return False
     fmt = schema.get("format")
     return not meaning_known(name, str(schema.get("description") or "")[:300], fmt if isinstance(fmt, str) else "",

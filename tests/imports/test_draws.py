@@ -279,6 +279,8 @@ def test_a_decimal_or_a_measurement_held_as_text_is_a_number() -> None:
         for _ in range(20):
             value = value_for(schema, name, rng)
             assert re.fullmatch(r"\d+(\.\d+)?", value), (name, value)
+    # Dialogflow's `flow` names a flow: no measurement
+    assert not re.fullmatch(r"[\d.]+", value_for({"type": "string"}, "flow", rng))
 
 
 def test_an_optional_field_nothing_tells_the_meaning_of_is_left_unset() -> None:
