@@ -487,6 +487,19 @@ def placed_id(key: Any, under: list[Any]) -> Any:
     return "/".join(best + parts[len(best):]) if best else key
 
 
+def _named_under(resource: Resource, given: Any, under: list[Any]) -> Any:
+    """The id of a record created with the name ``given``: where the table's ids are Google resource paths
+    (its ``name``) and the call gives a bare name (``name: "edge-connector"``), the path it is made at, under the call's own scope or
+    parent (``projects/p-1/locations/us-east1/appConnectors/edge-connector``); else ``given`` itself."""
+    if resource.id_field != "name" or not resource.id_pattern or not isinstance(given, str) or not given \
+            or "/" in given:
+        return given
+    made = _from_path_pattern(resource.id_pattern, "x", 0)
+    if made is None:
+        return given
+    return placed_id(f"{made.rsplit('/', 1)[0]}/{given}", under)
+
+
 def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
     """An id that matches a resource-path pattern (``^projects/[^/]+/locations/[^/]+$``), or ``None``."""
     body = pattern.removeprefix("^").removesuffix("$")
@@ -910,7 +923,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         def run_create(state: State, args: dict[str, Any]) -> Any:
             links = check_parents(state, args)
             if role.id_param and role.id_param in args:
-                key = args[role.id_param]
+                key = _named_under(resource, args[role.id_param], [v for k, v in links.items() if k not in other_keys])
                 if state.get(table, str(key)) is not None:
                     fail(style.conflict, f"A {resource.noun} with id {str(key)[:80]} already exists.")
                 n = state.next_id(table)

@@ -358,6 +358,9 @@ def infer(spec: ApiSpec, vocabulary: frozenset[str] | None = None) -> tuple[dict
             pattern = role.op.parameters["properties"].get(role.id_param, {}).get("pattern")
             if isinstance(pattern, str) and resource.id_pattern is None:
                 resource.id_pattern = pattern
+    for role in roles:  # a table no bound read or write names by path: its path from where it is listed or made
+        if role.kind in ("list", "create") and role.table and by_table[role.table].id_pattern is None:
+            by_table[role.table].id_pattern = child_pattern(role.op, by_table[role.table].id_field)
     for role in roles:
         if role.table is None:
             continue
@@ -387,6 +390,27 @@ def infer(spec: ApiSpec, vocabulary: frozenset[str] | None = None) -> tuple[dict
         said = {_words(p) for p in role.scope_params} - {()}
         resource.scope_fields |= {k for k in resource.schema["properties"] if _words(k) in said}
     return {r.table: r for r in resources.values()}, roles
+
+
+_COLLECTION_TAIL = re.compile(r"/([a-z][A-Za-z0-9]*)$")
+# a Google method id; the API's own name may hold underscores (``prod_tt_sasportal.customers.nodes.create``)
+_GOOGLE_METHOD = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][A-Za-z0-9]*){2,}$")
+
+
+def child_pattern(op: Operation, id_field: str) -> str | None:
+    """The path pattern of the records a Google list or create acts on, from its ``parent``'s pattern and the
+    collection its path ends with (``/v1/{parent}/backups``, ``parent: ^projects/[^/]+/instances/[^/]+$``:
+    ``^projects/[^/]+/instances/[^/]+/backups/[^/]+$``); ``None`` when the records are not named by such a
+    path (their id field is not ``name``, the operation is no Google method, or its parent has no pattern)."""
+    if id_field != "name" or not _GOOGLE_METHOD.match(op.op_id):
+        return None
+    parent = (op.parameters.get("properties") or {}).get("parent")
+    pattern = parent.get("pattern") if isinstance(parent, dict) and parent.get("x-in") == "path" else None
+    tail = _COLLECTION_TAIL.search(op.path or "")
+    if not isinstance(pattern, str) or tail is None or not pattern.endswith("$") or len(pattern) > 200 \
+            or op.op_id.split(".")[-2] != tail.group(1):
+        return None
+    return f"{pattern[:-1]}/{tail.group(1)}/[^/]+$"
 
 
 def classify(spec: ApiSpec, op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]], str]:

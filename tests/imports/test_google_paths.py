@@ -6,6 +6,7 @@ name, not a JSON document."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import replace
 from typing import Any
@@ -14,8 +15,10 @@ import pytest
 
 from covert.build import BuildConfig, build
 from covert.imports import envs
+from covert.imports.bind import bind
 from covert.imports.google_paths import id_pattern, stated_pattern, with_path_patterns
-from covert.imports.model import Operation
+from covert.imports.model import ApiSpec, Operation
+from covert.imports.resources import child_pattern
 from tests.imports.api_fixtures import policies_converted_google, stored
 
 datasets = pytest.importorskip("datasets")
@@ -136,3 +139,45 @@ def test_a_part_of_a_flattened_path_is_one_segment() -> None:
     assert values and not any("/" in v for v in values), values
     whole = {"type": "string", "description": "The location. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."}
     assert scope_value(whole, "name", random.Random(1)).startswith("projects/")
+
+
+def _vault() -> ApiSpec:
+    """Backups that are only listed and made under an instance: no get or delete names them by path."""
+    backup = {"type": "object", "properties": {"name": {"type": "string"}, "displayName": {"type": "string"},
+                                               "sizeBytes": {"type": "string", "format": "int64"}}}
+    parent = {"type": "string", "x-in": "path", "pattern": "^projects/[^/]+/instances/[^/]+$"}
+    listing = Operation("vault.projects.instances.backups.list", "vault_projects_instances_backups_list",
+                        "Lists backups.", {"type": "object", "properties": {"parent": parent}, "required": ["parent"]},
+                        {"type": "object", "properties": {"backups": {"type": "array", "items": backup}}}, "read",
+                        "GET", "v1/{+parent}/backups")
+    create = Operation("vault.projects.instances.backups.create", "vault_projects_instances_backups_create",
+                       "Creates a backup.", {"type": "object", "required": ["parent", "name"], "properties": {
+                           "parent": parent, "name": {"type": "string", "x-in": "body"},
+                           "displayName": {"type": "string", "x-in": "body"}}}, backup, "write", "POST",
+                       "v1/{+parent}/backups")
+    return ApiSpec("google", "google:vault:v1", "Vault API", "v1", "Backups.", "Apache-2.0", None, {"package": "test"},
+                   (listing, create))
+
+
+def test_records_only_listed_and_made_under_a_parent_are_named_under_it() -> None:
+    """A table no read or delete names by path takes its pattern from its parent and collection, so seeded
+    records are ``projects/p/instances/i/backups/b`` and a create given ``name: nightly`` makes the record
+    at ``.../backups/nightly``, not one whose whole name is ``nightly``."""
+    spec = _vault()
+    assert child_pattern(spec.operations[0], "name") == "^projects/[^/]+/instances/[^/]+/backups/[^/]+$"
+    assert child_pattern(spec.operations[0], "backupId") is None  # not named by a path
+    assert child_pattern(replace(spec.operations[0], path="v1/{+parent}/snapshots"), "name") is None
+    api = bind(spec)
+    state = api.make_state(random.Random(3))
+    backups = state["tables"]["projects_instances_backups"]
+    assert backups
+    pattern = re.compile("^projects/[^/]+/instances/[^/]+/backups/[^/]+$")
+    assert all(pattern.match(key) and rec["name"] == key for key, rec in backups.items()), list(backups)
+    parent = next(iter(backups)).rsplit("/backups/", 1)[0]
+    env = api.environment(state)
+    made = env.call("vault_projects_instances_backups_create", {"parent": parent, "name": "nightly",
+                                                                 "displayName": "Nightly"})
+    assert made["name"] == f"{parent}/backups/nightly", made
+    again = env.call("vault_projects_instances_backups_create", {"parent": parent, "name": "nightly",
+                                                                  "displayName": "Nightly"})
+    assert "already exists" in again["error"]["message"]
