@@ -639,13 +639,16 @@ def _update_answers(resource: Resource, prefix: str, fields: list[str], knows_id
 
 
 def _delete_answers(resource: Resource) -> tuple[str, ...]:
-    """What the assistant says after a delete: the record it deleted, by the name or id its output gives."""
+    """What the assistant says after a delete: the record it deleted, by the name its output gives, else by
+    its id (never by the id where the output names it: "Done: phrase set projects/.../phrase-set-2 has been
+    removed" when the user asked to drop Prod Invoicing)."""
     noun = shown(resource.noun)
-    named = [k for k in _descriptors(resource, {}) if _name_rank(k, resource) < 2]
+    named = [k for k in _descriptors(resource, {}) if _name_rank(k, resource) < 2][:1]
+    unnamed = "".join(f"{{?-{k}}}" for k in named)
     out = []
-    for key in [*named[:1], resource.id_field]:
-        out += [f"I deleted the {noun} {{{key}}}.", f"The {noun} {{{key}}} is deleted.",
-                f"Done: {noun} {{{key}}} has been removed."]
+    for key, guard in [*((k, "") for k in named), (resource.id_field, unnamed)]:
+        out += [f"{guard}I deleted the {noun} {{{key}}}.", f"{guard}The {noun} {{{key}}} is deleted.",
+                f"{guard}Done: {noun} {{{key}}} has been removed."]
     return tuple(out)
 
 

@@ -10,6 +10,8 @@ goal call's output, each with an optional form::
     {events:n:event}                a count in agreement: "no events", "1 event", "3 events"
     {?status=delivered,shipped}     a guard: the template fits only when the value is one of these
                                     (``{?status~cancelled}``: none of these); it says nothing
+    {?-title}                       a guard: the template fits only when the output has no value there
+                                    (a record said by its id where it has no name to say)
     {events:list:title|start_time@time}
                                     the items of a list by name, each with extras in parentheses:
                                     "Standup (9 am), Review (2:30 pm) and 3 more" (a list the user asked
@@ -71,7 +73,9 @@ def parse(template: str) -> tuple[tuple[str, Slot | None], ...]:
     out = []
     for literal, name, spec, _ in string.Formatter().parse(template):
         slot = None
-        if name and name.startswith("?"):
+        if name and name.startswith("?-"):
+            slot = Slot(name[2:], "guard", "-")
+        elif name and name.startswith("?"):
             negate = "~" in name
             path, _, values = name[1:].partition("~" if negate else "=")
             slot = Slot(path, "guard", ("~" if negate else "=") + values)
@@ -132,8 +136,11 @@ def aggregate_currency(output: Any, list_path: str, key: str, indexes: list[int]
 
 
 def _guard_holds(output: Any, slot: Slot) -> bool:
-    """``{?status=a,b}``: the value at the path is one of a, b; ``{?status~a,b}``: it is none of them."""
+    """``{?status=a,b}``: the value at the path is one of a, b; ``{?status~a,b}``: it is none of them;
+    ``{?-status}``: there is no value there (nothing, or an empty string)."""
     value = get_path(output, slot.path)
+    if slot.arg == "-":
+        return value is None or value == ""
     listed = value is not None and render(value) in slot.arg[1:].split(",")
     return listed if slot.arg[0] == "=" else not listed
 

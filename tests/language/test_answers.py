@@ -262,3 +262,21 @@ def test_a_list_answer_naming_records_by_their_lower_case_names_names_them() -> 
     found = answer_problem("There are a couple of agent spaces.", "Which agent spaces exist right now?", truth,
                            outputs, groups)
     assert found is not None and found[0] == "answer_names_no_item"
+
+
+def test_a_record_the_output_names_is_never_said_by_its_id() -> None:
+    """A delete answers by the record's name where its output gives one, by its id only where it gives none
+    (``{?-displayName}``: "Done: phrase set projects/p/phrase-set-2 has been removed" was said of a record
+    named Prod Invoicing)."""
+    from covert.imports.language import _delete_answers
+    from covert.imports.resources import Resource
+
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "displayName": {"type": "string"}}}
+    templates = _delete_answers(Resource("phrase_sets", "phrase set", "phrase sets", "phrase_set_id", "name", schema))
+    named = {"name": "projects/p/phraseSets/phrase-set-2", "displayName": "Prod Invoicing"}
+    for seed in range(12):
+        said = Composer(__import__("random").Random(seed)).goal(templates, named, 0, "delete", [])
+        assert "Prod Invoicing" in said and "phrase-set-2" not in said, said
+        bare = Composer(__import__("random").Random(seed)).goal(templates, {**named, "displayName": ""}, 0, "delete", [])
+        assert "projects/p/phraseSets/phrase-set-2" in bare, bare
+    assert fill_answer("{?-displayName}Gone: {name}.", {"name": "a"}, 0)[0] == "Gone: a."
