@@ -117,12 +117,21 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0, ctx: V
         values = [value_for(schema.get("items", {}), item_name, rng, depth + 1, ctx) for _ in range(count)]
         if values and all(v == {} for v in values):
             return []  # objects with nothing in them are no items: "deploymentMappings": [{}] is filler
-        if schema.get("uniqueItems"):
+        # a list says each item once: "daysOfTheWeek": ["TUESDAY", "TUESDAY"] is filler (so are repeated strings
+        # where the schema does not say uniqueItems), unless it must hold more items than there are distinct ones
+        if schema.get("uniqueItems") or all(isinstance(v, str) for v in values):
             unique: list[Any] = []
             for v in values:
                 if v not in unique:
                     unique.append(v)
-            values = unique
+            for _ in range(4 * (low - len(unique))):  # a list that must hold more: a few more draws, bounded
+                if len(unique) >= low:
+                    break
+                drawn = value_for(schema.get("items", {}), item_name, rng, depth + 1, ctx)
+                if drawn not in unique:
+                    unique.append(drawn)
+            if len(unique) >= low or schema.get("uniqueItems"):
+                values = unique
         return values
     if kind == "object":
         return record(schema, rng, depth + 1, ctx) if depth < MAX_DEPTH else {}
@@ -436,17 +445,18 @@ def _number(schema: dict[str, Any], name: str, rng: random.Random) -> float:
 
 
 def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, float]:
-    lowered = name.lower()
+    # by the name's words, not its letters: "acknowledgedViolationCount" holds no latitude, "feedbackCount" no fee
+    said = set(words(name))
     meant = integer_range(name, str(schema.get("description") or "")[:300]) if integer else None
     if meant is not None:
         low, high = meant
-    elif any(w in lowered for w in ("price", "amount", "cost", "total", "balance", "fee")):
+    elif said & {"price", "amount", "cost", "total", "balance", "fee", "fees"}:
         low, high = 5, 500
-    elif any(w in lowered for w in ("lat",)):
+    elif said & {"lat", "latitude"}:
         low, high = -60, 60
-    elif "year" in lowered:
+    elif "year" in said:
         low, high = 2015, 2025
-    elif any(w in lowered for w in ("percent", "rate", "score")):
+    elif said & {"percent", "percentage", "rate", "score"}:
         low, high = 1, 99
     else:
         low, high = 1, 250

@@ -298,3 +298,19 @@ def test_an_optional_field_nothing_tells_the_meaning_of_is_left_unset() -> None:
         assert made["casing_material"] and made["name"]
         seen |= set(made)
     assert {"intended_water_use", "contact_email", "notes"} <= seen
+
+
+def test_a_list_of_strings_says_each_item_once_and_a_count_is_never_negative() -> None:
+    """``"daysOfTheWeek": ["TUESDAY", "TUESDAY"]`` is filler, unless the list must hold more items than there
+    are distinct ones; a count whose name holds "lat" or "fee" among its letters is no latitude or fee."""
+    days = {"type": "array", "minItems": 2, "maxItems": 2,
+            "items": {"type": "string", "enum": ["MONDAY", "TUESDAY", "WEDNESDAY"]}}
+    one = {"type": "array", "minItems": 3, "items": {"type": "string", "enum": ["ON"]}}
+    for seed in range(60):
+        rng = random.Random(seed)
+        listed = value_for(days, "daysOfTheWeek", rng)
+        assert len(listed) == len(set(listed)) == 2, listed
+        assert value_for(one, "switches", rng) == ["ON", "ON", "ON"]  # minItems wins over saying it once
+        for name in ("acknowledgedViolationCount", "translationCount", "feedbackCount", "relatedEntries"):
+            assert value_for({"type": "integer"}, name, rng) >= 1, name
+        assert -60 <= value_for({"type": "number"}, "latitude", rng) <= 60
