@@ -120,13 +120,24 @@ def _rule_of(key: str) -> tuple[str, Any] | None:
     return form_rule(key_words(key))
 
 
+# what a spec's author writes where a value goes ("example": "a string value"): no value a record holds
+PLACEHOLDERS = frozenset(("a string value", "string value", "a string", "some string", "sample string", "any string",
+                          "example string", "string", "some text", "sample text", "foo", "baz", "foobar",
+                          "lorem ipsum", "your value here", "value goes here", "replace me", "changeme"))
+_KIND_WORDS = frozenset(("type", "types", "kind", "format", "datatype", "schema"))  # "string" may be a type's value
+
+
 @lru_cache(maxsize=65536)  # a row's SFT and RL views, and the rows of one state, show the same records
 def filler(key: str, value: str) -> str | None:
-    """Why a string value is filler for its field (``word_salad``, ``lorem``, ``not_<form>`` when its form
-    contradicts the field's name), or ``None``. An API's enum constant (``BOOSTED_SPEC_CONTENT``) is a code
-    of the API's own, whatever the field's name suggests."""
+    """Why a string value is filler for its field (``word_salad``, ``lorem``, ``placeholder``: what a spec
+    writes where a value goes, ``not_<form>`` when its form contradicts the field's name), or ``None``. An
+    API's enum constant (``BOOSTED_SPEC_CONTENT``) is a code of the API's own, whatever the field's name
+    suggests."""
     if _SALAD.match(value):
         return "word_salad"
+    lowered = value.strip().lower()
+    if lowered in PLACEHOLDERS and not (lowered == "string" and _KIND_WORDS & set(key_words(key))):
+        return "placeholder"
     tokens = value.lower().split()
     if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
         return "lorem"

@@ -35,7 +35,7 @@ from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
 from covert.imports.record_keys import PARENT_KEY, SCOPE_PREFIX
 from covert.imports.resources import Resource, words
-from covert.imports.rowforms import filler
+from covert.imports.rowforms import PLACEHOLDERS, filler
 
 SEEDS = "seeds"  # the store folder holding seed records, one <sha256>.json per environment
 RECORDS_PER_TABLE = 5
@@ -166,6 +166,11 @@ def _without_patterns(schema: Any) -> Any:
     return schema
 
 
+# what an LLM writes where it has no value: the placeholders a spec writes, and a few more words that no
+# written record holds (a spec's own value may be "test" or "sample"; a seed record's never is)
+_WRITTEN_PLACEHOLDERS = PLACEHOLDERS | {"example", "test", "sample", "n/a", "todo", "tbd", "bar", "placeholder", "value"}
+
+
 def value_problem(key: str, value: Any, schema: dict[str, Any]) -> str | None:
     """Why a written value cannot stand in a record (``schema``, ``pattern``, ``too_large``, a filler
     reason such as ``word_salad`` or ``not_email``, ``placeholder``), or ``None`` when it can."""
@@ -188,8 +193,7 @@ def value_problem(key: str, value: Any, schema: dict[str, Any]) -> str | None:
     for text in texts:
         if isinstance(pattern, str) and not pattern_of(pattern).search(text):
             return "pattern"
-        if text.strip().lower() in {"string", "example", "test", "sample", "n/a", "todo", "tbd", "foo", "bar",
-                                    "lorem ipsum", "placeholder", "value"}:
+        if text.strip().lower() in _WRITTEN_PLACEHOLDERS:
             return "placeholder"
         why = filler(key, text)
         if why is not None:

@@ -35,6 +35,7 @@ INSERT = "notes_notes_insert"
     ("agentVersion", "banana", "not_version"),
     ("homepageUrl", "our site", "not_url"),
     ("DomainName", "bi-domain-2", "not_hostname"),
+    ("description", "a string value", "placeholder"), ("Comment", "String", "placeholder"), ("label", "foo", "placeholder"),
 ])
 def test_filler_is_named(key: str, value: str, why: str) -> None:
     assert filler(key, value) == why
@@ -47,6 +48,7 @@ def test_filler_is_named(key: str, value: str, why: str) -> None:
     ("agentVersion", "DRAFT"), ("ssh_url", "git@github.com:octocat/Hello-World.git"),
     ("uri", "us-docker.pkg.dev/my-project/my-repo/image"), ("maxHandlingTime", "20786318"),
     ("SubnetCidrReservationId", "subcid-65937ed92be9"), ("specContentType", "BOOSTED_SPEC_CONTENT"),
+    ("dataType", "string"), ("valueFormat", "STRING"),  # "string" is a type's value
 ])
 def test_values_of_their_kind_pass(key: str, value: str) -> None:
     assert filler(key, value) is None
@@ -121,10 +123,11 @@ def test_a_create_that_gives_nothing_is_refused(rows: list[dict[str, Any]]) -> N
     assert _reason(row) == "empty_create"
 
 
-def test_a_filler_value_is_refused(rows: list[dict[str, Any]]) -> None:
+@pytest.mark.parametrize("value", ["design final 32", "a string value"])
+def test_a_filler_value_is_refused(rows: list[dict[str, Any]], value: str) -> None:
     row = copy.deepcopy(_insert_row(rows))
     arguments = dict(_calls(row)[0]["arguments"])
-    arguments[next(iter(arguments))] = "design final 32"
+    arguments[next(iter(arguments))] = value
     _set_arguments(row, arguments)
     assert _reason(row) == "filler_value"
 
@@ -216,6 +219,10 @@ def test_a_described_example_its_field_refuses_is_never_drawn() -> None:
     # an example of the right form is still drawn
     zone = {"type": "string", "description": "The zone, e.g. `us-central1-a`."}
     assert "us-central1-a" in {value_for(zone, "zone", random.Random(seed)) for seed in range(40)}
+    # what a spec writes where a value goes is no example
+    for holder in ({"type": "string", "examples": ["a string value"]}, {"type": "string", "description": "e.g. `foo`"}):
+        drawn = {value_for(holder, "remark", random.Random(seed)) for seed in range(40)}
+        assert drawn and not drawn & {"a string value", "foo"}, drawn
 
 
 def test_a_record_called_by_another_records_name_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
