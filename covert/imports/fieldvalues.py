@@ -574,6 +574,9 @@ def names_record(name: str) -> bool:
 
 _EXAMPLE_CUE = re.compile(r"(?:e\.g\.|for example|example:|examples:|such as|ex:|like)\s*,?\s*", re.IGNORECASE)
 _QUOTED = re.compile(r"[`\"']([^`\"'\s][^`\"']{0,78})[`\"']")
+# what comes before an example cue that makes its values counter-examples ("rejects bad addresses like ...")
+_REFUSED = re.compile(r"\b(?:reject(?:s|ed)?|invalid|bad|not allowed|disallowed|forbidden|must not|cannot|can't|"
+                      r"not valid|not supported|unsupported|illegal)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=16384)
@@ -582,6 +585,8 @@ def described_examples(description: str) -> tuple[str, ...]:
     strings right after an example cue."""
     out: list[str] = []
     for cue in _EXAMPLE_CUE.finditer(description or ""):
+        if _REFUSED.search(description, max(0, cue.start() - 60), cue.start()):
+            continue  # "Service Directory rejects bad addresses like: * `8.8.8` * `test:bad:address`": no examples
         tail = description[cue.end():cue.end() + 160]
         if tail.lstrip("`'\" ").startswith(("{", "[")):  # a JSON document: its keys and ':' are no examples
             continue
@@ -1225,6 +1230,7 @@ def integer_range(name: str, description: str = "") -> tuple[int, int] | None:
         return 50_000, 50_000_000
     if last in ("cents",) or ("amount" in parts and "cents" in desc):
         return 500, 250_000
-    if last in ("percent", "percentage"):
+    if last in ("percent", "percentage") or ("battery" in parts and last in ("level", "charge")) or \
+            (last in ("level", "usage", "utilization", "progress", "completion") and "percent" in desc[:300]):
         return 0, 100
     return None

@@ -37,6 +37,7 @@ from covert.imports.fieldvalues import (
 )
 from covert.imports.resources import words
 from covert.imports.rowforms import filler
+from covert.imports.stated_values import stated_values
 from covert.language.plurals import singular
 
 MAX_DEPTH = 3
@@ -174,10 +175,35 @@ def _shape(schema: dict[str, Any]) -> tuple[str, Any]:
             kind = next((k for k in kind if k != "null"), "string")
         if kind is None:
             kind = "object" if "properties" in schema else ("array" if "items" in schema else "string")
+        stated = _stated(schema, kind)
+        if stated:  # "Valid values are `0`, `1`, and `3`": an enum in prose
+            kind, arg = "enum", stated
     if len(_SHAPES) >= _KEPT:
         _SHAPES.clear()
     _SHAPES[id(schema)] = (schema, kind, arg)
     return kind, arg
+
+
+def _stated(schema: dict[str, Any], kind: str) -> list[Any]:
+    """The values a string or number field's description lists as the only ones it takes (of its type and
+    pattern), or ``[]`` (see :mod:`covert.imports.stated_values`)."""
+    description = schema.get("description")
+    if kind not in ("string", "integer", "number") or not isinstance(description, str):
+        return []
+    out: list[Any] = []
+    pattern = schema.get("pattern")
+    for text in stated_values(description):
+        if kind == "string":
+            if isinstance(pattern, str) and not pattern_of(pattern).search(text):
+                continue
+            out.append(text)
+        else:
+            try:
+                value: Any = int(text) if kind == "integer" else canonical_float(float(text))
+            except ValueError:
+                return []
+            out.append(value)
+    return out if len(out) >= 2 else []
 
 
 @dataclass(frozen=True)
@@ -215,6 +241,8 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
             fields.append((name, sub, True, False))
         elif _meaningless(name, sub, siblings):
             continue  # an optional field nothing tells the meaning of is left unset, not filled with made-up text
+        elif _says_deleted(name):
+            continue  # a live record has no deleteTime: one that has reads as deleted
         elif depth <= 1:
             fields.append((name, sub, False, not (depth == 0 and names_record(name))))
         elif depth == 2 and deep < DEEP_OPTIONAL and isinstance(sub, dict) and _shape(sub)[0] in _PLAIN:
@@ -243,6 +271,23 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
         _PLANS.clear()
     _PLANS[(id(schema), depth)] = (schema, plan)
     return plan
+
+
+_DELETION_WORDS = frozenset(("delete", "deleted", "deletion", "purge", "purged", "trash", "trashed", "destroyed",
+                             "destruction"))
+_WHEN_WORDS = frozenset(("time", "at", "date", "timestamp", "on"))
+
+
+def _says_deleted(name: str) -> bool:
+    """Whether an optional field says its record was deleted, or when (``deleted``, ``isTrashed``,
+    ``deleteTime``, ``deleted_at``, ``purgeTime``, ``DeletionDate``): set only on records that are gone,
+    which a state's records are not."""
+    parts = words(name)
+    if parts[:1] == ["is"]:
+        parts = parts[1:]
+    if len(parts) == 1:  # "deleted": true, "isTrashed": true
+        return parts[0] in ("deleted", "trashed", "purged", "destroyed")
+    return len(parts) >= 2 and parts[-1] in _WHEN_WORDS and any(p in _DELETION_WORDS for p in parts[:-1])
 
 
 def _meaningless(name: str, schema: Any, siblings: frozenset[str]) -> bool:
@@ -690,14 +735,20 @@ def distinct_names(schema: dict[str, Any], rec: dict[str, Any], taken: dict[str,
 _ARN_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
+def arn_name(rec: dict[str, Any], id_field: str = "") -> str | None:
+    """The record's name as its ARN would end in it (``routing-compliance-inquiry``), or ``None`` when it has
+    no name an ARN can hold."""
+    return next((v for k, v in rec.items() if k != id_field and names_record(k) and isinstance(v, str)
+                 and _ARN_NAME.match(v)), None)
+
+
 def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> None:
     """The record's own ARN (``arn``, ``Arn``, ``<noun>Arn``) ends in the record's name, as AWS makes them:
     ``...:compliance-inquiry/routing-compliance-inquiry`` beside ``"name": "routing-compliance-inquiry"``,
     never a second, unrelated name. An ARN that is the record's id, a name an ARN cannot hold, and an ARN
     of another resource (``roleArn``, ``kmsKeyArn``) stay as they are."""
     own = {"arn", "".join(noun.split()).lower() + "arn"}
-    name = next((v for k, v in rec.items() if k != id_field and names_record(k) and isinstance(v, str)
-                 and _ARN_NAME.match(v)), None)
+    name = arn_name(rec, id_field)
     if name is None:
         return
     for key, value in rec.items():

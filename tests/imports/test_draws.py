@@ -314,3 +314,34 @@ def test_a_list_of_strings_says_each_item_once_and_a_count_is_never_negative() -
         for name in ("acknowledgedViolationCount", "translationCount", "feedbackCount", "relatedEntries"):
             assert value_for({"type": "integer"}, name, rng) >= 1, name
         assert -60 <= value_for({"type": "number"}, "latitude", rng) <= 60
+
+
+def test_a_seeded_record_is_live_and_a_battery_level_is_a_percentage() -> None:
+    """A record of a state holds no ``deleteTime`` (one that does reads as deleted) and a battery level is
+    0-100, not 205."""
+    schema = {"type": "object", "required": ["name"], "properties": {
+        "name": {"type": "string"}, "createTime": {"type": "string", "format": "google-datetime"},
+        "deleteTime": {"type": "string", "format": "google-datetime"}, "deleted_at": {"type": "string"},
+        "purgeTime": {"type": "string", "format": "date-time"}, "batteryLevel": {"type": "integer"},
+        "deletedCount": {"type": "integer"}, "deleted": {"type": "boolean"}, "isTrashed": {"type": "boolean"},
+        "trashTime": {"type": "string", "format": "google-datetime"}}}
+    seen: set[str] = set()
+    for seed in range(40):
+        made = record(schema, random.Random(seed))
+        assert not {"deleteTime", "deleted_at", "purgeTime", "deleted", "isTrashed", "trashTime"} & set(made), made
+        assert 0 <= made.get("batteryLevel", 0) <= 100, made
+        seen |= set(made)
+    assert {"createTime", "batteryLevel", "deletedCount"} <= seen  # a count of deleted things is no deletion time
+
+
+def test_values_a_description_says_are_refused_are_no_examples() -> None:
+    """Service Directory's ``address``: "rejects bad addresses like: * `8.8.8` * `test:bad:address`" names
+    what the API refuses; a user asked to make an endpoint at ``test:bad:address`` before."""
+    from covert.imports.fieldvalues import described_examples
+
+    refused = "Optional. An IPv4 or IPv6 address. Service Directory rejects bad addresses like: * `8.8.8` * " \
+              "`8.8.8.8:53` * `test:bad:address` * `[::1]` * `[::1]:8080` Limited to 45 characters."
+    assert described_examples(refused) == ()
+    drawn = {value_for({"type": "string", "description": refused}, "address", random.Random(s)) for s in range(30)}
+    assert not drawn & {"8.8.8", "test:bad:address", "[::1]", "8.8.8.8:53"}, drawn
+    assert described_examples("The zone, e.g. `us-central1-a`.") == ("us-central1-a",)
