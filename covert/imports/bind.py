@@ -44,6 +44,7 @@ from covert.imports.resources import (
 from covert.imports.rowforms import FINAL_STATES, filler
 from covert.imports.statefactory import (
     Unsatisfiable,
+    arn_name,
     arn_names_its_record,
     distinct_names,
     names_record,
@@ -161,6 +162,9 @@ class BoundApi:
                 if ctx.provider == "google" and resource.noun == "location":
                     google_location(rec, resource.id_field, links, rng, taken)
                 set_field(rec, resource.id_field, placed_id(rec[resource.id_field], links))
+                named = _arn_named(rec[resource.id_field], arn_name(rec, resource.id_field))
+                if str(named) not in rows:  # an ARN id ends in the record's name: ...:vault/kyc-vault
+                    set_field(rec, resource.id_field, named)
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
@@ -440,8 +444,10 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     if schema.get("format") == "uuid":
         return seeded_uuid(random.Random(f"{api}:{resource.table}:{n}"))
     lowered = resource.id_field.lower()
-    if lowered.endswith("arn"):
-        return f"arn:aws:{resource.table.replace('_', '-')}:us-east-1:123456789012:{resource.noun.replace(' ', '-')}/{n:04d}"
+    if lowered.endswith("arn"):  # in the API's own service namespace (glacier, not the table's "vaults")
+        ctx = context_for(api, resource.noun)
+        service = ctx.service if ctx.provider == "aws" and ctx.service else resource.table.replace("_", "-")
+        return f"arn:aws:{service}:us-east-1:123456789012:{resource.noun.replace(' ', '-')}/{n:04d}"
     if lowered == "name" and api.startswith("google:"):
         return f"{resource.table.replace('_', '')}/{n:04d}"
     if lowered.endswith("name"):
@@ -485,6 +491,18 @@ def placed_id(key: Any, under: list[Any]) -> Any:
         if all(head[i] == parts[i] for i in range(0, len(head), 2)):
             best = head
     return "/".join(best + parts[len(best):]) if best else key
+
+
+_ARN_TAIL = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+
+
+def _arn_named(key: Any, name: Any) -> Any:
+    """A new record's ARN id ending in the name the call gave it (``arn:aws:glacier:...:vault/video-vault``),
+    as AWS makes them; ``key`` itself when it is no ARN with a ``/`` or the name cannot end one."""
+    if not isinstance(key, str) or not key.startswith("arn:") or not isinstance(name, str) \
+            or not _ARN_TAIL.match(name) or "/" not in key.split(":", 5)[-1]:
+        return key
+    return f"{key.rpartition('/')[0]}/{name}"
 
 
 def _named_under(resource: Resource, given: Any, under: list[Any]) -> Any:
@@ -915,9 +933,13 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         made: dict[int, bytes] = {}
         # a parameter named like a field of the record (``projectName``, ``spaceName``) is where it went:
         # the new record says the value the call gave, never a drawn one beside it
+        # (Glacier's CreateVault takes ``vaultName``; a vault holds ``VaultName``): matched by the letters alone
         record_fields = resource.schema.get("properties") or {}
-        echoed = [p for p in bound.spec.parameters.get("properties") or {}
-                  if p in record_fields and p not in bound.fields and p != id_field]
+        by_letters = {_folded(f): f for f in record_fields}
+        filled = set(bound.fields.values())
+        echoed = [(p, target) for p in bound.spec.parameters.get("properties") or {}
+                  if p not in bound.fields and (target := p if p in record_fields else by_letters.get(_folded(p)))
+                  and target != id_field and target not in filled]
         other_keys = {link_key(table) for table, _ in bound.links.values()}
 
         def run_create(state: State, args: dict[str, Any]) -> Any:
@@ -931,6 +953,11 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 n = state.next_id(table)
                 under = [v for k, v in links.items() if k not in other_keys]  # its path: scope and parent
                 key = placed_id(new_id(resource, api_id, n), under)
+                named = _arn_named(key, next((args[p] for p, target in echoed if names_record(target)), None))
+                if named != key:  # CreateVault(vaultName="video-vault") makes ...:vault/video-vault
+                    if state.get(table, str(named)) is not None:
+                        fail(style.conflict, f"A {resource.noun} with id {str(named)[:80]} already exists.")
+                    key = named
                 for _ in range(64):
                     if state.get(table, str(key)) is None:
                         break
@@ -944,10 +971,10 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                     set_field(rec, target, args[param])
             for link, value in links.items():
                 set_field(rec, link, value)
-            for param in echoed:
+            for param, target in echoed:
                 value = args.get(param)
                 if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                    set_field(rec, param, value)
+                    set_field(rec, target, value)
             set_field(rec, id_field, key)
             rec = canonical_json(rec)
             state.insert(table, str(key), rec)
@@ -978,7 +1005,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         state.delete(table, str(key))
         if obj(response) is None:  # the API answers with no body: say which record went
             return {"deleted": True, id_field: key, **named_by(rec, id_field)}
-        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun), args)
+        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun), args, rec)
 
     return run_delete
 
@@ -1007,6 +1034,18 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
 
 
 _STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
+_ENDED_STATES = ("deleting", "deleted", "cancelling", "canceling", "cancelled", "canceled", "terminating",
+                 "terminated", "removed", "disabled", "inactive")
+
+
+def _ended(schema: Any, name: str) -> str | None:
+    """The state a status field says of a record being deleted (``DELETING``, ``CANCELED``), from its enum,
+    or ``None`` when the field is no status or its enum has none."""
+    parts = _words(name)
+    if not parts or parts[-1] not in _STATUS_WORDS or not isinstance(schema, dict):
+        return None
+    choices = {v.lower(): v for v in schema.get("enum") or () if isinstance(v, str)}
+    return next((choices[s] for s in _ENDED_STATES if s in choices), None)
 _FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
                  "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
                  "initializing", "starting", "created", "live", "valid", "ok", "healthy")
@@ -1084,13 +1123,19 @@ def _list_wrapper(response: dict[str, Any], items_at: str, page: list[Any], more
 
 
 def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
-                  ctx: ValueContext | None = None, args: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The body a delete answers with: its schema's fields drawn, the deleted id, ``deleted: true``, and a
-    field named as one of the call's own arguments holding that argument (DeleteDataSource says the
-    ``knowledgeBaseId`` it was called with, not another)."""
+                  ctx: ValueContext | None = None, args: dict[str, Any] | None = None,
+                  rec: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The body a delete answers with: its schema's fields drawn, the deleted id, ``deleted: true``, the
+    deleted record's own values where the body holds its fields (CancelZonalShift answers with the shift it
+    cancelled, away from the zone it was, not a drawn one), and a field named as one of the call's own
+    arguments holding that argument (DeleteDataSource says the ``knowledgeBaseId`` it was called with)."""
     props = response.get("properties", {})
     out = _fill_wrapper(response, "", None, seed, ctx)
     out.pop("", None)
+    held = public(rec) if rec is not None else {}
+    for name, schema in props.items():
+        if name in held and name != id_field:
+            out[name] = _ended(schema, name) or held[name]
     if id_field in props:
         set_field(out, id_field, key)
     for name, value in (args or {}).items():

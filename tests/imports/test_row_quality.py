@@ -174,6 +174,12 @@ def test_an_output_contradicting_its_call_is_counted_by_the_audit(rows: list[dic
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["scope_disagrees"].flagged] == \
         ["field_contradicts_argument"]
+    # the output's field may spell the argument's name in another case (CreateVault's vaultName, VaultName)
+    output[key[:1].upper() + key[1:] if key[:1].islower() else key[:1].lower() + key[1:]] = output.pop(key)
+    tool["content"] = json.dumps(output)
+    report = audit_rows([row], "sft")
+    assert [kind for _id, kind, _detail in report.results["scope_disagrees"].flagged] == \
+        ["field_contradicts_argument"]
 
 
 BODIES = ("Ship the plan on Friday.", "Review the budget with Ana.", "Call the venue about chairs.",
