@@ -1005,7 +1005,8 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         state.delete(table, str(key))
         if obj(response) is None:  # the API answers with no body: say which record went
             return {"deleted": True, id_field: key, **named_by(rec, id_field)}
-        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun), args, rec)
+        return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun), args,
+                             rec if _is_the_record(response, resource) else None)
 
     return run_delete
 
@@ -1122,6 +1123,17 @@ def _list_wrapper(response: dict[str, Any], items_at: str, page: list[Any], more
     return out
 
 
+def _is_the_record(response: Any, resource: Resource) -> bool:
+    """Whether a delete's response is the deleted record (CancelZonalShift's ZonalShift: most of its fields
+    are the record's), not an operation that shares a few names with it (Google's ``Operation``: ``name``,
+    ``status``, ``selfLink``)."""
+    props = response.get("properties") if isinstance(response, dict) else None
+    if not isinstance(props, dict) or not props:
+        return False
+    shared = props.keys() & (resource.schema.get("properties") or {}).keys()
+    return len(shared) * 2 >= len(props)
+
+
 def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
                   ctx: ValueContext | None = None, args: dict[str, Any] | None = None,
                   rec: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -1135,7 +1147,10 @@ def _deleted_body(response: dict[str, Any], id_field: str, key: Any, seed: str,
     held = public(rec) if rec is not None else {}
     for name, schema in props.items():
         if name in held and name != id_field:
-            out[name] = _ended(schema, name) or held[name]
+            value = _ended(schema, name) or held[name]
+            choices = schema.get("enum") if isinstance(schema, dict) else None
+            if not choices or value in choices:
+                out[name] = value
     if id_field in props:
         set_field(out, id_field, key)
     for name, value in (args or {}).items():

@@ -631,3 +631,19 @@ def test_a_delete_answers_with_the_record_it_deleted() -> None:
         out = env.call("CancelZonalShift", {"zonalShiftId": key})
         assert out["zonalShiftId"] == key and out["awayFrom"] == rec["awayFrom"], (rec, out)
         assert out["status"] == "CANCELED" and out.get("comment") == rec.get("comment"), (rec, out)
+
+
+def test_an_operation_a_delete_answers_with_is_no_copy_of_the_record() -> None:
+    """Google's nodePools.delete answers with an ``Operation`` (``name``, ``status``, ``selfLink`` among a
+    dozen fields of its own): the node pool's ``RECONCILING`` is no status an operation has."""
+    from covert.imports.bind import _is_the_record
+    from covert.imports.resources import Resource
+
+    pool = {"type": "object", "properties": {k: {"type": "string"} for k in
+                                             ("name", "status", "statusMessage", "selfLink", "version")}}
+    resource = Resource("node_pools", "node pool", "node pools", "node_pool_id", "name", pool)
+    operation = {"type": "object", "properties": {k: {"type": "string"} for k in (
+        "name", "status", "statusMessage", "selfLink", "operationType", "targetLink", "startTime", "endTime",
+        "zone", "detail", "location")}}
+    assert not _is_the_record(operation, resource)
+    assert _is_the_record(pool, resource)
