@@ -20,6 +20,7 @@ from covert.audit.rows import CallView, RowView
 from covert.audit.text import normalized, says_spoken
 from covert.env import is_error
 from covert.imports import rowforms
+from covert.imports.record_keys import fold_key
 from covert.imports.rowforms import (
     MAX_PAIRS,
     first_filler,
@@ -148,7 +149,7 @@ def case_twin_keys(view: RowView) -> Verdict | None:
             if isinstance(item, dict):
                 folded: dict[str, tuple[str, Any]] = {}
                 for k, v in item.items():
-                    key = _folded(str(k))
+                    key = fold_key(str(k))
                     if key in folded and folded[key][1] != v:
                         return _flag("twins_differ", f"{call.name}: {folded[key][0]}={folded[key][1]!r} {k}={v!r}")
                     folded.setdefault(key, (str(k), v))
@@ -186,17 +187,12 @@ def empty_objects(view: RowView) -> Verdict | None:
     return OK
 
 
-def _folded(key: str) -> str:
-    """A field's name without case or separators (``vaultName``, ``VaultName``, ``vault_name``)."""
-    return key.lower().replace("_", "").replace("-", "")
-
-
 def _records(output: Any, keys: set[str]) -> list[dict[str, Any]]:
     """The records an output is about: the output itself when it holds one of ``keys`` (a record, whose
     own lists are parts of it), else the objects of its top-level lists (a page of records)."""
     if not isinstance(output, dict):
         return []
-    if {_folded(k) for k in keys} & {_folded(k) for k in output}:
+    if {fold_key(k) for k in keys} & {fold_key(k) for k in output}:
         return [output]
     return [v for value in output.values() if isinstance(value, list) for v in value[:MAX_PAIRS] if isinstance(v, dict)]
 
@@ -219,9 +215,9 @@ def scope_disagrees(view: RowView) -> Verdict | None:
         if not named:
             continue
         for item in _records(call.output, set(named)):
-            by_letters = {_folded(k): v for k, v in item.items()}  # vaultName given, VaultName held
+            by_letters = {fold_key(k): v for k, v in item.items()}  # vaultName given, VaultName held
             for key, value in named.items():
-                held = item[key] if key in item else by_letters.get(_folded(key))
+                held = item[key] if key in item else by_letters.get(fold_key(key))
                 if isinstance(held, str) and held != value and not held.endswith("/" + value) and \
                         not value.endswith("/" + held):
                     return _flag("field_contradicts_argument", f"{call.name}: {key}={value!r}, output {held!r}")

@@ -27,7 +27,7 @@ from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, 
 from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueContext, context_for, make_value
 from covert.imports.google_paths import with_path_patterns
 from covert.imports.model import ApiSpec
-from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, public, scope_key
+from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, fold_key, public, scope_key
 from covert.imports.resources import (
     LIMIT_NAMES,
     RESPONSE_SHAPING,
@@ -44,7 +44,6 @@ from covert.imports.resources import (
 from covert.imports.rowforms import FINAL_STATES, filler
 from covert.imports.statefactory import (
     Unsatisfiable,
-    arn_name,
     arn_names_its_record,
     distinct_names,
     names_record,
@@ -147,7 +146,7 @@ class BoundApi:
                     for key, value in written[order[n - 1]].items():  # ids, links and times stay covert's
                         set_field(rec, key, value)
                 distinct_names(resource.schema, rec, taken, rng, resource.id_field, ctx)
-                arn_names_its_record(rec, resource.noun, resource.id_field)
+                arn_tail = arn_names_its_record(rec, resource.noun, resource.id_field)
                 parent = tables[resource.parent][rng.choice(parent_ids)] if parent_ids else None
                 if parent is not None:
                     set_parent(resource, rec, parent, self.resources)
@@ -162,7 +161,7 @@ class BoundApi:
                 if ctx.provider == "google" and resource.noun == "location":
                     google_location(rec, resource.id_field, links, rng, taken)
                 set_field(rec, resource.id_field, placed_id(rec[resource.id_field], links))
-                named = _arn_named(rec[resource.id_field], arn_name(rec, resource.id_field))
+                named = _arn_named(rec[resource.id_field], arn_tail)
                 if str(named) not in rows:  # an ARN id ends in the record's name: ...:vault/kyc-vault
                     set_field(rec, resource.id_field, named)
                 rows[str(rec[resource.id_field])] = rec
@@ -419,16 +418,12 @@ def generate_record(resource: Resource, rng: random.Random, api: str, n: int) ->
     return canonical_json(rec)
 
 
-def _folded(key: str) -> str:
-    return key.lower().replace("_", "").replace("-", "")
-
-
 def set_field(rec: dict[str, Any], key: str, value: Any) -> None:
     """``rec[key] = value``, and the same value for the key's twins (``sid`` beside ``Sid``, ``id`` beside
     ``Id``): one record never says two things under one name."""
     rec[key] = value
-    folded, first = _folded(key), key[:1].lower()
-    for other in [k for k in rec if k != key and k[:1].lower() == first and _folded(k) == folded]:
+    folded, first = fold_key(key), key[:1].lower()
+    for other in [k for k in rec if k != key and k[:1].lower() == first and fold_key(k) == folded]:
         rec[other] = value
 
 
@@ -935,10 +930,10 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         # the new record says the value the call gave, never a drawn one beside it
         # (Glacier's CreateVault takes ``vaultName``; a vault holds ``VaultName``): matched by the letters alone
         record_fields = resource.schema.get("properties") or {}
-        by_letters = {_folded(f): f for f in record_fields}
+        by_letters = {fold_key(f): f for f in record_fields}
         filled = set(bound.fields.values())
         echoed = [(p, target) for p in bound.spec.parameters.get("properties") or {}
-                  if p not in bound.fields and (target := p if p in record_fields else by_letters.get(_folded(p)))
+                  if p not in bound.fields and (target := p if p in record_fields else by_letters.get(fold_key(p)))
                   and target != id_field and target not in filled]
         other_keys = {link_key(table) for table, _ in bound.links.values()}
 
@@ -996,6 +991,8 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
 
         return run_update
 
+    answers_record = _is_the_record(response, resource)  # worked out once per tool, not per call
+
     def run_delete(state: State, args: dict[str, Any]) -> Any:
         links = check_parents(state, args)
         key = args[role.id_param]
@@ -1006,7 +1003,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         if obj(response) is None:  # the API answers with no body: say which record went
             return {"deleted": True, id_field: key, **named_by(rec, id_field)}
         return _deleted_body(response, id_field, key, f"{api}:wrapper", context_for(api_id, resource.noun), args,
-                             rec if _is_the_record(response, resource) else None)
+                             rec if answers_record else None)
 
     return run_delete
 
@@ -1035,6 +1032,9 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
 
 
 _STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
+_FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
+                 "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
+                 "initializing", "starting", "created", "live", "valid", "ok", "healthy")
 _ENDED_STATES = ("deleting", "deleted", "cancelling", "canceling", "cancelled", "canceled", "terminating",
                  "terminated", "removed", "disabled", "inactive")
 
@@ -1047,9 +1047,7 @@ def _ended(schema: Any, name: str) -> str | None:
         return None
     choices = {v.lower(): v for v in schema.get("enum") or () if isinstance(v, str)}
     return next((choices[s] for s in _ENDED_STATES if s in choices), None)
-_FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
-                 "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
-                 "initializing", "starting", "created", "live", "valid", "ok", "healthy")
+
 
 
 def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: bool = False) -> None:

@@ -14,6 +14,12 @@ LINK_PREFIX = "x-link-"  # where a record keeps another record it belongs to bes
 SCOPES = "_scopes"  # the table holding the one scope value per scope parameter of a state
 
 
+def fold_key(key: str) -> str:
+    """A field's name without case or separators: ``vaultName``, ``VaultName`` and ``vault_name`` are one
+    field to a reader (twins in one record, a call's parameter and the record field it fills)."""
+    return key.lower().replace("_", "").replace("-", "")
+
+
 def public(rec: dict[str, Any]) -> dict[str, Any]:
     """A record as tools return it (without covert's private parent, scope and other links)."""
     if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy

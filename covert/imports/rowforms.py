@@ -121,7 +121,7 @@ def _rule_of(key: str) -> tuple[str, Any] | None:
 
 
 # what a spec's author writes where a value goes ("example": "a string value"): no value a record holds
-PLACEHOLDERS = frozenset(("a string value", "string value", "a string", "some string", "sample string", "any string",
+_PLACEHOLDERS = frozenset(("a string value", "string value", "a string", "some string", "sample string", "any string",
                           "example string", "string", "some text", "sample text", "foo", "baz", "foobar",
                           "lorem ipsum", "your value here", "value goes here", "replace me", "changeme"))
 _KIND_WORDS = frozenset(("type", "types", "kind", "format", "datatype", "schema"))  # "string" may be a type's value
@@ -136,7 +136,7 @@ def filler(key: str, value: str) -> str | None:
     if _SALAD.match(value):
         return "word_salad"
     lowered = value.strip().lower()
-    if lowered in PLACEHOLDERS and not (lowered == "string" and _KIND_WORDS & set(key_words(key))):
+    if lowered in _PLACEHOLDERS and not (lowered == "string" and _KIND_WORDS & set(key_words(key))):
         return "placeholder"
     tokens = value.lower().split()
     if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:

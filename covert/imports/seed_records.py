@@ -35,7 +35,7 @@ from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
 from covert.imports.record_keys import PARENT_KEY, SCOPE_PREFIX
 from covert.imports.resources import Resource, words
-from covert.imports.rowforms import PLACEHOLDERS, filler
+from covert.imports.rowforms import filler
 
 SEEDS = "seeds"  # the store folder holding seed records, one <sha256>.json per environment
 RECORDS_PER_TABLE = 5
@@ -166,9 +166,10 @@ def _without_patterns(schema: Any) -> Any:
     return schema
 
 
-# what an LLM writes where it has no value: the placeholders a spec writes, and a few more words that no
-# written record holds (a spec's own value may be "test" or "sample"; a seed record's never is)
-_WRITTEN_PLACEHOLDERS = PLACEHOLDERS | {"example", "test", "sample", "n/a", "todo", "tbd", "bar", "placeholder", "value"}
+# what an LLM writes where it has no value, besides the placeholders a spec writes (``filler`` refuses those):
+# words no written record holds (a spec's own value may be "test" or "sample"; a seed record's never is)
+_WRITTEN_PLACEHOLDERS = frozenset(("string", "example", "test", "sample", "n/a", "todo", "tbd", "bar", "placeholder",
+                                   "value"))
 
 
 def value_problem(key: str, value: Any, schema: dict[str, Any]) -> str | None:

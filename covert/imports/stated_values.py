@@ -63,11 +63,13 @@ def stated_values(description: str) -> tuple[str, ...]:
 def _html_items(tail: str) -> tuple[str, ...]:
     """An HTML list right after the cue: ``</p> <ul> <li> <p>Pending: ...</li> <li> <p>InProgress: ...``, every
     item of it opening with a code."""
-    head = _TAG.sub(" ", tail[:tail.lower().find("<li>")] if "<li>" in tail.lower() else "x").strip()
-    if head:
+    lowered = tail.lower()
+    first = lowered.find("<li>")
+    if first < 0 or _TAG.sub(" ", tail[:first]).strip():  # no list, or words before it
         return ()
-    block = tail[:tail.lower().find("</ul>")] if "</ul>" in tail.lower() else tail
-    opened = block.lower().count("<li>")
+    end = lowered.find("</ul>")
+    block = tail if end < 0 else tail[:end]
+    opened = lowered.count("<li>", 0, len(block))
     items = [m.group(1) for m in _LIST_ITEM.finditer(block)]
     if opened < 2 or len(items) != opened or any(i.lower() in _WORDS_NO_CODE for i in items):
         return ()
@@ -109,8 +111,7 @@ def _inline_items(tail: str) -> tuple[str, ...]:
 
 def _code_like(value: str) -> bool:
     """A bare list item that reads as a code, a number or one capitalised word (``UTC+01``, ``F4_1G``, ``8000``,
-    ``json``, ``High``), not a word
-    of a sentence that only looks like one item of a list."""
+    ``json``, ``High``), not a word of a sentence that only looks like one item of a list."""
     return any(c.isdigit() for c in value) or value.isupper() or "_" in value or (value.islower() and len(value) <= 12) \
         or (value.isalpha() and value.istitle())
 

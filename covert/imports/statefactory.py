@@ -35,6 +35,7 @@ from covert.imports.fieldvalues import (
     resource_slug,
     vary_example,
 )
+from covert.imports.record_keys import fold_key
 from covert.imports.resources import words
 from covert.imports.rowforms import filler
 from covert.imports.stated_values import stated_values
@@ -253,7 +254,7 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
     firsts: list[str] = []
     laters: list[str] = []
     for name, sub, _required, _drawn in fields:
-        folded = name.lower().replace("_", "").replace("-", "")
+        folded = fold_key(name)
         if folded in seen:
             twins.append((name, seen[folded]))
         else:
@@ -735,25 +736,21 @@ def distinct_names(schema: dict[str, Any], rec: dict[str, Any], taken: dict[str,
 _ARN_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
-def arn_name(rec: dict[str, Any], id_field: str = "") -> str | None:
-    """The record's name as its ARN would end in it (``routing-compliance-inquiry``), or ``None`` when it has
-    no name an ARN can hold."""
-    return next((v for k, v in rec.items() if k != id_field and names_record(k) and isinstance(v, str)
-                 and _ARN_NAME.match(v)), None)
-
-
-def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> None:
+def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> str | None:
     """The record's own ARN (``arn``, ``Arn``, ``<noun>Arn``) ends in the record's name, as AWS makes them:
     ``...:compliance-inquiry/routing-compliance-inquiry`` beside ``"name": "routing-compliance-inquiry"``,
     never a second, unrelated name. An ARN that is the record's id, a name an ARN cannot hold, and an ARN
-    of another resource (``roleArn``, ``kmsKeyArn``) stay as they are."""
+    of another resource (``roleArn``, ``kmsKeyArn``) stay as they are. Returns that name (``None`` when the
+    record has none an ARN can hold)."""
     own = {"arn", "".join(noun.split()).lower() + "arn"}
-    name = arn_name(rec, id_field)
+    name = next((v for k, v in rec.items() if k != id_field and names_record(k) and isinstance(v, str)
+                 and _ARN_NAME.match(v)), None)
     if name is None:
-        return
+        return None
     for key, value in rec.items():
         if key == id_field or key.lower().replace("_", "") not in own or not isinstance(value, str):
             continue
         if value.startswith("arn:") and value.count(":") >= 5:
             head, sep, _ = value.rpartition("/") if "/" in value.split(":", 5)[5] else value.rpartition(":")
             rec[key] = f"{head}{sep}{name}"
+    return name
