@@ -971,6 +971,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 if isinstance(value, (str, int, float)) and not isinstance(value, bool):
                     set_field(rec, target, value)
             set_field(rec, id_field, key)
+            arn_names_its_record(rec, resource.noun, id_field)  # its own ARN names it, as a seeded record's does
             rec = canonical_json(rec)
             state.insert(table, str(key), rec)
             return shaped(rec)

@@ -183,7 +183,19 @@ def field_kind(name: str, description: str = "", fmt: str = "", pattern: str = "
     """What a string field called ``name`` holds, as a kind :func:`make_value` draws: ``email``,
     ``arn``, ``url``, ``region``, ``display_name``, ``text``, ``const:<value>`` ... (see ``_MAKERS``); a
     field whose meaning nothing tells (:func:`meaning_known`) gets a token when it has a pattern, else a slug."""
-    return _known_kind(name, description, fmt, siblings) or ("token" if pattern else "slug")
+    kind = _known_kind(name, description, fmt, siblings) or ("token" if pattern else "slug")
+    if kind == "hostname" and pattern and fmt != "hostname" and not _holds_a_host(pattern):
+        return "resource_name:" + (words(name) or ["domain"])[0]  # OpenSearch's DomainName: [a-z][a-z0-9\-]+
+    return kind
+
+
+def _holds_a_host(pattern: str) -> bool:
+    """Whether a field's pattern lets it hold a dotted host name (``[a-z][a-z0-9\\-]+`` names a domain
+    record, never ``example.com``; an invalid pattern says nothing, so it may)."""
+    try:
+        return re.fullmatch(pattern, "api.example.com") is not None
+    except (re.error, RecursionError):
+        return True
 
 
 def meaning_known(name: str, description: str = "", fmt: str = "", siblings: frozenset[str] = frozenset()) -> bool:

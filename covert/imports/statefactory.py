@@ -739,12 +739,15 @@ _ARN_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> str | None:
     """The record's own ARN (``arn``, ``Arn``, ``<noun>Arn``) ends in the record's name, as AWS makes them:
     ``...:compliance-inquiry/routing-compliance-inquiry`` beside ``"name": "routing-compliance-inquiry"``,
-    never a second, unrelated name. An ARN that is the record's id, a name an ARN cannot hold, and an ARN
+    never a second, unrelated name; where the name is the record's id (OpenSearch's ``DomainName``), that
+    name. An ARN that is the record's id, a name an ARN cannot hold, and an ARN
     of another resource (``roleArn``, ``kmsKeyArn``) stay as they are. Returns that name (``None`` when the
     record has none an ARN can hold)."""
-    own = {"arn", "".join(noun.split()).lower() + "arn"}
-    name = next((v for k, v in rec.items() if k != id_field and names_record(k) and isinstance(v, str)
-                 and _ARN_NAME.match(v)), None)
+    noun_key = "".join(noun.split()).lower()
+    own = {"arn", noun_key + "arn"}
+    names = [(k == id_field, v) for k, v in rec.items()  # DomainName is a domain's name, though it reads as a host
+             if (names_record(k) or k.lower() == noun_key + "name") and isinstance(v, str) and _ARN_NAME.match(v)]
+    name = min(names, key=lambda pair: pair[0])[1] if names else None  # a name beside the id first, else the id
     if name is None:
         return None
     for key, value in rec.items():

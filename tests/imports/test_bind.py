@@ -600,6 +600,38 @@ def test_a_created_record_holds_the_name_it_was_given_and_its_arn_ends_in_it() -
     assert is_error(env.call("CreateVault", {"accountId": "659200623600", "vaultName": "video-vault"}))
 
 
+def test_a_created_records_own_arn_ends_in_the_name_it_was_given() -> None:
+    """CreateDomain(DomainName="legal-search") answered with ``ARN ...:domain/cache-domain-34``: a created
+    record's own ARN (not its id) names it, as a seeded record's does; another resource's ARN is kept."""
+    from covert.imports.model import Operation
+
+    domain = {"type": "object", "properties": {
+        "DomainId": {"type": "string"}, "DomainName": {"type": "string"},
+        "ARN": {"type": "string", "pattern": "^arn:aws:es:[a-z0-9-]+:[0-9]{12}:domain/[a-z0-9-]+$"},
+        "RoleArn": {"type": "string", "pattern": "^arn:aws:iam::[0-9]{12}:role/[a-z0-9-]+$"}}}
+    ops = (
+        Operation("CreateDomain", "CreateDomain", "Creates a domain.",
+                  _params({"DomainName": {"type": "string", "x-in": "body"}}, ["DomainName"]),
+                  {"type": "object", "properties": {"DomainStatus": domain}}, "write", "POST", "/domain"),
+        Operation("DescribeDomain", "DescribeDomain", "Describes a domain.",
+                  _params({"DomainName": {"type": "string", "x-in": "path"}}, ["DomainName"]),
+                  {"type": "object", "properties": {"DomainStatus": domain}}, "read", "GET", "/domain/{DomainName}"),
+        Operation("ListDomains", "ListDomains", "Lists domains.", _params({}),
+                  {"type": "object", "properties": {"Domains": {"type": "array", "items": domain}}}, "read", "GET",
+                  "/domain"),
+    )
+    api = bind(ApiSpec("botocore", "botocore:opensearch:2021-01-01", "OpenSearch", "2021-01-01", "Domains.",
+                       "Apache-2.0", None, {"package": "botocore"}, ops))
+    state = api.make_state(random.Random(3))
+    env = api.environment(state)
+    made = env.call("CreateDomain", {"DomainName": "legal-search"})
+    assert not is_error(made), made
+    rec = made.get("DomainStatus", made)
+    assert rec["DomainName"] == "legal-search", rec
+    assert rec["ARN"].startswith("arn:") and rec["ARN"].endswith("/legal-search"), rec
+    assert not rec.get("RoleArn", "").endswith("/legal-search"), rec
+
+
 def test_a_delete_answers_with_the_record_it_deleted() -> None:
     """CancelZonalShift answers with the shift it cancelled: away from the zone that shift was (it said a
     drawn one, us-west-2, of a shift away from ap-southeast-1), its status the one its enum gives an ended
