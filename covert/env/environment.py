@@ -11,7 +11,7 @@ from covert.env.jsonsafe import admit
 from covert.env.schema import closed, strip_private_keys
 from covert.env.state import State
 from covert.env.tools import ToolError, ToolSpec, collect_tools
-from covert.env.validators import compile_validator
+from covert.env.validators import argument_validator
 
 UNKNOWN_TOOL = "unknown_tool"
 INVALID_ARGUMENTS = "invalid_arguments"
@@ -124,10 +124,11 @@ class Environment:
     @classmethod
     def _validator(cls, name: str) -> Any:
         """The argument validator of tool ``name``, compiled in this process on first use
-        (:func:`covert.env.validators.compile_validator`: bounded patterns, nothing read from disk)."""
+        (:func:`covert.env.validators.argument_validator`: fastjsonschema's verdicts and messages, bounded
+        patterns, nothing read from disk)."""
         validator = cls._validators.get(name)
         if validator is None:
-            validator = compile_validator(cls.argument_schema(name))
+            validator = argument_validator(cls.argument_schema(name))
             cls._validators[name] = validator
         return validator
 

@@ -71,7 +71,7 @@ def check_builder(builder: Builder) -> dict[str, str]:
         return {"*": "invalid_tool_spec"}
     for name in builder.tools:
         try:
-            builder.environment._validator(name)
+            builder.environment._validator(name).full()  # fastjsonschema's, which every refused call needs
         except Exception:
             failures[name] = "invalid_tool_spec"
     for name in set(builder.tools) - reachable(api, builder.language.references):

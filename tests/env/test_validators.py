@@ -209,3 +209,57 @@ def test_a_failed_check_builds_its_exception_only_when_it_fails(monkeypatch: pyt
     looped = {"kind": "ALPHA", "body": {"items": [{"state": "ON"}, {"state": "ON", "count": 0}]}}
     assert _failure(ours, looped) == _failure(plain, looped)
     assert _failure(ours, looped)[2] == "data.body.items[1].count" and len(failed._code) == 1
+
+
+def test_argument_validators_decide_as_fastjsonschema_and_compile_it_only_for_a_refused_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A valid call is recognised by jsonschema-rs (fastjsonschema's validator is not compiled for it); a
+    refused one raises fastjsonschema's exception. Over every hand-written tool, an imported-style schema
+    with patterns, enums and nesting, and values of every kind, the verdict and the message are
+    fastjsonschema's; schemas with its own keywords (formats, multipleOf, uniqueItems, $ref) or a pattern
+    only the bounded engine runs are left to it, and so are values jsonschema-rs cannot read."""
+    monkeypatch.setattr(validators, "_CHECKS", {})
+    monkeypatch.setattr(validators, "_COMPILED", {})
+    rng = random.Random(3)
+    pool = [None, True, False, 0, 1, -3, 2.0, 2.5, 10**30, "", "x", "ab-12", "ALPHA", "ON", "region-07", [], ["x"],
+            {}, {"state": "ON"}, {"a": 1}, "2024-05-01T10:00:00Z", "AB-12", "ab-1234567"]
+    schemas = [get_builder(name).environment.argument_schema(tool) for name in ("retail", "banking", "calendar",
+                                                                                "airline")
+               for tool in get_builder(name).environment.tool_specs]
+    plain_nested = {k: v for k, v in NESTED.items()}
+    plain_nested["properties"] = {**NESTED["properties"], "body": {
+        **NESTED["properties"]["body"], "properties": {k: v for k, v in NESTED["properties"]["body"]["properties"].items()
+                                                       if k not in ("mode", "tags")}}}
+    schemas.append(plain_nested)
+    compared = refused = 0
+    for schema in schemas:
+        plain = fastjsonschema.compile(schema, **VALIDATOR_OPTIONS)
+        ours = validators.argument_validator(schema)
+        props = list(schema.get("properties") or {})
+        for _ in range(40):
+            args = {p: rng.choice(pool) for p in props if rng.random() < 0.7}
+            if rng.random() < 0.1:
+                args["bogus"] = 1
+            expected = _failure(plain, args)
+            assert _failure(ours, args) == expected, (schema.get("title"), args)
+            compared += 1
+            refused += expected[0] != "ok"
+    assert compared > 1000 and 100 < refused < compared
+    fast = validators.argument_validator(plain_nested)
+    assert fast._fast is not None
+    valid = {"kind": "ALPHA", "body": {"items": [{"state": "ON", "code": "ab-12", "count": 2}], "region": "region-07"}}
+    monkeypatch.setattr(validators, "_CHECKS", {})
+    fresh = validators.argument_validator(plain_nested)
+    assert fresh(valid) == valid and fresh._full is None  # no fastjsonschema for a valid call
+    with pytest.raises(fastjsonschema.JsonSchemaValueException, match="must match pattern"):
+        fresh({**valid, "body": {"items": [{"code": "AB-12"}]}})
+    assert fresh._full is not None
+    # fastjsonschema's own keywords and a lookaround pattern: no jsonschema-rs verdict at all
+    for schema in (NESTED, {"type": "object", "properties": {"n": {"type": "number", "multipleOf": 0.1}}},
+                   {"type": "object", "properties": {"p": {"type": "string", "pattern": r"^(?=.*\d)[a-z0-9]+$"}}}):
+        assert validators.argument_validator(schema)._fast is None
+    # a value jsonschema-rs cannot read is fastjsonschema's to judge
+    loose = validators.argument_validator({"type": "object", "properties": {"tags": {"type": "array"}}})
+    assert loose._fast is not None
+    with pytest.raises(fastjsonschema.JsonSchemaValueException, match="must be array"):
+        loose({"tags": {"a", "b"}})
