@@ -28,6 +28,7 @@ from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueCo
 from covert.imports.google_paths import with_path_patterns
 from covert.imports.model import ApiSpec
 from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, fold_key, public, scope_key
+from covert.imports.record_times import stamp_written
 from covert.imports.resources import (
     LIMIT_NAMES,
     RESPONSE_SHAPING,
@@ -961,6 +962,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
             rec = _fresh_record(made, resource.schema, f"{api}:{n}", n, context_for(api_id, resource.noun))
+            stamp_written(rec, created=True, n=n)  # made now, not on a day drawn from the past (a call's own values win)
             for param, target in bound.fields.items():
                 if param in args:
                     set_field(rec, target, args[param])
@@ -985,6 +987,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
             if not under_parent(lookup(state, key), links):
                 fail(style.not_found, f"There is no such {resource.noun} there.")
             rec = state.edit(table, str(key))
+            stamp_written(rec, created=False)  # changed now (a call's own values win)
             for param, target in bound.fields.items():
                 if param in args:
                     rec[target] = args[param]

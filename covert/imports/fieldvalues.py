@@ -1222,6 +1222,22 @@ def make_value(kind: str, rng: random.Random, ctx: ValueContext, name: str = "")
     return made
 
 
+_WHEN_WORDS = frozenset(("created", "updated", "modified", "deleted", "expires", "expiry", "expiration", "last",
+                         "start", "end", "creation", "modification", "started", "ended", "completed", "since"))
+
+
+def _is_epoch(parts: list[str], last: str, desc: str) -> bool:
+    """Whether an integer field is a point in time (a Unix time): ``createdDate`` ("The date and time the
+    collection group was created"), ``updatedAt``, ``expiresAt``, a ``...Time`` the description calls epoch
+    or Unix time, or whose other words say when (``creationTime``, ``lastModifiedTime``); never a duration
+    (``timeoutSeconds``, ``responseTime`` in milliseconds)."""
+    if "unix" in desc or "epoch" in desc or "seconds since" in desc or "milliseconds since" in desc:
+        return last in ("created", "updated", "timestamp", "time", "at", "date", "expires", "modified", "ms", "millis")
+    if last in ("created", "updated", "modified", "timestamp", "date", "at", "expires"):
+        return not any(word in desc for word in ("duration", "number of", "how long", "days", "count"))
+    return last == "time" and bool(_WHEN_WORDS.intersection(parts[:-1]))
+
+
 def integer_range(name: str, description: str = "") -> tuple[int, int] | None:
     """A plausible range for an integer field by its meaning (``port``, ``ttl``, a Unix time, a count)."""
     parts = words(name)
@@ -1233,8 +1249,9 @@ def integer_range(name: str, description: str = "") -> tuple[int, int] | None:
         return 30, 86400
     if last in ("year",):
         return 2015, 2025
-    if last in ("created", "updated", "timestamp", "time", "at", "date", "expires", "modified") and (
-            "unix" in desc or "epoch" in desc or "seconds since" in desc or last in ("created", "updated")):
+    if _is_epoch(parts, last, desc):
+        if "millisecond" in desc or last in ("ms", "millis"):
+            return 1640995200000, 1767225599000
         return 1640995200, 1767225599  # 2022-01-01 .. 2025-12-31
     if last in ("bytes", "size"):
         return 1024, 5 * 1024 ** 3

@@ -1,0 +1,78 @@
+"""A written record's creation and last-change times are now (covert.imports.record_times), in the form
+its field has, from the binder's create and update as a build runs them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from covert.env import is_error
+from covert.imports.bind import bind
+from covert.imports.model import ApiSpec, Operation
+from covert.imports.record_times import NOW, stamp_written
+
+
+def test_each_form_of_a_time_is_kept_and_other_fields_are_left_alone() -> None:
+    record = {"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated": "2023-03-01T09:28:48.123Z",
+              "creationDate": "2024-02-02", "date_updated": "Tue, 05 Mar 2024 10:00:00 +0000",
+              "createdDate": 1657956052, "lastModifiedMs": 1657956052000, "update_time": "2023-01-19 19:12:14",
+              "LastUpdatedBy": "jim66@mail.example.com", "softwareSetUpdateSchedule": "APPLY_IMMEDIATELY",
+              "updateCount": 4, "startTime": "2023-05-05T00:00:00Z",
+              "metadata": {"creationTimestamp": "2021-01-01T00:00:00+01:00"}}
+    stamp_written(record, created=True, n=2)
+    seconds = int(NOW.timestamp()) + 26
+    assert record == {"CreatedAt": "2026-01-15T09:30:26Z", "LastUpdated": "2026-01-15T09:30:26.000Z",
+                      "creationDate": "2026-01-15", "date_updated": "Thu, 15 Jan 2026 09:30:26 +0000",
+                      "createdDate": seconds, "lastModifiedMs": seconds * 1000, "update_time": "2026-01-15 09:30:26",
+                      "LastUpdatedBy": "jim66@mail.example.com", "softwareSetUpdateSchedule": "APPLY_IMMEDIATELY",
+                      "updateCount": 4, "startTime": "2023-05-05T00:00:00Z",
+                      "metadata": {"creationTimestamp": "2026-01-15T09:30:26+00:00"}}
+    changed = {"createTime": "2022-01-01T00:00:00Z", "updateTime": "2022-02-01T00:00:00Z"}
+    stamp_written(changed, created=False)
+    assert changed == {"createTime": "2022-01-01T00:00:00Z", "updateTime": "2026-01-15T09:30:00Z"}
+
+
+def _params(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required}
+
+
+def _queues() -> ApiSpec:
+    queue = {"type": "object", "properties": {
+        "QueueId": {"type": "string"}, "Name": {"type": "string"}, "Description": {"type": "string"},
+        "CreatedAt": {"type": "string", "format": "date-time"}, "LastUpdated": {"type": "string", "format": "date-time"}}}
+    name = {"Name": {"type": "string", "x-in": "body"}}
+    key = {"QueueId": {"type": "string", "x-in": "path"}}
+    ops = (
+        Operation("CreateQueue", "CreateQueue", "Creates a queue.", _params(name, ["Name"]), queue, "write", "POST",
+                  "/queues"),
+        Operation("ListQueues", "ListQueues", "Lists queues.", _params({}, []),
+                  {"type": "object", "properties": {"Queues": {"type": "array", "items": queue}}}, "read", "GET",
+                  "/queues"),
+        Operation("GetQueue", "GetQueue", "Gets a queue.", _params(key, ["QueueId"]), queue, "read", "GET",
+                  "/queues/{QueueId}"),
+        Operation("UpdateQueue", "UpdateQueue", "Updates a queue.",
+                  _params({**key, "Description": {"type": "string", "x-in": "body"}}, ["QueueId"]), queue, "write",
+                  "PUT", "/queues/{QueueId}"),
+    )
+    return ApiSpec("botocore", "botocore:queues:2024-01-01", "Queues", "2024-01-01", "Queues.", "Apache-2.0", None,
+                   {"package": "botocore"}, ops)
+
+
+def test_a_created_queue_was_made_now_and_an_updated_one_changed_now() -> None:
+    """CreateQueue said ``"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated": "2023-03-01T09:28:48Z"`` for
+    the queue it had just made."""
+    api = bind(_queues())
+    state = api.make_state(random.Random(4))
+    seeded = state["tables"]["queues"]
+    assert seeded and all(r["CreatedAt"] < "2026" and r["LastUpdated"] < "2026" for r in seeded.values())
+    env = api.environment(state)
+    first = env.call("CreateQueue", {"Name": "billing-jobs"})
+    second = env.call("CreateQueue", {"Name": "email-jobs"})
+    assert not is_error(first) and not is_error(second)
+    assert first["CreatedAt"] == first["LastUpdated"] and first["CreatedAt"].startswith("2026-01-15T09:")
+    assert first["CreatedAt"] < second["CreatedAt"] == second["LastUpdated"]  # made in the order they were asked
+    key = next(iter(sorted(seeded)))
+    before = dict(seeded[key])
+    updated = env.call("UpdateQueue", {"QueueId": key, "Description": "Nightly exports."})
+    assert updated["Description"] == "Nightly exports." and updated["CreatedAt"] == before["CreatedAt"]
+    assert updated["LastUpdated"] == "2026-01-15T09:30:00Z" != before["LastUpdated"]
