@@ -588,7 +588,10 @@ def _combos(must: list[str], optional: list[str], names: list[str]) -> list[list
 
 
 def _is_text(key: str, schema: Any) -> bool:
-    """A field whose values are sentences (a description, a message): quoted when an answer says them."""
+    """A field whose values are sentences (a description, a message): quoted when an answer says them; a
+    number never is (Gmail's ``messagesUnread``: 'It reads "30".')."""
+    if isinstance(schema, dict) and schema.get("type") not in (None, "string"):
+        return False
     return field_kind(key, str((schema or {}).get("description") or "")[:300]) in ("text", "message")
 
 

@@ -322,3 +322,34 @@ def test_everyday_requests_put_no_article_after_a_possessive() -> None:
     assert len(made) > 300
     broken = [r for r in made if re.search(r"\b(?:[Mm]y|[Yy]our|[Tt]he|[Oo]ur) (?:a|an) ", r)]
     assert broken == [], broken[:5]
+
+
+def test_a_count_is_never_quoted_as_text_in_an_answer() -> None:
+    """Gmail's label ``messagesUnread`` (an integer) was said 'It reads "30".', a message's words; a
+    description stays quoted."""
+    from covert.imports.bind import bind
+    from covert.imports.language import build_language
+
+    label = {"type": "object", "properties": {
+        "id": {"type": "string"}, "name": {"type": "string"},
+        "messagesUnread": {"type": "integer", "description": "The number of unread messages with the label."},
+        "description": {"type": "string", "description": "What the label is for."}}}
+    key = {"userId": {"type": "string", "x-in": "path"}}
+    ops = (
+        Operation("gmail.users.labels.list", "gmail_users_labels_list", "Lists labels.",
+                  {"type": "object", "required": ["userId"], "properties": key},
+                  {"type": "object", "properties": {"labels": {"type": "array", "items": label}}},
+                  "read", "GET", "gmail/v1/users/{userId}/labels"),
+        Operation("gmail.users.labels.get", "gmail_users_labels_get", "Gets a label.",
+                  {"type": "object", "required": ["userId", "id"],
+                   "properties": {**key, "id": {"type": "string", "x-in": "path"}}},
+                  label, "read", "GET", "gmail/v1/users/{userId}/labels/{id}"),
+    )
+    api = bind(ApiSpec("google", "google:gmail:v1", "Gmail API", "v1", "Mail.", "Apache-2.0", None,
+                       {"package": "test"}, ops))
+    answers = [a for intent in build_language(api).intents["gmail_users_labels_get"] for a in intent.answer]
+    unread = [a for a in answers if "messagesUnread}" in a]
+    described = [a for a in answers if "description}" in a]
+    assert unread and described
+    assert not any('"{' in a for a in unread), unread
+    assert any('"{' in a for a in described), described
