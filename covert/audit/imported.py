@@ -7,7 +7,7 @@ answer that names nothing of what was done, key twins (``sid``/``Sid``) with dif
 empty objects, records that contradict the scope or parent they were asked for, a system
 prompt with repeated or broken nouns, arguments of the wrong kind, a new record in a final state, parallel
 writes that differ in one number only, a list named by another record's name field, an update answer
-that names the record by the name it was just given.
+that names the record by the name it was just given, an ARN no AWS service writes.
 """
 
 from __future__ import annotations
@@ -156,6 +156,55 @@ def case_twin_keys(view: RowView) -> Verdict | None:
                 stack.extend(item.values())
             elif isinstance(item, list):
                 stack.extend(item)
+    return OK
+
+
+# an AWS ARN: arn:PARTITION:SERVICE:REGION:ACCOUNT:RESOURCE
+_ARN = re.compile(r"\barn:([^:\s\"]*):([^:\s\"]*):([^:\s\"]*):([^:\s\"]*):")
+_PARTITIONS = frozenset(("aws", "aws-cn", "aws-us-gov", "aws-iso", "aws-iso-b", "aws-iso-e", "aws-iso-f", "aws-eusc"))
+_REGION = re.compile(r"(?:us|eu|ap|sa|ca|me|af|il|mx|cn|us-gov|us-iso|us-isob|eusc)-[a-z]+-\d")
+_ACCOUNT = re.compile(r"\d{12}|aws")
+
+
+def _strings(value: Any) -> Any:
+    """Every string in nested data (bounded by :data:`MAX_PAIRS` containers)."""
+    stack, looked = [value], 0
+    while stack and looked < MAX_PAIRS:
+        item = stack.pop()
+        looked += 1
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _malformed_arn(text: str) -> str | None:
+    """The first ARN of ``text`` that no AWS service writes (a partition, region or account drawn letter by
+    letter: ``arn:aws-k:lambda:nt-bz-4:...``), or ``None``."""
+    for found in _ARN.finditer(text):
+        partition, _, region, account = found.groups()
+        if partition not in _PARTITIONS or (region and not _REGION.fullmatch(region)) \
+                or (account and not _ACCOUNT.fullmatch(account)):
+            return found.group(0)
+    return None
+
+
+@check("malformed_arn", "imported calls and outputs holding an ARN no AWS service writes: a partition, region or "
+       "account drawn from a pattern's letters (arn:aws-k:lambda:nt-bz-4:..., arn:aws:outposts:0l:...)", 0.0)
+def malformed_arn(view: RowView) -> Verdict | None:
+    """Imported rows with calls. Flagged when an argument or an output holds an ARN whose partition is
+    none of AWS's, whose region is no region's shape, or whose account is not 12 digits."""
+    if not imported(view) or not view.calls:
+        return None
+    for call in view.calls:
+        for value in (call.arguments, call.output):
+            for text in _strings(value):
+                if "arn:" in text:
+                    bad = _malformed_arn(text)
+                    if bad is not None:
+                        return _flag("malformed_arn", f"{call.name}: {bad}")
     return OK
 
 

@@ -519,7 +519,10 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
     body = pattern.removeprefix("^").removesuffix("$")
     if len(body) > 200 or "(" in body or "|" in body:
         return None
-    made, count = _SEGMENT.subn(f"{slug}-{n}", body)
+    if body.startswith("arn:"):
+        made, count = _arn_filled(body, f"{slug}-{n}")
+    else:
+        made, count = _SEGMENT.subn(f"{slug}-{n}", body)
     if not count:  # a fixed name (``^operations$``) cannot give distinct ids
         return None
     made = _collections_named(made.replace("\\", ""), f"{slug}-{n}", n)
@@ -529,6 +532,32 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
         return made if pattern_of(pattern.removeprefix("^").removesuffix("$")).fullmatch(made) else None
     except re.error:
         return None
+
+
+_ARN_PARTS = {1: "aws", 3: "us-east-1", 4: "123456789012"}  # an ARN's open part by the colons before it
+
+
+def _arn_filled(body: str, filled: str) -> tuple[str, int]:
+    """An ARN pattern's open parts (``arn:.+:mediaconnect.+:gateway:.+:instance:.+``) filled as AWS writes
+    them: the partition, region and account by their place, a part run on from the service
+    (``mediaconnect.+``) with the region and account it stands for, the rest with ``filled``; and how many
+    parts were open. Every open part filled with ``filled`` gave
+    ``arn:gateway-instance-1:mediaconnectgateway-instance-1:gateway:...``."""
+    out: list[str] = []
+    last = count = 0
+    for found in _SEGMENT.finditer(body):
+        out.append(body[last:found.start()])
+        before = "".join(out)  # as filled so far: a part run on from the service adds two places
+        colons = before.count(":")
+        if before.endswith(":") and colons in _ARN_PARTS:
+            out.append(_ARN_PARTS[colons])
+        elif colons == 2 and before[-1:].isalnum():
+            out.append(f":{_ARN_PARTS[3]}:{_ARN_PARTS[4]}")
+        else:
+            out.append(filled)
+        last, count = found.end(), count + 1
+    out.append(body[last:])
+    return "".join(out), count
 
 
 def _collections_named(path: str, filled: str, n: int) -> str:

@@ -184,6 +184,8 @@ def field_kind(name: str, description: str = "", fmt: str = "", pattern: str = "
     ``arn``, ``url``, ``region``, ``display_name``, ``text``, ``const:<value>`` ... (see ``_MAKERS``); a
     field whose meaning nothing tells (:func:`meaning_known`) gets a token when it has a pattern, else a slug."""
     kind = _known_kind(name, description, fmt, siblings) or ("token" if pattern else "slug")
+    if pattern and pattern.lstrip("^(").startswith("arn:") and kind != "arn":
+        return "arn"  # WorkSpaces' IamRoleId holds a role's ARN: drawn as one, not letter by letter
     if kind == "hostname" and pattern and fmt != "hostname" and not _holds_a_host(pattern):
         return "resource_name:" + (words(name) or ["domain"])[0]  # OpenSearch's DomainName: [a-z][a-z0-9\-]+
     return kind

@@ -590,7 +590,8 @@ def _combos(must: list[str], optional: list[str], names: list[str]) -> list[list
 def _is_text(key: str, schema: Any) -> bool:
     """A field whose values are sentences (a description, a message): quoted when an answer says them; a
     number never is (Gmail's ``messagesUnread``: 'It reads "30".')."""
-    if isinstance(schema, dict) and schema.get("type") not in (None, "string"):
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if kind is not None and kind != "string" and not (isinstance(kind, list) and "string" in kind):
         return False
     return field_kind(key, str((schema or {}).get("description") or "")[:300]) in ("text", "message")
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from covert.env.jsonsafe import canonical_float
 from covert.env.patterns import BoundedPattern, bounded_pattern
+from covert.imports.arn_fit import plausible_arn
 from covert.imports.fieldvalues import (
     QUALIFIERS,
     ValueContext,
@@ -642,7 +643,8 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
         except (Unsatisfiable, re.error, TypeError, ValueError, IndexError):
             break
         if compiled.search(candidate):
-            return candidate
+            # an ARN drawn from character classes gets AWS's partition, a real region and account back
+            return plausible_arn(candidate, compiled.search, text, rng) if text.startswith("arn:") else candidate
     raise Unsatisfiable(f"{name}: no value found for pattern {pattern[:60]!r}")
 
 

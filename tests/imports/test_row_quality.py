@@ -93,7 +93,8 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
     for row in rows:
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
-    for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees"):
+    for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees",
+                 "malformed_arn"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -180,6 +181,21 @@ def test_an_output_contradicting_its_call_is_counted_by_the_audit(rows: list[dic
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["scope_disagrees"].flagged] == \
         ["field_contradicts_argument"]
+
+
+def test_an_arn_no_aws_service_writes_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """A partition, region or account drawn from a pattern's letters; AWS's own forms pass."""
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    flagged = []
+    for arn in ("arn:aws:lambda:us-east-1:123456789012:function:resize", "arn:aws:iam::123456789012:role/etl",
+                "arn:aws:s3:::logs-bucket", "arn:aws-us-gov:kms:us-gov-west-1:123456789012:key/k1",
+                "arn:aws-k:lambda:nt-bz-4:534744421414:runtime/62", "arn:aws:outposts:0l:730098087754:outpost/op-1",
+                "arn:awsd:secretsmanager::l0s:secret:Bf0"):
+        output["nested"] = {"items": [{"ResourceArn": arn}]}
+        tool["content"] = json.dumps(output)
+        flagged.append([kind for _id, kind, _detail in audit_rows([row], "sft").results["malformed_arn"].flagged])
+    assert flagged == [[], [], [], [], ["malformed_arn"], ["malformed_arn"], ["malformed_arn"]]
 
 
 BODIES = ("Ship the plan on Friday.", "Review the budget with Ana.", "Call the venue about chairs.",
