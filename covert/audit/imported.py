@@ -167,17 +167,8 @@ _ACCOUNT = re.compile(r"\d{12}|aws")
 
 
 def _strings(value: Any) -> Any:
-    """Every string in nested data (bounded by :data:`MAX_PAIRS` containers)."""
-    stack, looked = [value], 0
-    while stack and looked < MAX_PAIRS:
-        item = stack.pop()
-        looked += 1
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+    """Every string in nested data (bounded as :func:`_nested`)."""
+    return (item for item in _nested(value) if isinstance(item, str))
 
 
 def _malformed_arn(text: str) -> str | None:
@@ -208,17 +199,22 @@ def malformed_arn(view: RowView) -> Verdict | None:
     return OK
 
 
-def _objects(value: Any) -> Any:
-    """Every dict of nested output data, outermost first (bounded by :data:`MAX_PAIRS`)."""
+def _nested(value: Any) -> Any:
+    """Every value in nested data, outermost first (bounded by :data:`MAX_PAIRS` values looked at)."""
     stack, looked = [value], 0
     while stack and looked < MAX_PAIRS:
         item = stack.pop()
         looked += 1
+        yield item
         if isinstance(item, dict):
-            yield item
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+
+
+def _objects(value: Any) -> Any:
+    """Every dict of nested output data, outermost first (bounded as :func:`_nested`)."""
+    return (item for item in _nested(value) if isinstance(item, dict))
 
 
 @check("empty_objects", "imported outputs listing objects with nothing in them ('errors': [{}], "
