@@ -13,7 +13,7 @@ import itertools
 import random
 from collections.abc import Callable
 
-from covert.imports.fieldvalues import ValueContext, region
+from covert.imports.fieldvalues import ValueContext, make_value, region
 
 _AWS = ValueContext("aws")
 
@@ -29,7 +29,7 @@ def plausible_arn(drawn: str, fits: Callable[[str], bool], made: str, rng: rando
         return drawn
     own = made.split(":", 5)
     own_region = own[3] if len(own) == 6 and own[3] else region(rng, _AWS)
-    account = own[4] if len(own) == 6 and own[4].isdigit() else "".join(str(rng.randint(0, 9)) for _ in range(12))
+    account = own[4] if len(own) == 6 and own[4].isdigit() else make_value("account", rng, _AWS)
     fixes: list[tuple[int, list[str]]] = [(1, ["aws"]), (3, [own_region]), (4, [account])]
     if len(own) == 6 and own[5]:
         fixes.append((5, [own[5], own[5].replace("/", ":", 1)]))

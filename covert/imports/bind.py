@@ -44,6 +44,7 @@ from covert.imports.resources import (
 )
 from covert.imports.rowforms import FINAL_STATES, filler
 from covert.imports.statefactory import (
+    ARN_NAME,
     Unsatisfiable,
     arn_names_its_record,
     distinct_names,
@@ -489,14 +490,11 @@ def placed_id(key: Any, under: list[Any]) -> Any:
     return "/".join(best + parts[len(best):]) if best else key
 
 
-_ARN_TAIL = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
-
-
 def _arn_named(key: Any, name: Any) -> Any:
     """A new record's ARN id ending in the name the call gave it (``arn:aws:glacier:...:vault/video-vault``),
     as AWS makes them; ``key`` itself when it is no ARN with a ``/`` or the name cannot end one."""
     if not isinstance(key, str) or not key.startswith("arn:") or not isinstance(name, str) \
-            or not _ARN_TAIL.match(name) or "/" not in key.split(":", 5)[-1]:
+            or not ARN_NAME.match(name) or "/" not in key.split(":", 5)[-1]:
         return key
     return f"{key.rpartition('/')[0]}/{name}"
 
@@ -991,7 +989,6 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                 else:
                     fail(style.conflict, f"No new {resource.noun} id is free.")
             rec = _fresh_record(made, resource.schema, f"{api}:{n}", n, context_for(api_id, resource.noun))
-            stamp_written(rec, created=True, n=n)  # made now, not on a day drawn from the past (a call's own values win)
             for param, target in bound.fields.items():
                 if param in args:
                     set_field(rec, target, args[param])
@@ -1046,7 +1043,8 @@ _MADE_KEPT = 256
 
 def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: int,
                   ctx: ValueContext | None = None) -> dict[str, Any]:
-    """``record(schema, Random(seed))`` in its first state, a fresh copy each time: the ``n``-th new record
+    """``record(schema, Random(seed))`` in its first state (its status a first one, made and last changed
+    now: :func:`~covert.imports.record_times.stamp_written`), a fresh copy each time: the ``n``-th new record
     of a create tool is the same in every task on the same state (and again when validation replays it),
     so it is made once and kept as JSON."""
     blob = made.get(n)
@@ -1054,6 +1052,7 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
         return orjson.loads(blob)
     rec = record(schema, random.Random(seed), 0, ctx)
     first_status(schema, rec)
+    stamp_written(rec, created=True, n=n)  # not on a day drawn from the past (a call's own values win)
     if len(made) < _MADE_KEPT:
         try:
             blob = orjson.dumps(rec)
@@ -1080,7 +1079,6 @@ def _ended(schema: Any, name: str) -> str | None:
         return None
     choices = {v.lower(): v for v in schema.get("enum") or () if isinstance(v, str)}
     return next((choices[s] for s in _ENDED_STATES if s in choices), None)
-
 
 
 def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: bool = False) -> None:

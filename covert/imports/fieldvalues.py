@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from covert.env.patterns import bounded_pattern
 from covert.imports.resources import words
 from covert.language.plurals import plural as plural_of
 from covert.language.plurals import singular
@@ -193,11 +194,8 @@ def field_kind(name: str, description: str = "", fmt: str = "", pattern: str = "
 
 def _holds_a_host(pattern: str) -> bool:
     """Whether a field's pattern lets it hold a dotted host name (``[a-z][a-z0-9\\-]+`` names a domain
-    record, never ``example.com``; an invalid pattern says nothing, so it may)."""
-    try:
-        return re.fullmatch(pattern, "api.example.com") is not None
-    except (re.error, RecursionError):
-        return True
+    record, never ``example.com``; a pattern no bounded engine compiles says nothing, so it may)."""
+    return bounded_pattern(pattern).fullmatch("api.example.com")  # a spec's pattern: matched in bounded time
 
 
 def meaning_known(name: str, description: str = "", fmt: str = "", siblings: frozenset[str] = frozenset()) -> bool:
@@ -1224,7 +1222,7 @@ def make_value(kind: str, rng: random.Random, ctx: ValueContext, name: str = "")
     return made
 
 
-_WHEN_WORDS = frozenset(("created", "updated", "modified", "deleted", "expires", "expiry", "expiration", "last",
+_EVENT_WORDS = frozenset(("created", "updated", "modified", "deleted", "expires", "expiry", "expiration", "last",
                          "start", "end", "creation", "modification", "started", "ended", "completed", "since"))
 
 
@@ -1237,7 +1235,7 @@ def _is_epoch(parts: list[str], last: str, desc: str) -> bool:
         return last in ("created", "updated", "timestamp", "time", "at", "date", "expires", "modified", "ms", "millis")
     if last in ("created", "updated", "modified", "timestamp", "date", "at", "expires"):
         return not any(word in desc for word in ("duration", "number of", "how long", "days", "count"))
-    return last == "time" and bool(_WHEN_WORDS.intersection(parts[:-1]))
+    return last == "time" and bool(_EVENT_WORDS.intersection(parts[:-1]))
 
 
 def integer_range(name: str, description: str = "") -> tuple[int, int] | None:

@@ -735,7 +735,7 @@ def distinct_names(schema: dict[str, Any], rec: dict[str, Any], taken: dict[str,
         seen.add(value)
 
 
-_ARN_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+ARN_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")  # a name an ARN can end in
 
 
 def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> str | None:
@@ -748,12 +748,12 @@ def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> 
     noun_key = "".join(noun.split()).lower()
     own = {"arn", noun_key + "arn"}
     names = [(k == id_field, v) for k, v in rec.items()  # DomainName is a domain's name, though it reads as a host
-             if (names_record(k) or k.lower() == noun_key + "name") and isinstance(v, str) and _ARN_NAME.match(v)]
+             if (names_record(k) or k.lower() == noun_key + "name") and isinstance(v, str) and ARN_NAME.match(v)]
     name = min(names, key=lambda pair: pair[0])[1] if names else None  # a name beside the id first, else the id
     if name is None:
         return None
     for key, value in rec.items():
-        if key == id_field or key.lower().replace("_", "") not in own or not isinstance(value, str):
+        if key == id_field or fold_key(key) not in own or not isinstance(value, str):
             continue
         if value.startswith("arn:") and value.count(":") >= 5:
             head, sep, _ = value.rpartition("/") if "/" in value.split(":", 5)[5] else value.rpartition(":")

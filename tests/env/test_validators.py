@@ -226,7 +226,7 @@ def test_argument_validators_decide_as_fastjsonschema_and_compile_it_only_for_a_
     schemas = [get_builder(name).environment.argument_schema(tool) for name in ("retail", "banking", "calendar",
                                                                                 "airline")
                for tool in get_builder(name).environment.tool_specs]
-    plain_nested = {k: v for k, v in NESTED.items()}
+    plain_nested = dict(NESTED)
     plain_nested["properties"] = {**NESTED["properties"], "body": {
         **NESTED["properties"]["body"], "properties": {k: v for k, v in NESTED["properties"]["body"]["properties"].items()
                                                        if k not in ("mode", "tags")}}}
