@@ -329,29 +329,40 @@ def wrong_kind_argument(view: RowView) -> Verdict | None:
 _FINAL = frozenset(state.replace("_", "") for state in rowforms.FINAL_STATES)
 
 
-@check("create_terminal_status", "imported creates whose output gives the new record a final status "
-       "('canceled', 'deleted', 'failed')", 0.0)
+_STATUS_TAILS = ("status", "state", "phase", "lifecycle")
+
+
+@check("create_terminal_status", "imported creates whose output gives the new record a final or failing status "
+       "('canceled', 'deleted', 'DOMAIN_VERIFICATION_LOST', a part 'UNHEALTHY') or says why it failed "
+       "('failureReason': 'TOPIC_NOT_FOUND')", 0.0)
 def create_terminal_status(view: RowView) -> Verdict | None:
-    """Imported rows with a create. Flagged when a create's output has a top-level status-like field of
-    the record itself (``status``, ``state``, ``connectionState`` for CreateConnection; not
-    ``portEncryptionStatus``) holding a final state."""
+    """Imported rows with a create. Flagged when a create's output has a status-like field of the record
+    itself (``status``, ``state``, ``connectionState`` for CreateConnection; not ``portEncryptionStatus``)
+    holding a final state, a status-like field anywhere in it holding a failing one (``CERT_ERROR``,
+    ``FAILING``, ``UNHEALTHY``), or a field saying why the record failed with something in it."""
     if not imported(view):
         return None
     creates = [c for c in view.calls if _is_create(c) and not is_error(c.output)]
     if not creates:
         return None
     for call in creates:
-        record = call.output if isinstance(call.output, dict) else {}
-        for key, value in record.items():
-            words = key_words(str(key))
-            own = len(words) == 1 or set(words[:-1]) <= set(key_words(call.name))  # the record's, not a part's
-            if not (words and own and words[-1] in ("status", "state", "phase", "lifecycle")):
-                continue
-            # a status object says its state in its own fields: "status": {"statusCode": "DELETING"}
-            for said in ([value] if isinstance(value, str) else
-                         [v for v in value.values() if isinstance(v, str)] if isinstance(value, dict) else []):
-                if said.lower().replace("_", "") in _FINAL:
-                    return _flag("final_status", f"{call.name}: {key}={said}")
+        named = set(key_words(call.name))
+        for part in _objects(call.output):
+            top = part is call.output
+            for key, value in part.items():
+                words = key_words(str(key))
+                if rowforms.failure_field(str(key)) and rowforms.failure_said(value):
+                    return _flag("failure_said", f"{call.name}: {key}={str(value)[:60]}")
+                if not words or words[-1] not in _STATUS_TAILS:
+                    continue
+                own = top and (len(words) == 1 or set(words[:-1]) <= named)  # the record's, not a part's
+                # a status object says its state in its own fields: "status": {"statusCode": "DELETING"}
+                for said in ([value] if isinstance(value, str) else
+                             [v for v in value.values() if isinstance(v, str)] if isinstance(value, dict) else []):
+                    if own and said.lower().replace("_", "") in _FINAL:
+                        return _flag("final_status", f"{call.name}: {key}={said}")
+                    if rowforms.troubled_state(said):
+                        return _flag("failing_status", f"{call.name}: {key}={said}")
     return OK
 
 

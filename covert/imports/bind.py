@@ -42,7 +42,14 @@ from covert.imports.resources import (
     spec_vocabulary,
     words,
 )
-from covert.imports.rowforms import FINAL_STATES, filler
+from covert.imports.rowforms import (
+    FINAL_STATES,
+    failure_field,
+    failure_said,
+    filler,
+    key_words,
+    troubled_state,
+)
 from covert.imports.statefactory import (
     ARN_NAME,
     Unsatisfiable,
@@ -56,7 +63,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "13"
+BINDER_VERSION = "14"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -1066,7 +1073,8 @@ def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: 
 _STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
 _FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
                  "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
-                 "initializing", "starting", "created", "live", "valid", "ok", "healthy")
+                 "initializing", "starting", "preparing", "verifying", "validating", "propagating", "deploying",
+                 "created", "live", "valid", "ok", "healthy")
 _ENDED_STATES = ("deleting", "deleted", "cancelling", "canceling", "cancelled", "canceled", "terminating",
                  "terminated", "removed", "disabled", "inactive")
 
@@ -1081,31 +1089,74 @@ def _ended(schema: Any, name: str) -> str | None:
     return next((choices[s] for s in _ENDED_STATES if s in choices), None)
 
 
-def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: bool = False) -> None:
+def _first_rank(state: str) -> int | None:
+    """Where a state stands among :data:`_FIRST_STATES`, by itself or by a word of it (``DOMAIN_CHANGE_PENDING``
+    ranks as pending), or ``None`` for a state no new record is in (ended, failing, ``NOT_READY``)."""
+    folded = state.lower()
+    if folded in _FIRST_STATES:
+        return _FIRST_STATES.index(folded)
+    said = key_words(state)
+    if troubled_state(state) or "not" in said or not FINAL_STATES.isdisjoint(said):
+        return None
+    return min((_FIRST_STATES.index(word) for word in said if word in _FIRST_STATES), default=None)
+
+
+def _living(state: str) -> bool:
+    """Whether a record may be in ``state`` right after it is made: not ended, not failing, not unset."""
+    return (state.lower() not in FINAL_STATES and not troubled_state(state)
+            and not state.upper().endswith("_UNSPECIFIED"))
+
+
+_FIRST_DEPTH = 3  # how deep a new record's parts are looked at for states and failures
+
+
+def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: bool = False, depth: int = 0) -> None:
     """Set ``rec``'s status-like enum fields to a state a record is in right after it is made (``CREATING``,
-    ``pending``, ``active``), never ``canceled`` or ``deleted``; left as drawn when the enum has none. A
-    status that is an object (``"status": {"statusCode": "DELETING"}``) gets the same for its fields."""
+    ``pending``, ``active``), never ``canceled``, ``deleted`` or failing (``DOMAIN_VERIFICATION_LOST``); left as
+    drawn when the enum has no first state and the drawn one is living. A status that is an object
+    (``"status": {"statusCode": "DELETING"}``) gets the same for its fields, and so do the record's parts
+    (``"resourceInfo": {"status": "UNHEALTHY"}``). Fields that say why a record failed (``failureReason``) are
+    dropped, or unset where the schema requires them: nothing has failed yet."""
     props = schema.get("properties") or {}
-    for key, sub in props.items():
-        parts = _words(key)
-        if not parts or not isinstance(sub, dict) or (parts[-1] not in _STATUS_WORDS and not within_status):
+    required = schema.get("required") or ()
+    for key, sub in list(props.items()):
+        if not isinstance(sub, dict):
             continue
+        if key in rec and failure_field(key) and failure_said(rec[key]):
+            _unfail(rec, key, sub, key in required)
+            continue
+        parts = _words(key)
+        status = bool(parts) and (parts[-1] in _STATUS_WORDS or within_status)
         if isinstance(rec.get(key), dict) and sub.get("properties"):
-            if not within_status:
-                first_status(sub, rec[key], within_status=True)
+            if depth < _FIRST_DEPTH:
+                first_status(sub, rec[key], within_status=status and not within_status, depth=depth + 1)
+            continue
+        if not status:
             continue
         choices = [v for v in sub.get("enum") or () if isinstance(v, str)]
-        ranked = sorted((_FIRST_STATES.index(v.lower()), i) for i, v in enumerate(choices)
-                        if v.lower() in _FIRST_STATES)
+        ranked = sorted((rank, i) for i, v in enumerate(choices) if (rank := _first_rank(v)) is not None)
         if ranked:
             rec[key] = choices[ranked[0][1]]
-        elif isinstance(rec.get(key), str) and rec[key].lower() in FINAL_STATES:
-            # no first state to take: any the record may be in, but not one it ends in
-            living = [v for v in choices if v.lower() not in FINAL_STATES and not v.upper().endswith("_UNSPECIFIED")]
+        elif isinstance(rec.get(key), str) and not _living(rec[key]):
+            # no first state to take: any the record may be in, but not one it ends or fails in
+            living = [v for v in choices if _living(v)]
             if living:
                 rec[key] = living[0]
             elif not choices:  # a free-text state drawn as "completed": a new record is active
                 rec[key] = "ACTIVE" if rec[key].isupper() else "Active" if rec[key][:1].isupper() else "active"
+
+
+def _unfail(rec: dict[str, Any], key: str, schema: dict[str, Any], required: bool) -> None:
+    """Say in ``rec[key]`` that nothing has failed: the field dropped, or where required its unset value
+    (``FAILURE_REASON_UNSPECIFIED``, an empty list)."""
+    if not required:
+        del rec[key]
+        return
+    unset = [v for v in schema.get("enum") or () if isinstance(v, str) and not failure_said(v)]
+    if unset:
+        rec[key] = unset[0]
+    elif isinstance(rec[key], list):
+        rec[key] = []
 
 
 _WRAPPERS: dict[tuple[int, str, str], tuple[dict[str, Any], bytes]] = {}

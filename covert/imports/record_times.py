@@ -1,7 +1,7 @@
 """When a written record says it was made and last changed: now, not a day drawn from the past.
 
-A seeded record's times are drawn from 2022-2025. A record a create makes in the task was made *now*, and
-an update changes it now: ``CreateQueue`` answered ``"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated":
+A seeded record's times are drawn from 2022-2025. A record a create makes in the task was made *now* (and a
+release made now was released now, a message published now), and an update changes it now: ``CreateQueue`` answered ``"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated":
 "2023-03-01T09:28:48Z"`` for the queue it had just made. :func:`stamp_written` sets a written record's
 creation and last-change times to :data:`NOW` (after every seeded time), each in the form its field
 already has (an RFC 3339 time with or without fractions or offset, a date, an RFC 2822 time, Unix seconds
@@ -17,7 +17,11 @@ from typing import Any
 from covert.imports.resources import words
 
 NOW = datetime(2026, 1, 15, 9, 30, tzinfo=timezone.utc)  # when a task's writes happen: after every seeded time
-_CREATED = frozenset(("created", "creation", "create"))
+# the events of a record's making: its creation, and what making one is for a release, a message, a request
+# (``releaseTime`` of a Firebase release, ``publishTime`` of a message, ``submittedAt`` of a request)
+_CREATED = frozenset(("created", "creation", "create", "release", "released", "publish", "published", "submit",
+                      "submitted", "submission", "register", "registered", "registration", "insert", "inserted",
+                      "added", "upload", "uploaded", "request", "requested", "enqueued", "posted", "sent"))
 _CHANGED = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
 _LEADS = frozenset(("last", "date", "time"))  # LastUpdated, date_created
 _TAILS = frozenset(("time", "date", "at", "on", "timestamp", "datetime", "ts", "ms", "millis", "utc", "by", "me"))  # modifiedByMeTime

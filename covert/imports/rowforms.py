@@ -25,6 +25,16 @@ FINAL_STATES = frozenset((
     "archived", "rejected", "deleting", "stopped", "inactive", "revoked", "retired", "removed", "stopping", "blocked",
     "destroyed", "completed", "succeeded", "done", "finished"))
 
+# words of a state a record in trouble is in: a record just made is not failing, lost or unhealthy
+# (``DOMAIN_VERIFICATION_LOST``, ``CERT_ERROR``, ``FAILING``, ``UNHEALTHY``)
+TROUBLE_WORDS = frozenset((
+    "fail", "failed", "failing", "failure", "error", "errored", "lost", "unhealthy", "degraded", "broken",
+    "unresponsive", "unreachable", "invalid", "expired", "expiring", "corrupt", "corrupted", "fault", "faulted",
+    "crashed", "rejected", "denied", "suspended", "quarantined", "impaired", "timeout"))
+_FAILURE_WORDS = frozenset(("failure", "failures", "error", "errors", "failed"))
+_FAILURE_TAILS = frozenset(("reason", "reasons", "message", "messages", "detail", "details", "cause", "code",
+                            "error", "errors", "failure", "failures", "description", "info", "status"))
+
 MAX_PAIRS = 4000  # (key, value) pairs looked at per value: a hostile output cannot make a check slow
 MAX_DEPTH = 12
 
@@ -34,6 +44,32 @@ _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 def key_words(key: str) -> list[str]:
     """The lower-cased words of a field name (``sourceCidrBlock`` -> source, cidr, block)."""
     return [w.lower() for w in _WORD.findall(key.replace("-", "_").replace(".", "_"))]
+
+
+def troubled_state(state: str) -> bool:
+    """Whether a state says its record failed or is in trouble (``DOMAIN_VERIFICATION_LOST``, ``CERT_ERROR``,
+    ``Unhealthy``), by its words; ``ERROR_FREE`` or ``NO_ERRORS`` is none."""
+    said = key_words(state)
+    return not TROUBLE_WORDS.isdisjoint(said) and not {"no", "free", "none", "without"} & set(said)
+
+
+def failure_field(key: str) -> bool:
+    """Whether a field says why its record failed (``failureReason``, ``errorMessage``, ``lastErrorCode``),
+    which a record just made has nothing in; ``ErrorDocument``, ``OnFailure`` and ``errorCount`` are
+    settings or counts, not failures."""
+    said = key_words(key)
+    return (len(said) >= 1 and said[-1] in _FAILURE_TAILS and not _FAILURE_WORDS.isdisjoint(said)
+            and said[0] != "on" and not (len(said) == 1 and said[0] == "status"))
+
+
+def failure_said(value: Any) -> bool:
+    """Whether a failure field's value says a failure: a non-empty string other than an unset one
+    (``FAILURE_REASON_UNSPECIFIED``, ``NONE``), or a non-empty list or object."""
+    if isinstance(value, str):
+        folded = value.strip().lower()
+        return bool(folded) and folded not in ("none", "null", "n/a", "ok", "success") and \
+            not folded.endswith("_unspecified")
+    return isinstance(value, (list, dict)) and bool(value)
 
 
 def pairs(value: Any, key: str = "", depth: int = 0) -> Iterator[tuple[str, Any]]:

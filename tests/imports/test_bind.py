@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from covert.env import is_error
-from covert.imports.bind import bind, env_name, spec_version
+from covert.imports.bind import bind, env_name, first_status, spec_version
 from covert.imports.bound import BindError
 from covert.imports.model import ApiSpec
 from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
@@ -679,3 +679,27 @@ def test_an_operation_a_delete_answers_with_is_no_copy_of_the_record() -> None:
         "zone", "detail", "location")}}
     assert not _is_the_record(operation, resource)
     assert _is_the_record(pool, resource)
+
+
+def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
+    """Firebase's custom domain, Cloud Support's event subscription: a state whose words say it is pending or
+    active is taken over one that says it was lost; a failure reason is dropped, or unset where required;
+    a part's health is a healthy one."""
+    schema = {"type": "object", "required": ["failureReason"], "properties": {
+        "status": {"type": "string", "enum": ["DOMAIN_STATUS_UNSPECIFIED", "DOMAIN_VERIFICATION_LOST",
+                                              "DOMAIN_ACTIVE", "DOMAIN_CHANGE_PENDING"]},
+        "state": {"type": "string", "enum": ["STATE_UNSPECIFIED", "FAILING", "NOT_READY", "HEALTHY_SOON"]},
+        "certStatus": {"type": "string", "enum": ["CERT_ERROR", "CERT_PREPARING"]},
+        "failureReason": {"type": "string", "enum": ["TOPIC_NOT_FOUND", "FAILURE_REASON_UNSPECIFIED"]},
+        "errorMessage": {"type": "string"},
+        "ErrorDocument": {"type": "string"},
+        "resourceInfo": {"type": "object", "properties": {
+            "status": {"type": "string", "enum": ["UNHEALTHY", "UNRESPONSIVE", "HEALTHY"]}}},
+        "phase": {"type": "string"}}}
+    record = {"status": "DOMAIN_VERIFICATION_LOST", "state": "FAILING", "certStatus": "CERT_ERROR",
+              "failureReason": "TOPIC_NOT_FOUND", "errorMessage": "the topic is gone", "ErrorDocument": "404.html",
+              "resourceInfo": {"status": "UNHEALTHY"}, "phase": "Failed"}
+    first_status(schema, record)
+    assert record == {"status": "DOMAIN_CHANGE_PENDING", "state": "HEALTHY_SOON", "certStatus": "CERT_PREPARING",
+                      "failureReason": "FAILURE_REASON_UNSPECIFIED", "ErrorDocument": "404.html",
+                      "resourceInfo": {"status": "HEALTHY"}, "phase": "Active"}

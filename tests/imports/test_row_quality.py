@@ -94,7 +94,7 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
     for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees",
-                 "malformed_arn"):
+                 "malformed_arn", "create_terminal_status"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -196,6 +196,24 @@ def test_an_arn_no_aws_service_writes_is_counted_by_the_audit(rows: list[dict[st
         tool["content"] = json.dumps(output)
         flagged.append([kind for _id, kind, _detail in audit_rows([row], "sft").results["malformed_arn"].flagged])
     assert flagged == [[], [], [], [], ["malformed_arn"], ["malformed_arn"], ["malformed_arn"]]
+
+
+def test_a_new_record_failing_or_ended_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """A just-made record whose status says it ended or fails, whose part is unhealthy, or which says why it
+    failed; a living state, a part disabled and an unset failure reason pass."""
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    flagged = []
+    for extra in ({"state": "ACTIVE"}, {"status": "DOMAIN_CHANGE_PENDING"},
+                  {"encryption": {"status": "DISABLED"}}, {"failureReason": "FAILURE_REASON_UNSPECIFIED"},
+                  {"ErrorDocument": "error.html"}, {"state": "CANCELED"}, {"status": "DOMAIN_VERIFICATION_LOST"},
+                  {"resourceInfo": {"status": "UNHEALTHY"}}, {"failureReason": "TOPIC_NOT_FOUND"},
+                  {"error": {"code": 1}}):
+        tool["content"] = json.dumps({**output, **extra})
+        flagged.append([kind for _id, kind, _detail in
+                        audit_rows([row], "sft").results["create_terminal_status"].flagged])
+    assert flagged == [[], [], [], [], [], ["final_status"], ["failing_status"], ["failing_status"],
+                       ["failure_said"], ["failure_said"]]
 
 
 BODIES = ("Ship the plan on Friday.", "Review the budget with Ana.", "Call the venue about chairs.",
