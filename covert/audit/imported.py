@@ -333,13 +333,14 @@ _STATUS_TAILS = ("status", "state", "phase", "lifecycle")
 
 
 @check("create_terminal_status", "imported creates whose output gives the new record a final or failing status "
-       "('canceled', 'deleted', 'DOMAIN_VERIFICATION_LOST', a part 'UNHEALTHY') or says why it failed "
-       "('failureReason': 'TOPIC_NOT_FOUND')", 0.0)
+       "('canceled', 'deleted', 'DOMAIN_VERIFICATION_LOST', a part 'UNHEALTHY'), says why it failed "
+       "('failureReason': 'TOPIC_NOT_FOUND') or that it ended ('archived': true, not asked for)", 0.0)
 def create_terminal_status(view: RowView) -> Verdict | None:
     """Imported rows with a create. Flagged when a create's output has a status-like field of the record
     itself (``status``, ``state``, ``connectionState`` for CreateConnection; not ``portEncryptionStatus``)
     holding a final state, a status-like field anywhere in it holding a failing one (``CERT_ERROR``,
-    ``FAILING``, ``UNHEALTHY``), or a field saying why the record failed with something in it."""
+    ``FAILING``, ``UNHEALTHY``), a field saying why the record failed with something in it, or a yes/no of the
+    record saying it ended (``archived``, ``isDeleted``: true) that the call did not ask for."""
     if not imported(view):
         return None
     creates = [c for c in view.calls if _is_create(c) and not is_error(c.output)]
@@ -353,6 +354,8 @@ def create_terminal_status(view: RowView) -> Verdict | None:
                 words = key_words(str(key))
                 if rowforms.failure_field(str(key)) and rowforms.failure_said(value):
                     return _flag("failure_said", f"{call.name}: {key}={str(value)[:60]}")
+                if top and value is True and rowforms.ended_flag(str(key)) and call.arguments.get(key) is not True:
+                    return _flag("ended_flag", f"{call.name}: {key}=true")
                 if not words or words[-1] not in _STATUS_TAILS:
                     continue
                 own = top and (len(words) == 1 or set(words[:-1]) <= named)  # the record's, not a part's

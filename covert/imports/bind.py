@@ -44,6 +44,7 @@ from covert.imports.resources import (
 )
 from covert.imports.rowforms import (
     FINAL_STATES,
+    ended_flag,
     failure_field,
     failure_said,
     filler,
@@ -63,7 +64,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "14"
+BINDER_VERSION = "15"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -1116,7 +1117,8 @@ def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: boo
     drawn when the enum has no first state and the drawn one is living. A status that is an object
     (``"status": {"statusCode": "DELETING"}``) gets the same for its fields, and so do the record's parts
     (``"resourceInfo": {"status": "UNHEALTHY"}``). Fields that say why a record failed (``failureReason``) are
-    dropped, or unset where the schema requires them: nothing has failed yet."""
+    dropped, or unset where the schema requires them: nothing has failed yet; a yes/no saying it ended
+    (``archived``, ``isDeleted``) is false (a call that asks for it still sets it)."""
     props = schema.get("properties") or {}
     required = schema.get("required") or ()
     for key, sub in list(props.items()):
@@ -1124,6 +1126,9 @@ def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: boo
             continue
         if key in rec and failure_field(key) and failure_said(rec[key]):
             _unfail(rec, key, sub, key in required)
+            continue
+        if rec.get(key) is True and ended_flag(key):  # a repository just made is not archived
+            rec[key] = False
             continue
         parts = _words(key)
         status = bool(parts) and (parts[-1] in _STATUS_WORDS or within_status)

@@ -367,7 +367,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
             return "kms_key"
         if last in ("certificate", "cert", "pem"):
             return "certificate"
-        if last in ("cursor", "token") and prev in ("page", "next", "continuation", "sync", "resume", "start"):
+        if last in ("cursor", "token") and prev in ("page", "next", "continuation", "sync", "resume", "start",
+                                                     "sequence", "pagination"):
             return "page_token"
         return "secret"
     if last in ("version", "versions", "revision", "release", "tag") and not (last == "tag" and prev in ("network",)):
@@ -388,6 +389,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "container_image"
     if last in ("image", "images", "avatar", "photo", "icon", "logo", "thumbnail", "picture"):
         return "image_url"
+    if last == "rgb" and {"color", "colour"} & set(parts):  # Drive's folderColorRgb: "#4986e7"
+        return "rgb_color"
     if last in ("color", "colour") or joined.endswith(("color", "colour")):
         return "hex_color" if ("hex" in desc or "#" in desc or "rgb" in desc or "hex" in joined) else "color_name"
     if last in ("mime", "mimetype", "contenttype", "media") or joined.endswith(("mimetype", "contenttype", "mediatype")):
@@ -487,6 +490,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "message" if last in ("message",) else "text"
     if last in _TITLE_WORDS:
         return "title"
+    if "log" in parts and (last == "group" or (last == "name" and prev == "group")):  # "/aws/lambda/orders-api"
+        return "log_group"
     if last in ("display",) or (last == "name" and prev in ("display", "friendly", "pretty", "human")):
         return "display_name"
     if last in ("name", "names", "fullname") or joined.endswith("fullname"):
@@ -495,6 +500,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "person"
     if last in _COMPANY_NOUNS:
         return "company"
+    if last == "group" and prev == "age":  # a listing's ageGroup: "adult", not a team
+        return "age_group"
     if last in ("team", "group", "department", "squad", "unit", "division"):
         return "team"
     if last in ("job", "occupation", "position", "profession"):
@@ -677,6 +684,12 @@ def _slug_noun(ctx: ValueContext) -> str:
     return "-".join(_noun_words(ctx)[-2:])
 
 
+# records whose name is a slug in every API that has them: a repository is "checkout-api", never
+# "Huffman Recruiting" (Gitea and GitHub refuse spaces in it)
+SLUG_NAMED = frozenset(("repo", "repository", "bucket", "branch", "package", "namespace", "queue", "topic", "cluster",
+                        "database", "function", "secret", "registry", "volume", "subnet", "network", "webhook"))
+
+
 def display_name(rng: random.Random, ctx: ValueContext) -> str:
     """A name a person gave the record ("EU Billing Server", "Checkout Dashboard")."""
     noun = " ".join(_title(w) for w in _noun_words(ctx)[-2:])
@@ -836,6 +849,27 @@ def _arn(rng: random.Random, ctx: ValueContext, kind_words: list[str]) -> str:
     return f"arn:aws:{service}:{region(rng, ValueContext('aws'))}:{_aws_account(rng)}:{noun}/{resource_slug(rng, ctx)}"
 
 
+def _json_document(rng: random.Random, ctx: ValueContext, name_words: list[str]) -> str:
+    """A JSON document held in a string field, of what the field is: an AWS resource policy for a policy
+    of an AWS API (its service's actions, by the account's root), else a small settings object whose
+    keys each hold a value of their own kind (never ``{"retries": "eu-west-1"}``)."""
+    import json
+
+    if ctx.provider == "aws" and "policy" in name_words:
+        account = _aws_account(rng)
+        statement = {"Sid": f"Allow{_title(_pick(rng, QUALIFIERS))}Access", "Effect": "Allow",
+                     "Principal": {"AWS": f"arn:aws:iam::{account}:root"},
+                     "Action": f"{ctx.service}:{_pick(rng, ('Get*', 'List*', 'Describe*', 'Put*'))}",
+                     "Resource": f"arn:aws:{ctx.service}:{region(rng, ctx)}:{account}:*"}
+        return json.dumps({"Version": "2012-10-17", "Statement": [statement]}, separators=(",", ":"))
+    settings = (("enabled", lambda: rng.random() < 0.8), ("retries", lambda: _num(rng, 1, 5)),
+                ("region", lambda: region(rng, ctx)), ("owner", lambda: email(rng)),
+                ("timeoutSeconds", lambda: _pick(rng, (30, 60, 120, 300))),
+                ("environment", lambda: _pick(rng, ENVIRONMENTS)))
+    chosen = sorted(rng.sample(range(len(settings)), _num(rng, 1, 3)))
+    return json.dumps({settings[i][0]: settings[i][1]() for i in chosen}, separators=(", ", ": "))
+
+
 def _uuid(rng: random.Random) -> str:
     import uuid
 
@@ -919,7 +953,8 @@ def _make_text(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
     if kind == "display_name" or kind == "title":
         return display_name(rng, ctx)
     if kind == "name":
-        return resource_slug(rng, ctx) if ctx.provider in ("aws", "google") else display_name(rng, ctx)
+        slugged = ctx.provider in ("aws", "google") or (ctx.noun.split() or [""])[-1] in SLUG_NAMED
+        return resource_slug(rng, ctx) if slugged else display_name(rng, ctx)
     if kind == "team":
         return f"{_pick(rng, _TEAMS)} team"
     if kind == "job":
@@ -958,6 +993,14 @@ def _make_text(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
         return f"+1 {_num(rng, 201, 989)} 555 {_num(rng, 100, 199):04d}"
     if kind == "color_name":
         return _pick(rng, _color_names())
+    if kind == "rgb_color":
+        return "#" + _hex(rng, 6)
+    if kind == "age_group":
+        return _pick(rng, ("adult", "kids", "teen", "toddler", "infant", "newborn"))
+    if kind == "log_group":
+        group = f"{_pick(rng, QUALIFIERS)}-{_pick(rng, ('api', 'worker', 'sync', 'jobs', 'web'))}"
+        return _pick(rng, (f"/aws/lambda/{group}", f"/ecs/{group}", f"/aws/apigateway/{group}")) \
+            if ctx.provider == "aws" else f"{group}-logs"
     if kind == "hex_color":
         return _hex(rng, 6).upper()
     if kind == "mime":
@@ -1087,8 +1130,7 @@ def _make_code(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
     if kind == "regex":
         return _pick(rng, ("^[a-z0-9-]+$", "^INV-[0-9]{6}$", ".*\\.csv$", "^[A-Z]{3}$"))
     if kind == "json":
-        return '{"' + _pick(rng, ("enabled", "retries", "region", "owner")) + '": ' + \
-            _pick(rng, ("true", "3", f'"{region(rng, ctx)}"', f'"{email(rng)}"')) + "}"
+        return _json_document(rng, ctx, name_words)
     if kind == "yaml":
         return f"replicas: {_num(rng, 1, 5)}\nimage: {_pick(rng, QUALIFIERS)}:latest\n"
     if kind == "xml":

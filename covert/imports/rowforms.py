@@ -53,6 +53,19 @@ def troubled_state(state: str) -> bool:
     return not TROUBLE_WORDS.isdisjoint(said) and not {"no", "free", "none", "without"} & set(said)
 
 
+# a yes/no field saying its record has ended or is shut: a record just made is none of these
+_ENDED_FLAGS = frozenset(("archived", "deleted", "disabled", "suspended", "locked", "closed", "banned", "blocked",
+                          "expired", "revoked", "terminated", "canceled", "cancelled", "removed", "retired",
+                          "deprecated", "trashed"))
+
+
+def ended_flag(key: str) -> bool:
+    """Whether a yes/no field says its record has ended or is shut (``archived``, ``isDeleted``,
+    ``is_locked``), which a record just made is not (unless asked to be)."""
+    said = [w for w in key_words(key) if w not in ("is", "has", "been")]
+    return len(said) == 1 and said[0] in _ENDED_FLAGS
+
+
 def failure_field(key: str) -> bool:
     """Whether a field says why its record failed (``failureReason``, ``errorMessage``, ``lastErrorCode``),
     which a record just made has nothing in; ``ErrorDocument``, ``OnFailure`` and ``errorCount`` are

@@ -684,7 +684,7 @@ def test_an_operation_a_delete_answers_with_is_no_copy_of_the_record() -> None:
 def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
     """Firebase's custom domain, Cloud Support's event subscription: a state whose words say it is pending or
     active is taken over one that says it was lost; a failure reason is dropped, or unset where required;
-    a part's health is a healthy one."""
+    a part's health is a healthy one; a new repository is not archived."""
     schema = {"type": "object", "required": ["failureReason"], "properties": {
         "status": {"type": "string", "enum": ["DOMAIN_STATUS_UNSPECIFIED", "DOMAIN_VERIFICATION_LOST",
                                               "DOMAIN_ACTIVE", "DOMAIN_CHANGE_PENDING"]},
@@ -695,11 +695,11 @@ def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
         "ErrorDocument": {"type": "string"},
         "resourceInfo": {"type": "object", "properties": {
             "status": {"type": "string", "enum": ["UNHEALTHY", "UNRESPONSIVE", "HEALTHY"]}}},
-        "phase": {"type": "string"}}}
-    record = {"status": "DOMAIN_VERIFICATION_LOST", "state": "FAILING", "certStatus": "CERT_ERROR",
+        "phase": {"type": "string"}, "archived": {"type": "boolean"}, "private": {"type": "boolean"}}}
+    record = {"archived": True, "private": True, "status": "DOMAIN_VERIFICATION_LOST", "state": "FAILING", "certStatus": "CERT_ERROR",
               "failureReason": "TOPIC_NOT_FOUND", "errorMessage": "the topic is gone", "ErrorDocument": "404.html",
               "resourceInfo": {"status": "UNHEALTHY"}, "phase": "Failed"}
     first_status(schema, record)
     assert record == {"status": "DOMAIN_CHANGE_PENDING", "state": "HEALTHY_SOON", "certStatus": "CERT_PREPARING",
                       "failureReason": "FAILURE_REASON_UNSPECIFIED", "ErrorDocument": "404.html",
-                      "resourceInfo": {"status": "HEALTHY"}, "phase": "Active"}
+                      "resourceInfo": {"status": "HEALTHY"}, "phase": "Active", "archived": False, "private": True}

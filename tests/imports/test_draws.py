@@ -345,3 +345,29 @@ def test_values_a_description_says_are_refused_are_no_examples() -> None:
     drawn = {value_for({"type": "string", "description": refused}, "address", random.Random(s)) for s in range(30)}
     assert not drawn & {"8.8.8", "test:bad:address", "[::1]", "8.8.8.8:53"}, drawn
     assert described_examples("The zone, e.g. `us-central1-a`.") == ("us-central1-a",)
+
+
+def test_values_fit_what_their_field_is() -> None:
+    """A log group, an age group, an RGB colour, a sequence token and a JSON document read as what they are,
+    not a team, a slug or a secret; a JSON setting holds a value of its own kind."""
+    import json
+
+    from covert.imports.fieldvalues import context_for, field_kind, make_value
+
+    kinds = {name: field_kind(name) for name in ("CwLogGroup", "logGroupName", "ageGroup", "folderColorRgb",
+                                                 "uploadSequenceToken", "Policy", "placementPolicy")}
+    assert kinds == {"CwLogGroup": "log_group", "logGroupName": "log_group", "ageGroup": "age_group",
+                     "folderColorRgb": "rgb_color", "uploadSequenceToken": "page_token", "Policy": "json",
+                     "placementPolicy": "json"}
+    aws, google = context_for("botocore:events:2015-10-07"), context_for("google:networkservices:v1")
+    for seed in range(30):
+        rng = random.Random(seed)
+        assert make_value("log_group", rng, aws, "LogGroupName").startswith("/aws/") or \
+            make_value("log_group", random.Random(seed), aws, "LogGroupName").startswith("/ecs/")
+        assert re.fullmatch(r"#[0-9a-f]{6}", make_value("rgb_color", rng, google, "folderColorRgb"))
+        policy = json.loads(make_value("json", rng, aws, "Policy"))
+        assert policy["Version"] == "2012-10-17" and policy["Statement"][0]["Action"].startswith("events:")
+        settings = json.loads(make_value("json", rng, google, "placementPolicy"))
+        assert settings and all(isinstance(settings[k], t) for k, t in (
+            ("enabled", bool), ("retries", int), ("timeoutSeconds", int), ("owner", str)) if k in settings)
+        assert "@" in settings.get("owner", "@") and "-" in settings.get("region", "-")
