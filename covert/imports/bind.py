@@ -64,7 +64,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "15"
+BINDER_VERSION = "16"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 

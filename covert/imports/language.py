@@ -202,7 +202,8 @@ _OWN_NAME_LEADS = frozenset(("display", "friendly", "full", "short", "common", "
 
 def _name_rank(key: str, resource: Resource | None = None) -> int:
     """0 for the record's own name or title (``name``, ``displayName``, ``QueueName`` of a queue), 1 for an
-    address, a handle or a subject, 2 for anything else (``advertiserName`` names another record)."""
+    address, a handle or a subject of the record itself (a user's ``email`` or ``primaryEmail``), 2 for anything
+    else (``advertiserName`` names another record, a job's ``user_email`` the person who ran it)."""
     parts = words(key)
     if not parts:
         return 2
@@ -213,7 +214,11 @@ def _name_rank(key: str, resource: Resource | None = None) -> int:
         if not lead or set(lead) <= _OWN_NAME_LEADS or lead[-1] in own or (lead and lead[-1] + "s" in own):
             return 0
         return 2 if resource is not None else 0
-    return 1 if last in ("email", "username", "subject", "login", "handle") else 2
+    if last not in ("email", "username", "subject", "login", "handle"):
+        return 2
+    # a user's email names the user; a job's user_email names the person who ran it, not the job
+    lead = parts[:-1]
+    return 1 if resource is None or not lead or lead[-1] in own or lead[-1] in ("primary", "main") else 2
 
 
 def _amount_fields(resource: Resource) -> list[str]:

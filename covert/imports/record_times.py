@@ -1,11 +1,13 @@
 """When a written record says it was made and last changed: now, not a day drawn from the past.
 
 A seeded record's times are drawn from 2022-2025. A record a create makes in the task was made *now* (and a
-release made now was released now, a message published now), and an update changes it now: ``CreateQueue`` answered ``"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated":
-"2023-03-01T09:28:48Z"`` for the queue it had just made. :func:`stamp_written` sets a written record's
-creation and last-change times to :data:`NOW` (after every seeded time), each in the form its field
-already has (an RFC 3339 time with or without fractions or offset, a date, an RFC 2822 time, Unix seconds
-or milliseconds); a field of another form (an enum ``UpdateSchedule``, ``LastUpdatedBy``) is left alone.
+release made now was released now, a message published now), an update changes it now, and a record made
+now runs out after now (``expireTime`` 30 days on, never a backup made today that expired in 2022).
+``CreateQueue`` answered ``"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated": "2023-03-01T09:28:48Z"``
+for the queue it had just made. :func:`stamp_written` sets a written record's creation and last-change
+times to :data:`NOW` (after every seeded time), each in the form its field already has (an RFC 3339 time
+with or without fractions or offset, a date, an RFC 2822 time, Unix seconds or milliseconds); a field of
+another form (an enum ``UpdateSchedule``, ``LastUpdatedBy``) is left alone.
 """
 
 from __future__ import annotations
@@ -22,8 +24,12 @@ NOW = datetime(2026, 1, 15, 9, 30, tzinfo=timezone.utc)  # when a task's writes 
 _CREATED = frozenset(("created", "creation", "create", "release", "released", "publish", "published", "submit",
                       "submitted", "submission", "register", "registered", "registration", "insert", "inserted",
                       "added", "upload", "uploaded", "request", "requested", "enqueued", "posted", "sent"))
+# when a record runs out: a record made now runs out later, never on a day already past (a backup made
+# today that "expired" in 2022)
+_ENDS = frozenset(("expire", "expires", "expiry", "expiration", "expiring"))
+ENDS_AFTER = timedelta(days=30)
 _CHANGED = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
-_LEADS = frozenset(("last", "date", "time"))  # LastUpdated, date_created
+_LEADS = frozenset(("last", "date", "time", "max"))  # LastUpdated, date_created, maxExpireTime
 _TAILS = frozenset(("time", "date", "at", "on", "timestamp", "datetime", "ts", "ms", "millis", "utc", "by", "me"))  # modifiedByMeTime
 _RFC3339 = re.compile(r"^\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?$")
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -47,8 +53,8 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
                 _stamp(value, moment, created, depth + 1)
             continue
         event = _event(words(key))
-        if event is not None and (event in _CHANGED or (created and event in _CREATED)):
-            stamped = _in_form_of(value, moment)
+        if event is not None and (event in _CHANGED or (created and event in _CREATED | _ENDS)):
+            stamped = _in_form_of(value, moment + ENDS_AFTER if event in _ENDS else moment)
             if stamped is not None:
                 record[key] = stamped
 
@@ -59,7 +65,7 @@ def _event(parts: list[str]) -> str | None:
     ``None`` for a field about something else (``FunctionUpdateBlockDate``, ``softwareSetUpdateSchedule``)."""
     while parts and parts[0] in _LEADS and len(parts) > 1:
         parts = parts[1:]
-    if not parts or parts[0] not in _CREATED | _CHANGED or not _TAILS.issuperset(parts[1:]):
+    if not parts or parts[0] not in _CREATED | _CHANGED | _ENDS or not _TAILS.issuperset(parts[1:]):
         return None
     return parts[0]
 

@@ -442,7 +442,8 @@ _CLASSES: dict[int, tuple[Any, tuple[bool, list[str], list[tuple[int, int]], lis
 
 def _class_of(items: Any, c: Any) -> tuple[bool, list[str], list[tuple[int, int]], list[float]]:
     """A class's members read once per parsed class (the parse tree is kept, so is this): whether it is
-    negated, its literals, its ranges and their cumulative weights."""
+    negated, its literals, its ranges and their cumulative weights. Hex digits allowed in either case are
+    drawn in lower case, as hex is written."""
     kept = _CLASSES.get(id(items))
     if kept is not None and kept[0] is items:
         return kept[1]
@@ -458,6 +459,11 @@ def _class_of(items: Any, c: Any) -> tuple[bool, list[str], list[tuple[int, int]
             ranges.append(arg)
         elif op is c.CATEGORY:
             ranges += _CATEGORY_RANGES.get(str(arg), [])
+    if (97, 102) in ranges or any(ch in "abcdef" for ch in literals):  # hex in one case: never "5537-A563-6b3b"
+        if (65, 70) in ranges:
+            ranges.remove((65, 70))
+        lower = {ch for ch in literals if ch in "abcdef"} | (set("abcdef") if (97, 102) in ranges else set())
+        literals = [ch for ch in literals if not (ch in "ABCDEF" and ch.lower() in lower)]
     weights = [1.0 if ch.isalnum() else 0.2 for ch in literals] + [3.0] * len(ranges)
     found = (negate, literals, ranges, list(itertools.accumulate(weights)))
     if len(_CLASSES) > 4096:

@@ -103,10 +103,14 @@ def slots(template: str) -> frozenset[str]:
     return frozenset(name for _, name in _parsed(template) if name)
 
 
-# a phrase that carries its own qualifier ("my contact at Northwind", "the passenger born on May 2") takes no
-# possessive: "the job title of my contact at Northwind", never "my contact at Northwind's job title"
-_QUALIFIED = re.compile(r"\s(?:at|from|in|on|with|born|of|for|about)\s", re.IGNORECASE)
-_POSSESSED = re.compile(r"^'s ((?:(?!(?:on|in|at|for|from|to|is|are|and|or)\b)[A-Za-z-]+ ?)+?)(?=[\s?.,;:!]|$)")
+# a phrase that carries its own qualifier ("my contact at Northwind", "the passenger born on May 2", "the job
+# whose output path is s3://logs/") takes no possessive: "the job title of my contact at Northwind", never
+# "my contact at Northwind's job title" or "the job whose output path is s3://logs/'s completion date"
+_QUALIFIED = re.compile(r"\s(?:at|from|in|on|with|born|of|for|about|whose|that|which|where|is|are|has|named|called)\s",
+                        re.IGNORECASE)
+_POSSESSED = re.compile(r"^'s ((?:(?!(?:on|in|at|for|from|to|is|are|and|or|under|within|of|by|with|across|inside|"
+                        r"during|since|before|after|over|the|a|an|my|our|that|which|whose|per|as|into|than|via)\b)"
+                        r"[A-Za-z-]+ ?)+?)(?=[\s?.,;:!]|$)")
 
 
 _PLAIN_WORD = re.compile(r"[a-z]+(?=[\s,;:]|$)")  # a value's first word in lower case, not an id or address

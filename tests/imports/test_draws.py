@@ -371,3 +371,12 @@ def test_values_fit_what_their_field_is() -> None:
         assert settings and all(isinstance(settings[k], t) for k, t in (
             ("enabled", bool), ("retries", int), ("timeoutSeconds", int), ("owner", str)) if k in settings)
         assert "@" in settings.get("owner", "@") and "-" in settings.get("region", "-")
+
+
+def test_hex_allowed_in_either_case_is_drawn_in_one() -> None:
+    """``[0-9a-fA-F]`` ids read as hex is written (``3d1f2e45-aacb``), never ``5537-A563-6b3b``."""
+    pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[89ABab][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$"
+    drawn = [sample_regex(pattern, random.Random(seed)) for seed in range(50)]
+    assert all(re.fullmatch(pattern, value) and value == value.lower() for value in drawn)
+    assert any(ch in "abcdef" for value in drawn for ch in value)
+    assert any(ch.isupper() for seed in range(20) for ch in sample_regex("^[A-Za-z]{12}$", random.Random(seed)))

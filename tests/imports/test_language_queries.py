@@ -353,3 +353,15 @@ def test_a_count_is_never_quoted_as_text_in_an_answer() -> None:
     assert unread and described
     assert not any('"{' in a for a in unread), unread
     assert any('"{' in a for a in described), described
+
+
+def test_an_email_names_its_own_record_only() -> None:
+    """A user's email names the user; a BigQuery job's user_email names who ran it, so an answer never says
+    "The new job xavier@example.org is set up"."""
+    from covert.imports.language import _name_rank
+    from covert.imports.resources import Resource
+
+    job = Resource("jobs", "job", "jobs", "jobId", "id", {"properties": {}})
+    user = Resource("users", "user", "users", "userId", "id", {"properties": {}})
+    assert [_name_rank(key, job) for key in ("name", "user_email", "email", "subject")] == [0, 2, 1, 1]
+    assert [_name_rank(key, user) for key in ("user_email", "primaryEmail", "managerEmail")] == [1, 1, 2]

@@ -28,15 +28,16 @@ def test_each_form_of_a_time_is_kept_and_other_fields_are_left_alone() -> None:
                       "updateCount": 4, "startTime": "2023-05-05T00:00:00Z",
                       "metadata": {"creationTimestamp": "2026-01-15T09:30:26+00:00"}}
     release = {"releaseTime": "2024-08-09T10:00:00Z", "publishTime": "2023-01-01T00:00:00Z",
-               "releaseNotes": "2024-08-09", "expireTime": "2027-01-01T00:00:00Z"}
-    stamp_written(release, created=True)  # a release made now was released now; its expiry is its own
+               "releaseNotes": "2024-08-09", "expireTime": "2022-11-24T13:20:40Z", "expirationDate": "2023-01-01"}
+    stamp_written(release, created=True)  # a release made now was released now, and runs out after now
     assert release == {"releaseTime": "2026-01-15T09:30:00Z", "publishTime": "2026-01-15T09:30:00Z",
-                       "releaseNotes": "2024-08-09", "expireTime": "2027-01-01T00:00:00Z"}
+                       "releaseNotes": "2024-08-09", "expireTime": "2026-02-14T09:30:00Z",
+                       "expirationDate": "2026-02-14"}
     changed = {"createTime": "2022-01-01T00:00:00Z", "updateTime": "2022-02-01T00:00:00Z",
-               "releaseTime": "2022-01-01T00:00:00Z"}
+               "releaseTime": "2022-01-01T00:00:00Z", "expireTime": "2022-03-01T00:00:00Z"}
     stamp_written(changed, created=False)
     assert changed == {"createTime": "2022-01-01T00:00:00Z", "updateTime": "2026-01-15T09:30:00Z",
-                       "releaseTime": "2022-01-01T00:00:00Z"}
+                       "releaseTime": "2022-01-01T00:00:00Z", "expireTime": "2022-03-01T00:00:00Z"}
 
 
 def _params(props: dict[str, Any], required: list[str]) -> dict[str, Any]:

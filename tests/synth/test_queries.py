@@ -407,6 +407,10 @@ def test_fill_turns_a_qualified_possessive_round_and_drops_a_doubled_stop() -> N
     assert fill("what's {c}'s job title?", {"c": "Chloe Tanaka"}) == "what's Chloe Tanaka's job title?"
     assert fill("fix {p}'s name on {r}", {"p": "the passenger born on May 2, 1980", "r": "ABC123"}) == \
         "fix the name of the passenger born on May 2, 1980 on ABC123"
+    # a reference by "whose" is turned round too, and the possessed noun stops before the words after it
+    assert fill("What is {j}'s completion date under the vault {v}?",
+                {"j": "the job whose output path is s3://logs/2022/", "v": "media"}) == \
+        "What is the completion date of the job whose output path is s3://logs/2022/ under the vault media?"
     assert fill("Subject: {s}. Text: {b}", {"s": "Lunch next week?", "b": "Are you free?"}) == \
         "Subject: Lunch next week? Text: Are you free?"
     assert fill("Subject: {s}. Text: {b}", {"s": "Lunch", "b": "Hi"}) == "Subject: Lunch. Text: Hi"
