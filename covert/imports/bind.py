@@ -64,7 +64,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "16"
+BINDER_VERSION = "17"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -1147,7 +1147,7 @@ def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: boo
             living = [v for v in choices if _living(v)]
             if living:
                 rec[key] = living[0]
-            elif not choices:  # a free-text state drawn as "completed": a new record is active
+            elif not choices and " " not in rec[key]:  # a free-text state drawn as "completed": a new record is active
                 rec[key] = "ACTIVE" if rec[key].isupper() else "Active" if rec[key][:1].isupper() else "active"
 
 

@@ -16,6 +16,7 @@ own name (``build-worker-pool-4f1c``), never a phrase of unrelated words.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import string
@@ -686,7 +687,7 @@ def _slug_noun(ctx: ValueContext) -> str:
 
 # records whose name is a slug in every API that has them: a repository is "checkout-api", never
 # "Huffman Recruiting" (Gitea and GitHub refuse spaces in it)
-SLUG_NAMED = frozenset(("repo", "repository", "bucket", "branch", "package", "namespace", "queue", "topic", "cluster",
+_SLUG_NAMED = frozenset(("repo", "repository", "bucket", "branch", "package", "namespace", "queue", "topic", "cluster",
                         "database", "function", "secret", "registry", "volume", "subnet", "network", "webhook"))
 
 
@@ -853,8 +854,6 @@ def _json_document(rng: random.Random, ctx: ValueContext, name_words: list[str])
     """A JSON document held in a string field, of what the field is: an AWS resource policy for a policy
     of an AWS API (its service's actions, by the account's root), else a small settings object whose
     keys each hold a value of their own kind (never ``{"retries": "eu-west-1"}``)."""
-    import json
-
     if ctx.provider == "aws" and "policy" in name_words:
         account = _aws_account(rng)
         statement = {"Sid": f"Allow{_title(_pick(rng, QUALIFIERS))}Access", "Effect": "Allow",
@@ -953,7 +952,7 @@ def _make_text(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
     if kind == "display_name" or kind == "title":
         return display_name(rng, ctx)
     if kind == "name":
-        slugged = ctx.provider in ("aws", "google") or (ctx.noun.split() or [""])[-1] in SLUG_NAMED
+        slugged = ctx.provider in ("aws", "google") or (ctx.noun.split() or [""])[-1] in _SLUG_NAMED
         return resource_slug(rng, ctx) if slugged else display_name(rng, ctx)
     if kind == "team":
         return f"{_pick(rng, _TEAMS)} team"

@@ -30,6 +30,8 @@ _ENDS = frozenset(("expire", "expires", "expiry", "expiration", "expiring"))
 ENDS_AFTER = timedelta(days=30)
 _CHANGED = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
 _LEADS = frozenset(("last", "date", "time", "max"))  # LastUpdated, date_created, maxExpireTime
+_MADE = _CREATED | _ENDS  # stamped on a record a create makes
+_EVENTS = _CREATED | _CHANGED | _ENDS
 _TAILS = frozenset(("time", "date", "at", "on", "timestamp", "datetime", "ts", "ms", "millis", "utc", "by", "me"))  # modifiedByMeTime
 _RFC3339 = re.compile(r"^\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?$")
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -53,7 +55,7 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
                 _stamp(value, moment, created, depth + 1)
             continue
         event = _event(words(key))
-        if event is not None and (event in _CHANGED or (created and event in _CREATED | _ENDS)):
+        if event is not None and (event in _CHANGED or (created and event in _MADE)):
             stamped = _in_form_of(value, moment + ENDS_AFTER if event in _ENDS else moment)
             if stamped is not None:
                 record[key] = stamped
@@ -65,7 +67,7 @@ def _event(parts: list[str]) -> str | None:
     ``None`` for a field about something else (``FunctionUpdateBlockDate``, ``softwareSetUpdateSchedule``)."""
     while parts and parts[0] in _LEADS and len(parts) > 1:
         parts = parts[1:]
-    if not parts or parts[0] not in _CREATED | _CHANGED | _ENDS or not _TAILS.issuperset(parts[1:]):
+    if not parts or parts[0] not in _EVENTS or not _TAILS.issuperset(parts[1:]):
         return None
     return parts[0]
 

@@ -71,8 +71,7 @@ def failure_field(key: str) -> bool:
     which a record just made has nothing in; ``ErrorDocument``, ``OnFailure`` and ``errorCount`` are
     settings or counts, not failures."""
     said = key_words(key)
-    return (len(said) >= 1 and said[-1] in _FAILURE_TAILS and not _FAILURE_WORDS.isdisjoint(said)
-            and said[0] != "on" and not (len(said) == 1 and said[0] == "status"))
+    return bool(said) and said[-1] in _FAILURE_TAILS and said[0] != "on" and not _FAILURE_WORDS.isdisjoint(said)
 
 
 def failure_said(value: Any) -> bool:

@@ -459,11 +459,11 @@ def _class_of(items: Any, c: Any) -> tuple[bool, list[str], list[tuple[int, int]
             ranges.append(arg)
         elif op is c.CATEGORY:
             ranges += _CATEGORY_RANGES.get(str(arg), [])
-    if (97, 102) in ranges or any(ch in "abcdef" for ch in literals):  # hex in one case: never "5537-A563-6b3b"
-        if (65, 70) in ranges:
-            ranges.remove((65, 70))
-        lower = {ch for ch in literals if ch in "abcdef"} | (set("abcdef") if (97, 102) in ranges else set())
-        literals = [ch for ch in literals if not (ch in "ABCDEF" and ch.lower() in lower)]
+    # hex in one case (never "5537-A563-6b3b"): an upper-case hex letter goes where its lower case is allowed
+    lower_hex = set("abcdef") if (97, 102) in ranges else set(literals) & set("abcdef")
+    if lower_hex == set("abcdef") and (65, 70) in ranges:
+        ranges.remove((65, 70))
+    literals = [ch for ch in literals if not (ch in "ABCDEF" and ch.lower() in lower_hex)]
     weights = [1.0 if ch.isalnum() else 0.2 for ch in literals] + [3.0] * len(ranges)
     found = (negate, literals, ranges, list(itertools.accumulate(weights)))
     if len(_CLASSES) > 4096:

@@ -695,11 +695,15 @@ def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
         "ErrorDocument": {"type": "string"},
         "resourceInfo": {"type": "object", "properties": {
             "status": {"type": "string", "enum": ["UNHEALTHY", "UNRESPONSIVE", "HEALTHY"]}}},
-        "phase": {"type": "string"}, "archived": {"type": "boolean"}, "private": {"type": "boolean"}}}
-    record = {"archived": True, "private": True, "status": "DOMAIN_VERIFICATION_LOST", "state": "FAILING", "certStatus": "CERT_ERROR",
+        "phase": {"type": "string"}, "archived": {"type": "boolean"}, "private": {"type": "boolean"},
+        "health": {"type": "object", "properties": {"status": {"type": "object", "properties": {
+            "code": {"type": "string", "enum": ["FAILED", "OK"]}, "message": {"type": "string"}}}}}}}
+    record = {"archived": True, "private": True,
+              "health": {"status": {"code": "FAILED", "message": "Rollout failed at step 2"}}, "status": "DOMAIN_VERIFICATION_LOST", "state": "FAILING", "certStatus": "CERT_ERROR",
               "failureReason": "TOPIC_NOT_FOUND", "errorMessage": "the topic is gone", "ErrorDocument": "404.html",
               "resourceInfo": {"status": "UNHEALTHY"}, "phase": "Failed"}
     first_status(schema, record)
     assert record == {"status": "DOMAIN_CHANGE_PENDING", "state": "HEALTHY_SOON", "certStatus": "CERT_PREPARING",
                       "failureReason": "FAILURE_REASON_UNSPECIFIED", "ErrorDocument": "404.html",
-                      "resourceInfo": {"status": "HEALTHY"}, "phase": "Active", "archived": False, "private": True}
+                      "resourceInfo": {"status": "HEALTHY"}, "phase": "Active", "archived": False, "private": True,
+                      "health": {"status": {"code": "OK", "message": "Rollout failed at step 2"}}}
