@@ -376,6 +376,7 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
     left_out: list[tuple[str, str]] = [(op_id, reason) for op_id, reason in spec.skipped]
     tools: dict[str, BoundTool] = {}
     customs: list[Role] = []
+    typed: dict[int, tuple[Any, dict[str, Any]]] = {}  # see _typed: the tools of a table share its schema
     for role in roles:
         if role.kind == "custom":
             # CRUD by name but without what a generic implementation needs keeps its own reason
@@ -389,7 +390,7 @@ def bind(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str,
             left_out.append((role.op.name, exclude[tool_name(role.op.name)]))
             continue
         try:
-            bound = _bind_tool(role, resources[role.table], resources, style, spec.api)
+            bound = _bind_tool(role, resources[role.table], resources, style, spec.api, typed)
         except BindError as exc:
             left_out.append((role.op.name, exc.reason))
             continue
@@ -670,7 +671,7 @@ def _takes_a_body(props: dict[str, Any], exposed: dict[str, Any]) -> bool:
 
 
 def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], style: ErrorStyle,
-               api_id: str) -> BoundTool:
+               api_id: str, typed: dict[int, tuple[Any, dict[str, Any]]]) -> BoundTool:
     op = role.op
     props = op.parameters.get("properties") or {}
     required = list(op.parameters.get("required") or [])
@@ -741,7 +742,7 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
     name = tool_name(op.name)
     parameters = {"type": "object", "properties": exposed,
                   "required": [p for p in required if p in exposed]}
-    returns = _returns(role, resource, resources)
+    returns = _returns(role, resource, resources, typed)
     description = " ".join((op.description or "").split())[:600] or _default_description(role, resource)
     writes = role.kind in ("create", "update", "delete")
     errors = _errors(role, style)
@@ -838,8 +839,19 @@ def _param_schema(schema: dict[str, Any], param: str, entity: str | None, fallba
     return out
 
 
-def _tagged(schema: dict[str, Any], resource: Resource, resources: dict[str, Resource]) -> dict[str, Any]:
-    rec = dict(typed_schema(schema, 0))
+def _typed(schema: Any, typed: dict[int, tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
+    """:func:`typed_schema` of ``schema`` at depth 0, worked out once per schema in ``typed`` (id -> (schema,
+    typed copy), kept by one binding): a fresh top-level dict, as callers set keys on it; the levels below
+    are shared and never changed."""
+    found = typed.get(id(schema))
+    if found is None or found[0] is not schema:
+        found = typed[id(schema)] = (schema, typed_schema(schema, 0))
+    return dict(found[1])
+
+
+def _tagged(schema: dict[str, Any], resource: Resource, resources: dict[str, Resource],
+            typed: dict[int, tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
+    rec = _typed(schema, typed)
     props = dict(rec.get("properties") or {})
     if resource.id_field in props:
         props[resource.id_field] = {**props[resource.id_field], ENTITY_KEY: resource.entity}
@@ -849,29 +861,30 @@ def _tagged(schema: dict[str, Any], resource: Resource, resources: dict[str, Res
     return rec
 
 
-def _returns(role: Role, resource: Resource, resources: dict[str, Resource]) -> dict[str, Any]:
+def _returns(role: Role, resource: Resource, resources: dict[str, Resource],
+             typed: dict[int, tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
     response = role.op.response
     if role.kind == "list":
         found = items_path(response)
         if found is None:
-            return {"type": "array", "items": _tagged(resource.schema, resource, resources)}
+            return {"type": "array", "items": _tagged(resource.schema, resource, resources, typed)}
         path, items = found
-        tagged = _tagged(items, resource, resources)
+        tagged = _tagged(items, resource, resources, typed)
         if not path:
-            return {**typed_schema(response, 0), "items": tagged}
-        wrapper = typed_schema(response, 0)
+            return {**_typed(response, typed), "items": tagged}
+        wrapper = _typed(response, typed)
         wrapper["properties"] = {**wrapper["properties"], path: {**wrapper["properties"][path], "items": tagged}}
         return wrapper
     if role.kind == "delete" and obj(response) is None:
         return {"type": "object", "properties": {"deleted": {"type": "boolean"}}}
     found = record_of(response)
     if found is None:
-        return _tagged(resource.schema, resource, resources)
+        return _tagged(resource.schema, resource, resources, typed)
     path, rec = found
     if not path:
-        return _tagged(rec, resource, resources)
-    wrapper = typed_schema(response, 0)
-    wrapper["properties"] = {**wrapper["properties"], path: _tagged(rec, resource, resources)}
+        return _tagged(rec, resource, resources, typed)
+    wrapper = _typed(response, typed)
+    wrapper["properties"] = {**wrapper["properties"], path: _tagged(rec, resource, resources, typed)}
     return wrapper
 
 

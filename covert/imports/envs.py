@@ -41,7 +41,7 @@ from typing import Any
 import orjson
 
 from covert.atomic import write_atomically
-from covert.env import Builder, Language
+from covert.env import Builder, Intent, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
 from covert.imports.language import build_language
@@ -122,11 +122,13 @@ def bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None = None,
 
 
 def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None, custom: dict[str, Any] | None = None,
-                    version: str | None = None) -> tuple[BoundApi, Language]:
-    """:func:`bind_reachable` and the language of the binding it returns (built once, not again)."""
+                    version: str | None = None,
+                    intents: dict[str, tuple[Intent, ...]] | None = None) -> tuple[BoundApi, Language]:
+    """:func:`bind_reachable` and the language of the binding it returns (built once, not again);
+    ``intents``: kept intents (see :func:`~covert.imports.language.build_language`)."""
     exclude = dict(exclude or {})
     api = bind(spec, exclude, custom, version)
-    language = build_language(api)
+    language = build_language(api, intents)
     for _ in range(4):
         unreachable = set(api.tools) - reachable(api, language.references)
         if not unreachable:
@@ -138,11 +140,12 @@ def _bind_reachable(spec: ApiSpec, exclude: dict[str, str] | None, custom: dict[
 
 
 def make_builder(spec: ApiSpec, exclude: dict[str, str] | None = None, custom: dict[str, Any] | None = None,
-                 version: str | None = None) -> Builder:
+                 version: str | None = None, intents: dict[str, tuple[Intent, ...]] | None = None) -> Builder:
     """The covert builder of an imported API (raises :class:`~covert.imports.bound.BindError`);
     ``custom``: admitted implementations of custom actions (:mod:`covert.imports.custom_actions`);
-    ``version`` as for :func:`~covert.imports.bind.bind`."""
-    api, language = _bind_reachable(spec, exclude, custom, version)
+    ``version`` as for :func:`~covert.imports.bind.bind`; ``intents``: the intents an earlier process
+    worked out for this very binding (kept beside its cut-down spec)."""
+    api, language = _bind_reachable(spec, exclude, custom, version, intents)
     return builder_of(api, language)
 
 
@@ -270,8 +273,8 @@ def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str
     # an environment with LLM-written actions is bound from its whole spec (the cut-down one is for CRUD)
     key = _slim_key(spec_digest, entry) if custom is None and spec_digest is not None else None
     builder = _from_slim(slim_at, key, exclude, entry.get("version")) if key is not None else None
-    _count_binding()
     if builder is None or isinstance(builder, _Whole):
+        _count_binding()
         spec = read_spec(path)
         if builder is not None:  # the vocabulary of this very spec, as the file keeps it
             remember_vocabulary(spec, builder.vocabulary)
@@ -289,11 +292,13 @@ def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str
     return builder
 
 
-_made = 0  # environments bound from their specs in this process
+_made = 0  # environments bound from their whole specs in this process
 
 
 def bindings_made() -> int:
-    """How many admitted environments this process has bound from their specs (not read back)."""
+    """How many admitted environments this process has bound from their whole specs. Binding a cut-down
+    spec is not counted: it leaves no cyclic garbage (a full collection after binding 100 of them found
+    none and took a quarter of a second), so a build need not collect before it freezes the heap."""
     return _made
 
 
@@ -390,7 +395,11 @@ def _save_slim(path: Path, key: str, builder: Builder, exclude: dict[str, str]) 
         # the vocabulary of the spec as later processes read it back (its keys sorted: the walk is bounded),
         # of the whole spec as read when that is what they bind
         vocabulary = sorted(spec_vocabulary(ApiSpec.from_dict(spec) if spec is not None else api.spec))
-        write_atomically(path, json.dumps({"key": key, "spec": spec, "vocabulary": vocabulary}, sort_keys=True) + "\n")
+        intents = _intents_data(builder.language.intents) if same else None
+        if intents is not None and _intents_from(intents) != builder.language.intents:
+            intents = None  # what would not read back as the very same intents is worked out again
+        write_atomically(path, json.dumps({"key": key, "spec": spec, "vocabulary": vocabulary, "intents": intents},
+                                          sort_keys=True) + "\n")
 
 
 @dataclass(frozen=True)
@@ -415,7 +424,7 @@ def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: st
         spec = ApiSpec.from_dict(data["spec"])
         remember_vocabulary(spec, _vocabulary(data.get("vocabulary")))
         try:
-            return make_builder(spec, exclude, version=version)
+            return make_builder(spec, exclude, version=version, intents=_intents_from(data.get("intents")))
         finally:
             remember_vocabulary(spec, None)
     except Exception:  # a damaged file: bind the whole spec again (and write a good one)
@@ -423,6 +432,36 @@ def _from_slim(path: Path, key: str | None, exclude: dict[str, str], version: st
 
 
 MAX_VOCABULARY = 100_000  # words a cut-down spec's file may give its vocabulary (more: worked out again)
+MAX_KEPT_TEMPLATES = 500_000  # templates a cut-down spec's file may give its intents (more: worked out again)
+
+
+def _intents_data(intents: dict[str, tuple[Intent, ...]]) -> dict[str, list[list[list[str]]]]:
+    """Intents as JSON data: per tool, each intent as its ask, answer, context and ask-many templates."""
+    return {tool: [[list(i.ask), list(i.answer), list(i.context), list(i.ask_many)] for i in said]
+            for tool, said in intents.items()}
+
+
+def _intents_from(data: Any) -> dict[str, tuple[Intent, ...]] | None:
+    """The intents a cut-down spec's file keeps (:func:`_intents_data`: strings only, bounded), or ``None``
+    when it keeps none or anything else."""
+    if not isinstance(data, dict):
+        return None
+    out: dict[str, tuple[Intent, ...]] = {}
+    templates = 0
+    for tool, said in data.items():
+        if not isinstance(said, list):
+            return None
+        made = []
+        for parts in said:
+            if not isinstance(parts, list) or len(parts) != 4 or not all(isinstance(p, list) for p in parts):
+                return None
+            templates += sum(len(p) for p in parts)
+            if templates > MAX_KEPT_TEMPLATES or not all(isinstance(t, str) for p in parts for t in p):
+                return None
+            ask, answer, context, ask_many = (tuple(p) for p in parts)
+            made.append(Intent(ask=ask, answer=answer, context=context, ask_many=ask_many))
+        out[tool] = tuple(made)
+    return out
 
 
 def _vocabulary(words: Any) -> frozenset[str] | None:

@@ -441,8 +441,16 @@ def _frames(frames: tuple[str, ...], kind: str, key: str, **fill: str | tuple[st
     """``frames`` filled with the API's words, each also said once with a reason ("I'm doing some cleanup,
     so please list the servers"), the reason drawn by ``key`` so that an API keeps its own. A fill given as
     a tuple holds ways of saying one thing: the frames take them in turn."""
-    filled = tuple(f.format(**{k: v[i % len(v)] if isinstance(v, tuple) else v for k, v in fill.items()})
-                   for i, f in enumerate(frames))
+    turning = [(k, v) for k, v in fill.items() if isinstance(v, tuple)]
+    if turning:
+        words = dict(fill)
+        filled_in = []
+        for i, frame in enumerate(frames):
+            words.update((k, v[i % len(v)]) for k, v in turning)
+            filled_in.append(frame.format_map(words))
+        filled = tuple(filled_in)
+    else:
+        filled = tuple(frame.format_map(fill) for frame in frames)
     pool = phrasing.REASONS[kind]
     digest = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
     count = max(1, round(len(filled) * phrasing.REASON_SHARE))
@@ -854,10 +862,15 @@ def _out_of_scope(api: BoundApi) -> tuple[str, ...]:
     return tuple(near)
 
 
-def build_language(api: BoundApi) -> Language:
-    """The generic language of a bound API."""
+def build_language(api: BoundApi, kept_intents: dict[str, tuple[Intent, ...]] | None = None) -> Language:
+    """The generic language of a bound API. ``kept_intents``: its intents as an earlier process worked them
+    out for this very binding (:mod:`covert.imports.envs` keeps them beside the cut-down spec), used only
+    when they are for exactly its tools."""
     refs = {r.entity: _reference(r, api.resources, api.spec.source) for r in api.resources.values()}
-    intents = {name: _intents(api, bound, refs) for name, bound in api.tools.items()}
+    if kept_intents is not None and kept_intents.keys() == api.tools.keys():
+        intents = {name: kept_intents[name] for name in api.tools}
+    else:
+        intents = {name: _intents(api, bound, refs) for name, bound in api.tools.items()}
     values: dict[str, Any] = {}
     phrases: dict[str, Any] = {}
     field_nouns: dict[str, str] = {}

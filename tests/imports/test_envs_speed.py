@@ -310,3 +310,41 @@ def test_a_cut_down_spec_carries_its_vocabulary_and_a_bad_one_is_worked_out_agai
         slim_at.write_bytes(orjson.dumps({**data, "vocabulary": bad}))
         envs.clear_caches()
         assert envs.fingerprint(get_builder(name)) == whole
+
+
+def test_a_cut_down_spec_carries_its_intents_and_a_bad_one_is_worked_out_again(
+        store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from covert.imports import language
+
+    name = "api.openapi.shop.example.1.0"
+    slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+    slim_at.unlink(missing_ok=True)
+    envs.clear_caches()
+    fresh = get_builder(name)  # binds the whole spec and writes the cut-down copy, with its intents
+    whole = envs.fingerprint(fresh)
+    data = orjson.loads(slim_at.read_bytes())
+    assert set(data["intents"]) == set(fresh.language.intents)
+    asks = [t for said in data["intents"].values() for parts in said for t in parts[0]]
+    assert asks and all(isinstance(t, str) for t in asks)
+
+    def worked_out(*args: object) -> None:
+        raise AssertionError("the intents were worked out again")
+
+    with monkeypatch.context() as patched:  # read back, no intent is worked out again
+        patched.setattr(language, "_intents", worked_out)
+        envs.clear_caches()
+        kept = get_builder(name)
+        assert envs.fingerprint(kept) == whole
+        assert kept.language.intents == fresh.language.intents
+        assert list(kept.language.intents) == list(fresh.language.intents)  # in the tools' order
+    calls = []
+    real = language._intents
+    monkeypatch.setattr(language, "_intents", lambda *a: calls.append(a) or real(*a))
+    tool = next(iter(data["intents"]))
+    for bad in ({"not": "a list"}, [1, 2], {**data["intents"], tool: [["ask", [], [], []]]},
+                {**data["intents"], tool: [[[1], [], [], []]]}, {tool: data["intents"][tool]}):
+        slim_at.write_bytes(orjson.dumps({**data, "intents": bad}))
+        envs.clear_caches()
+        calls.clear()
+        assert envs.fingerprint(get_builder(name)) == whole
+        assert calls  # what does not read back as intents for exactly its tools is worked out again
