@@ -274,7 +274,8 @@ def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str
     key = _slim_key(spec_digest, entry) if custom is None and spec_digest is not None else None
     builder = _from_slim(slim_at, key, exclude, entry.get("version")) if key is not None else None
     if builder is None or isinstance(builder, _Whole):
-        _count_binding()
+        if builder is None:  # no kept file says how this environment binds: a first binding
+            _count_binding()
         spec = read_spec(path)
         if builder is not None:  # the vocabulary of this very spec, as the file keeps it
             remember_vocabulary(spec, builder.vocabulary)
@@ -292,13 +293,15 @@ def _bound_afresh(root: Path, name: str, entry: dict[str, Any], custom: dict[str
     return builder
 
 
-_made = 0  # environments bound from their whole specs in this process
+_made = 0  # environments bound in this process with no kept file saying how they bind
 
 
 def bindings_made() -> int:
-    """How many admitted environments this process has bound from their whole specs. Binding a cut-down
-    spec is not counted: it leaves no cyclic garbage (a full collection after binding 100 of them found
-    none and took a quarter of a second), so a build need not collect before it freezes the heap."""
+    """How many admitted environments this process has bound with no cut-down spec's file kept for them
+    (a first binding, which tries cut-down specs and keeps one). Binding what a kept file says (its cut-down
+    spec, or the whole spec when the file says so) is not counted: it leaves no cyclic garbage (a full
+    collection after binding 100 such environments found none and took a quarter of a second), so a build
+    need not collect before it freezes the heap."""
     return _made
 
 
