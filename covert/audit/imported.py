@@ -242,8 +242,8 @@ def _records(output: Any, keys: set[str]) -> list[dict[str, Any]]:
     return [v for value in output.values() if isinstance(value, list) for v in value[:MAX_PAIRS] if isinstance(v, dict)]
 
 
-@check("scope_disagrees", "imported outputs whose records contradict the call's own scope or parent: a snapshot "
-       "listed for project cache-apac-572 saying 'projectId': 'ads-0687bc'", 0.0)
+@check("scope_disagrees", "imported outputs whose records contradict the call's own scope or parent, or their own "
+       "path: a snapshot listed for project cache-apac-572 saying 'projectId': 'ads-0687bc'", 0.0)
 def scope_disagrees(view: RowView) -> Verdict | None:
     """Imported rows with successful calls. Flagged when a record of a call's output (the output, or the
     objects of its top-level lists when it is a page of them) has a string field named as one of the
@@ -256,6 +256,10 @@ def scope_disagrees(view: RowView) -> Verdict | None:
             continue
         # a reference to where the record lives or what it is called ("projectId", "instance",
         # "displayName"); a bare "id" or "name" may be another record's (a list filter's parent)
+        for item in _records(call.output, {"name"}):
+            found = _project_contradicted(item)
+            if found is not None:
+                return _flag("project_disagrees_with_path", f"{call.name}: {found}")
         named = {k: v for k, v in call.arguments.items() if isinstance(v, str) and v and k not in ("id", "name")}
         if not named:
             continue
@@ -267,6 +271,20 @@ def scope_disagrees(view: RowView) -> Verdict | None:
                         not value.endswith("/" + held):
                     return _flag("field_contradicts_argument", f"{call.name}: {key}={value!r}, output {held!r}")
     return OK
+
+
+def _project_contradicted(item: dict[str, Any]) -> str | None:
+    """``name=..., projectId=...`` when a record's path (its ``name``) is under one project and its
+    ``projectId`` or ``project`` field names another, else ``None``."""
+    path = item.get("name")
+    if not isinstance(path, str) or not path.startswith("projects/") or path.count("/") < 2:
+        return None
+    project = path.split("/")[1]
+    for key, value in item.items():
+        if fold_key(key) in ("projectid", "project") and isinstance(value, str) and value \
+                and value.removeprefix("projects/") != project:
+            return f"name={path[:80]!r}, {key}={value[:60]!r}"
+    return None
 
 
 _BROKEN_PLURAL = re.compile(r"\b(\w+(?:sis|aws|info|data|metadata|status))es\b|\b(?:infos|datas|metadatas|"

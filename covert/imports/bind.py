@@ -24,7 +24,14 @@ from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, typed_schema
-from covert.imports.fieldvalues import GOOGLE_REGION_CITIES, QUALIFIERS, ValueContext, context_for, make_value
+from covert.imports.fieldvalues import (
+    GOOGLE_REGION_CITIES,
+    QUALIFIERS,
+    ValueContext,
+    aws_account,
+    context_for,
+    make_value,
+)
 from covert.imports.google_paths import with_path_patterns
 from covert.imports.model import ApiSpec
 from covert.imports.record_keys import LINK_PREFIX, PARENT_KEY, SCOPES, fold_key, public, scope_key
@@ -58,13 +65,14 @@ from covert.imports.statefactory import (
     distinct_names,
     names_record,
     pattern_of,
+    project_names_its_path,
     record,
     scope_path,
     seeded_uuid,
     value_for,
 )
 
-BINDER_VERSION = "17"
+BINDER_VERSION = "18"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -174,6 +182,7 @@ class BoundApi:
                 named = _arn_named(rec[resource.id_field], arn_tail)
                 if str(named) not in rows:  # an ARN id ends in the record's name: ...:vault/kyc-vault
                     set_field(rec, resource.id_field, named)
+                project_names_its_path(rec, resource.id_field)
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
@@ -442,7 +451,8 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     """The ``n``-th id of a table, deterministic, in the style its schema suggests."""
     schema = resource.schema["properties"][resource.id_field]
     if resource.id_pattern and schema.get("type") != "integer":
-        made = _from_path_pattern(resource.id_pattern, resource.noun.replace(" ", "-"), n)
+        made = _from_path_pattern(resource.id_pattern, resource.noun.replace(" ", "-"), n,
+                                  aws_account(context_for(api, resource.noun).service))
         if made is not None:
             return made
     if schema.get("type") == "integer":
@@ -453,7 +463,7 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     if lowered.endswith("arn"):  # in the API's own service namespace (glacier, not the table's "vaults")
         ctx = context_for(api, resource.noun)
         service = ctx.service if ctx.provider == "aws" and ctx.service else resource.table.replace("_", "-")
-        return f"arn:aws:{service}:us-east-1:123456789012:{resource.noun.replace(' ', '-')}/{n:04d}"
+        return f"arn:aws:{service}:us-east-1:{aws_account(ctx.service)}:{resource.noun.replace(' ', '-')}/{n:04d}"
     if lowered == "name" and api.startswith("google:"):
         return f"{resource.table.replace('_', '')}/{n:04d}"
     if lowered.endswith("name"):
@@ -521,13 +531,18 @@ def _named_under(resource: Resource, given: Any, under: list[Any]) -> Any:
     return placed_id(f"{made.rsplit('/', 1)[0]}/{given}", under)
 
 
-def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
-    """An id that matches a resource-path pattern (``^projects/[^/]+/locations/[^/]+$``), or ``None``."""
+_ARN_PARTS = {1: "aws", 3: "us-east-1"}  # an ARN's open part by the colons before it (4: the account)
+DEFAULT_ACCOUNT = aws_account("aws")  # where no environment is known (a pattern only tried for its shape)
+
+
+def _from_path_pattern(pattern: str, slug: str, n: int, account: str = DEFAULT_ACCOUNT) -> str | None:
+    """An id that matches a resource-path pattern (``^projects/[^/]+/locations/[^/]+$``), or ``None``; an
+    ARN's account is ``account`` (the environment's own, :func:`~covert.imports.fieldvalues.aws_account`)."""
     body = pattern.removeprefix("^").removesuffix("$")
     if len(body) > 200 or "(" in body or "|" in body:
         return None
     if body.startswith("arn:"):
-        made, count = _arn_filled(body, f"{slug}-{n}")
+        made, count = _arn_filled(body, f"{slug}-{n}", account)
     else:
         made, count = _SEGMENT.subn(f"{slug}-{n}", body)
     if not count:  # a fixed name (``^operations$``) cannot give distinct ids
@@ -541,10 +556,7 @@ def _from_path_pattern(pattern: str, slug: str, n: int) -> str | None:
         return None
 
 
-_ARN_PARTS = {1: "aws", 3: "us-east-1", 4: "123456789012"}  # an ARN's open part by the colons before it
-
-
-def _arn_filled(body: str, filled: str) -> tuple[str, int]:
+def _arn_filled(body: str, filled: str, account: str) -> tuple[str, int]:
     """An ARN pattern's open parts (``arn:.+:mediaconnect.+:gateway:.+:instance:.+``) filled as AWS writes
     them: the partition, region and account by their place, a part run on from the service
     (``mediaconnect.+``) with the region and account it stands for, the rest with ``filled``; and how many
@@ -558,8 +570,10 @@ def _arn_filled(body: str, filled: str) -> tuple[str, int]:
         colons = before.count(":")
         if before.endswith(":") and colons in _ARN_PARTS:
             out.append(_ARN_PARTS[colons])
+        elif before.endswith(":") and colons == 4:
+            out.append(account)
         elif colons == 2 and before[-1:].isalnum():
-            out.append(f":{_ARN_PARTS[3]}:{_ARN_PARTS[4]}")
+            out.append(f":{_ARN_PARTS[3]}:{account}")
         else:
             out.append(filled)
         last, count = found.end(), count + 1
@@ -610,7 +624,8 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
         value = make_value("resource_name:" + noun.rstrip("s"), rng, ctx)
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
-        made = scope_path(pattern, rng, ctx) or _from_path_pattern(pattern, value, rng.randint(1, 9))
+        made = scope_path(pattern, rng, ctx) or _from_path_pattern(pattern, value, rng.randint(1, 9),
+                                                                   aws_account(ctx.service))
         if made is None:
             made = value_for(schema, param, rng, 0, ctx)
         return made
@@ -1021,6 +1036,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
                     set_field(rec, target, value)
             set_field(rec, id_field, key)
             arn_names_its_record(rec, resource.noun, id_field)  # its own ARN names it, as a seeded record's does
+            project_names_its_path(rec, id_field)
             rec = canonical_json(rec)
             state.insert(table, str(key), rec)
             return shaped(rec)

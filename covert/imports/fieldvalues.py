@@ -16,6 +16,7 @@ own name (``build-worker-pool-4f1c``), never a phrase of unrelated words.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -626,11 +627,32 @@ def vary_example(example: str, rng: random.Random) -> str:
     between = _between_digits(example)
     if between is None:
         return example
+    leads = _leading_digits(example)
     out = [between[0]]
-    for text in between[1:]:
-        out.append(_DIGIT_TEXT[int(rng.random() * 10)])  # as _num(rng, 0, 9): one draw per digit
+    for n, text in enumerate(between[1:]):
+        if n in leads:  # a number's first digit: "7200s" -> "5930s", never "0593s"
+            out.append(_DIGIT_TEXT[1 + int(rng.random() * 9)])
+        else:
+            out.append(_DIGIT_TEXT[int(rng.random() * 10)])  # as _num(rng, 0, 9): one draw per digit
         out.append(text)
     return "".join(out)
+
+
+@lru_cache(maxsize=16384)
+def _leading_digits(example: str) -> frozenset[int]:
+    """The places (among an example's digits) of each number's first digit where the example writes no zero
+    there: a run of two or more digits that no letter, digit or point runs on from (``sg-0a1b`` and the
+    ``05`` of ``1.05`` are no numbers of their own)."""
+    leads, place = set(), 0
+    for i, ch in enumerate(example):
+        if not ch.isdigit():
+            continue
+        before = example[i - 1] if i else ""
+        runs_on = before.isalnum() or before in (".", ",")
+        if ch != "0" and i + 1 < len(example) and example[i + 1].isdigit() and not runs_on:
+            leads.add(place)
+        place += 1
+    return frozenset(leads)
 
 
 _DIGIT_TEXT = tuple("0123456789")
@@ -831,23 +853,26 @@ def _timestamp(rng: random.Random) -> str:
             f"{_num(rng, 0, 23):02d}:{_num(rng, 0, 59):02d}:{_num(rng, 0, 59):02d}Z")
 
 
-def _aws_account(rng: random.Random) -> str:
-    return "".join(str(_num(rng, 0, 9)) for _ in range(12))
+@lru_cache(maxsize=1024)
+def aws_account(service: str) -> str:
+    """The AWS account an environment's records live in: twelve digits of its own, the same in every ARN,
+    owner and account field of one service (never AWS's documentation placeholder ``123456789012``)."""
+    return str(10**11 + int(hashlib.sha256(f"aws-account:{service}".encode()).hexdigest()[:12], 16) % (9 * 10**11))
 
 
 def _arn(rng: random.Random, ctx: ValueContext, kind_words: list[str]) -> str:
     noun = "-".join(w for w in kind_words if w not in ("arn",))[-40:] or _slug_noun(ctx)
     service = ctx.service if ctx.provider == "aws" else "iam"
     if noun.endswith("role") or "role" in kind_words:
-        return f"arn:aws:iam::{_aws_account(rng)}:role/{resource_slug(rng, ctx, 'role')}"
+        return f"arn:aws:iam::{aws_account(ctx.service)}:role/{resource_slug(rng, ctx, 'role')}"
     if "kms" in kind_words or "key" in kind_words:
-        return f"arn:aws:kms:{region(rng, ValueContext('aws'))}:{_aws_account(rng)}:key/{_uuid(rng)}"
+        return f"arn:aws:kms:{region(rng, ValueContext('aws'))}:{aws_account(ctx.service)}:key/{_uuid(rng)}"
     if "topic" in kind_words or "sns" in kind_words:
-        return f"arn:aws:sns:{region(rng, ValueContext('aws'))}:{_aws_account(rng)}:{resource_slug(rng, ctx, 'topic')}"
+        return f"arn:aws:sns:{region(rng, ValueContext('aws'))}:{aws_account(ctx.service)}:{resource_slug(rng, ctx, 'topic')}"
     if "bucket" in kind_words or "s3" in kind_words:
         return f"arn:aws:s3:::{resource_slug(rng, ctx, 'bucket')}"
     noun = noun or "resource"
-    return f"arn:aws:{service}:{region(rng, ValueContext('aws'))}:{_aws_account(rng)}:{noun}/{resource_slug(rng, ctx)}"
+    return f"arn:aws:{service}:{region(rng, ValueContext('aws'))}:{aws_account(ctx.service)}:{noun}/{resource_slug(rng, ctx)}"
 
 
 def _json_document(rng: random.Random, ctx: ValueContext, name_words: list[str]) -> str:
@@ -855,7 +880,7 @@ def _json_document(rng: random.Random, ctx: ValueContext, name_words: list[str])
     of an AWS API (its service's actions, by the account's root), else a small settings object whose
     keys each hold a value of their own kind (never ``{"retries": "eu-west-1"}``)."""
     if ctx.provider == "aws" and "policy" in name_words:
-        account = _aws_account(rng)
+        account = aws_account(ctx.service)
         statement = {"Sid": f"Allow{_title(_pick(rng, QUALIFIERS))}Access", "Effect": "Allow",
                      "Principal": {"AWS": f"arn:aws:iam::{account}:root"},
                      "Action": f"{ctx.service}:{_pick(rng, ('Get*', 'List*', 'Describe*', 'Put*'))}",
@@ -1118,7 +1143,7 @@ def _make_code(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
     if kind == "secret_version":
         return f"projects/{resource_slug(rng, ctx, 'prod')}/secrets/{_pick(rng, QUALIFIERS)}-secret/versions/{_num(rng, 1, 9)}"
     if kind == "container_image":
-        registry = {"aws": f"{_aws_account(rng)}.dkr.ecr.{region(rng, ctx)}.amazonaws.com",
+        registry = {"aws": f"{aws_account(ctx.service)}.dkr.ecr.{region(rng, ctx)}.amazonaws.com",
                     "google": f"{region(rng, ctx).split('-')[0]}-docker.pkg.dev/{resource_slug(rng, ctx, 'prod')}/apps"}.get(
             ctx.provider, "registry.example.com/apps")
         return f"{registry}/{_pick(rng, QUALIFIERS)}:{_num(rng, 1, 5)}.{_num(rng, 0, 20)}.{_num(rng, 0, 9)}"
@@ -1185,7 +1210,7 @@ def _make_code(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
         project = f"{_pick(rng, QUALIFIERS)}-{_pick(rng, ENVIRONMENTS)}-{_num(rng, 100, 999)}"
         return f"{_pick(rng, QUALIFIERS)}-sa@{project}.iam.gserviceaccount.com" if ctx.provider == "google" else email(rng)
     if kind == "account":
-        return _aws_account(rng) if ctx.provider == "aws" else (f"acct_{_alnum(rng, 14)}" if rng.random() < 0.5 else str(_num(rng, 1000000, 9999999)))
+        return aws_account(ctx.service) if ctx.provider == "aws" else (f"acct_{_alnum(rng, 14)}" if rng.random() < 0.5 else str(_num(rng, 1000000, 9999999)))
     if kind == "region":
         return region(rng, ctx)
     if kind == "zone":
@@ -1239,7 +1264,7 @@ def _foreign_id(rng: random.Random, ctx: ValueContext, noun: str) -> str:
         prefix = {"subnet": "subnet", "vpc": "vpc", "security": "sg", "group": "sg", "instance": "i", "image": "ami",
                   "volume": "vol", "snapshot": "snap", "key": "key", "account": ""}.get(noun, "")
         if noun == "account":
-            return _aws_account(rng)
+            return aws_account(ctx.service)
         if prefix:
             return f"{prefix}-{_hex(rng, 17)}"
         return _alnum(rng, 10, string.ascii_lowercase + string.digits)

@@ -370,8 +370,11 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
                 high = low + extra if high is c.MAXREPEAT else min(high, low + extra)
                 # an optional run (``.*`` around anchors) is left empty half of the time
                 times = low if low == 0 and rng.random() < 0.5 else _randint(rng, low, max(low, high))
+                start = len(out)
                 for _ in range(times):
                     emit(sub, depth + 1)
+                if times > 1 and low != high and _leading_zero(out, start):
+                    out[start] = _choice(rng, _DIGITS[1:])  # a number of any length: "593s", never "0593s"
             elif op is c.SUBPATTERN:
                 emit(arg[-1], depth + 1)
             elif op is getattr(c, "ATOMIC_GROUP", None):
@@ -387,6 +390,14 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
 
     emit(_parsed(pattern), 0)
     return "".join(out)[:_MAX_OUTPUT]
+
+
+def _leading_zero(out: list[str], start: int) -> bool:
+    """Whether the characters drawn from ``start`` on are a run of digits led by a zero that starts a number
+    (not the fraction after a point, nor more digits of one already begun)."""
+    run = out[start:]
+    return bool(run) and run[0] == "0" and all(len(ch) == 1 and ch.isdigit() for ch in run) \
+        and not (start and (out[start - 1][-1:].isdigit() or out[start - 1][-1:] in (".", ",")))
 
 
 def pattern_of(pattern: str) -> BoundedPattern:
@@ -765,3 +776,22 @@ def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> 
             head, sep, _ = value.rpartition("/") if "/" in value.split(":", 5)[5] else value.rpartition(":")
             rec[key] = f"{head}{sep}{name}"
     return name
+
+
+_PROJECT_KEYS = frozenset(("projectid", "project"))  # fold_key of a field naming the project a record is in
+
+
+def project_names_its_path(rec: dict[str, Any], id_field: str) -> None:
+    """A record whose id is a path under a project (``projects/events-eu-174/workerPools/pool-1``) names that
+    project in its ``projectId``/``project`` field (``events-eu-174``, or ``projects/events-eu-174`` where the
+    field holds a path), never another project's id drawn on its own."""
+    key = rec.get(id_field)
+    if not isinstance(key, str) or not key.startswith("projects/") or key.count("/") < 1:
+        return
+    project = key.split("/")[1]
+    if not project:
+        return
+    for field, value in rec.items():
+        if field == id_field or fold_key(field) not in _PROJECT_KEYS or not isinstance(value, str) or not value:
+            continue
+        rec[field] = f"projects/{project}" if value.startswith("projects/") else project

@@ -39,10 +39,10 @@ def test_an_arn_drawn_from_a_pattern_has_aws_partition_region_and_account() -> N
 def test_an_arn_id_pattern_is_filled_by_its_parts_places() -> None:
     """MediaConnect's ``arn:.+:mediaconnect.+:gateway:.+:instance:.+`` made the id
     ``arn:gateway-instance-1:mediaconnectgateway-instance-1:gateway:gateway-instance-1:...``."""
-    made = _from_path_pattern("arn:.+:mediaconnect.+:gateway:.+:instance:.+", "gateway-instance", 1)
-    assert made == "arn:aws:mediaconnect:us-east-1:123456789012:gateway:gateway-instance-1:instance:gateway-instance-1"
-    assert _from_path_pattern("^arn:.+:medialive:.+:.+:channel:.+$", "channel", 2) == \
-        "arn:aws:medialive:us-east-1:123456789012:channel:channel-2"
+    made = _from_path_pattern("arn:.+:mediaconnect.+:gateway:.+:instance:.+", "gateway-instance", 1, "210987654321")
+    assert made == "arn:aws:mediaconnect:us-east-1:210987654321:gateway:gateway-instance-1:instance:gateway-instance-1"
+    assert _from_path_pattern("^arn:.+:medialive:.+:.+:channel:.+$", "channel", 2, "210987654321") == \
+        "arn:aws:medialive:us-east-1:210987654321:channel:channel-2"
     assert _from_path_pattern("^projects/[^/]+/locations/[^/]+$", "x", 1) == "projects/x-1/locations/x-1"
 
 

@@ -11,6 +11,7 @@ import pytest
 from covert.env import is_error
 from covert.imports.bind import bind, env_name, first_status, spec_version
 from covert.imports.bound import BindError
+from covert.imports.fieldvalues import aws_account
 from covert.imports.model import ApiSpec
 from tests.imports.api_fixtures import memory_mcp, notes_google, queues_botocore, shop_openapi
 
@@ -590,13 +591,15 @@ def test_a_created_record_holds_the_name_it_was_given_and_its_arn_ends_in_it() -
     api = bind(_vaults())
     state = api.make_state(random.Random(2))
     vaults = state["tables"]["vaults"]
+    account = aws_account("glacier")  # the environment's own account, never AWS's placeholder
+    assert re.fullmatch(r"[1-9]\d{11}", account) and account != "123456789012"
     assert vaults
     for key, rec in vaults.items():
-        assert key == rec["VaultARN"] == f"arn:aws:glacier:us-east-1:123456789012:vault/{rec['VaultName']}", rec
+        assert key == rec["VaultARN"] == f"arn:aws:glacier:us-east-1:{account}:vault/{rec['VaultName']}", rec
     env = api.environment(state)
     made = env.call("CreateVault", {"accountId": "659200623600", "vaultName": "video-vault"})
     assert made["VaultName"] == "video-vault", made
-    assert made["VaultARN"] == "arn:aws:glacier:us-east-1:123456789012:vault/video-vault", made
+    assert made["VaultARN"] == f"arn:aws:glacier:us-east-1:{account}:vault/video-vault", made
     assert is_error(env.call("CreateVault", {"accountId": "659200623600", "vaultName": "video-vault"}))
 
 

@@ -381,3 +381,65 @@ def test_hex_allowed_in_either_case_is_drawn_in_one() -> None:
     assert any(ch.isupper() for seed in range(20) for ch in sample_regex("^[A-Za-z]{12}$", random.Random(seed)))
     # only where its lower case is allowed: [aA-F] still draws B to F
     assert set("BCDEF") <= {sample_regex("^[aA-F]$", random.Random(seed)) for seed in range(60)}
+
+
+def test_an_aws_environment_lives_in_one_account_of_its_own() -> None:
+    """Every ARN id read ``123456789012`` (AWS's documentation placeholder) while the ``Owner`` beside it was
+    twelve random digits, and each drawn ARN had an account of its own: one environment's records, ARNs,
+    owners and policies name one account, its own, and another service's environment another."""
+    import json
+
+    from covert.imports.fieldvalues import aws_account, context_for, field_kind, make_value
+    from covert.imports.statefactory import value_for
+
+    ctx = context_for("botocore:events:2015-10-07", "rule")
+    own = aws_account("events")
+    assert re.fullmatch(r"[1-9]\d{11}", own) and own != "123456789012" and own != aws_account("glacier")
+    for seed in range(20):
+        rng = random.Random(seed)
+        assert make_value("account", rng, ctx, "OwnerId") == own
+        for field in ("RoleArn", "TopicArn", "KmsKeyArn", "TargetArn"):
+            arn = make_value(field_kind(field), rng, ctx, field)
+            assert arn.startswith("arn:aws:") and arn.split(":")[4] == own, (field, arn)
+        drawn = value_for({"type": "string", "pattern": "^arn:aws:events:[a-z0-9-]+:\\d{12}:rule/.+$"},
+                          "RuleArn", rng, 0, ctx)
+        assert drawn.split(":")[4] == own, drawn
+        policy = json.loads(make_value("json", rng, ctx, "Policy"))
+        assert policy["Statement"][0]["Principal"]["AWS"] == f"arn:aws:iam::{own}:root"
+
+
+def test_a_number_of_any_length_drawn_from_a_pattern_has_no_leading_zero() -> None:
+    """A Google duration (``^[0-9]+s$``) was drawn ``"0593s"``: a number a pattern leaves open in length is
+    written as numbers are; a fixed-length code (``\\d{6}``) and the fraction after a point keep theirs."""
+    durations = [sample_regex(r"^[0-9]+s$", random.Random(seed)) for seed in range(200)]
+    assert all(re.fullmatch(r"(0|[1-9][0-9]*)s", d) for d in durations), durations
+    fixed = [sample_regex(r"^\d{6}$", random.Random(seed)) for seed in range(400)]
+    assert any(code.startswith("0") for code in fixed)
+    fractions = [sample_regex(r"^[0-9]\.[0-9]+$", random.Random(seed)) for seed in range(400)]
+    assert any(f.split(".")[1].startswith("0") and len(f) > 3 for f in fractions)
+
+
+def test_a_record_under_a_project_names_that_project() -> None:
+    """A Cloud Build worker pool ``projects/events-eu-174/workerPools/worker-pool-1`` said
+    ``"projectId": "fraud-9ef410"``: a record's project field names the project its path is under."""
+    from covert.imports.statefactory import project_names_its_path
+
+    rec = {"name": "projects/events-eu-174/workerPools/worker-pool-1", "projectId": "fraud-9ef410",
+           "project": "projects/other-1", "keyManagementProjectId": "keys-3"}
+    project_names_its_path(rec, "name")
+    assert rec == {"name": "projects/events-eu-174/workerPools/worker-pool-1", "projectId": "events-eu-174",
+                   "project": "projects/events-eu-174", "keyManagementProjectId": "keys-3"}
+    aws = {"Arn": "arn:aws:events:us-east-1:1:rule/r", "ProjectId": "p-1"}
+    project_names_its_path(aws, "Arn")
+    assert aws["ProjectId"] == "p-1"
+
+
+def test_an_example_varied_keeps_its_numbers_written_as_numbers() -> None:
+    """Google's ``"e.g., \\"7200s\\""`` for a TTL was varied into ``"0593s"``: a number's first digit stays
+    non-zero where the example's is; hex runs and fractions still draw any digit."""
+    from covert.imports.fieldvalues import vary_example
+
+    varied = [vary_example("7200s", random.Random(seed)) for seed in range(200)]
+    assert all(re.fullmatch(r"[1-9]\d{3}s", v) for v in varied), varied
+    assert any(vary_example("sg-0a1b2c3d", random.Random(seed)).startswith("sg-0") for seed in range(100))
+    assert any(vary_example("1.25", random.Random(seed)).split(".")[1].startswith("0") for seed in range(100))

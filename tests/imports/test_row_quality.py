@@ -183,6 +183,22 @@ def test_an_output_contradicting_its_call_is_counted_by_the_audit(rows: list[dic
         ["field_contradicts_argument"]
 
 
+def test_a_record_naming_another_project_than_its_path_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """``projects/events-eu-174/workerPools/worker-pool-1`` with ``"projectId": "fraud-9ef410"``."""
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    output.update(name="projects/events-eu-174/workerPools/worker-pool-1", projectId="events-eu-174")
+    tool["content"] = json.dumps(output)
+    assert audit_rows([row], "sft").results["scope_disagrees"].flagged == []
+    for key, value in (("projectId", "fraud-9ef410"), ("project", "projects/other-2")):
+        output.pop("projectId", None)
+        output[key] = value
+        tool["content"] = json.dumps(output)
+        report = audit_rows([row], "sft")
+        assert [kind for _id, kind, _detail in report.results["scope_disagrees"].flagged] == \
+            ["project_disagrees_with_path"], (key, value)
+
+
 def test_an_arn_no_aws_service_writes_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
     """A partition, region or account drawn from a pattern's letters; AWS's own forms pass."""
     row = copy.deepcopy(_insert_row(rows))
