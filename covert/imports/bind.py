@@ -25,6 +25,7 @@ from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, typed_schema
 from covert.imports.fieldvalues import (
+    AWS_HOME_REGION,
     GOOGLE_REGION_CITIES,
     QUALIFIERS,
     ValueContext,
@@ -463,7 +464,7 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     if lowered.endswith("arn"):  # in the API's own service namespace (glacier, not the table's "vaults")
         ctx = context_for(api, resource.noun)
         service = ctx.service if ctx.provider == "aws" and ctx.service else resource.table.replace("_", "-")
-        return f"arn:aws:{service}:us-east-1:{aws_account(ctx.service)}:{resource.noun.replace(' ', '-')}/{n:04d}"
+        return f"arn:aws:{service}:{AWS_HOME_REGION}:{aws_account(ctx.service)}:{resource.noun.replace(' ', '-')}/{n:04d}"
     if lowered == "name" and api.startswith("google:"):
         return f"{resource.table.replace('_', '')}/{n:04d}"
     if lowered.endswith("name"):
@@ -531,7 +532,7 @@ def _named_under(resource: Resource, given: Any, under: list[Any]) -> Any:
     return placed_id(f"{made.rsplit('/', 1)[0]}/{given}", under)
 
 
-_ARN_PARTS = {1: "aws", 3: "us-east-1"}  # an ARN's open part by the colons before it (4: the account)
+_ARN_PARTS = {1: "aws", 3: AWS_HOME_REGION}  # an ARN's open part by the colons before it (4: the account)
 DEFAULT_ACCOUNT = aws_account("aws")  # where no environment is known (a pattern only tried for its shape)
 
 

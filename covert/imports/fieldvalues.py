@@ -247,6 +247,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "email"
     if prev == "language" and last in ("tag", "tags"):  # a BCP 47 tag ("en-US"), not a tag of the record
         return "language"
+    if prev == "security" and last in ("group", "groups"):  # an EC2 security group's id ("sg-0f3a..."), not a team
+        return "id:group"
     if last in ("url", "uri", "link", "href", "homepage", "website", "endpoint", "urls", "uris", "links",
                 "webhook", "callback") or joined.endswith(("url", "uri")):
         if "avatar" in joined or "image" in joined or "photo" in joined or "icon" in joined or "logo" in joined:
@@ -853,6 +855,9 @@ def _timestamp(rng: random.Random) -> str:
             f"{_num(rng, 0, 23):02d}:{_num(rng, 0, 59):02d}:{_num(rng, 0, 59):02d}Z")
 
 
+AWS_HOME_REGION = "us-east-1"  # where an AWS environment's own resources are (its endpoint's region, its ids')
+
+
 @lru_cache(maxsize=1024)
 def aws_account(service: str) -> str:
     """The AWS account an environment's records live in: twelve digits of its own, the same in every ARN,
@@ -866,13 +871,13 @@ def _arn(rng: random.Random, ctx: ValueContext, kind_words: list[str]) -> str:
     if noun.endswith("role") or "role" in kind_words:
         return f"arn:aws:iam::{aws_account(ctx.service)}:role/{resource_slug(rng, ctx, 'role')}"
     if "kms" in kind_words or "key" in kind_words:
-        return f"arn:aws:kms:{region(rng, ValueContext('aws'))}:{aws_account(ctx.service)}:key/{_uuid(rng)}"
+        return f"arn:aws:kms:{AWS_HOME_REGION}:{aws_account(ctx.service)}:key/{_uuid(rng)}"
     if "topic" in kind_words or "sns" in kind_words:
-        return f"arn:aws:sns:{region(rng, ValueContext('aws'))}:{aws_account(ctx.service)}:{resource_slug(rng, ctx, 'topic')}"
+        return f"arn:aws:sns:{AWS_HOME_REGION}:{aws_account(ctx.service)}:{resource_slug(rng, ctx, 'topic')}"
     if "bucket" in kind_words or "s3" in kind_words:
         return f"arn:aws:s3:::{resource_slug(rng, ctx, 'bucket')}"
     noun = noun or "resource"
-    return f"arn:aws:{service}:{region(rng, ValueContext('aws'))}:{aws_account(ctx.service)}:{noun}/{resource_slug(rng, ctx)}"
+    return f"arn:aws:{service}:{AWS_HOME_REGION}:{aws_account(ctx.service)}:{noun}/{resource_slug(rng, ctx)}"
 
 
 def _json_document(rng: random.Random, ctx: ValueContext, name_words: list[str]) -> str:
@@ -1263,7 +1268,7 @@ def _foreign_id(rng: random.Random, ctx: ValueContext, noun: str) -> str:
     if ctx.provider == "aws":
         prefix = {"subnet": "subnet", "vpc": "vpc", "security": "sg", "group": "sg", "instance": "i", "image": "ami",
                   "volume": "vol", "snapshot": "snap", "key": "key", "account": ""}.get(noun, "")
-        if noun == "account":
+        if noun in ("account", "catalog"):  # Glue's CatalogId is the account's id
             return aws_account(ctx.service)
         if prefix:
             return f"{prefix}-{_hex(rng, 17)}"

@@ -834,6 +834,12 @@ def _nested_nouns(schema: Any, out: dict[str, str], depth: int) -> None:
     _nested_nouns(schema.get("items"), out, depth + 1)
 
 
+def said_title(api: BoundApi) -> str:
+    """The API's title as a sentence says it: without the full stop some specs end it with ("Gitea API."
+    made "... followers in Gitea API..")."""
+    return api.spec.title.strip().rstrip(".").strip() or api.spec.title
+
+
 def resource_plurals(api: BoundApi) -> list[str]:
     """The plural nouns of an API's resources as a person writes them, each once, sorted."""
     return sorted({shown(r.plural) for r in api.resources.values()})
@@ -856,7 +862,7 @@ def _out_of_scope(api: BoundApi) -> tuple[str, ...]:
     near: list[str] = []
     for template in phrasing.NEAR_DOMAIN:  # each said of every resource, so an API has many
         for resource in resources[:MAX_NEAR_RESOURCES]:
-            text = template.format(api=api.spec.title, noun=shown(resource.noun), plural=shown(resource.plural))
+            text = template.format(api=said_title(api), noun=shown(resource.noun), plural=shown(resource.plural))
             if text not in near:
                 near.append(text)
     return tuple(near)
@@ -898,7 +904,7 @@ def build_language(api: BoundApi, kept_intents: dict[str, tuple[Intent, ...]] | 
         _nested_nouns(bound.spec.returns, field_nouns, 0)
     actions, reads = _dialogue(api)
     return Language(
-        scope=f"{said_list(resource_plurals(api)[:4])} in {api.spec.title}",
+        scope=f"{said_list(resource_plurals(api)[:4])} in {said_title(api)}",
         intents=intents, references=refs,
         entity_tables={r.entity: r.table for r in api.resources.values()},
         values=values, field_nouns=field_nouns, out_of_scope=_out_of_scope(api), phrases=phrases,

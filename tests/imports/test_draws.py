@@ -401,9 +401,12 @@ def test_an_aws_environment_lives_in_one_account_of_its_own() -> None:
         for field in ("RoleArn", "TopicArn", "KmsKeyArn", "TargetArn"):
             arn = make_value(field_kind(field), rng, ctx, field)
             assert arn.startswith("arn:aws:") and arn.split(":")[4] == own, (field, arn)
+            assert arn.split(":")[3] in ("", "us-east-1"), arn  # in the region of its endpoint and ids
         drawn = value_for({"type": "string", "pattern": "^arn:aws:events:[a-z0-9-]+:\\d{12}:rule/.+$"},
                           "RuleArn", rng, 0, ctx)
         assert drawn.split(":")[4] == own, drawn
+        assert make_value(field_kind("CatalogId"), rng, ctx, "CatalogId") == own  # Glue's catalog is the account
+        assert re.fullmatch(r"sg-[0-9a-f]{17}", make_value(field_kind("SecurityGroups"), rng, ctx, "SecurityGroups"))
         policy = json.loads(make_value("json", rng, ctx, "Policy"))
         assert policy["Statement"][0]["Principal"]["AWS"] == f"arn:aws:iam::{own}:root"
 

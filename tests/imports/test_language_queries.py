@@ -365,3 +365,14 @@ def test_an_email_names_its_own_record_only() -> None:
     user = Resource("users", "user", "users", "userId", "id", {"properties": {}})
     assert [_name_rank(key, job) for key in ("name", "user_email", "email", "subject")] == [0, 2, 1, 1]
     assert [_name_rank(key, user) for key in ("user_email", "primaryEmail", "managerEmail")] == [1, 1, 2]
+
+
+def test_a_title_ending_in_a_full_stop_is_said_without_it() -> None:
+    """Gitea's spec titles itself "Gitea API.": an out-of-scope answer said "... followers in Gitea API..\""""
+    from dataclasses import replace
+
+    from covert.imports.envs import make_builder
+
+    language = make_builder(replace(shop_openapi(), title="Shop API. ")).language
+    assert language.scope.endswith(" in Shop API"), language.scope
+    assert not any(".." in text or "API. " in text for text in language.out_of_scope), language.out_of_scope
