@@ -285,17 +285,23 @@ def test_a_state_json_would_change_is_never_kept(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.rglob("*.json")] == ["0-0-1.json"]
 
 
+def _bound_afresh(store: Path, name: str) -> tuple[Path, Builder, str, dict]:
+    """The path of ``name``'s cut-down spec's file, its builder bound from the whole spec (which writes that
+    file again), the builder's fingerprint and the file's data."""
+    slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
+    slim_at.unlink(missing_ok=True)
+    envs.clear_caches()
+    fresh = get_builder(name)
+    return slim_at, fresh, envs.fingerprint(fresh), orjson.loads(slim_at.read_bytes())
+
+
 def test_a_cut_down_spec_carries_its_vocabulary_and_a_bad_one_is_worked_out_again(
         store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from covert.imports import resources
     from covert.imports.model import ApiSpec
 
     name = "api.google.notes.v1"
-    slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
-    slim_at.unlink(missing_ok=True)
-    envs.clear_caches()
-    whole = envs.fingerprint(get_builder(name))  # writes the cut-down copy, with its vocabulary
-    data = orjson.loads(slim_at.read_bytes())
+    slim_at, _fresh, whole, data = _bound_afresh(store, name)  # with its vocabulary
     read_back = ApiSpec.from_dict(data["spec"])
     assert data["vocabulary"] and data["vocabulary"] == sorted(resources.spec_vocabulary(read_back))
 
@@ -317,12 +323,7 @@ def test_a_cut_down_spec_carries_its_intents_and_a_bad_one_is_worked_out_again(
     from covert.imports import language
 
     name = "api.openapi.shop.example.1.0"
-    slim_at = store / envs.COMPILED / f"{name}{envs.SLIM_SUFFIX}"
-    slim_at.unlink(missing_ok=True)
-    envs.clear_caches()
-    fresh = get_builder(name)  # binds the whole spec and writes the cut-down copy, with its intents
-    whole = envs.fingerprint(fresh)
-    data = orjson.loads(slim_at.read_bytes())
+    slim_at, fresh, whole, data = _bound_afresh(store, name)  # with its intents
     assert set(data["intents"]) == set(fresh.language.intents)
     asks = [t for said in data["intents"].values() for parts in said for t in parts[0]]
     assert asks and all(isinstance(t, str) for t in asks)
