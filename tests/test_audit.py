@@ -660,3 +660,15 @@ def test_an_unquoted_value_that_ends_a_sentence_is_a_lower_case_start() -> None:
     assert _artefacts("Drop the destination with status reason Temporary, remove after March. removed.", data)
     assert not _artefacts('Drop the destination with status reason "Temporary, remove after March. removed', data)
 
+
+
+def test_a_doubled_full_stop_in_the_system_prompt_is_a_grammar_artefact() -> None:
+    """Gitea's title "Gitea API." made every row's system prompt "You are the assistant for Gitea API..",
+    which the audit, reading only the user's and the assistant's text, never saw."""
+    row = _calendar("Atlas and Pioneer are free at 11:00.")
+    system = next(m for m in row["messages"] if m["role"] == "system")
+    system["content"] = "You are the assistant for Gitea API.. You look up and manage GPG keys."
+    found = verdict("grammar_artefacts", row)
+    assert found.flagged and found.kind == "doubled_stop@system", found
+    system["content"] = "You are the assistant for Gitea API. You look up GPG keys (e.g. by id) and more..."
+    assert not verdict("grammar_artefacts", row).flagged

@@ -260,7 +260,8 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
     return found
 
 
-@check("grammar_artefacts", "template artefacts in the user's or the assistant's text: (s), 1 products, "
+@check("grammar_artefacts", "template artefacts in the user's or the assistant's text (and a doubled full "
+       "stop in the system prompt): (s), 1 products, "
        "'Homes: 1', doubled words, '6 of the 6', empty slots, a sentence in lower case, a word glued to a "
        "number, words said twice in a row", 0.01)
 def grammar_artefacts(view: RowView) -> Verdict | None:
@@ -277,6 +278,9 @@ def grammar_artefacts(view: RowView) -> Verdict | None:
             if found:
                 kind, snippet = found[0]
                 return _flag(f"{kind}@{where}", snippet)
+    stop = _STOP_AFTER_STOP.search(view.system)  # "You are the assistant for Gitea API.."
+    if stop is not None:
+        return _flag("doubled_stop@system", view.system[max(0, stop.start() - 20):stop.end()])
     return OK if (view.user_texts or view.assistant_texts) else None
 
 

@@ -20,7 +20,7 @@ from covert.audit.rows import CallView, RowView
 from covert.audit.text import normalized, says_spoken
 from covert.env import is_error
 from covert.imports import rowforms
-from covert.imports.record_keys import fold_key
+from covert.imports.record_keys import PROJECT_KEYS, fold_key, path_project
 from covert.imports.rowforms import (
     MAX_PAIRS,
     first_filler,
@@ -276,14 +276,13 @@ def scope_disagrees(view: RowView) -> Verdict | None:
 def _project_contradicted(item: dict[str, Any]) -> str | None:
     """``name=..., projectId=...`` when a record's path (its ``name``) is under one project and its
     ``projectId`` or ``project`` field names another, else ``None``."""
-    path = item.get("name")
-    if not isinstance(path, str) or not path.startswith("projects/") or path.count("/") < 2:
+    project = path_project(item.get("name"))
+    if project is None:
         return None
-    project = path.split("/")[1]
     for key, value in item.items():
-        if fold_key(key) in ("projectid", "project") and isinstance(value, str) and value \
+        if fold_key(key) in PROJECT_KEYS and isinstance(value, str) and value \
                 and value.removeprefix("projects/") != project:
-            return f"name={path[:80]!r}, {key}={value[:60]!r}"
+            return f"name={str(item['name'])[:80]!r}, {key}={value[:60]!r}"
     return None
 
 

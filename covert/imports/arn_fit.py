@@ -13,7 +13,7 @@ import itertools
 import random
 from collections.abc import Callable
 
-from covert.imports.fieldvalues import ValueContext, make_value, region
+from covert.imports.fieldvalues import AWS_HOME_REGION, ValueContext, make_value
 
 _AWS = ValueContext("aws")
 
@@ -28,7 +28,7 @@ def plausible_arn(drawn: str, fits: Callable[[str], bool], made: str, rng: rando
     if len(parts) < 6 or parts[0] != "arn":
         return drawn
     own = made.split(":", 5)
-    own_region = own[3] if len(own) == 6 and own[3] else region(rng, _AWS)
+    own_region = own[3] if len(own) == 6 and own[3] else AWS_HOME_REGION
     account = own[4] if len(own) == 6 and own[4].isdigit() else make_value("account", rng, _AWS)
     fixes: list[tuple[int, list[str]]] = [(1, ["aws"]), (3, [own_region]), (4, [account])]
     if len(own) == 6 and own[5]:

@@ -73,7 +73,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "18"
+BINDER_VERSION = "19"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -532,7 +532,6 @@ def _named_under(resource: Resource, given: Any, under: list[Any]) -> Any:
     return placed_id(f"{made.rsplit('/', 1)[0]}/{given}", under)
 
 
-_ARN_PARTS = {1: "aws", 3: AWS_HOME_REGION}  # an ARN's open part by the colons before it (4: the account)
 DEFAULT_ACCOUNT = aws_account("aws")  # where no environment is known (a pattern only tried for its shape)
 
 
@@ -563,18 +562,17 @@ def _arn_filled(body: str, filled: str, account: str) -> tuple[str, int]:
     (``mediaconnect.+``) with the region and account it stands for, the rest with ``filled``; and how many
     parts were open. Every open part filled with ``filled`` gave
     ``arn:gateway-instance-1:mediaconnectgateway-instance-1:gateway:...``."""
+    places = {1: "aws", 3: AWS_HOME_REGION, 4: account}  # an ARN's open part by the colons before it
     out: list[str] = []
     last = count = 0
     for found in _SEGMENT.finditer(body):
         out.append(body[last:found.start()])
         before = "".join(out)  # as filled so far: a part run on from the service adds two places
         colons = before.count(":")
-        if before.endswith(":") and colons in _ARN_PARTS:
-            out.append(_ARN_PARTS[colons])
-        elif before.endswith(":") and colons == 4:
-            out.append(account)
+        if before.endswith(":") and colons in places:
+            out.append(places[colons])
         elif colons == 2 and before[-1:].isalnum():
-            out.append(f":{_ARN_PARTS[3]}:{account}")
+            out.append(f":{AWS_HOME_REGION}:{account}")
         else:
             out.append(filled)
         last, count = found.end(), count + 1

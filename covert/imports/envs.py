@@ -44,7 +44,7 @@ from covert.atomic import write_atomically
 from covert.env import Builder, Intent, Language
 from covert.env.schema import ENTITY_KEY
 from covert.imports.bind import BINDER_VERSION, BoundApi, bind, forget_version
-from covert.imports.language import build_language
+from covert.imports.language import build_language, said_title
 from covert.imports.model import ApiSpec
 from covert.imports.resources import classify, infer, remember_vocabulary, spec_vocabulary
 from covert.imports.state_cache import STATES, with_stored_states
@@ -71,7 +71,7 @@ def system_prompt(spec: ApiSpec, api: BoundApi) -> str:
     from covert.imports.language import resource_plurals, said_list
 
     plurals = said_list(resource_plurals(api)[:5])
-    return (f"You are the assistant for {spec.title}. You look up and manage {plurals} through its API tools. "
+    return (f"You are the assistant for {said_title(spec.title)}. You look up and manage {plurals} through its API tools. "
             "Look records up before acting on them, never invent ids, and confirm what changed.")
 
 
@@ -162,7 +162,7 @@ def builder_of(api: BoundApi, language: Language) -> Builder:
     written = sorted(f"{b.spec.name} ({b.code.sha256[:12]})" for b in api.tools.values() if b.role.kind == "custom")
     if written:
         sources.append("custom actions written by an LLM, validated in the sandbox: " + ", ".join(written))
-    description = (spec.description.split("\n")[0][:160] if spec.description else "") or f"{spec.title} API"
+    description = (spec.description.split("\n")[0][:160] if spec.description else "") or f"{said_title(spec.title)} API"
 
     def make_state(rng: random.Random, scale: int) -> dict[str, Any]:
         return api.make_state(rng, scale)

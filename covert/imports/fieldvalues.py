@@ -889,7 +889,7 @@ def _json_document(rng: random.Random, ctx: ValueContext, name_words: list[str])
         statement = {"Sid": f"Allow{_title(_pick(rng, QUALIFIERS))}Access", "Effect": "Allow",
                      "Principal": {"AWS": f"arn:aws:iam::{account}:root"},
                      "Action": f"{ctx.service}:{_pick(rng, ('Get*', 'List*', 'Describe*', 'Put*'))}",
-                     "Resource": f"arn:aws:{ctx.service}:{region(rng, ctx)}:{account}:*"}
+                     "Resource": f"arn:aws:{ctx.service}:{AWS_HOME_REGION}:{account}:*"}
         return json.dumps({"Version": "2012-10-17", "Statement": [statement]}, separators=(",", ":"))
     settings = (("enabled", lambda: rng.random() < 0.8), ("retries", lambda: _num(rng, 1, 5)),
                 ("region", lambda: region(rng, ctx)), ("owner", lambda: email(rng)),

@@ -834,10 +834,10 @@ def _nested_nouns(schema: Any, out: dict[str, str], depth: int) -> None:
     _nested_nouns(schema.get("items"), out, depth + 1)
 
 
-def said_title(api: BoundApi) -> str:
-    """The API's title as a sentence says it: without the full stop some specs end it with ("Gitea API."
-    made "... followers in Gitea API..")."""
-    return api.spec.title.strip().rstrip(".").strip() or api.spec.title
+def said_title(title: str) -> str:
+    """An API's title as a sentence says it: without the full stop some specs end it with ("Gitea API."
+    made "... followers in Gitea API.." and "You are the assistant for Gitea API..")."""
+    return title.strip().rstrip(".").strip() or title
 
 
 def resource_plurals(api: BoundApi) -> list[str]:
@@ -862,7 +862,7 @@ def _out_of_scope(api: BoundApi) -> tuple[str, ...]:
     near: list[str] = []
     for template in phrasing.NEAR_DOMAIN:  # each said of every resource, so an API has many
         for resource in resources[:MAX_NEAR_RESOURCES]:
-            text = template.format(api=said_title(api), noun=shown(resource.noun), plural=shown(resource.plural))
+            text = template.format(api=said_title(api.spec.title), noun=shown(resource.noun), plural=shown(resource.plural))
             if text not in near:
                 near.append(text)
     return tuple(near)
@@ -904,7 +904,7 @@ def build_language(api: BoundApi, kept_intents: dict[str, tuple[Intent, ...]] | 
         _nested_nouns(bound.spec.returns, field_nouns, 0)
     actions, reads = _dialogue(api)
     return Language(
-        scope=f"{said_list(resource_plurals(api)[:4])} in {said_title(api)}",
+        scope=f"{said_list(resource_plurals(api)[:4])} in {said_title(api.spec.title)}",
         intents=intents, references=refs,
         entity_tables={r.entity: r.table for r in api.resources.values()},
         values=values, field_nouns=field_nouns, out_of_scope=_out_of_scope(api), phrases=phrases,

@@ -20,6 +20,17 @@ def fold_key(key: str) -> str:
     return key.lower().replace("_", "").replace("-", "")
 
 
+PROJECT_KEYS = frozenset(("projectid", "project"))  # fold_key of a field naming the project a record is in
+
+
+def path_project(path: Any) -> str | None:
+    """The project a Google resource path is under (``projects/events-eu-174/workerPools/pool-1`` ->
+    ``events-eu-174``), or ``None`` when ``path`` is no such path."""
+    if not isinstance(path, str) or not path.startswith("projects/"):
+        return None
+    return path.split("/")[1] or None
+
+
 def public(rec: dict[str, Any]) -> dict[str, Any]:
     """A record as tools return it (without covert's private parent, scope and other links)."""
     if "x-" in "\0".join(rec):  # one scan in C; a key that only holds "x-" inside gets an equal copy

@@ -36,7 +36,7 @@ from covert.imports.fieldvalues import (
     resource_slug,
     vary_example,
 )
-from covert.imports.record_keys import fold_key
+from covert.imports.record_keys import PROJECT_KEYS, fold_key, path_project
 from covert.imports.resources import words
 from covert.imports.rowforms import filler
 from covert.imports.stated_values import stated_values
@@ -778,20 +778,14 @@ def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> 
     return name
 
 
-_PROJECT_KEYS = frozenset(("projectid", "project"))  # fold_key of a field naming the project a record is in
-
-
 def project_names_its_path(rec: dict[str, Any], id_field: str) -> None:
     """A record whose id is a path under a project (``projects/events-eu-174/workerPools/pool-1``) names that
     project in its ``projectId``/``project`` field (``events-eu-174``, or ``projects/events-eu-174`` where the
     field holds a path), never another project's id drawn on its own."""
-    key = rec.get(id_field)
-    if not isinstance(key, str) or not key.startswith("projects/") or key.count("/") < 1:
-        return
-    project = key.split("/")[1]
-    if not project:
+    project = path_project(rec.get(id_field))
+    if project is None:
         return
     for field, value in rec.items():
-        if field == id_field or fold_key(field) not in _PROJECT_KEYS or not isinstance(value, str) or not value:
+        if field == id_field or fold_key(field) not in PROJECT_KEYS or not isinstance(value, str) or not value:
             continue
         rec[field] = f"projects/{project}" if value.startswith("projects/") else project

@@ -409,6 +409,7 @@ def test_an_aws_environment_lives_in_one_account_of_its_own() -> None:
         assert re.fullmatch(r"sg-[0-9a-f]{17}", make_value(field_kind("SecurityGroups"), rng, ctx, "SecurityGroups"))
         policy = json.loads(make_value("json", rng, ctx, "Policy"))
         assert policy["Statement"][0]["Principal"]["AWS"] == f"arn:aws:iam::{own}:root"
+        assert policy["Statement"][0]["Resource"] == f"arn:aws:events:us-east-1:{own}:*"
 
 
 def test_a_number_of_any_length_drawn_from_a_pattern_has_no_leading_zero() -> None:

@@ -368,11 +368,14 @@ def test_an_email_names_its_own_record_only() -> None:
 
 
 def test_a_title_ending_in_a_full_stop_is_said_without_it() -> None:
-    """Gitea's spec titles itself "Gitea API.": an out-of-scope answer said "... followers in Gitea API..\""""
+    """Gitea's spec titles itself "Gitea API.": an out-of-scope answer said "... followers in Gitea API.." and
+    its system prompt "You are the assistant for Gitea API..\""""
     from dataclasses import replace
 
     from covert.imports.envs import make_builder
 
-    language = make_builder(replace(shop_openapi(), title="Shop API. ")).language
+    builder = make_builder(replace(shop_openapi(), title="Shop API. "))
+    language = builder.language
     assert language.scope.endswith(" in Shop API"), language.scope
     assert not any(".." in text or "API. " in text for text in language.out_of_scope), language.out_of_scope
+    assert builder.system_prompt.startswith("You are the assistant for Shop API. You"), builder.system_prompt
