@@ -173,12 +173,15 @@ def _strings(value: Any) -> Any:
 
 def _malformed_arn(text: str) -> str | None:
     """The first ARN of ``text`` that no AWS service writes (a partition, region or account drawn letter by
-    letter: ``arn:aws-k:lambda:nt-bz-4:...``), or ``None``."""
+    letter: ``arn:aws-k:lambda:nt-bz-4:...``, no service, a resource with a part left empty:
+    ``arn:aws::us-east-1:...:project//feature/f-5``), or ``None``."""
     for found in _ARN.finditer(text):
-        partition, _, region, account = found.groups()
-        if partition not in _PARTITIONS or (region and not _REGION.fullmatch(region)) \
+        partition, service, region, account = found.groups()
+        if partition not in _PARTITIONS or not service or (region and not _REGION.fullmatch(region)) \
                 or (account and not _ACCOUNT.fullmatch(account)):
             return found.group(0)
+        if "//" in text[found.end():found.end() + 200].split('"', 1)[0]:  # "project//feature/...": a part left empty
+            return text[found.start():found.end() + 40]
     return None
 
 

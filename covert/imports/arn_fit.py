@@ -20,8 +20,8 @@ _AWS = ValueContext("aws")
 
 def plausible_arn(drawn: str, fits: Callable[[str], bool], made: str, rng: random.Random) -> str:
     """``drawn`` (an ARN that ``fits`` the pattern) with as many of its parts as the pattern allows put
-    right: the partition ``aws``, a real region and a 12-digit account (where the pattern takes them, also
-    for a part it lets be empty), the resource of
+    right: the partition ``aws``, the service of ``made``, a real region and a 12-digit account (where the
+    pattern takes them, also for a part it lets be empty), the resource of
     ``made`` (the ARN covert made for the field, which the pattern refused; with ``:`` for its first
     ``/`` too: ``secret:prod-db`` where the pattern asks for it). ``drawn`` itself when nothing fits."""
     parts = drawn.split(":", 5)
@@ -31,6 +31,8 @@ def plausible_arn(drawn: str, fits: Callable[[str], bool], made: str, rng: rando
     own_region = own[3] if len(own) == 6 and own[3] else AWS_HOME_REGION
     account = own[4] if len(own) == 6 and own[4].isdigit() else make_value("account", rng, _AWS)
     fixes: list[tuple[int, list[str]]] = [(1, ["aws"]), (3, [own_region]), (4, [account])]
+    if len(own) == 6 and own[2]:  # the service, never left empty ("arn:aws::us-east-1:...")
+        fixes.append((2, [own[2]]))
     if len(own) == 6 and own[5]:
         fixes.append((5, [own[5], own[5].replace("/", ":", 1)]))
     for size in range(len(fixes), 0, -1):  # the most parts put right first

@@ -340,6 +340,7 @@ _MAX_REPEAT_EXTRA = 3
 _RUN_EXTRA = 9
 _LOWER, _DIGITS = "abcdefghijklmnopqrstuvwxyz", "0123456789"
 _MAX_OUTPUT = 256
+_SEPARATOR_DRAWS = 4  # draws of a class character before a doubled separator is kept
 
 
 def sample_regex(pattern: str, rng: random.Random) -> str:
@@ -361,15 +362,22 @@ def sample_regex(pattern: str, rng: random.Random) -> str:
             elif op is c.ANY:
                 out.append(_choice(rng, "abcxyz"))
             elif op is c.IN:
-                out.append(_pick_in(arg, rng, c))
+                drawn = _pick_in(arg, rng, c)
+                for _ in range(_SEPARATOR_DRAWS):  # a separator once: "secret:prod/db", never "prod//db" or "a--b"
+                    if drawn.isalnum() or not out or out[-1] != drawn:
+                        break
+                    drawn = _pick_in(arg, rng, c)
+                out.append(drawn)
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
                 low, high, sub = arg
+                one_class = len(sub) == 1 and sub[0][0] in (c.IN, c.CATEGORY, c.NOT_LITERAL)
                 # a required run of one character class (``[\w-]+``) is as long as an id is; else short
-                extra = _RUN_EXTRA if low and len(sub) == 1 and sub[0][0] in (c.IN, c.CATEGORY, c.NOT_LITERAL) \
-                    else _MAX_REPEAT_EXTRA
+                extra = _RUN_EXTRA if low and one_class else _MAX_REPEAT_EXTRA
                 high = low + extra if high is c.MAXREPEAT else min(high, low + extra)
-                # an optional run (``.*`` around anchors) is left empty half of the time
-                times = low if low == 0 and rng.random() < 0.5 else _randint(rng, low, max(low, high))
+                # an optional run of anything (``.*`` around anchors) is left empty half of the time; an
+                # optional run of one class is a part of the value (``project/[^/]*/feature``: never "project//")
+                least = 1 if one_class and low == 0 and high >= 1 else low
+                times = low if least == 0 and rng.random() < 0.5 else _randint(rng, least, max(least, high))
                 start = len(out)
                 for _ in range(times):
                     emit(sub, depth + 1)

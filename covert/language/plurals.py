@@ -15,6 +15,9 @@ _SHORT_PLURALS = frozenset(("vms", "ips", "ids", "dbs", "cas", "lbs", "arns", "a
 _US_PLURALS = ("statuses", "buses", "campuses", "viruses", "bonuses", "censuses", "corpuses", "prospectuses",
                "syllabuses", "aliases", "biases", "canvases", "atlases", "gases")
 _LATIN_PLURALS = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "appendices": "appendix"}
+# an f that becomes v ("bookshelves" -> "bookshelf", never "bookshelve"); only endings no other word shares
+_F_PLURALS = {"shelves": "shelf", "halves": "half", "wolves": "wolf", "calves": "calf", "selves": "self",
+              "knives": "knife", "wives": "wife"}
 # nouns with no plural of their own ("billing info", "metadata") and acronyms that are no nouns ("aws")
 UNCOUNTABLE = frozenset(("info", "information", "data", "metadata", "aws", "gcp", "equipment", "software", "hardware",
                          "feedback", "evidence", "media", "news", "series", "species", "settings", "analytics",
@@ -40,6 +43,9 @@ def _plural_word(word: str) -> str:
         return _IRREGULAR[word]
     if word in UNCOUNTABLE or word.endswith(("data", "ware")):
         return word
+    for many, one in _F_PLURALS.items():  # bookshelf -> bookshelves
+        if word.endswith(one):
+            return word[: len(word) - len(one)] + many
     if word.endswith("is") and len(word) > 3:  # analysis, basis, thesis
         return word[:-2] + "es"
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
@@ -61,7 +67,7 @@ def _singular_word(word: str) -> str:  # noqa: PLR0911 - one rule a line
         return _IRREGULAR_SINGULAR[word]
     if word in _SHORT_PLURALS:
         return word[:-1]
-    for many, one in _LATIN_PLURALS.items():  # test matrices -> test matrix, not "matrice"
+    for many, one in (*_LATIN_PLURALS.items(), *_F_PLURALS.items()):  # test matrices -> test matrix, not "matrice"
         if word.endswith(many):
             return word[: len(word) - len(many)] + one
     if len(word) <= 3 or word.endswith(("ss", "us", "is")):

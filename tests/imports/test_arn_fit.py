@@ -55,3 +55,16 @@ def test_a_field_whose_pattern_is_an_arn_holds_an_arn_made_as_one() -> None:
     for seed in range(20):
         value = value_for({"type": "string", "pattern": pattern}, "IamRoleId", random.Random(seed), 0, ctx)
         assert re.fullmatch(r"arn:aws:iam::\d{12}:role/[a-z0-9-]+", value), value
+
+
+def test_an_arn_drawn_for_a_nested_resource_has_its_service_and_every_part() -> None:
+    """Evidently's feature ARN (``arn:[^:]*:[^:]*:[^:]*:[^:]*:project/[^/]*/feature/[^/]*``) came out
+    ``arn:aws::us-east-1:...:project//feature/shipping-feature-5``: no service, an empty project."""
+    pattern = "^arn:[^:]*:[^:]*:[^:]*:[^:]*:project/[^/]*/feature/[^/]*$"
+    ctx = context_for("botocore:evidently:2021-02-01", "feature")
+    for seed in range(40):
+        value = value_for({"type": "string", "pattern": pattern}, "arn", random.Random(seed), 0, ctx)
+        assert re.fullmatch(pattern, value), value
+        _, partition, service, _region, _account, resource = value.split(":", 5)
+        assert partition == "aws" and service == "evidently", value
+        assert "//" not in resource and not resource.endswith("/"), value

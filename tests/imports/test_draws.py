@@ -447,3 +447,14 @@ def test_an_example_varied_keeps_its_numbers_written_as_numbers() -> None:
     assert all(re.fullmatch(r"[1-9]\d{3}s", v) for v in varied), varied
     assert any(vary_example("sg-0a1b2c3d", random.Random(seed)).startswith("sg-0") for seed in range(100))
     assert any(vary_example("1.25", random.Random(seed)).split(".")[1].startswith("0") for seed in range(100))
+
+
+def test_a_separator_drawn_from_a_class_is_not_doubled() -> None:
+    """A secret's ARN drawn from ``secret:[a-zA-Z0-9/_+=.@-]+`` read ``secret:3nwlo128t//b``."""
+    pattern = r"^[a-z0-9/_.-]{40}$"
+    drawn = [sample_regex(pattern, random.Random(seed)) for seed in range(300)]
+    assert all(re.fullmatch(pattern, value) for value in drawn)
+    assert not any(re.search(r"([/_.-])\1", value) for value in drawn), [v for v in drawn if re.search(r"([/_.-])\1", v)]
+    assert any(ch in value for value in drawn for ch in "/_.-")  # separators are still drawn
+    # where only separators fit, they still are drawn (doubled when they must be)
+    assert all(re.fullmatch(r"[-/]{6}", sample_regex(r"^[-/]{6}$", random.Random(seed))) for seed in range(20))

@@ -200,18 +200,20 @@ def test_a_record_naming_another_project_than_its_path_is_counted_by_the_audit(r
 
 
 def test_an_arn_no_aws_service_writes_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
-    """A partition, region or account drawn from a pattern's letters; AWS's own forms pass."""
+    """A partition, region or account drawn from a pattern's letters, no service, a resource part left
+    empty; AWS's own forms pass."""
     row = copy.deepcopy(_insert_row(rows))
     tool, output = _output(row)
     flagged = []
     for arn in ("arn:aws:lambda:us-east-1:123456789012:function:resize", "arn:aws:iam::123456789012:role/etl",
                 "arn:aws:s3:::logs-bucket", "arn:aws-us-gov:kms:us-gov-west-1:123456789012:key/k1",
                 "arn:aws-k:lambda:nt-bz-4:534744421414:runtime/62", "arn:aws:outposts:0l:730098087754:outpost/op-1",
-                "arn:awsd:secretsmanager::l0s:secret:Bf0"):
+                "arn:awsd:secretsmanager::l0s:secret:Bf0", "arn:aws::us-east-1:140182789247:project/p-3/feature/f-5",
+                "arn:aws:evidently:us-east-1:140182789247:project//feature/f-5"):
         output["nested"] = {"items": [{"ResourceArn": arn}]}
         tool["content"] = json.dumps(output)
         flagged.append([kind for _id, kind, _detail in audit_rows([row], "sft").results["malformed_arn"].flagged])
-    assert flagged == [[], [], [], [], ["malformed_arn"], ["malformed_arn"], ["malformed_arn"]]
+    assert flagged == [[], [], [], [], *[["malformed_arn"]] * 5]
 
 
 def test_a_new_record_failing_or_ended_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:

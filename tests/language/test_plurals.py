@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
     ("branch", "branches"), ("day", "days"), ("analysis", "analyses"), ("person", "people"),
     ("child", "children"), ("reply", "replies"), ("company", "companies"), ("metadata", "metadata"),
     ("billing info", "billing info"), ("open ticket", "open tickets"), ("status", "statuses"),
-    ("matrix", "matrixes"),
+    ("matrix", "matrixes"), ("bookshelf", "bookshelves"), ("knife", "knives"),
 ])
 def test_plural(one: str, many: str) -> None:
     assert plural(one) == many
@@ -31,7 +31,8 @@ def test_plural(one: str, many: str) -> None:
     ("orders", "order"), ("policies", "policy"), ("addresses", "address"), ("statuses", "status"),
     ("buses", "bus"), ("analyses", "analysis"), ("people", "person"), ("children", "child"),
     ("ids", "id"), ("test matrices", "test matrix"), ("caches", "cache"), ("status", "status"),
-    ("open tickets", "open ticket"), ("replies", "reply"),
+    ("open tickets", "open ticket"), ("replies", "reply"), ("bookshelves", "bookshelf"), ("valves", "valve"),
+    ("olives", "olive"), ("archives", "archive"),
 ])
 def test_singular(many: str, one: str) -> None:
     assert singular(many) == one
