@@ -73,7 +73,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "19"
+BINDER_VERSION = "20"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 

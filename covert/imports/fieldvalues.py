@@ -209,6 +209,8 @@ def meaning_known(name: str, description: str = "", fmt: str = "", siblings: fro
 def _known_kind(name: str, description: str, fmt: str, siblings: frozenset[str]) -> str | None:
     if fmt in _BY_FORMAT and not (fmt in ("int64", "uint64", "int32", "uint32") and _is_id_name(name)):
         return _BY_FORMAT[fmt]
+    if fmt in ("int64", "uint64", "int32", "uint32"):  # an id that is a number (DCM's accountId "1928740861")
+        return "id_number"
     fixed = _FIXED.search(description or "")
     parts = words(name)
     last = parts[-1] if parts else ""
@@ -436,8 +438,14 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "duration"
     if last == "window":
         return "maintenance_window"
-    if last in ("regex", "pattern", "glob"):
+    if last in ("regex", "glob") or (last == "pattern" and (_REGEX_CUE.search(desc) or not _DESIGN_PATTERN.search(desc))):
         return "regex"
+    if last == "pattern":  # eBay's item aspect: "Text describing the pattern used on the item. For example, paisley."
+        return "category:pattern"
+    if last == "policy" and prev and prev not in _POLICY_DOCUMENTS and "json" not in desc and "document" not in desc \
+            and not _NAMES_A_RESOURCE.search(desc):
+        # Cloud Storage's admissionPolicy ("The cache-level entry admission policy."): a setting, not a document
+        return "category:" + ("retention_policy" if prev in _RETENTION_WORDS else "policy")
     if last in _DOCUMENT_WORDS and _NAMES_A_RESOURCE.search(desc):
         # "Name of a TLS Inspection Policy resource": a reference to a policy, not a policy document
         return "resource_name:" + last
@@ -455,6 +463,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "status"
     if last in ("visibility", "privacy", "access"):
         return "visibility"
+    if last == "model":
+        return _model_kind(parts, desc)
     if last in ("type", "kind", "category", "class", "tier", "level", "plan", "mode", "method", "format", "family",
                 "flavor", "variant", "edition", "sku", "platform", "engine", "protocol", "model", "series", "style",
                 "source", "medium", "channel", "provider", "priority", "severity", "unit", "units", "operator",
@@ -484,6 +494,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
                 "diameter", "thickness", "elevation", "altitude", "yield", "pressure", "conductivity",
                 "storativity", "transmissivity", "drawdown", "distance", "radius", "temperature"):
         return "numeric:" + last
+    if last in ("value", "values") and prev in ("secret", "password", "token", "api"):
+        return "secret"  # a measurement protocol secret's secretValue is a secret, not a setting's value
     if last in ("value", "values") and ({"key", "name", "tagkey"} & lowered_siblings):
         return "tag_value"
     if last in ("value", "values"):
@@ -519,6 +531,31 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
                 "parameter", "param", "header", "argument", "arg", "variable", "entrypoint", "entry", "handler"):
         return "resource_name:" + last
     return None
+
+
+_AI_WORDS = frozenset(("ai", "ml", "llm", "language", "embedding", "embeddings", "foundation", "generative", "genai",
+                       "inference", "prediction", "chat", "completion", "bedrock", "vertex", "tuned", "base"))
+_PRICING_WORDS = frozenset(("pricing", "billing", "licensing", "license", "payment", "charging", "cost", "revenue",
+                            "business", "delivery", "deployment", "consistency", "security", "data", "permission"))
+_REGEX_CUE = re.compile(r"regular expression|regex|\bglob|wildcard|\bmatch")
+_DESIGN_PATTERN = re.compile(r"\b(?:describ\w*|design|fabric|print|aspect)\b")
+_POLICY_DOCUMENTS = frozenset(("iam", "bucket", "access", "resource", "key", "trust", "assume", "queue", "topic",
+                               "repository", "registry", "lifecycle", "permissions", "inline", "managed", "session",
+                               "endpoint", "vault", "domain", "secret", "table", "stream", "function", "file",
+                               "backup", "scaling", "s3", "kms", "sns", "sqs"))
+_RETENTION_WORDS = frozenset(("deletion", "retention", "removal", "termination", "update", "replacement"))
+
+
+def _model_kind(parts: list[str], desc: str) -> str:
+    """What a ``...model`` field names: a machine-learning model ("gpt-4o-mini"), a pricing or other scheme
+    ("subscription"), or, by default, a product's model ("XR-200" for an antenna, never "llama-3-8b")."""
+    said = set(parts[:-1])
+    if said & _AI_WORDS or any(cue in desc for cue in ("machine learning", "language model", "llm", " ai ",
+                                                        "foundation model", "generative", "embedding")):
+        return "category:model"
+    if said & _PRICING_WORDS:
+        return "category:scheme"
+    return "category:device_model"
 
 
 def _name_kind(prev: str, desc: str) -> str:
@@ -926,14 +963,19 @@ _CATEGORY_WORDS = {
     "direction": ("inbound", "outbound"), "frequency": ("daily", "weekly", "monthly", "hourly"),
     "channel": ("email", "sms", "web", "push", "phone"), "source": ("web", "api", "import", "mobile", "partner"),
     "medium": ("email", "cpc", "organic", "referral", "social"), "provider": ("google", "okta", "azure-ad", "github", "saml"),
-    "model": ("gemini-1.5-pro", "claude-3-haiku", "gpt-4o-mini", "llama-3-8b", "XR-200", "Pixel 8"),
+    "model": ("gemini-1.5-pro", "claude-3-haiku", "gpt-4o-mini", "llama-3-8b", "mistral-7b-instruct",
+              "text-embedding-3-small"),
+    "device_model": ("XR-200", "AX-1800", "KX-3100", "EX-4400", "M-530", "TL-8600", "RT-2200", "SX-90"),
+    "scheme": ("subscription", "pay-as-you-go", "per-seat", "flat-rate", "usage-based"),
+    "pattern": ("solid", "striped", "floral", "plaid", "polka dot", "checked", "herringbone"),
+    "retention_policy": ("retain", "delete", "snapshot"),
     "edition": ("standard", "enterprise", "developer"), "family": ("general-purpose", "compute-optimized", "memory-optimized"),
     "operator": ("equals", "contains", "greater_than", "less_than"), "strategy": ("rolling", "blue-green", "canary", "recreate"),
     "category": ("billing", "technical", "account", "security", "general", "feature request"),
     "class": ("standard", "nearline", "coldline", "archive"), "style": ("compact", "detailed", "summary"),
     "flavor": ("small", "medium", "large"), "variant": ("control", "treatment-a", "treatment-b"),
     "sku": ("SKU-10482", "SKU-22031", "SKU-30917"), "series": ("n2", "e2", "c3", "m3", "t2d"),
-    "kind": ("standard", "custom", "managed"), "policy": ("retain", "delete", "snapshot"),
+    "kind": ("standard", "custom", "managed"), "policy": ("default", "strict", "permissive", "custom"),
 }
 _MACHINE_TYPES = {"aws": ("t3.micro", "t3.medium", "m5.large", "m6i.xlarge", "c6g.2xlarge", "r5.large"),
                   "google": ("e2-standard-4", "n2-standard-8", "n1-standard-1", "c3-highcpu-22", "e2-medium"),
@@ -1117,6 +1159,8 @@ def _make_code(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
         return _alnum(rng, 22, string.ascii_letters + string.digits + "+/") + "=="
     if kind == "intstring":
         return str(_num(rng, 100000, 99999999))
+    if kind == "id_number":
+        return str(_num(rng, 10**8, 10**10 - 1))
     if kind == "decimalstring":
         return f"{rng.uniform(0, 1000):.2f}"
     if kind == "duration":
@@ -1273,8 +1317,9 @@ def _foreign_id(rng: random.Random, ctx: ValueContext, noun: str) -> str:
         if prefix:
             return f"{prefix}-{_hex(rng, 17)}"
         return _alnum(rng, 10, string.ascii_lowercase + string.digits)
-    if ctx.provider == "google":
-        return str(_num(rng, 10**11, 10**12 - 1)) if rng.random() < 0.5 else f"{_pick(rng, QUALIFIERS)}-{_hex(rng, 6)}"
+    if ctx.provider == "google":  # one style per kind of id: a list of SAS user ids never mixes digits and slugs
+        numeric = hashlib.sha256(f"{ctx.service}:{noun}".encode()).digest()[0] < 128
+        return str(_num(rng, 10**11, 10**12 - 1)) if numeric else f"{_pick(rng, QUALIFIERS)}-{_hex(rng, 6)}"
     short = _ID_PREFIX.sub("", noun)[:4] or "id"
     return _pick(rng, (f"{short}_{_alnum(rng, 14)}", str(_num(rng, 100000, 9999999)), _uuid(rng)))
 
@@ -1318,6 +1363,12 @@ def integer_range(name: str, description: str = "") -> tuple[int, int] | None:
         return 1024, 65535
     if last in ("ttl", "timeout", "seconds", "duration", "interval", "retention"):
         return 30, 86400
+    if last == "factor" and "replication" in parts:  # a Kafka topic's ReplicationFactor is 3, never 239
+        return 1, 5
+    if last in ("retries", "attempts", "retry"):
+        return 1, 10
+    if last == "index" and "start" in parts:  # SCIM's startIndex: the first result's index, 1-based
+        return 1, 1
     if last in ("year",):
         return 2015, 2025
     if _is_epoch(parts, last, desc):

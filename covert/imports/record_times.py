@@ -2,7 +2,8 @@
 
 A seeded record's times are drawn from 2022-2025. A record a create makes in the task was made *now* (and a
 release made now was released now, a message published now), an update changes it now, and a record made
-now runs out after now (``expireTime`` 30 days on, never a backup made today that expired in 2022).
+now runs out after now (``expireTime`` 30 days on, never a backup made today that expired in 2022), and the
+making of a record made now ended just after now (a glossary submitted now has its ``endTime`` two minutes on).
 ``CreateQueue`` answered ``"CreatedAt": "2022-08-16T21:11:06Z", "LastUpdated": "2023-03-01T09:28:48Z"``
 for the queue it had just made. :func:`stamp_written` sets a written record's creation and last-change
 times to :data:`NOW` (after every seeded time), each in the form its field already has (an RFC 3339 time
@@ -28,10 +29,13 @@ _CREATED = frozenset(("created", "creation", "create", "release", "released", "p
 # today that "expired" in 2022)
 _ENDS = frozenset(("expire", "expires", "expiry", "expiration", "expiring"))
 ENDS_AFTER = timedelta(days=30)
+# when the making of a record finished: a glossary submitted now ends a moment later, never in 2022
+_FINISHED = frozenset(("end", "ended", "complete", "completed", "completion", "finish", "finished", "done"))
+FINISHED_AFTER = timedelta(minutes=2)
 _CHANGED = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
 _LEADS = frozenset(("last", "date", "time", "max"))  # LastUpdated, date_created, maxExpireTime
-_MADE = _CREATED | _ENDS  # stamped on a record a create makes
-_EVENTS = _CREATED | _CHANGED | _ENDS
+_MADE = _CREATED | _ENDS | _FINISHED  # stamped on a record a create makes
+_EVENTS = _CREATED | _CHANGED | _ENDS | _FINISHED
 _TAILS = frozenset(("time", "date", "at", "on", "timestamp", "datetime", "ts", "ms", "millis", "utc", "by", "me"))  # modifiedByMeTime
 _RFC3339 = re.compile(r"^\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?$")
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -56,7 +60,8 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
             continue
         event = _event(words(key))
         if event is not None and (event in _CHANGED or (created and event in _MADE)):
-            stamped = _in_form_of(value, moment + ENDS_AFTER if event in _ENDS else moment)
+            later = ENDS_AFTER if event in _ENDS else FINISHED_AFTER if event in _FINISHED else None
+            stamped = _in_form_of(value, moment + later if later is not None else moment)
             if stamped is not None:
                 record[key] = stamped
 

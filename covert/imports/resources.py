@@ -304,6 +304,7 @@ def infer(spec: ApiSpec, vocabulary: frozenset[str] | None = None) -> tuple[dict
         drafts.append((op, *classify(spec, op)))
     # the record schema of each resource word: get response first, then list items, then create response
     schemas: dict[str, tuple[int, dict[str, Any], str]] = {}
+    outputs: dict[str, list[dict[str, Any]]] = {}  # every output schema of a resource word's record
     for op, kind, word, _id, _parents, _reason in drafts:
         if kind == "custom" or not word:
             continue
@@ -315,9 +316,13 @@ def infer(spec: ApiSpec, vocabulary: frozenset[str] | None = None) -> tuple[dict
             found, rank = items_path(op.response), 1
         elif kind in ("create", "update"):
             found, rank = record_of(op.response), 2
+        if found is not None:
+            outputs.setdefault(word, []).append(found[1])
         if found is not None and (word not in schemas or rank < schemas[word][0]):
             path = found[0] if kind != "list" else ""
             schemas[word] = (rank, found[1], path)
+    for word, (rank, schema, path) in schemas.items():
+        schemas[word] = (rank, fits_every_output(schema, outputs[word]), path)
     id_names: dict[str, str] = {}
     for _op, _kind, word, id_param, _parents, _reason in drafts:
         if id_param and word:
@@ -502,6 +507,40 @@ def _by_name(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]
     if kind == "list":
         word = "_".join([*noun[:-1], singular(noun[-1])])
     return kind, word, None, [], ""
+
+
+_NARROWING = ("enum", "pattern", "minLength", "maxLength", "format", "minimum", "maximum", "const")
+
+
+def fits_every_output(schema: dict[str, Any], outputs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A resource's record ``schema`` (its get response's, else its list items', else its create response's)
+    made to hold every other output schema of the record too: a field any of them requires is required (a
+    listed Kendra index summary requires ``CreatedAt`` and ``Status`` that the get response leaves optional),
+    and a field of one type takes the narrowing words it lacks (an ``enum``, a ``minLength``) from the others.
+    A field the record's own schema lacks is not added: an output's ``membershipId`` beside a record kept under
+    its ARN would contradict the id the call gave. A schema is returned as it is when no other adds anything."""
+    props = schema["properties"]
+    required = list(schema.get("required") or ())
+    narrowed: dict[str, dict[str, Any]] = {}
+    for other in outputs:
+        if other is schema:
+            continue
+        for name in other.get("required") or ():
+            if name in props and name not in required:
+                required.append(name)
+        for name, sub in (other.get("properties") or {}).items():
+            mine = narrowed.get(name, props.get(name))
+            if not isinstance(mine, dict) or not isinstance(sub, dict) or sub.get("type") != mine.get("type"):
+                continue
+            extra = {k: sub[k] for k in _NARROWING if k in sub and k not in mine}
+            if extra:
+                narrowed[name] = {**mine, **extra}
+    if not narrowed and len(required) == len(schema.get("required") or ()):
+        return schema
+    merged = {**schema, "properties": {**props, **narrowed}}
+    if required:
+        merged["required"] = required
+    return merged
 
 
 def _resource(word: str, found: tuple[int, dict[str, Any], str], id_param: str | None, op: Operation,

@@ -223,9 +223,11 @@ class Plan:
 
 
 _FIRST_EVENTS = ("create", "created", "creation", "insert", "inserted", "start", "started", "begin", "registered",
-                 "published", "opened", "submitted", "issued")
+                 "published", "opened", "submit", "submitted", "submission", "issued", "requested", "enqueued",
+                 "queued")
 _LATER_EVENTS = ("update", "updated", "modified", "modify", "last", "end", "ended", "completed", "closed",
-                 "finished", "expire", "expires", "expiry", "expiration", "resolved", "deleted", "archived")
+                 "finished", "expire", "expires", "expiry", "expiration", "resolved", "deleted", "archived",
+                 "complete", "completion", "finish", "suspended", "stopped", "cancelled", "canceled", "terminated")
 
 
 def _plan(schema: dict[str, Any], depth: int) -> Plan:
@@ -260,7 +262,7 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
             twins.append((name, seen[folded]))
         else:
             seen[folded] = name
-        if isinstance(sub, dict) and sub.get("type") in ("string", None) and \
+        if isinstance(sub, dict) and _may_be_text(sub.get("type")) and \
                 field_kind(name, str(sub.get("description") or "")[:300], str(sub.get("format") or "")) == "timestamp":
             parts = words(name)
             if any(p in _FIRST_EVENTS for p in parts):
@@ -268,7 +270,7 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
             elif any(p in _LATER_EVENTS for p in parts):
                 laters.append(name)
     plan = Plan(tuple(fields), siblings, tuple(twins),
-                tuple((a, b) for a in firsts[:1] for b in laters))
+                tuple((a, b) for a in firsts for b in laters))
     if len(_PLANS) >= _KEPT:
         _PLANS.clear()
     _PLANS[(id(schema), depth)] = (schema, plan)
@@ -302,6 +304,11 @@ def _meaningless(name: str, schema: Any, siblings: frozenset[str]) -> bool:
     fmt = schema.get("format")
     return not meaning_known(name, str(schema.get("description") or "")[:300], fmt if isinstance(fmt, str) else "",
                              siblings)
+
+
+def _may_be_text(kind: Any) -> bool:
+    """Whether a JSON Schema ``type`` lets a value be a string (GitHub's ``suspended_at``: ``["string", "null"]``)."""
+    return kind in ("string", None) or (isinstance(kind, list) and "string" in kind)
 
 
 def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: ValueContext | None = None) -> dict[str, Any]:
@@ -612,8 +619,17 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueCon
     if plan.high is not None and len(text) > plan.high:
         text = text[:plan.high]
     if len(text) < plan.low:
-        text = text + "x" * (plan.low - len(text))
+        text = _padded(text, plan.low, plan.kind in _TEXT_KINDS, rng)[:max(plan.low, plan.high or 0) or None]
     return text
+
+
+def _padded(text: str, low: int, words_: bool, rng: random.Random) -> str:
+    """``text`` made ``low`` characters long: a text by more words of its kind, an id or code by more of
+    its own characters drawn at random (a DynamoDB shard id "jhgacsf576kq0v...", never "jhgacsf576xxxxxxxx")."""
+    while words_ and len(text) < low:
+        text = f"{text} {_choice(rng, QUALIFIERS)}"
+    alphabet = _DIGITS if text.isdigit() else (_LOWER + _DIGITS if text == text.lower() else _WORD_CHARS[:62])
+    return text + "".join(_choice(rng, alphabet) for _ in range(low - len(text)))
 
 
 _ARN_SERVICE = re.compile(r"^\^?arn:aws(?:\[[^\]]*\][*+?]?)?:([a-z0-9-]+):")

@@ -358,7 +358,7 @@ def test_values_fit_what_their_field_is() -> None:
                                                  "uploadSequenceToken", "Policy", "placementPolicy")}
     assert kinds == {"CwLogGroup": "log_group", "logGroupName": "log_group", "ageGroup": "age_group",
                      "folderColorRgb": "rgb_color", "uploadSequenceToken": "page_token", "Policy": "json",
-                     "placementPolicy": "json"}
+                     "placementPolicy": "category:policy"}
     aws, google = context_for("botocore:events:2015-10-07"), context_for("google:networkservices:v1")
     for seed in range(30):
         rng = random.Random(seed)
@@ -458,3 +458,58 @@ def test_a_separator_drawn_from_a_class_is_not_doubled() -> None:
     assert any(ch in value for value in drawn for ch in "/_.-")  # separators are still drawn
     # where only separators fit, they still are drawn (doubled when they must be)
     assert all(re.fullmatch(r"[-/]{6}", sample_regex(r"^[-/]{6}$", random.Random(seed))) for seed in range(20))
+
+
+def test_a_field_reads_as_what_it_is_by_its_words_and_description() -> None:
+    """Binder 20, from rows read: an antenna's model is a product model, not an LLM; a cache's admission
+    policy a setting, not a JSON document (a bucket's policy still is one); a measurement protocol secret's
+    value a secret; a fabric's pattern a pattern, not a regex; an int64 account id digits, not a slug."""
+    from covert.imports.fieldvalues import context_for, field_kind, integer_range, make_value
+
+    def kind(name: str, description: str = "", fmt: str = "") -> str:
+        return field_kind(name, description, fmt)
+
+    assert kind("antennaModel", "If an external antenna is used, the antenna model is optionally provided") == \
+        "category:device_model"
+    assert kind("baseModel") == kind("model", "The language model that answers") == "category:model"
+    assert kind("pricingModel") == "category:scheme"
+    assert kind("admissionPolicy", "The cache-level entry admission policy.") == "category:policy"
+    assert kind("deletionPolicy") == "category:retention_policy"
+    assert kind("bucketPolicy") == kind("Policy") == kind("accessPolicy", "The policy as JSON") == "json"
+    assert kind("tlsInspectionPolicy", "Name of a TLS Inspection Policy resource") == "resource_name:policy"
+    assert kind("secretValue", "Output only. The measurement protocol secret value.") == "secret"
+    assert kind("pattern", "Text describing the pattern used on the item. For example, paisley.") == \
+        "category:pattern"
+    assert kind("pattern", "A pattern the names must match") == kind("filePattern") == "regex"
+    assert kind("accountId", "Account ID of this ad.", "int64") == "id_number"
+    google = context_for("google:dfareporting:v4")
+    for seed in range(20):
+        rng = random.Random(seed)
+        assert make_value("id_number", rng, google, "accountId").isdigit()
+        assert make_value("category:device_model", rng, google, "antennaModel") not in \
+            ("gpt-4o-mini", "claude-3-haiku", "llama-3-8b", "gemini-1.5-pro")
+    sasportal = context_for("google:prod_tt_sasportal:v1alpha1")
+    for noun in ("user", "customer", "account", "deployment"):  # one style per kind of id, not digits beside slugs
+        styles = {make_value(f"id:{noun}", random.Random(seed), sasportal).isdigit() for seed in range(20)}
+        assert len(styles) == 1, noun
+    assert integer_range("ReplicationFactor") == (1, 5) and integer_range("startIndex") == (1, 1)
+    assert integer_range("maxRetries") == (1, 10)
+
+
+def test_a_value_made_longer_keeps_its_kind_and_times_keep_their_order() -> None:
+    """A value shorter than its minLength is lengthened by characters of its own kind, never by a run of
+    x's; a record's submit and start times come before its end time, and a GitHub user (a time that may be null)
+    was made before it was suspended."""
+    for seed in range(30):
+        shard = value_for({"type": "string", "minLength": 28, "maxLength": 65}, "ParentShardId", random.Random(seed))
+        assert len(shard) >= 28 and "xxx" not in shard
+        job = record({"type": "object", "properties": {
+            "submitTime": {"type": "string", "format": "date-time"},
+            "startTime": {"type": "string", "format": "date-time"},
+            "endTime": {"type": "string", "format": "date-time"}}, "required": ["submitTime", "startTime", "endTime"]},
+            random.Random(seed))
+        assert job["submitTime"] <= job["endTime"] and job["startTime"] <= job["endTime"]
+        user = record({"type": "object", "required": ["created_at", "suspended_at"], "properties": {
+            "created_at": {"type": ["string", "null"], "format": "date-time"},
+            "suspended_at": {"type": ["string", "null"], "format": "date-time"}}}, random.Random(seed))
+        assert not all(isinstance(user[k], str) for k in user) or user["created_at"] <= user["suspended_at"]

@@ -4,6 +4,7 @@ its field has, from the binder's create and update as a build runs them."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from covert.env import is_error
@@ -84,3 +85,48 @@ def test_a_created_queue_was_made_now_and_an_updated_one_changed_now() -> None:
     updated = env.call("UpdateQueue", {"QueueId": key, "Description": "Nightly exports."})
     assert updated["Description"] == "Nightly exports." and updated["CreatedAt"] == before["CreatedAt"]
     assert updated["LastUpdated"] == "2026-01-15T09:30:00Z" != before["LastUpdated"]
+
+
+def test_a_record_made_now_finished_being_made_just_after_now() -> None:
+    """A glossary submitted in the task said ``"submitTime": "2026-01-15T09:31:05Z", "endTime":
+    "2022-10-08T19:52:22Z"``: the making of a record made now ends just after now, in the field's form."""
+    glossary = {"name": "glossaries/terms", "submitTime": "2023-04-01T10:00:00Z", "endTime": "2022-10-08T19:52:22Z",
+                "completedAt": 1650000000, "endpoint": "https://translate.example.com"}
+    stamp_written(glossary, created=True)
+    assert glossary["submitTime"] == "2026-01-15T09:30:00Z" and glossary["endTime"] == "2026-01-15T09:32:00Z"
+    assert glossary["completedAt"] == 1768469520 and glossary["endpoint"] == "https://translate.example.com"
+    changed = {"updateTime": "2023-04-01T10:00:00Z", "endTime": "2022-10-08T19:52:22Z"}
+    stamp_written(changed, created=False)  # an update does not end the making of the record again
+    assert changed == {"updateTime": "2026-01-15T09:30:00Z", "endTime": "2022-10-08T19:52:22Z"}
+
+
+def test_a_listed_record_holds_what_the_list_requires_of_it() -> None:
+    """Kendra's DescribeIndex leaves ``CreatedAt`` and ``Status`` optional and untyped by enum; its list's
+    summaries require them and name the statuses. A seeded record fits every output that shows it."""
+    from covert.imports.resources import fits_every_output, infer
+
+    own = {"type": "object", "properties": {"QueueId": {"type": "string"}, "Name": {"type": "string"},
+                                            "Status": {"type": "string"},
+                                            "CreatedAt": {"type": "string", "format": "date-time"}}}
+    summary = {"type": "object", "required": ["QueueId", "Status", "CreatedAt"], "properties": {
+        "QueueId": {"type": "string", "minLength": 6}, "Status": {"type": "string", "enum": ["ACTIVE", "FAILED"]},
+        "CreatedAt": {"type": "string"}}}
+    merged = fits_every_output(own, [own, summary])
+    assert merged["required"] == ["QueueId", "Status", "CreatedAt"]
+    assert merged["properties"]["Status"] == {"type": "string", "enum": ["ACTIVE", "FAILED"]}
+    assert merged["properties"]["QueueId"] == {"type": "string", "minLength": 6} and "properties" in own
+    assert fits_every_output(own, [own]) is own and "required" not in own  # nothing to add: the record's own
+    spec = _queues()
+    ops = tuple(op if op.name != "ListQueues" else
+                Operation("ListQueues", "ListQueues", "Lists queues.", _params({}, []),
+                          {"type": "object", "properties": {"Queues": {"type": "array", "items": summary}}}, "read",
+                          "GET", "/queues") for op in spec.operations)
+    ops = tuple(op if op.name != "GetQueue" else replace(op, response=own) for op in ops)
+    spec = ApiSpec(spec.source, spec.api, spec.title, spec.version, spec.description, spec.license, None,
+                   spec.provenance, ops)
+    resources, _roles = infer(spec)
+    assert resources["queues"].schema["properties"]["Status"]["enum"] == ["ACTIVE", "FAILED"]
+    api = bind(spec)
+    for seed in range(5):
+        listed = api.environment(api.make_state(random.Random(seed))).call("ListQueues", {})
+        assert listed["Queues"] and all(r["Status"] in ("ACTIVE", "FAILED") and r["CreatedAt"] for r in listed["Queues"])
