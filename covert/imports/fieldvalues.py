@@ -26,6 +26,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from covert.env.patterns import bounded_pattern
+from covert.imports.bound import INTEGER_TEXT_FORMATS
 from covert.imports.resources import words
 from covert.language.plurals import plural as plural_of
 from covert.language.plurals import singular
@@ -207,10 +208,10 @@ def meaning_known(name: str, description: str = "", fmt: str = "", siblings: fro
 
 
 def _known_kind(name: str, description: str, fmt: str, siblings: frozenset[str]) -> str | None:
-    if fmt in _BY_FORMAT and not (fmt in ("int64", "uint64", "int32", "uint32") and _is_id_name(name)):
+    if fmt in INTEGER_TEXT_FORMATS:  # a number sent as text; an id of that format is a number too ("1928740861")
+        return "id_number" if _is_id_name(name) else _BY_FORMAT[fmt]
+    if fmt in _BY_FORMAT:
         return _BY_FORMAT[fmt]
-    if fmt in ("int64", "uint64", "int32", "uint32"):  # an id that is a number (DCM's accountId "1928740861")
-        return "id_number"
     fixed = _FIXED.search(description or "")
     parts = words(name)
     last = parts[-1] if parts else ""
@@ -438,10 +439,10 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "duration"
     if last == "window":
         return "maintenance_window"
-    if last in ("regex", "glob") or (last == "pattern" and (_REGEX_CUE.search(desc) or not _DESIGN_PATTERN.search(desc))):
+    if last == "pattern" and _DESIGN_PATTERN.search(desc) and not _REGEX_CUE.search(desc):
+        return "category:pattern"  # eBay's item aspect: "Text describing the pattern used on the item. ..."
+    if last in ("regex", "pattern", "glob"):
         return "regex"
-    if last == "pattern":  # eBay's item aspect: "Text describing the pattern used on the item. For example, paisley."
-        return "category:pattern"
     if last == "policy" and prev and prev not in _POLICY_DOCUMENTS and "json" not in desc and "document" not in desc \
             and not _NAMES_A_RESOURCE.search(desc):
         # Cloud Storage's admissionPolicy ("The cache-level entry admission policy."): a setting, not a document
@@ -466,7 +467,7 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
     if last == "model":
         return _model_kind(parts, desc)
     if last in ("type", "kind", "category", "class", "tier", "level", "plan", "mode", "method", "format", "family",
-                "flavor", "variant", "edition", "sku", "platform", "engine", "protocol", "model", "series", "style",
+                "flavor", "variant", "edition", "sku", "platform", "engine", "protocol", "series", "style",
                 "source", "medium", "channel", "provider", "priority", "severity", "unit", "units", "operator",
                 "gender", "direction", "frequency", "strategy", "policy"):
         return "category:" + last
@@ -536,7 +537,10 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
 _AI_WORDS = frozenset(("ai", "ml", "llm", "language", "embedding", "embeddings", "foundation", "generative", "genai",
                        "inference", "prediction", "chat", "completion", "bedrock", "vertex", "tuned", "base"))
 _PRICING_WORDS = frozenset(("pricing", "billing", "licensing", "license", "payment", "charging", "cost", "revenue",
-                            "business", "delivery", "deployment", "consistency", "security", "data", "permission"))
+                            "business"))
+# a model that is a way of doing something ("consistencyModel", "dataModel"), neither a product nor a scheme
+_APPROACH_WORDS = frozenset(("data", "consistency", "security", "permission", "deployment", "delivery", "access",
+                             "threat", "execution", "operating"))
 _REGEX_CUE = re.compile(r"regular expression|regex|\bglob|wildcard|\bmatch")
 _DESIGN_PATTERN = re.compile(r"\b(?:describ\w*|design|fabric|print|aspect)\b")
 _POLICY_DOCUMENTS = frozenset(("iam", "bucket", "access", "resource", "key", "trust", "assume", "queue", "topic",
@@ -547,14 +551,17 @@ _RETENTION_WORDS = frozenset(("deletion", "retention", "removal", "termination",
 
 
 def _model_kind(parts: list[str], desc: str) -> str:
-    """What a ``...model`` field names: a machine-learning model ("gpt-4o-mini"), a pricing or other scheme
-    ("subscription"), or, by default, a product's model ("XR-200" for an antenna, never "llama-3-8b")."""
+    """What a ``...model`` field names: a machine-learning model ("gpt-4o-mini"), a pricing scheme
+    ("subscription"), a way of doing something ("standard"), or, by default, a product's model ("XR-200" for
+    an antenna, never "llama-3-8b")."""
     said = set(parts[:-1])
     if said & _AI_WORDS or any(cue in desc for cue in ("machine learning", "language model", "llm", " ai ",
                                                         "foundation model", "generative", "embedding")):
         return "category:model"
     if said & _PRICING_WORDS:
         return "category:scheme"
+    if said & _APPROACH_WORDS:
+        return "category:type"
     return "category:device_model"
 
 
@@ -1317,11 +1324,18 @@ def _foreign_id(rng: random.Random, ctx: ValueContext, noun: str) -> str:
         if prefix:
             return f"{prefix}-{_hex(rng, 17)}"
         return _alnum(rng, 10, string.ascii_lowercase + string.digits)
-    if ctx.provider == "google":  # one style per kind of id: a list of SAS user ids never mixes digits and slugs
-        numeric = hashlib.sha256(f"{ctx.service}:{noun}".encode()).digest()[0] < 128
-        return str(_num(rng, 10**11, 10**12 - 1)) if numeric else f"{_pick(rng, QUALIFIERS)}-{_hex(rng, 6)}"
+    if ctx.provider == "google":
+        return str(_num(rng, 10**11, 10**12 - 1)) if _numeric_ids(ctx.service, noun) else \
+            f"{_pick(rng, QUALIFIERS)}-{_hex(rng, 6)}"
     short = _ID_PREFIX.sub("", noun)[:4] or "id"
     return _pick(rng, (f"{short}_{_alnum(rng, 14)}", str(_num(rng, 100000, 9999999)), _uuid(rng)))
+
+
+@lru_cache(maxsize=4096)
+def _numeric_ids(service: str, noun: str) -> bool:
+    """Whether a Google API's ids of one kind are numbers or slugs: one style per kind, so a list of SAS user
+    ids never mixes "500407892062" with "streaming-936047"."""
+    return hashlib.sha256(f"{service}:{noun}".encode()).digest()[0] < 128
 
 
 def make_value(kind: str, rng: random.Random, ctx: ValueContext, name: str = "") -> str:

@@ -22,20 +22,20 @@ from covert.imports.resources import words
 NOW = datetime(2026, 1, 15, 9, 30, tzinfo=timezone.utc)  # when a task's writes happen: after every seeded time
 # the events of a record's making: its creation, and what making one is for a release, a message, a request
 # (``releaseTime`` of a Firebase release, ``publishTime`` of a message, ``submittedAt`` of a request)
-_CREATED = frozenset(("created", "creation", "create", "release", "released", "publish", "published", "submit",
+CREATED_EVENTS = frozenset(("created", "creation", "create", "release", "released", "publish", "published", "submit",
                       "submitted", "submission", "register", "registered", "registration", "insert", "inserted",
                       "added", "upload", "uploaded", "request", "requested", "enqueued", "posted", "sent"))
 # when a record runs out: a record made now runs out later, never on a day already past (a backup made
 # today that "expired" in 2022)
-_ENDS = frozenset(("expire", "expires", "expiry", "expiration", "expiring"))
+END_EVENTS = frozenset(("expire", "expires", "expiry", "expiration", "expiring"))
 ENDS_AFTER = timedelta(days=30)
 # when the making of a record finished: a glossary submitted now ends a moment later, never in 2022
-_FINISHED = frozenset(("end", "ended", "complete", "completed", "completion", "finish", "finished", "done"))
+FINISHED_EVENTS = frozenset(("end", "ended", "complete", "completed", "completion", "finish", "finished", "done"))
 FINISHED_AFTER = timedelta(minutes=2)
-_CHANGED = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
+CHANGED_EVENTS = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
 _LEADS = frozenset(("last", "date", "time", "max"))  # LastUpdated, date_created, maxExpireTime
-_MADE = _CREATED | _ENDS | _FINISHED  # stamped on a record a create makes
-_EVENTS = _CREATED | _CHANGED | _ENDS | _FINISHED
+_MADE = CREATED_EVENTS | END_EVENTS | FINISHED_EVENTS  # stamped on a record a create makes
+_EVENTS = CREATED_EVENTS | CHANGED_EVENTS | END_EVENTS | FINISHED_EVENTS
 _TAILS = frozenset(("time", "date", "at", "on", "timestamp", "datetime", "ts", "ms", "millis", "utc", "by", "me"))  # modifiedByMeTime
 _RFC3339 = re.compile(r"^\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?$")
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -59,9 +59,9 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
                 _stamp(value, moment, created, depth + 1)
             continue
         event = _event(words(key))
-        if event is not None and (event in _CHANGED or (created and event in _MADE)):
-            later = ENDS_AFTER if event in _ENDS else FINISHED_AFTER if event in _FINISHED else None
-            stamped = _in_form_of(value, moment + later if later is not None else moment)
+        if event is not None and (event in CHANGED_EVENTS or (created and event in _MADE)):
+            later = ENDS_AFTER if event in END_EVENTS else FINISHED_AFTER if event in FINISHED_EVENTS else timedelta(0)
+            stamped = _in_form_of(value, moment + later)
             if stamped is not None:
                 record[key] = stamped
 

@@ -37,6 +37,7 @@ from covert.imports.fieldvalues import (
     vary_example,
 )
 from covert.imports.record_keys import PROJECT_KEYS, fold_key, path_project
+from covert.imports.record_times import CHANGED_EVENTS, CREATED_EVENTS, END_EVENTS, FINISHED_EVENTS
 from covert.imports.resources import words
 from covert.imports.rowforms import filler
 from covert.imports.stated_values import stated_values
@@ -222,12 +223,11 @@ class Plan:
     ordered: tuple[tuple[str, str], ...]
 
 
-_FIRST_EVENTS = ("create", "created", "creation", "insert", "inserted", "start", "started", "begin", "registered",
-                 "published", "opened", "submit", "submitted", "submission", "issued", "requested", "enqueued",
-                 "queued")
-_LATER_EVENTS = ("update", "updated", "modified", "modify", "last", "end", "ended", "completed", "closed",
-                 "finished", "expire", "expires", "expiry", "expiration", "resolved", "deleted", "archived",
-                 "complete", "completion", "finish", "suspended", "stopped", "cancelled", "canceled", "terminated")
+# what happens to a record first and what later (creation before the last update, a start before an end): the
+# events record_times stamps on a written record, and a few it never stamps
+_FIRST_EVENTS = CREATED_EVENTS | {"start", "started", "begin", "opened", "issued", "queued"}
+_LATER_EVENTS = CHANGED_EVENTS | END_EVENTS | FINISHED_EVENTS | {
+    "last", "closed", "resolved", "deleted", "archived", "suspended", "stopped", "cancelled", "canceled", "terminated"}
 
 
 def _plan(schema: dict[str, Any], depth: int) -> Plan:
@@ -619,17 +619,23 @@ def _string(schema: dict[str, Any], name: str, rng: random.Random, ctx: ValueCon
     if plan.high is not None and len(text) > plan.high:
         text = text[:plan.high]
     if len(text) < plan.low:
-        text = _padded(text, plan.low, plan.kind in _TEXT_KINDS, rng)[:max(plan.low, plan.high or 0) or None]
+        text = _padded(text, plan.low, plan.high, plan.kind in _PROSE_KINDS, rng)
     return text
 
 
-def _padded(text: str, low: int, words_: bool, rng: random.Random) -> str:
-    """``text`` made ``low`` characters long: a text by more words of its kind, an id or code by more of
-    its own characters drawn at random (a DynamoDB shard id "jhgacsf576kq0v...", never "jhgacsf576xxxxxxxx")."""
-    while words_ and len(text) < low:
+_PROSE_KINDS = frozenset(("text", "message", "title", "display_name"))
+_LETTERS_DIGITS = _LOWER + _LOWER.upper() + _DIGITS
+
+
+def _padded(text: str, low: int, high: int | None, prose: bool, rng: random.Random) -> str:
+    """``text`` made at least ``low`` characters long (at most ``high``): prose by more words, an id or code
+    by more of its own kind of characters drawn at random (a DynamoDB shard id "jhgacsf576kq0v...", never
+    "jhgacsf576xxxxxxxxxxxxxxxxxx")."""
+    while prose and len(text) < low:
         text = f"{text} {_choice(rng, QUALIFIERS)}"
-    alphabet = _DIGITS if text.isdigit() else (_LOWER + _DIGITS if text == text.lower() else _WORD_CHARS[:62])
-    return text + "".join(_choice(rng, alphabet) for _ in range(low - len(text)))
+    alphabet = _DIGITS if text.isdigit() else (_LOWER + _DIGITS if text == text.lower() else _LETTERS_DIGITS)
+    text += "".join(_choice(rng, alphabet) for _ in range(low - len(text)))
+    return text if high is None or high < low else text[:high]
 
 
 _ARN_SERVICE = re.compile(r"^\^?arn:aws(?:\[[^\]]*\][*+?]?)?:([a-z0-9-]+):")

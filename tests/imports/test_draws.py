@@ -472,7 +472,7 @@ def test_a_field_reads_as_what_it_is_by_its_words_and_description() -> None:
     assert kind("antennaModel", "If an external antenna is used, the antenna model is optionally provided") == \
         "category:device_model"
     assert kind("baseModel") == kind("model", "The language model that answers") == "category:model"
-    assert kind("pricingModel") == "category:scheme"
+    assert kind("pricingModel") == "category:scheme" and kind("consistencyModel") == "category:type"
     assert kind("admissionPolicy", "The cache-level entry admission policy.") == "category:policy"
     assert kind("deletionPolicy") == "category:retention_policy"
     assert kind("bucketPolicy") == kind("Policy") == kind("accessPolicy", "The policy as JSON") == "json"
