@@ -477,6 +477,7 @@ def _own_nouns(list_key: str, tool: str) -> set[str]:
 
 
 def _called(query_norm: str, value: str) -> bool:
-    """Whether a (normalised) request calls something ``value`` ("named X", "called X")."""
+    """Whether a (normalised) request calls something ``value`` ("named X", "called X"), the whole of its name."""
     said = normalized(value)
-    return bool(said) and (f"called {said}" in query_norm or f"named {said}" in query_norm)
+    # the whole name: "the file called internal-file-9" calls nothing "internal"
+    return bool(said) and re.search(rf"\b(?:called|named) {re.escape(said)}(?![\w-]|\.\w)", query_norm) is not None

@@ -333,6 +333,13 @@ def test_a_record_called_by_a_field_that_is_no_name_is_counted_by_the_audit(rows
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["list_by_foreign_name"].flagged] == \
         ["called_by_other_field"]
+    # a field's value that only begins the name the user gives calls nothing by it
+    user["content"] = user["content"].replace("the note called fraud.example.org", "the note called fraud.example.org-2")
+    assert audit_rows([row], "sft").results["list_by_foreign_name"].flagged == []
+    user["content"] = user["content"].replace("fraud.example.org-2", "fraud-west")
+    output["teamDrivePermissionType"] = "fraud"
+    tool["content"] = json.dumps(output)
+    assert audit_rows([row], "sft").results["list_by_foreign_name"].flagged == []
 
 
 def _renames(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
