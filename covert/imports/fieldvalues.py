@@ -358,8 +358,9 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "username"
     if last in ("firstname", "first", "given") or joined.endswith(("firstname", "givenname")):
         return "first_name"
-    if last in ("lastname", "surname", "family") or joined.endswith(("lastname", "familyname", "surname")):
-        return "last_name"
+    if last in ("lastname", "surname") or (last == "family" and prev in ("", "name")) or \
+            joined.endswith(("lastname", "familyname", "surname")):
+        return "last_name"  # a person's family name; DocDB's DBParameterGroupFamily is no surname
     if last in ("by",) or (last == "user" and prev in ("created", "updated", "modified", "last")):
         return "email"
     if last in ("password", "passphrase", "passwd"):
@@ -512,6 +513,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
     if last in ("display",) or (last == "name" and prev in ("display", "friendly", "pretty", "human")):
         return "display_name"
     if last in ("name", "names", "fullname") or joined.endswith("fullname"):
+        if prev == "group" and len(parts) > 2 and parts[-3] not in _PEOPLE_GROUPS:
+            return "resource_name:group"  # a DB parameter group's or subnet group's name, not a team's
         return _name_kind(prev, desc)
     if last in _PERSON_NOUNS or last in ("assignee", "owner", "author"):
         return "person"
@@ -534,6 +537,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
     return None
 
 
+_PEOPLE_GROUPS = frozenset(("user", "users", "team", "contact", "member", "members", "people", "admin", "owner",
+                            "mail", "email", "distribution", "access", "display"))
 _AI_WORDS = frozenset(("ai", "ml", "llm", "language", "embedding", "embeddings", "foundation", "generative", "genai",
                        "inference", "prediction", "chat", "completion", "bedrock", "vertex", "tuned", "base"))
 _PRICING_WORDS = frozenset(("pricing", "billing", "licensing", "license", "payment", "charging", "cost", "revenue",

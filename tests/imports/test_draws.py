@@ -482,6 +482,10 @@ def test_a_field_reads_as_what_it_is_by_its_words_and_description() -> None:
         "category:pattern"
     assert kind("pattern", "A pattern the names must match") == kind("filePattern") == "regex"
     assert kind("accountId", "Account ID of this ad.", "int64") == "id_number"
+    # DocDB: a parameter group's family and a subnet group's name are no surname and no team
+    assert kind("DBParameterGroupFamily") == "category:family" and kind("family") == kind("lastName") == "last_name"
+    assert kind("DBSubnetGroupName") == kind("CacheParameterGroupName") == "resource_name:group"
+    assert kind("groupName") == kind("userGroupName") == "team"
     google = context_for("google:dfareporting:v4")
     for seed in range(20):
         rng = random.Random(seed)
