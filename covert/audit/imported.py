@@ -7,7 +7,8 @@ answer that names nothing of what was done, key twins (``sid``/``Sid``) with dif
 empty objects, records that contradict the scope or parent they were asked for, a system
 prompt with repeated or broken nouns, arguments of the wrong kind, a new record in a final state, parallel
 writes that differ in one number only, a list named by another record's name field, an update answer
-that names the record by the name it was just given, an ARN no AWS service writes.
+that names the record by the name it was just given, an ARN no AWS service writes, times of one record
+out of the order their names say.
 """
 
 from __future__ import annotations
@@ -156,6 +157,53 @@ def case_twin_keys(view: RowView) -> Verdict | None:
                 stack.extend(item.values())
             elif isinstance(item, list):
                 stack.extend(item)
+    return OK
+
+
+# times of one record that say in which order things happened: a record is made before it is changed,
+# deleted or expires, and something starts before it ends (the audit's own words, not the generator's)
+_MADE_WORDS = frozenset(("create", "created", "creation", "registered", "registration", "submitted", "issued"))
+_CHANGED_WORDS = frozenset(("update", "updated", "modified", "modification", "changed", "edited", "deleted",
+                            "deletion", "expire", "expires", "expired", "expiration", "expiry"))
+_START_WORDS = frozenset(("start", "started", "begin", "began", "beginning"))
+_END_WORDS = frozenset(("end", "ended", "finish", "finished", "complete", "completed", "completion", "stop",
+                        "stopped"))
+_ORDERS = ((_MADE_WORDS, _CHANGED_WORDS), (_START_WORDS, _END_WORDS))
+_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?")
+
+
+def _times_out_of_order(record: dict[str, Any]) -> str | None:
+    """``"earlier=... later=..."`` for the first pair of ``record``'s own time fields whose order its words
+    say (made before changed, started before ended) and whose values say the opposite, else ``None``. Times
+    are compared as ISO-8601 text in UTC (``Z``), the form covert writes; other forms are not compared."""
+    times = {k: v[:19] for k, v in record.items() if isinstance(v, str) and _ISO_TIME.match(v)
+             and (len(v) == 10 or v.endswith("Z"))}
+    if len(times) < 2:
+        return None
+    said = {k: set(key_words(str(k))) for k in times}
+    for first, then in _ORDERS:
+        earlier = [k for k in times if said[k] & first and not said[k] & then]
+        later = [k for k in times if said[k] & then and not said[k] & first]
+        for a in earlier:
+            for b in later:
+                if len(times[a]) == len(times[b]) and times[a] > times[b]:
+                    return f"{a}={record[a]!r} {b}={record[b]!r}"
+    return None
+
+
+@check("times_out_of_order", "imported outputs holding a record changed, deleted or expired before it was made, or "
+       "ended before it started (createTime after updateTime, endDate before startDate)", 0.0)
+def times_out_of_order(view: RowView) -> Verdict | None:
+    """Imported rows with outputs. Flagged when one object of an output has a made-like time (create,
+    registered, submitted, issued) later than a changed-like one (update, modified, deleted, expire), or a
+    start-like time later than an end-like one, both ISO-8601 in UTC."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        for record in _objects(call.output):
+            found = _times_out_of_order(record)
+            if found is not None:
+                return _flag("out_of_order", f"{call.name}: {found}")
     return OK
 
 

@@ -23,7 +23,14 @@ import orjson
 from covert.env import Environment, State, ToolError, ToolSpec
 from covert.env.jsonsafe import canonical_json
 from covert.env.schema import ENTITY_KEY
-from covert.imports.bound import TOOL_NAME, BindError, BoundTool, clean_schema, typed_schema
+from covert.imports.bound import (
+    INTEGER_TEXT_FORMATS,
+    TOOL_NAME,
+    BindError,
+    BoundTool,
+    clean_schema,
+    typed_schema,
+)
 from covert.imports.fieldvalues import (
     AWS_HOME_REGION,
     GOOGLE_REGION_CITIES,
@@ -73,7 +80,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "20"
+BINDER_VERSION = "21"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -474,9 +481,12 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
         made = f"{qualifier}-{slug}-{n}"
         # a domain known by its name is a host name ("billing-domain-2.example.com", not "billing-domain-2")
         return made if filler(resource.id_field, made) is None else f"{made}.example.com"
-    # an opaque id as services hand them out (``acctok-7f3a9c21e04b``), the same for the same table and n
-    prefix = "".join(w[:3] for w in resource.noun.split())[:6] or "rec"
-    candidate = f"{prefix}-{hashlib.sha256(f'{api}:{resource.table}:{n}'.encode()).hexdigest()[:12]}"
+    digest = hashlib.sha256(f'{api}:{resource.table}:{n}'.encode()).hexdigest()
+    if schema.get("format") in INTEGER_TEXT_FORMATS:  # an int64 id written as text (a DCM profileId): digits
+        candidate = str(10**9 + int(digest[:12], 16) % (9 * 10**9))
+    else:  # an opaque id as services hand them out (``acctok-7f3a9c21e04b``), the same for the same table and n
+        prefix = "".join(w[:3] for w in resource.noun.split())[:6] or "rec"
+        candidate = f"{prefix}-{digest[:12]}"
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         try:

@@ -252,6 +252,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "language"
     if prev == "security" and last in ("group", "groups"):  # an EC2 security group's id ("sg-0f3a..."), not a team
         return "id:group"
+    if ("kms" in parts or prev == "crypto") and last in ("name", "key", "id", "arn") and "ring" not in parts:
+        return "kms_key_version" if "version" in parts else "kms_key"  # a key's path or ARN, not "search-key-14"
     if last in ("url", "uri", "link", "href", "homepage", "website", "endpoint", "urls", "uris", "links",
                 "webhook", "callback") or joined.endswith(("url", "uri")):
         if "avatar" in joined or "image" in joined or "photo" in joined or "icon" in joined or "logo" in joined:
@@ -522,8 +524,12 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "company"
     if last == "group" and prev == "age":  # a listing's ageGroup: "adult", not a team
         return "age_group"
+    if last == "group" and prev in _RESOURCE_GROUPS:  # a resourceGroup or placementGroup is named as a resource
+        return "resource_name:group"
     if last in ("team", "group", "department", "squad", "unit", "division"):
         return "team"
+    if last == "position" and prev in _PLACE_IN_TEXT:  # a range's endPosition is an offset, not a job title
+        return "numeric:position"
     if last in ("job", "occupation", "position", "profession"):
         return "job"
     if last in ("slug",):
@@ -539,6 +545,14 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
 
 _PEOPLE_GROUPS = frozenset(("user", "users", "team", "contact", "member", "members", "people", "admin", "owner",
                             "mail", "email", "distribution", "access", "display"))
+# what a position that is no job is a place in ("startPosition" of a text range, "cursorPosition")
+_PLACE_IN_TEXT = frozenset(("start", "end", "begin", "current", "cursor", "byte", "char", "character", "offset",
+                            "scroll", "read", "write", "initial", "final", "playback", "stream", "file", "text"))
+# what a group that is no group of people gathers ("resourceGroup", "securityGroup", "placementGroup")
+_RESOURCE_GROUPS = frozenset(("resource", "resources", "security", "subnet", "parameter", "placement", "scaling",
+                              "target", "node", "instance", "replication", "option", "cache", "cluster", "capacity",
+                              "host", "volume", "availability", "rule", "endpoint", "device", "thing", "server",
+                              "task", "worker", "consumer", "network", "storage", "billing", "ad", "line", "item"))
 _AI_WORDS = frozenset(("ai", "ml", "llm", "language", "embedding", "embeddings", "foundation", "generative", "genai",
                        "inference", "prediction", "chat", "completion", "bedrock", "vertex", "tuned", "base"))
 _PRICING_WORDS = frozenset(("pricing", "billing", "licensing", "license", "payment", "charging", "cost", "revenue",
@@ -1190,10 +1204,11 @@ def _make_code(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
         return f"{_pick(rng, ('sk', 'tok', 'key', 'ak'))}_{_alnum(rng, 24)}"
     if kind == "page_token":
         return _alnum(rng, 16)
-    if kind == "kms_key":
+    if kind in ("kms_key", "kms_key_version"):
         if ctx.provider == "aws":
             return _arn(rng, ctx, ["kms", "key"])
-        return f"projects/{resource_slug(rng, ctx, 'prod')}/locations/{region(rng, ctx)}/keyRings/{_pick(rng, QUALIFIERS)}/cryptoKeys/{_pick(rng, QUALIFIERS)}-key"
+        key = f"projects/{resource_slug(rng, ctx, 'prod')}/locations/{region(rng, ctx)}/keyRings/{_pick(rng, QUALIFIERS)}/cryptoKeys/{_pick(rng, QUALIFIERS)}-key"
+        return f"{key}/cryptoKeyVersions/{_num(rng, 1, 4)}" if kind == "kms_key_version" else key
     if kind == "certificate":
         return f"-----BEGIN CERTIFICATE-----\nMII{_alnum(rng, 40)}\n-----END CERTIFICATE-----"
     if kind == "version":

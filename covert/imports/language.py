@@ -51,6 +51,11 @@ def shown(text: str) -> str:
 def field_words(name: str) -> str:
     """A field name in words (``createdAt`` -> "creation date", ``display_name`` -> "display name")."""
     parts = words(name)
+    if len(parts) > 1 and parts[-1] == "by" and parts[-2] in _AGENT_NOUNS:  # CreatedBy: "creator", not "created by"
+        head, lead = _AGENT_NOUNS[parts[-2]], parts[:-2]
+        if lead and lead[-1] == "last" and head.startswith("last "):
+            lead = lead[:-1]  # LastModifiedBy: "last editor"
+        return shown(" ".join([*lead, head]))
     if parts and parts[-1] in ("at", "on", "time", "timestamp", "date") and len(parts) > 1:
         last = parts[-2]
         head = _EVENT_NOUNS.get(last)
@@ -74,6 +79,12 @@ _EVENT_NOUNS = {"created": "creation", "create": "creation", "creation": "creati
                 "end": "end", "begin": "start", "expire": "expiry", "expiry": "expiry", "expiration": "expiry", "expires": "expiry",
                 "published": "publication", "publish": "publication", "insert": "creation", "inserted": "creation", "last_modified": "last change"}
 
+
+# who did what a ``...By`` field names ("the created by of our ruleset" is no phrase)
+_AGENT_NOUNS = {"created": "creator", "modified": "last editor", "updated": "last editor", "changed": "last editor",
+                "edited": "last editor", "owned": "owner", "requested": "requester", "approved": "approver",
+                "submitted": "submitter", "reviewed": "reviewer", "uploaded": "uploader", "published": "publisher",
+                "invited": "inviter", "resolved": "resolver"}
 
 _SAID_AS_YOU = ("us", "uni", "uti", "ur", "eu", "uk", "one", "once")
 _VOWEL_LETTERS = "AEFHILMNORSX"  # letters said with a vowel first: an IP set, an SQL database, an MFA device

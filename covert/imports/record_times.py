@@ -32,7 +32,7 @@ ENDS_AFTER = timedelta(days=30)
 # when the making of a record finished: a glossary submitted now ends a moment later, never in 2022
 FINISHED_EVENTS = frozenset(("end", "ended", "complete", "completed", "completion", "finish", "finished", "done"))
 FINISHED_AFTER = timedelta(minutes=2)
-CHANGED_EVENTS = frozenset(("updated", "update", "modified", "modification", "modify", "changed"))
+CHANGED_EVENTS = frozenset(("updated", "update", "modified", "modification", "modify", "changed", "edited"))
 _LEADS = frozenset(("last", "date", "time", "max"))  # LastUpdated, date_created, maxExpireTime
 _MADE = CREATED_EVENTS | END_EVENTS | FINISHED_EVENTS  # stamped on a record a create makes
 _EVENTS = CREATED_EVENTS | CHANGED_EVENTS | END_EVENTS | FINISHED_EVENTS
@@ -58,12 +58,33 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
             if depth < _MAX_DEPTH:
                 _stamp(value, moment, created, depth + 1)
             continue
-        event = _event(words(key))
+        said = words(key)
+        event = _event(said)
         if event is not None and (event in CHANGED_EVENTS or (created and event in _MADE)):
             later = ENDS_AFTER if event in END_EVENTS else FINISHED_AFTER if event in FINISHED_EVENTS else timedelta(0)
             stamped = _in_form_of(value, moment + later)
             if stamped is not None:
                 record[key] = stamped
+        elif created and _AFTER_MAKING.intersection(said):
+            # nothing of a record made now changed or ran out before it was made (a repository created now
+            # whose mirror_updated is in 2023, an object whose retentionExpirationTime is past)
+            later = ENDS_AFTER if END_EVENTS.intersection(said) else timedelta(0)
+            stamped = _in_form_of(value, moment + later)
+            if stamped is not None and _before(value, stamped):
+                record[key] = stamped
+
+
+_AFTER_MAKING = CHANGED_EVENTS | END_EVENTS  # what a field whose name says it anywhere tells of a record
+
+
+def _before(value: Any, moment: Any) -> bool:
+    """Whether ``value`` is an earlier time than ``moment`` written in the same form (epoch numbers, or
+    RFC 3339 and dates compared to the second); other forms are never called earlier."""
+    if isinstance(value, int) and isinstance(moment, int):
+        return value < moment
+    if isinstance(value, str) and isinstance(moment, str) and (_RFC3339.match(value) or _DATE.match(value)):
+        return value[:19] < moment[:19]
+    return False
 
 
 def _event(parts: list[str]) -> str | None:

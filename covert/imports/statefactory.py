@@ -225,6 +225,8 @@ class Plan:
 
 # what happens to a record first and what later (creation before the last update, a start before an end): the
 # events record_times stamps on a written record, and a few it never stamps
+_TIME_KINDS = ("timestamp", "date")  # the kinds of field whose values are put in order
+_ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")  # a time put in order is compared as written (RFC 3339 or a date)
 _FIRST_EVENTS = CREATED_EVENTS | {"start", "started", "begin", "opened", "issued", "queued"}
 _LATER_EVENTS = CHANGED_EVENTS | END_EVENTS | FINISHED_EVENTS | {
     "last", "closed", "resolved", "deleted", "archived", "suspended", "stopped", "cancelled", "canceled", "terminated"}
@@ -263,7 +265,7 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
         else:
             seen[folded] = name
         if isinstance(sub, dict) and _may_be_text(sub.get("type")) and \
-                field_kind(name, str(sub.get("description") or "")[:300], str(sub.get("format") or "")) == "timestamp":
+                field_kind(name, str(sub.get("description") or "")[:300], str(sub.get("format") or "")) in _TIME_KINDS:
             parts = words(name)
             if any(p in _FIRST_EVENTS for p in parts):
                 firsts.append(name)
@@ -284,14 +286,16 @@ _WHEN_WORDS = frozenset(("time", "at", "date", "timestamp", "on"))
 
 def _says_deleted(name: str) -> bool:
     """Whether an optional field says its record was deleted, or when (``deleted``, ``isTrashed``,
-    ``deleteTime``, ``deleted_at``, ``purgeTime``, ``DeletionDate``): set only on records that are gone,
+    ``deleteTime``, ``deleted_at``, ``purgeTime``, ``DeletionDate``, ``timeDeleted``): set only on records that are gone,
     which a state's records are not."""
     parts = words(name)
     if parts[:1] == ["is"]:
         parts = parts[1:]
     if len(parts) == 1:  # "deleted": true, "isTrashed": true
         return parts[0] in ("deleted", "trashed", "purged", "destroyed")
-    return len(parts) >= 2 and parts[-1] in _WHEN_WORDS and any(p in _DELETION_WORDS for p in parts[:-1])
+    # the time word before or after ("deleteTime", "timeDeleted": a Cloud Storage object's)
+    return len(parts) >= 2 and (parts[-1] in _WHEN_WORDS or parts[0] in _WHEN_WORDS) and \
+        any(p in _DELETION_WORDS for p in parts)
 
 
 def _meaningless(name: str, schema: Any, siblings: frozenset[str]) -> bool:
@@ -337,8 +341,8 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
             out[name] = value_for(sub, name, rng, depth, ctx, plan.siblings)
     for first, later in plan.ordered:  # what happened first carries the earlier time
         a, b = out.get(first), out.get(later)
-        if isinstance(a, str) and isinstance(b, str) and len(a) == len(b) and a > b:
-            out[first], out[later] = b, a
+        if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and a[:19] > b[:19]:
+            out[first], out[later] = b, a  # compared to the second ("...:01.268Z" beside "...:00Z")
     return out
 
 

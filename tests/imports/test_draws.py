@@ -486,6 +486,16 @@ def test_a_field_reads_as_what_it_is_by_its_words_and_description() -> None:
     assert kind("DBParameterGroupFamily") == "category:family" and kind("family") == kind("lastName") == "last_name"
     assert kind("DBSubnetGroupName") == kind("CacheParameterGroupName") == "resource_name:group"
     assert kind("groupName") == kind("userGroupName") == "team"
+    # a launch wizard deployment's resourceGroup read "Reliability team"
+    assert kind("resourceGroup") == kind("placementGroup") == "resource_name:group" and kind("salesGroup") == "team"
+    # Speech's phrase sets had "kmsKeyName": "search-key-14"; Books' text ranges "endPosition": "Intelligence analyst"
+    assert kind("kmsKeyName") == kind("KmsKeyId") == "kms_key" and kind("kmsKeyVersionName") == "kms_key_version"
+    assert kind("endPosition") == kind("startPosition") == "numeric:position" and kind("jobPosition") == "job"
+    google, aws = context_for("google:speech:v1", "phrase set"), context_for("botocore:kafka:2018-11-14", "cluster")
+    assert re.fullmatch(r"projects/[\w-]+/locations/[\w-]+/keyRings/[\w-]+/cryptoKeys/[\w-]+/cryptoKeyVersions/\d",
+                        make_value("kms_key_version", random.Random(3), google, "kmsKeyVersionName"))
+    assert make_value("kms_key", random.Random(3), aws, "KmsKeyId").startswith("arn:aws:kms:us-east-1:")
+    assert make_value("numeric:position", random.Random(3), google, "endPosition").isdigit()
     google = context_for("google:dfareporting:v4")
     for seed in range(20):
         rng = random.Random(seed)

@@ -6,6 +6,7 @@ on them are deterministic."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,10 @@ def test_no_word_said_twice_in_field_words_and_made_names() -> None:
 
     assert field_words("last_updated") == "last update date" and field_words("lastUpdated") == "last update date"
     assert field_words("lastModifiedTime") == "last change date"
+    # "Do you know the created by of our ruleset?" "Its created by is ..." : who did it, by its agent noun
+    assert field_words("CreatedBy") == field_words("created_by") == "creator"
+    assert field_words("LastModifiedBy") == field_words("lastUpdatedBy") == "last editor"
+    assert field_words("ownedBy") == "owner" and field_words("passedBy") == "passed by"
     ctx = ValueContext(noun="mobile runner")
     for seed in range(300):
         rng = random.Random(seed)
@@ -294,6 +299,23 @@ def test_a_record_known_by_its_domain_name_is_a_host() -> None:
     queue = Resource("queues", "queue", "queues", "queue_name", "QueueName",
                      {"type": "object", "properties": {"QueueName": {"type": "string"}}})
     assert "." not in new_id(queue, "botocore:sqs", 1)  # other names stay names
+
+
+def test_a_new_int64_id_is_digits_and_other_ids_stay_opaque() -> None:
+    """DCM's user profiles keep ``profileId`` as an int64 written as text: a new one read
+    ``usepro-4a62f52f865d``. It is digits now, the same for the same table and n; an id of no format keeps
+    the opaque style services hand out."""
+    from covert.imports.bind import new_id
+    from covert.imports.resources import Resource
+
+    profiles = Resource("user_profiles", "user profile", "user profiles", "user_profile_id", "profileId",
+                        {"type": "object", "properties": {"profileId": {"type": "string", "format": "int64"}}})
+    made = [new_id(profiles, "google:dfareporting", n) for n in range(1, 6)]
+    assert all(m.isdigit() and len(m) == 10 for m in made) and len(set(made)) == 5, made
+    assert made[0] == new_id(profiles, "google:dfareporting", 1)
+    pairs = Resource("key_pairs", "key pair", "key pairs", "key_pair_id", "keyPairId",
+                     {"type": "object", "properties": {"keyPairId": {"type": "string"}}})
+    assert re.fullmatch(r"keypai-[0-9a-f]{12}", new_id(pairs, "google:gmail", 1))
 
 
 def test_a_name_of_joined_words_is_no_opaque_id() -> None:

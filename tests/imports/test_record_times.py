@@ -130,3 +130,41 @@ def test_a_listed_record_holds_what_the_list_requires_of_it() -> None:
     for seed in range(5):
         listed = api.environment(api.make_state(random.Random(seed))).call("ListQueues", {})
         assert listed["Queues"] and all(r["Status"] in ("ACTIVE", "FAILED") and r["CreatedAt"] for r in listed["Queues"])
+
+
+def test_nothing_of_a_record_made_now_changed_or_ran_out_before_it_was_made() -> None:
+    """A Gitea repository created in the task said ``"mirror_updated": "2023-02-08T03:28:54Z"`` and a Cloud
+    Storage object ``"retentionExpirationTime": "2024-10-26T02:27:26Z"``: a field whose name says a change
+    or an end anywhere holds no time before the making; later times and other fields are left alone."""
+    repo = {"created_at": "2022-01-01T00:00:00Z", "mirror_updated": "2023-02-08T03:28:54Z",
+            "timeStorageClassUpdated": "2027-03-01T00:00:00Z", "retentionExpirationTime": "2024-10-26T02:27:26Z",
+            "FunctionUpdateBlockDate": "2022-03-25", "versionTime": "2024-02-02T00:00:00Z", "pushedAt": 1650000000}
+    stamp_written(repo, created=True)
+    assert repo == {"created_at": "2026-01-15T09:30:00Z", "mirror_updated": "2026-01-15T09:30:00Z",
+                    "timeStorageClassUpdated": "2027-03-01T00:00:00Z",
+                    "retentionExpirationTime": "2026-02-14T09:30:00Z", "FunctionUpdateBlockDate": "2026-01-15",
+                    "versionTime": "2024-02-02T00:00:00Z", "pushedAt": 1650000000}
+    listed = {"mirror_updated": "2023-02-08T03:28:54Z"}
+    stamp_written(listed, created=False)  # a record changed now was made long ago: nothing to move
+    assert listed == {"mirror_updated": "2023-02-08T03:28:54Z"}
+
+
+def test_a_seeded_record_keeps_its_times_and_dates_in_order_and_is_not_deleted() -> None:
+    """Lambda's runtimes said ``FunctionCreateBlockDate`` 2025-07-18 beside ``FunctionUpdateBlockDate``
+    2022-03-25 (dates, not timestamps), GitHub's teams ``created_at`` with milliseconds after an
+    ``updated_at`` without, and a live Cloud Storage object had a ``timeDeleted``."""
+    from covert.imports.statefactory import record
+
+    schema = {"type": "object", "required": ["FunctionCreateBlockDate", "FunctionUpdateBlockDate", "created_at",
+                                             "updated_at"],
+              "properties": {"FunctionCreateBlockDate": {"type": "string", "format": "date"},
+                             "FunctionUpdateBlockDate": {"type": "string", "format": "date"},
+                             "created_at": {"type": "string", "format": "date-time",
+                                            "example": "2025-10-15T13:53:01.268Z"},
+                             "updated_at": {"type": "string", "format": "date-time"},
+                             "timeDeleted": {"type": "string", "format": "date-time"}}}
+    for seed in range(40):
+        made = record(schema, random.Random(seed))
+        assert "timeDeleted" not in made
+        assert made["FunctionCreateBlockDate"] <= made["FunctionUpdateBlockDate"], made
+        assert made["created_at"][:19] <= made["updated_at"][:19], made

@@ -94,7 +94,7 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
     for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees",
-                 "malformed_arn", "create_terminal_status"):
+                 "malformed_arn", "create_terminal_status", "times_out_of_order"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -360,3 +360,23 @@ def test_a_rename_is_said_as_one_and_the_audit_counts_a_tautology(rows: list[dic
     row["messages"][-1]["content"] = f"The record {new_name} now has the name {new_name}."
     report = audit_rows([row], "sft")
     assert [kind for _id, kind, _detail in report.results["renamed_by_new_name"].flagged] == ["renamed_by_new_name"]
+
+
+def test_times_out_of_the_order_their_names_say_are_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """A record updated, deleted or expired before it was made, or ended before it started, is flagged;
+    times in order, a versionTime before the making (a backup's data is older than the backup), and times
+    in forms the audit does not compare pass."""
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    flagged = []
+    for extra in ({"createTime": "2026-01-15T09:30:00Z", "updateTime": "2026-01-15T09:30:00Z"},
+                  {"created_at": "2025-10-15T13:53:01.268Z", "updated_at": "2025-11-01T00:00:00Z"},
+                  {"createTime": "2026-01-15T09:30:00Z", "versionTime": "2024-02-02T00:00:00Z"},
+                  {"startDate": "Mon, 05 Jan 2026 10:00:00 GMT", "endDate": "Fri, 02 Jan 2026 10:00:00 GMT"},
+                  {"created_at": "2026-01-15T09:30:52Z", "mirror_updated": "2023-02-08T03:28:54Z"},
+                  {"timeCreated": "2026-01-15T09:30:52Z", "retentionExpirationTime": "2024-10-26T02:27:26Z"},
+                  {"FunctionCreateBlockDate": "2025-07-18", "FunctionUpdateBlockDate": "2022-03-25"},
+                  {"detail": {"startTime": "2024-05-01T10:00:00Z", "endTime": "2024-04-30T10:00:00Z"}}):
+        tool["content"] = json.dumps({**output, **extra})
+        flagged.append([kind for _id, kind, _detail in audit_rows([row], "sft").results["times_out_of_order"].flagged])
+    assert flagged == [[], [], [], [], *[["out_of_order"]] * 4]
