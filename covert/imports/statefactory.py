@@ -798,18 +798,32 @@ def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> 
     record has none an ARN can hold)."""
     noun_key = "".join(noun.split()).lower()
     own = {"arn", noun_key + "arn"}
+    # a person or company beside the record (a KMS key's KeyManager "CUSTOMER") is not what it is called
     names = [(k == id_field, v) for k, v in rec.items()  # DomainName is a domain's name, though it reads as a host
-             if (names_record(k) or k.lower() == noun_key + "name") and isinstance(v, str) and ARN_NAME.match(v)]
+             if (k.lower() == noun_key + "name" or (names_record(k) and field_kind(k) not in _BESIDE_A_RECORD))
+             and isinstance(v, str) and ARN_NAME.match(v)]
     name = min(names, key=lambda pair: pair[0])[1] if names else None  # a name beside the id first, else the id
     if name is None:
+        key = rec.get(id_field)  # a record with no name: its ARN ends in its id (":key/1234abcd-..."), as AWS's do
+        if not isinstance(key, str) or not ARN_NAME.match(key):
+            return None
+        _end_arns_in(rec, key, own, id_field)
         return None
+    _end_arns_in(rec, name, own, id_field)
+    return name
+
+
+_BESIDE_A_RECORD = frozenset(("person", "company"))
+
+
+def _end_arns_in(rec: dict[str, Any], name: str, own: set[str], id_field: str) -> None:
+    """Make ``rec``'s own ARNs (its keys folding to one of ``own``) end in ``name``."""
     for key, value in rec.items():
         if key == id_field or fold_key(key) not in own or not isinstance(value, str):
             continue
         if value.startswith("arn:") and value.count(":") >= 5:
             head, sep, _ = value.rpartition("/") if "/" in value.split(":", 5)[5] else value.rpartition(":")
             rec[key] = f"{head}{sep}{name}"
-    return name
 
 
 def project_names_its_path(rec: dict[str, Any], id_field: str) -> None:

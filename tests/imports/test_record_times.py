@@ -168,3 +168,19 @@ def test_a_seeded_record_keeps_its_times_and_dates_in_order_and_is_not_deleted()
         assert "timeDeleted" not in made
         assert made["FunctionCreateBlockDate"] <= made["FunctionUpdateBlockDate"], made
         assert made["created_at"][:19] <= made["updated_at"][:19], made
+
+
+def test_a_records_own_arn_ends_in_its_name_or_else_its_id() -> None:
+    """KMS keys made in a task read ``"Arn": "arn:aws:kms:...:key/CUSTOMER"`` (their ``KeyManager``, a person
+    by its word) beside ``"KeyId": "key-6ef5a53b7703"``: a record with no name has an ARN ending in its id;
+    one with a name, in its name; another resource's ARN stays as it is."""
+    from covert.imports.statefactory import arn_names_its_record
+
+    key = {"KeyId": "1234abcd-12ab-34cd-56ef-1234567890ab", "KeyManager": "CUSTOMER",
+           "Arn": "arn:aws:kms:us-east-1:486231162704:key/9f0e", "RoleArn": "arn:aws:iam::486231162704:role/etl"}
+    assert arn_names_its_record(key, "key", "KeyId") is None
+    assert key["Arn"] == "arn:aws:kms:us-east-1:486231162704:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+    assert key["RoleArn"] == "arn:aws:iam::486231162704:role/etl"
+    vault = {"VaultName": "video-vault", "Owner": "Ana Lopez", "VaultARN": "arn:aws:glacier:us-east-1:1:vaults/v-1"}
+    assert arn_names_its_record(vault, "vault", "") == "video-vault"
+    assert vault["VaultARN"] == "arn:aws:glacier:us-east-1:1:vaults/video-vault"
