@@ -430,7 +430,7 @@ def create_terminal_status(view: RowView) -> Verdict | None:
                 # a status object says its state in its own fields: "status": {"statusCode": "DELETING"}
                 for said in ([value] if isinstance(value, str) else
                              [v for v in value.values() if isinstance(v, str)] if isinstance(value, dict) else []):
-                    if own and said.lower().replace("_", "") in _FINAL:
+                    if own and (said.lower().replace("_", "") in _FINAL or rowforms.ending_state(said)):
                         return _flag("final_status", f"{call.name}: {key}={said}")
                     if rowforms.troubled_state(said):
                         return _flag("failing_status", f"{call.name}: {key}={said}")

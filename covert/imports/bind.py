@@ -60,6 +60,7 @@ from covert.imports.resources import (
 from covert.imports.rowforms import (
     FINAL_STATES,
     ended_flag,
+    ending_state,
     failure_field,
     failure_said,
     filler,
@@ -1135,14 +1136,14 @@ def _first_rank(state: str) -> int | None:
     if folded in _FIRST_STATES:
         return _FIRST_STATES.index(folded)
     said = key_words(state)
-    if troubled_state(state) or "not" in said or not FINAL_STATES.isdisjoint(said):
+    if troubled_state(state) or ending_state(state) or "not" in said or not FINAL_STATES.isdisjoint(said):
         return None
     return min((_FIRST_STATES.index(word) for word in said if word in _FIRST_STATES), default=None)
 
 
 def _living(state: str) -> bool:
     """Whether a record may be in ``state`` right after it is made: not ended, not failing, not unset."""
-    return (state.lower() not in FINAL_STATES and not troubled_state(state)
+    return (state.lower() not in FINAL_STATES and not troubled_state(state) and not ending_state(state)
             and not state.upper().endswith("_UNSPECIFIED"))
 
 

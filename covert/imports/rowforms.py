@@ -25,6 +25,18 @@ FINAL_STATES = frozenset((
     "archived", "rejected", "deleting", "stopped", "inactive", "revoked", "retired", "removed", "stopping", "blocked",
     "destroyed", "completed", "succeeded", "done", "finished"))
 
+# words of a state a record on its way out is in, whatever comes before them (``PENDING_DELETION``,
+# ``SCHEDULED_FOR_REMOVAL``): a record just made is never going away
+ENDING_WORDS = frozenset(("deletion", "delete", "deleting", "termination", "terminating", "removal", "removing",
+                          "cancellation", "cancelling", "canceling", "decommission", "decommissioning",
+                          "decommissioned", "retiring", "shutdown"))
+
+
+def ending_state(state: str) -> bool:
+    """Whether ``state`` says its record is being deleted, removed or shut down, by a word of it."""
+    return not ENDING_WORDS.isdisjoint(key_words(state))
+
+
 # words of a state a record in trouble is in: a record just made is not failing, lost or unhealthy
 # (``DOMAIN_VERIFICATION_LOST``, ``CERT_ERROR``, ``FAILING``, ``UNHEALTHY``)
 TROUBLE_WORDS = frozenset((

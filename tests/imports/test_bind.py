@@ -710,3 +710,9 @@ def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
                       "failureReason": "FAILURE_REASON_UNSPECIFIED", "ErrorDocument": "404.html",
                       "resourceInfo": {"status": "HEALTHY"}, "phase": "Active", "archived": False, "private": True,
                       "health": {"status": {"code": "OK", "message": "Rollout failed at step 2"}}}
+    # Lambda's runtimes: "PENDING_DELETION" ranked as pending, so three runtimes made in one task were going away
+    runtime = {"type": "object", "properties": {"State": {"type": "string", "enum": [
+        "PENDING_DELETION", "DELETING", "FAILED", "ACTIVE"]}}}
+    made = {"State": "DELETING"}
+    first_status(runtime, made)
+    assert made == {"State": "ACTIVE"}

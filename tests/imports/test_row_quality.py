@@ -226,12 +226,12 @@ def test_a_new_record_failing_or_ended_is_counted_by_the_audit(rows: list[dict[s
                   {"encryption": {"status": "DISABLED"}}, {"failureReason": "FAILURE_REASON_UNSPECIFIED"},
                   {"ErrorDocument": "error.html"}, {"state": "CANCELED"}, {"status": "DOMAIN_VERIFICATION_LOST"},
                   {"resourceInfo": {"status": "UNHEALTHY"}}, {"failureReason": "TOPIC_NOT_FOUND"},
-                  {"error": {"code": 1}}, {"archived": True}, {"private": True}):
+                  {"error": {"code": 1}}, {"archived": True}, {"private": True}, {"State": "PENDING_DELETION"}):
         tool["content"] = json.dumps({**output, **extra})
         flagged.append([kind for _id, kind, _detail in
                         audit_rows([row], "sft").results["create_terminal_status"].flagged])
     assert flagged == [[], [], [], [], [], ["final_status"], ["failing_status"], ["failing_status"],
-                       ["failure_said"], ["failure_said"], ["ended_flag"], []]
+                       ["failure_said"], ["failure_said"], ["ended_flag"], [], ["final_status"]]
 
 
 BODIES = ("Ship the plan on Friday.", "Review the budget with Ana.", "Call the venue about chairs.",
