@@ -548,8 +548,8 @@ _PEOPLE_GROUPS = frozenset(("user", "users", "team", "contact", "member", "membe
 # what a position that is no job is a place in ("startPosition" of a text range, "cursorPosition")
 _PLACE_IN_TEXT = frozenset(("start", "end", "begin", "current", "cursor", "byte", "char", "character", "offset",
                             "scroll", "read", "write", "initial", "final", "playback", "stream", "file", "text"))
-# what a group that is no group of people gathers ("resourceGroup", "securityGroup", "placementGroup")
-_RESOURCE_GROUPS = frozenset(("resource", "resources", "security", "subnet", "parameter", "placement", "scaling",
+# what a group that is no group of people gathers ("resourceGroup", "placementGroup"; a securityGroup is an id)
+_RESOURCE_GROUPS = frozenset(("resource", "resources", "subnet", "parameter", "placement", "scaling",
                               "target", "node", "instance", "replication", "option", "cache", "cluster", "capacity",
                               "host", "volume", "availability", "rule", "endpoint", "device", "thing", "server",
                               "task", "worker", "consumer", "network", "storage", "billing", "ad", "line", "item"))

@@ -251,8 +251,8 @@ def _reference(resource: Resource, resources: dict[str, Resource], source: str) 
         if name_field(key) and not foreign_name(key, own):
             by_field[key] = (f"the {noun} named {{value}}", f"the {noun} called {{value}}",
                              f"our {noun} named {{value}}", f"the {noun} {{value}}", f"our {noun} called {{value}}")
-        elif words(key)[-1:] == ["by"]:  # a person who did something to it: "the farm updated by dan28@..."
-            did = shown(" ".join(words(key)))  # the verb, not the agent noun field_words says ("last editor")
+        elif (parts := words(key))[-1:] == ["by"]:  # a person who did something to it: "the farm updated by ..."
+            did = shown(" ".join(parts))  # the verb, not the agent noun field_words says ("last editor")
             by_field[key] = (f"the {noun} {did} {{value}}", f"the {noun} that was {did} {{value}}",
                              f"our {noun} {did} {{value}}")
         else:

@@ -36,6 +36,7 @@ CHANGED_EVENTS = frozenset(("updated", "update", "modified", "modification", "mo
 _LEADS = frozenset(("last", "date", "time", "max"))  # LastUpdated, date_created, maxExpireTime
 _MADE = CREATED_EVENTS | END_EVENTS | FINISHED_EVENTS  # stamped on a record a create makes
 _EVENTS = CREATED_EVENTS | CHANGED_EVENTS | END_EVENTS | FINISHED_EVENTS
+_AFTER_MAKING = CHANGED_EVENTS | END_EVENTS  # a field whose name says one anywhere is no earlier than the making
 _TAILS = frozenset(("time", "date", "at", "on", "timestamp", "datetime", "ts", "ms", "millis", "utc", "by", "me"))  # modifiedByMeTime
 _RFC3339 = re.compile(r"^\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?$")
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -65,16 +66,11 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
             stamped = _in_form_of(value, moment + later)
             if stamped is not None:
                 record[key] = stamped
-        elif created and _AFTER_MAKING.intersection(said):
+        elif created and _AFTER_MAKING.intersection(said) and _before(value, _in_form_of(value, moment)):
             # nothing of a record made now changed or ran out before it was made (a repository created now
-            # whose mirror_updated is in 2023, an object whose retentionExpirationTime is past)
+            # whose mirror_updated is in 2023, an object whose retentionExpirationTime is past); a later time stays
             later = ENDS_AFTER if END_EVENTS.intersection(said) else timedelta(0)
-            stamped = _in_form_of(value, moment + later)
-            if stamped is not None and _before(value, stamped):
-                record[key] = stamped
-
-
-_AFTER_MAKING = CHANGED_EVENTS | END_EVENTS  # what a field whose name says it anywhere tells of a record
+            record[key] = _in_form_of(value, moment + later)
 
 
 def _before(value: Any, moment: Any) -> bool:

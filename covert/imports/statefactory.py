@@ -794,8 +794,8 @@ def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> 
     ``...:compliance-inquiry/routing-compliance-inquiry`` beside ``"name": "routing-compliance-inquiry"``,
     never a second, unrelated name; where the name is the record's id (OpenSearch's ``DomainName``), that
     name. An ARN that is the record's id, a name an ARN cannot hold, and an ARN
-    of another resource (``roleArn``, ``kmsKeyArn``) stay as they are. Returns that name (``None`` when the
-    record has none an ARN can hold)."""
+    of another resource (``roleArn``, ``kmsKeyArn``) stay as they are; a record with no name has ARNs ending
+    in its id. Returns that name (``None`` when the record has none an ARN can hold)."""
     noun_key = "".join(noun.split()).lower()
     own = {"arn", noun_key + "arn"}
     # a person or company beside the record (a KMS key's KeyManager "CUSTOMER") is not what it is called
@@ -803,27 +803,19 @@ def arn_names_its_record(rec: dict[str, Any], noun: str, id_field: str = "") -> 
              if (k.lower() == noun_key + "name" or (names_record(k) and field_kind(k) not in _BESIDE_A_RECORD))
              and isinstance(v, str) and ARN_NAME.match(v)]
     name = min(names, key=lambda pair: pair[0])[1] if names else None  # a name beside the id first, else the id
-    if name is None:
-        key = rec.get(id_field)  # a record with no name: its ARN ends in its id (":key/1234abcd-..."), as AWS's do
-        if not isinstance(key, str) or not ARN_NAME.match(key):
-            return None
-        _end_arns_in(rec, key, own, id_field)
+    tail = name if name is not None else rec.get(id_field)  # no name: the id (":key/1234abcd-..."), as AWS's do
+    if not isinstance(tail, str) or not ARN_NAME.match(tail):
         return None
-    _end_arns_in(rec, name, own, id_field)
-    return name
-
-
-_BESIDE_A_RECORD = frozenset(("person", "company"))
-
-
-def _end_arns_in(rec: dict[str, Any], name: str, own: set[str], id_field: str) -> None:
-    """Make ``rec``'s own ARNs (its keys folding to one of ``own``) end in ``name``."""
     for key, value in rec.items():
         if key == id_field or fold_key(key) not in own or not isinstance(value, str):
             continue
         if value.startswith("arn:") and value.count(":") >= 5:
             head, sep, _ = value.rpartition("/") if "/" in value.split(":", 5)[5] else value.rpartition(":")
-            rec[key] = f"{head}{sep}{name}"
+            rec[key] = f"{head}{sep}{tail}"
+    return name
+
+
+_BESIDE_A_RECORD = frozenset(("person", "company"))
 
 
 def project_names_its_path(rec: dict[str, Any], id_field: str) -> None:
