@@ -33,6 +33,7 @@ from covert.imports.rowforms import (
     numbers_only_differ,
     pairs,
 )
+from covert.language.plurals import singular
 
 IMPORTED = "api."
 
@@ -205,6 +206,45 @@ def times_out_of_order(view: RowView) -> Verdict | None:
             if found is not None:
                 return _flag("out_of_order", f"{call.name}: {found}")
     return OK
+
+
+# "2 applications", "5 VPC endpoints": a number on its own, then a plural noun ending the phrase
+_COUNTED = re.compile(r"(?:^|\s)(\d+) (?:[A-Za-z-]+ ){0,3}?([A-Za-z-]+s)(?=[\s.,:;!?]|$)")
+
+
+def _listed_lengths(output: Any) -> dict[int, str]:
+    """The lengths of an output's lists (the output itself, or its top-level lists), each with the words that
+    say what the list holds: its key's, and those of its records' own name fields (SCIM's ``userName``),
+    singular and run together."""
+    lists = [("", output)] if isinstance(output, list) else \
+        [(k, v) for k, v in output.items() if isinstance(v, list)] if isinstance(output, dict) else []
+    out: dict[int, str] = {}
+    for key, items in lists:
+        names = [k for item in items[:1] if isinstance(item, dict) for k in item if key_words(str(k))[-1:] == ["name"]]
+        said = [singular(w) for k in (key, *names) for w in key_words(str(k))]
+        out[len(items)] = out.get(len(items), "") + " " + "".join(said)
+    return out
+
+
+@check("count_names_other_records", "imported answers that count a list by another record's noun ('that's 2 "
+       "applications' after ListEnvironments returned 2 environments)", 0.0)
+def count_names_other_records(view: RowView) -> Verdict | None:
+    """Imported rows whose answer says "N <things>" where some call returned a list of N records. Flagged when
+    no call that returned N records says the counted thing in its name, the list's key or its records' own
+    name fields (a record's ``ApplicationId`` names another record)."""
+    if not imported(view) or not view.answer or not view.calls:
+        return None
+    lengths = [("".join(singular(w) for w in key_words(c.name)), _listed_lengths(c.output)) for c in view.calls]
+    checked = False
+    for number, many in _COUNTED.findall(view.answer):
+        count, noun = int(number), singular(many.lower())
+        listing = [tool + said for tool, found in lengths for n, said in found.items() if n == count]
+        if not listing:
+            continue
+        checked = True
+        if not any(noun in said for said in listing):  # "shelf" is said in "bookshelf"
+            return _flag("counted_as_other_records", f"{number} {many} ({', '.join(c.name for c in view.calls)})")
+    return OK if checked else None
 
 
 # an AWS ARN: arn:PARTITION:SERVICE:REGION:ACCOUNT:RESOURCE

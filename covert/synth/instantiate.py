@@ -942,13 +942,17 @@ class Instantiator:
     def _list_nouns(self, tool: str, list_path: str) -> tuple[str, Any]:
         """The plural and reference of what a listed output holds: of the entities its elements carry, the
         one the list's own name says most of (``threatModelJobSummaries`` holds threat model jobs, though
-        each names its threat model too); the first on a tie."""
+        each names its threat model too); on a tie, not one the call is asked for, then the first."""
         name = list_path.rsplit(".", 1)[-1]
-        refs = [self.language.references[out.entity] for out in self.graph.outputs[tool]
+        refs = [(out.entity, self.language.references[out.entity]) for out in self.graph.outputs[tool]
                 if out.path.startswith(list_path + "[]") and out.entity in self.language.references]
         if refs:
             said = _stems(name)
-            ref = max(refs, key=lambda r: len(said & _stems(r.noun)))
+            # on a tie, not the record the call asks the list for (ListEnvironments' Items carry their
+            # ApplicationId: the list holds environments, not applications)
+            spec = self.builder.tools[tool]
+            asked = {spec.param_entity(p) for p in spec.parameters.get("required", ())}
+            _, ref = max(refs, key=lambda pair: (len(said & _stems(pair[1].noun)), pair[0] not in asked))
             return ref.plural, ref
         return self.language.field_nouns.get(name) or name.replace("_", " "), None
 

@@ -380,3 +380,21 @@ def test_times_out_of_the_order_their_names_say_are_counted_by_the_audit(rows: l
         tool["content"] = json.dumps({**output, **extra})
         flagged.append([kind for _id, kind, _detail in audit_rows([row], "sft").results["times_out_of_order"].flagged])
     assert flagged == [[], [], [], [], *[["out_of_order"]] * 4]
+
+
+def test_a_count_said_of_another_records_noun_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """AppConfig's ListEnvironments returned 2 environments, each naming its application, and the answer
+    said "that's 2 applications". A count said of what the list holds passes; of anything else, is flagged."""
+    import re
+
+    counted = [(row, found) for row in rows
+               if (found := re.search(r"(?:^|\s)(\d+) ([a-z]+s)\b", row["messages"][-1]["content"] or ""))
+               and audit_rows([row], "sft").results["count_names_other_records"].total.applicable]
+    assert counted, "the build made no imported row that counts a list"
+    for row, found in counted[:5]:
+        assert audit_rows([row], "sft").results["count_names_other_records"].flagged == []
+        broken = copy.deepcopy(row)
+        content = broken["messages"][-1]["content"]
+        broken["messages"][-1]["content"] = content[:found.start(2)] + "zebras" + content[found.end(2):]
+        assert [kind for _id, kind, _detail in audit_rows([broken], "sft").results["count_names_other_records"]
+                .flagged] == ["counted_as_other_records"], content
