@@ -67,6 +67,7 @@ from covert.imports.rowforms import (
     key_words,
     troubled_state,
 )
+from covert.imports.state_cache import MadeRecords
 from covert.imports.statefactory import (
     ARN_NAME,
     Unsatisfiable,
@@ -999,7 +1000,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
         return run_get
 
     if role.kind == "create":
-        made: dict[int, bytes] = {}
+        made = bound.made = MadeRecords()
         # a parameter named like a field of the record (``projectName``, ``spaceName``) is where it went:
         # the new record says the value the call gave, never a drawn one beside it
         # (Glacier's CreateVault takes ``vaultName``; a vault holds ``VaultName``): matched by the letters alone
@@ -1085,28 +1086,24 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
     return run_delete
 
 
-_MADE_KEPT = 256
-
-
-def _fresh_record(made: dict[int, bytes], schema: dict[str, Any], seed: str, n: int,
+def _fresh_record(made: MadeRecords, schema: dict[str, Any], seed: str, n: int,
                   ctx: ValueContext | None = None) -> dict[str, Any]:
     """``record(schema, Random(seed))`` in its first state (its status a first one, made and last changed
     now: :func:`~covert.imports.record_times.stamp_written`), a fresh copy each time: the ``n``-th new record
     of a create tool is the same in every task on the same state (and again when validation replays it),
-    so it is made once and kept as JSON."""
+    so it is made once and kept as JSON (in the store too: :class:`~covert.imports.state_cache.MadeRecords`)."""
     blob = made.get(n)
     if blob is not None:
         return orjson.loads(blob)
     rec = record(schema, random.Random(seed), 0, ctx)
     first_status(schema, rec)
     stamp_written(rec, created=True, n=n)  # not on a day drawn from the past (a call's own values win)
-    if len(made) < _MADE_KEPT:
-        try:
-            blob = orjson.dumps(rec)
-        except (orjson.JSONEncodeError, TypeError):
-            return rec
-        if orjson.loads(blob) == rec:  # only what JSON carries exactly (no NaN, no huge integers)
-            made[n] = blob
+    try:
+        blob = orjson.dumps(rec)
+    except (orjson.JSONEncodeError, TypeError):
+        return rec
+    if orjson.loads(blob) == rec:  # only what JSON carries exactly (no NaN, no huge integers)
+        made.keep(n, blob)
     return rec
 
 

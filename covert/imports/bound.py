@@ -42,6 +42,7 @@ class BoundTool:
     token_param: str | None = None
     # parameter -> (table, the record's own field saying it or "") of a record it belongs to besides its parent
     links: dict[str, tuple[str, str]] = field(default_factory=dict)
+    made: Any = None  # a create tool's MadeRecords (covert.imports.state_cache), set by its implementation
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickled copy holds (another process, never a file): the implementation, a closure over

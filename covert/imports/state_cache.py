@@ -14,6 +14,10 @@ JSON text reads back as the very same data (no tuple, NaN or oversized integer t
 and only for the first :data:`WORLDS_KEPT` worlds of a seed (a store does not grow with a build's size
 beyond that). A file that is missing, damaged or not a state is drawn again (and written again).
 Nothing read is code: a state is JSON, checked by :meth:`~covert.env.State.from_dict`.
+
+The record a create tool makes is kept the same way (:class:`MadeRecords`): the ``n``-th new record of a
+tool is a pure function of the environment, the tool and ``n`` (never of a build's seed), so it is drawn
+once and kept beside the states, ``<content key>/made/<tool>/<n>.json``.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from covert.env import Builder, State, item_rng
 
 STATES = "states"  # the folder of <store>/compiled that keeps seeded states
 WORLDS_KEPT = 64  # worlds per environment and seed kept in the store (later ones are drawn every time)
+MADE = "made"  # the folder of a content key's folder that keeps the records create tools make
+MADE_KEPT = 256  # records kept per create tool, in memory and in the store (n below it)
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,13 +63,54 @@ class StoredStatesBuilder(Builder):
         return self.states_at / f"{seed}-{index}-{scale}.json"
 
 
+class MadeRecords:
+    """The records one create tool makes, by their number ``n``, as JSON bytes: kept in memory for the
+    process and, once :func:`with_stored_states` gives them a folder, in the store for later processes."""
+
+    __slots__ = ("blobs", "folder")
+
+    def __init__(self) -> None:
+        self.blobs: dict[int, bytes] = {}
+        self.folder: Path | None = None
+
+    def get(self, n: int) -> bytes | None:
+        """The JSON of record ``n`` when this process or an earlier one kept it (a damaged file: ``None``)."""
+        blob = self.blobs.get(n)
+        if blob is not None or self.folder is None or not 0 <= n < MADE_KEPT:
+            return blob
+        try:
+            blob = (self.folder / f"{n}.json").read_bytes()
+            if not isinstance(orjson.loads(blob), dict):
+                return None
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        self.blobs[n] = blob
+        return blob
+
+    def keep(self, n: int, blob: bytes) -> None:
+        """Keep record ``n``'s JSON (which reads back as the record) in memory and, when there is a
+        folder whose content key keeps states already, in the store (a read-only store keeps nothing)."""
+        if len(self.blobs) < MADE_KEPT:
+            self.blobs[n] = blob
+        # only under a key a state was kept under first (the first state kept under a key prunes the old keys)
+        if self.folder is not None and 0 <= n < MADE_KEPT and self.folder.parent.parent.is_dir():
+            with contextlib.suppress(OSError):
+                self.folder.mkdir(parents=True, exist_ok=True)
+                write_atomically(self.folder / f"{n}.json", blob)
+
+
 def with_stored_states(builder: Builder, store: Path, key: str) -> StoredStatesBuilder:
-    """``builder`` keeping its seeded states in ``store`` under the content key ``key``."""
+    """``builder`` keeping its seeded states, and the records its create tools make, in ``store`` under
+    the content key ``key``."""
     values = {f.name: getattr(builder, f.name) for f in fields(Builder)}
-    stored = StoredStatesBuilder(**values, states_at=store / STATES / builder.name / key)
+    states_at = store / STATES / builder.name / key
+    stored = StoredStatesBuilder(**values, states_at=states_at)
     for extra in ("bound", "spec"):  # what an imported builder carries beside its fields
         if hasattr(builder, extra):
             object.__setattr__(stored, extra, getattr(builder, extra))
+    for name, tool in getattr(getattr(builder, "bound", None), "tools", {}).items():
+        if isinstance(getattr(tool, "made", None), MadeRecords):
+            tool.made.folder = states_at / MADE / name
     return stored
 
 

@@ -21,7 +21,7 @@ from covert.env import Builder, get_builder
 from covert.env.validators import VALIDATOR_OPTIONS
 from covert.errors import Rejected
 from covert.imports import envs
-from covert.imports.state_cache import STATES, StoredStatesBuilder, with_stored_states
+from covert.imports.state_cache import MADE, STATES, StoredStatesBuilder, with_stored_states
 from covert.imports.state_cache import WORLDS_KEPT as WORLDS_IN_STORE
 from covert.imports.store import read_spec, save_spec
 from covert.synth import generate
@@ -65,7 +65,9 @@ def test_cold_warm_corrupt_stale_and_two_workers_build_the_same_bytes(store: Pat
     shutil.rmtree(folder)
     assert _build(tmp_path / "cold") == warm
     assert _build(tmp_path / "warm-again") == warm  # now with the cut-down specs and states the first build wrote
-    assert {p.parent.parent.name for p in (folder / STATES).rglob("*.json")} == set(NAMES)
+    assert {p.parent.parent.name for p in (folder / STATES).glob("*/*/*.json")} == set(NAMES)
+    made = {p.parts[-5] for p in (folder / STATES).glob(f"*/*/{MADE}/*/*.json")}  # and the records creates made
+    assert made and made <= set(NAMES)
     specs = sorted(folder.glob(f"*{envs.SLIM_SUFFIX}"))
     assert [p.name for p in specs] == sorted(f"{name}{envs.SLIM_SUFFIX}" for name in NAMES)
     specs[0].write_text("{not json")
@@ -237,6 +239,33 @@ def test_seeded_states_are_kept_in_the_store_and_read_back(store: Path) -> None:
         assert orjson.loads(kept.read_bytes()) == drawn.to_dict()
     get_builder(name).state(7, WORLDS_IN_STORE)
     assert not (builder.states_at / f"7-{WORLDS_IN_STORE}-1.json").exists()  # past the worlds kept
+
+
+def test_the_records_create_tools_make_are_kept_in_the_store_and_read_back(store: Path) -> None:
+    """The n-th record a create tool makes is drawn once and kept as JSON beside the environment's
+    states; a later process reads it back (what the file says is what the call makes), and a damaged
+    file is drawn again and rewritten."""
+    name = NAMES[0]
+
+    def created() -> dict:
+        builder = get_builder(name)
+        state = builder.state(5, 0).fork()
+        return builder.env(state).call("createCustomer", {"email": "ana@example.com", "name": "Ana Diaz"})
+
+    first = created()
+    folder = get_builder(name).states_at / MADE / "createCustomer"
+    [kept] = list(folder.glob("*.json"))
+    stored_record = orjson.loads(kept.read_bytes())
+    assert stored_record.keys() == first.keys() and stored_record["name"] != "Ana Diaz"  # drawn, before the call's values
+    planted = {**stored_record, "metadata": {"planted": "yes"}}
+    kept.write_bytes(orjson.dumps(planted))
+    envs.clear_caches()
+    assert created()["metadata"] == {"planted": "yes"}  # read back, not drawn
+    for damage in (b"{not json", b"[1, 2]"):
+        kept.write_bytes(damage)
+        envs.clear_caches()
+        assert created() == first
+        assert orjson.loads(kept.read_bytes()) == stored_record
 
 
 def test_a_changed_environment_keeps_its_states_under_a_new_key_and_verify_prunes(store: Path) -> None:
