@@ -175,19 +175,22 @@ _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?")
 
 def _times_out_of_order(record: dict[str, Any]) -> str | None:
     """``"earlier=... later=..."`` for the first pair of ``record``'s own time fields whose order its words
-    say (made before changed, started before ended) and whose values say the opposite, else ``None``. Times
-    are compared as ISO-8601 text in UTC (``Z``), the form covert writes; other forms are not compared."""
+    say (made before changed or before anything it did last, started before ended) and whose values say the
+    opposite, else ``None``. Times are compared as ISO-8601 text in UTC (``Z``), the form covert writes (a
+    date beside a time by the day); other forms are not compared."""
     times = {k: v[:19] for k, v in record.items() if isinstance(v, str) and _ISO_TIME.match(v)
              and (len(v) == 10 or v.endswith("Z"))}
     if len(times) < 2:
         return None
-    said = {k: set(key_words(str(k))) for k in times}
+    said = {k: key_words(str(k)) for k in times}
     for first, then in _ORDERS:
-        earlier = [k for k in times if said[k] & first and not said[k] & then]
-        later = [k for k in times if said[k] & then and not said[k] & first]
+        earlier = [k for k in times if first.intersection(said[k]) and not then.intersection(said[k])]
+        later = [k for k in times if (then.intersection(said[k]) or (then is _CHANGED_WORDS and said[k][:1] == ["last"]))
+                 and not first.intersection(said[k])]
         for a in earlier:
             for b in later:
-                if len(times[a]) == len(times[b]) and times[a] > times[b]:
+                shared = min(len(times[a]), len(times[b]))  # a date beside a time: compared by the day
+                if times[a][:shared] > times[b][:shared]:
                     return f"{a}={record[a]!r} {b}={record[b]!r}"
     return None
 
@@ -474,6 +477,30 @@ def create_terminal_status(view: RowView) -> Verdict | None:
                         return _flag("final_status", f"{call.name}: {key}={said}")
                     if rowforms.troubled_state(said):
                         return _flag("failing_status", f"{call.name}: {key}={said}")
+    return OK
+
+
+@check("new_record_holds_contents", "imported creates whose new record already counts what it holds "
+       "(a vault just made with 'NumberOfArchives': 225, a repository with 249 open issues), not asked for", 0.0)
+def new_record_holds_contents(view: RowView) -> Verdict | None:
+    """Imported rows with a create. Flagged when the record a create made (its output, or the object in it
+    named like the tool's record: ``Queue`` of CreateQueue) has a count or size of what it holds above 0
+    (:func:`~covert.imports.rowforms.counts_contents`) that the call's arguments did not give."""
+    if not imported(view):
+        return None
+    creates = [c for c in view.calls if _is_create(c) and isinstance(c.output, dict) and not is_error(c.output)]
+    if not creates:
+        return None
+    for call in creates:
+        named = {w.rstrip("s") for w in key_words(call.name)}  # a notes insert made a note
+        made = [call.output, *(v for k, v in call.output.items()
+                               if isinstance(v, dict) and named & {w.rstrip("s") for w in key_words(k)})]
+        for record in made:
+            for key, value in record.items():
+                counted = value if isinstance(value, int) and not isinstance(value, bool) else \
+                    int(value) if isinstance(value, str) and value.isdigit() else 0
+                if counted > 0 and rowforms.counts_contents(str(key)) and key not in call.arguments:
+                    return _flag("holds_contents", f"{call.name}: {key}={value}")
     return OK
 
 

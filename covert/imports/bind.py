@@ -59,6 +59,7 @@ from covert.imports.resources import (
 )
 from covert.imports.rowforms import (
     FINAL_STATES,
+    counts_contents,
     ended_flag,
     ending_state,
     failure_field,
@@ -82,7 +83,7 @@ from covert.imports.statefactory import (
     value_for,
 )
 
-BINDER_VERSION = "21"
+BINDER_VERSION = "22"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -143,6 +144,7 @@ class BoundApi:
         scopes: dict[str, str] = {}
         scoped: dict[str, set[str]] = {}
         patterns: dict[str, Any] = {}
+        nouns: dict[str, str] = {}
         # a record field named as the scope or parent parameter its tools take ("projectId", "instance")
         # holds that scope's or parent's id: a snapshot listed for project cache-apac-572 says so
         named_as: dict[str, dict[str, tuple[str, str]]] = {}
@@ -153,11 +155,12 @@ class BoundApi:
                     scopes[key] = scope_value(bound.spec.parameters["properties"][param], param, rng,
                                               context_for(self.spec.api, scope_noun_of(param)))
                     patterns[key] = bound.spec.parameters["properties"][param].get("pattern")
+                    nouns[key] = scope_noun_of(param)
                 scoped.setdefault(bound.role.table, set()).add(key)
                 named_as.setdefault(bound.role.table, {}).setdefault(param, ("scope", key))
             for param, table in bound.role.parent_params.items():
                 named_as.setdefault(bound.role.table, {}).setdefault(param, ("parent", table))
-        scopes = aligned_scopes(scopes, patterns)
+        scopes = aligned_scopes(scopes, patterns, nouns)
         if scopes:
             tables[SCOPES] = {"scope": dict(sorted(scopes.items()))}
         for resource in _parents_first(self.resources):
@@ -300,14 +303,22 @@ def google_location(rec: dict[str, Any], id_field: str, links: list[Any], rng: r
         rec["displayName"] = city
 
 
-def aligned_scopes(scopes: dict[str, str], patterns: dict[str, Any]) -> dict[str, str]:
+def aligned_scopes(scopes: dict[str, str], patterns: dict[str, Any], nouns: dict[str, str] | None = None
+                   ) -> dict[str, str]:
     """Scope paths that agree where they name the same collections: one user's account, project and
     region throughout (``accounts/354895/adUnits/aurora-90`` beside ``accounts/354895/mediationGroups/...``,
-    not a second account), each path still matching its parameter's pattern."""
+    not a second account), each path still matching its parameter's pattern. A bare value of a parameter
+    whose noun is in ``nouns`` (``projectId``: "project") is the one at the root of that collection
+    (``projects/bi-staging-923`` beside ``projectId`` ``bi-staging-923``, never a second project)."""
     known: dict[tuple[str, ...], str] = {}  # collections from the root -> the value of the last one
     out: dict[str, str] = {}
     for key, value in scopes.items():
         parts = value.split("/") if isinstance(value, str) else []
+        if len(parts) == 1 and nouns and key in nouns and value:
+            parts = [nouns[key] + "s", value]
+            candidate = known.setdefault((parts[0],), value)
+            out[key] = candidate if _fits_pattern(patterns.get(key), candidate) else value
+            continue
         if len(parts) < 2 or len(parts) % 2:
             out[key] = value
             continue
@@ -316,13 +327,16 @@ def aligned_scopes(scopes: dict[str, str], patterns: dict[str, Any]) -> dict[str
             chain = tuple(parts[0:k + 1:2])
             made[k + 1] = known.setdefault(chain, made[k + 1])
         candidate = "/".join(made)
-        pattern = patterns.get(key)
-        try:
-            fits = not isinstance(pattern, str) or bool(pattern_of(pattern).search(candidate))
-        except re.error:
-            fits = False
-        out[key] = candidate if fits else value
+        out[key] = candidate if _fits_pattern(patterns.get(key), candidate) else value
     return out
+
+
+def _fits_pattern(pattern: Any, value: str) -> bool:
+    """Whether ``value`` matches a parameter's ``pattern`` (no pattern: it fits; a broken one: it does not)."""
+    try:
+        return not isinstance(pattern, str) or bool(pattern_of(pattern).search(value))
+    except re.error:
+        return False
 
 
 def env_name(spec: ApiSpec) -> str:
@@ -1097,6 +1111,7 @@ def _fresh_record(made: MadeRecords, schema: dict[str, Any], seed: str, n: int,
         return orjson.loads(blob)
     rec = record(schema, random.Random(seed), 0, ctx)
     first_status(schema, rec)
+    holds_nothing_yet(schema, rec)
     stamp_written(rec, created=True, n=n)  # not on a day drawn from the past (a call's own values win)
     try:
         blob = orjson.dumps(rec)
@@ -1105,6 +1120,30 @@ def _fresh_record(made: MadeRecords, schema: dict[str, Any], seed: str, n: int,
     if orjson.loads(blob) == rec:  # only what JSON carries exactly (no NaN, no huge integers)
         made.keep(n, blob)
     return rec
+
+
+def holds_nothing_yet(schema: dict[str, Any], rec: dict[str, Any]) -> None:
+    """Set to 0, in place, what a record just made counts of what it holds (:func:`~covert.imports.rowforms.
+    counts_contents`: ``NumberOfArchives``, ``open_issues_count``, ``SizeInBytes``), where its field lets it
+    be 0: a new vault holds no archives (a call's own values win, set after this). An optional object of
+    what its work gave or did last (``dataProfileResult``, ``lastRun``) is left out: a data scan just made
+    has run no scan."""
+    props = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    for key in [k for k, v in rec.items() if isinstance(v, dict) and k not in required]:
+        said = words(key)
+        if "result" in said or "results" in said or said[:1] in (["last"], ["latest"]):
+            del rec[key]
+    for key, value in rec.items():
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or not counts_contents(key):
+            continue
+        field = props.get(key) if isinstance(props.get(key), dict) else {}
+        low = field.get("minimum")
+        if (isinstance(low, (int, float)) and low > 0) or field.get("exclusiveMinimum") not in (None, False):
+            continue
+        zero: Any = 0 if isinstance(value, int) else "0" if value.isdigit() else None
+        if zero is not None and ("enum" not in field or zero in field["enum"]):
+            rec[key] = zero
 
 
 _STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")

@@ -21,7 +21,7 @@ import json
 import random
 import re
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Any
 
@@ -776,6 +776,23 @@ def _slug_noun(ctx: ValueContext) -> str:
 # "Huffman Recruiting" (Gitea and GitHub refuse spaces in it)
 _SLUG_NAMED = frozenset(("repo", "repository", "bucket", "branch", "package", "namespace", "queue", "topic", "cluster",
                         "database", "function", "secret", "registry", "volume", "subnet", "network", "webhook"))
+
+
+_BY_WORDS = frozenset(("created", "modified", "updated", "deleted", "owned", "requested", "submitted", "approved",
+                       "assigned", "reported", "shared", "invited", "uploaded", "published", "edited", "reviewed"))
+
+
+@lru_cache(maxsize=4096)
+def person_context(ctx: ValueContext, field: str) -> ValueContext:
+    """The context of an object held in a field named for a person (``creator``, ``author``,
+    ``lastModifyingUser``, ``createdBy``): its display name is a person's ("Ana Diaz"), never a title of
+    the record it sits in ("Blue Invoicing Case"); ``ctx`` itself for any other field."""
+    said = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", field)]
+    if said[-1:] and said[-1] in _PERSON_NOUNS:
+        return replace(ctx, noun=said[-1])
+    if len(said) >= 2 and said[-1] == "by" and said[-2] in _BY_WORDS:
+        return replace(ctx, noun="user")
+    return ctx
 
 
 def display_name(rng: random.Random, ctx: ValueContext) -> str:

@@ -66,9 +66,11 @@ def _stamp(record: dict[str, Any], moment: datetime, created: bool, depth: int) 
             stamped = _in_form_of(value, moment + later)
             if stamped is not None:
                 record[key] = stamped
-        elif created and _AFTER_MAKING.intersection(said) and _before(value, _in_form_of(value, moment)):
-            # nothing of a record made now changed or ran out before it was made (a repository created now
-            # whose mirror_updated is in 2023, an object whose retentionExpirationTime is past); a later time stays
+        elif created and (_AFTER_MAKING.intersection(said) or said[:1] == ["last"]) \
+                and _before(value, _in_form_of(value, moment)):
+            # nothing of a record made now changed, ran out or last did anything before it was made (a repository
+            # created now whose mirror_updated is in 2023, an object whose retentionExpirationTime is past, a vault
+            # made now whose LastInventoryDate is in 2023); a later time stays
             later = ENDS_AFTER if END_EVENTS.intersection(said) else timedelta(0)
             record[key] = _in_form_of(value, moment + later)
 

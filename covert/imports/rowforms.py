@@ -58,6 +58,33 @@ def key_words(key: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(key.replace("-", "_").replace(".", "_"))]
 
 
+# what a record holds, counted or measured (``NumberOfArchives``, ``open_issues_count``, ``release_counter``,
+# ``SizeInBytes``): a record just made holds nothing yet, never a vault with 225 archives or a repository
+# with 249 open issues; a count that sets the record up (``PartitionCount``, ``desiredCount``,
+# ``maxRetryCount``) or measures something else (``diskSizeGb``, ``pageSize``) is no such count
+_COUNT_WORDS = frozenset(("count", "counter"))
+_SIZE_WORDS = frozenset(("size", "in", "bytes", "used"))
+_SETTING_WORDS = frozenset((
+    "desired", "min", "minimum", "max", "maximum", "replica", "replicas", "node", "nodes", "instance", "instances",
+    "shard", "shards", "partition", "partitions", "retry", "retries", "worker", "workers", "capacity", "limit",
+    "threshold", "target", "port", "concurrency", "broker", "brokers", "vcpu", "cpu", "core", "cores", "memory",
+    "disk", "volume", "batch", "page", "retention", "timeout", "interval", "period", "version", "sequence", "index",
+    "position", "priority", "weight", "step", "steps", "attempt", "attempts", "allowed", "requested", "initial",
+    "default", "per", "slot", "slots", "thread", "threads", "parallel", "parallelism"))
+
+
+def counts_contents(key: str) -> bool:
+    """Whether a field counts or measures what its record holds (see :data:`_COUNT_WORDS`), by its words."""
+    said = key_words(key)
+    if not said or not _SETTING_WORDS.isdisjoint(said):
+        return False
+    if not _COUNT_WORDS.isdisjoint(said):
+        return True
+    if said[0] in ("num", "number") and len(said) > 1 and said[1] != "id":  # NumberOfArchives, numItems
+        return True
+    return said[0] == "size" and _SIZE_WORDS.issuperset(said)  # size, SizeInBytes
+
+
 def troubled_state(state: str) -> bool:
     """Whether a state says its record failed or is in trouble (``DOMAIN_VERIFICATION_LOST``, ``CERT_ERROR``,
     ``Unhealthy``), by its words; ``ERROR_FREE`` or ``NO_ERRORS`` is none."""

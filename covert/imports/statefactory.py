@@ -33,6 +33,7 @@ from covert.imports.fieldvalues import (
     make_value,
     meaning_known,
     names_record,
+    person_context,
     resource_slug,
     vary_example,
 )
@@ -137,8 +138,8 @@ def value_for(schema: Any, name: str, rng: random.Random, depth: int = 0, ctx: V
             if len(unique) >= low or schema.get("uniqueItems"):
                 values = unique
         return values
-    if kind == "object":
-        return record(schema, rng, depth + 1, ctx) if depth < MAX_DEPTH else {}
+    if kind == "object":  # a creator or author holds a person's name, not one like the record's
+        return record(schema, rng, depth + 1, person_context(ctx, name)) if depth < MAX_DEPTH else {}
     if kind == "null":
         return None
     return _string(schema, name, rng, ctx, siblings)

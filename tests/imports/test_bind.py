@@ -314,6 +314,17 @@ def test_scope_paths_agree_on_the_collections_they_share() -> None:
         "a": "accounts/354895/mediationGroups/cobalt-97", "b": "accounts/354895/adUnits/aurora-90",
         "c": "projects/harbor-1", "d": "projects/harbor-1/locations/us-east4", "e": "plain-3",
         "f": "projects/atlas-3/zones/us-east4-a"}  # a path its pattern would refuse keeps its own value
+    # Cloud Storage's hmacKeys_list takes projectId as "projects/..." and its get and delete a bare id: one
+    # project (a row listed the keys of bi-staging-923, then deleted one in storefront-test-489)
+    nouns = {"list": "project", "delete": "project", "e": "plain"}
+    assert aligned_scopes({"list": "projects/bi-staging-923", "delete": "storefront-test-489", "e": "plain-3"},
+                          {"list": "^projects/[^/]+$"}, nouns) == {
+        "list": "projects/bi-staging-923", "delete": "bi-staging-923", "e": "plain-3"}
+    assert aligned_scopes({"delete": "storefront-test-489", "list": "projects/bi-staging-923"},
+                          {"list": "^projects/[^/]+$"}, nouns) == {
+        "delete": "storefront-test-489", "list": "projects/storefront-test-489"}
+    assert aligned_scopes({"list": "projects/bi-staging-923", "delete": "storefront-test-489"},
+                          {"delete": "^[a-z]+-[0-9]+$"}, nouns)["delete"] == "storefront-test-489"  # refused: its own
 
 
 def test_a_parent_of_any_kind_is_drawn_and_said_as_a_project() -> None:

@@ -527,3 +527,25 @@ def test_a_value_made_longer_keeps_its_kind_and_times_keep_their_order() -> None
             "created_at": {"type": ["string", "null"], "format": "date-time"},
             "suspended_at": {"type": ["string", "null"], "format": "date-time"}}}, random.Random(seed))
         assert not all(isinstance(user[k], str) for k in user) or user["created_at"] <= user["suspended_at"]
+
+
+def test_a_person_held_in_a_record_has_a_persons_name() -> None:
+    """A support case's ``creator.displayName`` read "Feedback Newsletter" and a Drive comment's
+    ``author.displayName`` "Storefront Export Comment": an object in a field named for a person (creator,
+    author, lastModifyingUser, createdBy) holds a person's name; other objects keep names like the record's."""
+    from covert.imports.fieldvalues import _people, context_for
+
+    first_names = set(_people()[0])
+    person = {"type": "object", "properties": {"displayName": {"type": "string"}}, "required": ["displayName"]}
+    schema = {"type": "object", "required": ["creator", "author", "lastModifyingUser", "createdBy", "settings"],
+              "properties": {"creator": person, "author": person, "lastModifyingUser": person, "createdBy": person,
+                             "settings": person}}
+    ctx = context_for("google:drive:v3", "comment")
+    said = {key: [] for key in schema["required"]}
+    for seed in range(30):
+        made = record(schema, random.Random(seed), 0, ctx)
+        for key in said:
+            said[key].append(made[key]["displayName"])
+    for key in ("creator", "author", "lastModifyingUser", "createdBy"):
+        assert all(name.split()[0] in first_names for name in said[key]), (key, said[key][:5])
+    assert sum(name.split()[0] in first_names for name in said["settings"]) < 15, said["settings"][:5]

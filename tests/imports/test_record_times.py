@@ -135,17 +135,19 @@ def test_a_listed_record_holds_what_the_list_requires_of_it() -> None:
 def test_nothing_of_a_record_made_now_changed_or_ran_out_before_it_was_made() -> None:
     """A Gitea repository created in the task said ``"mirror_updated": "2023-02-08T03:28:54Z"`` and a Cloud
     Storage object ``"retentionExpirationTime": "2024-10-26T02:27:26Z"``: a field whose name says a change
-    or an end anywhere holds no time before the making; later times and other fields are left alone."""
+    or an end anywhere, or what the record did last (Glacier's ``LastInventoryDate`` 2023-04-25 on a vault
+    just made), holds no time before the making; later times and other fields are left alone."""
     repo = {"created_at": "2022-01-01T00:00:00Z", "mirror_updated": "2023-02-08T03:28:54Z",
             "timeStorageClassUpdated": "2027-03-01T00:00:00Z", "retentionExpirationTime": "2024-10-26T02:27:26Z",
             "FunctionUpdateBlockDate": "2022-03-25", "versionTime": "2024-02-02T00:00:00Z", "pushedAt": 1650000000,
-            "softDeleteExpiryTime": "2026-01-25T00:00:00Z"}
+            "softDeleteExpiryTime": "2026-01-25T00:00:00Z", "LastInventoryDate": "2023-04-25", "lastName": "Ruiz"}
     stamp_written(repo, created=True)
     assert repo == {"created_at": "2026-01-15T09:30:00Z", "mirror_updated": "2026-01-15T09:30:00Z",
                     "timeStorageClassUpdated": "2027-03-01T00:00:00Z",
                     "retentionExpirationTime": "2026-02-14T09:30:00Z", "FunctionUpdateBlockDate": "2026-01-15",
                     "versionTime": "2024-02-02T00:00:00Z", "pushedAt": 1650000000,
-                    "softDeleteExpiryTime": "2026-01-25T00:00:00Z"}  # after the making already: kept
+                    "softDeleteExpiryTime": "2026-01-25T00:00:00Z",  # after the making already: kept
+                    "LastInventoryDate": "2026-01-15", "lastName": "Ruiz"}  # a vault made now was last inventoried no earlier
     listed = {"mirror_updated": "2023-02-08T03:28:54Z"}
     stamp_written(listed, created=False)  # a record changed now was made long ago: nothing to move
     assert listed == {"mirror_updated": "2023-02-08T03:28:54Z"}

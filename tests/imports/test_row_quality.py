@@ -94,7 +94,7 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
     for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees",
-                 "malformed_arn", "create_terminal_status", "times_out_of_order"):
+                 "malformed_arn", "create_terminal_status", "times_out_of_order", "new_record_holds_contents"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -234,6 +234,52 @@ def test_a_new_record_failing_or_ended_is_counted_by_the_audit(rows: list[dict[s
                        ["failure_said"], ["failure_said"], ["ended_flag"], [], ["final_status"]]
 
 
+def test_a_new_record_that_already_holds_things_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
+    """A vault just made with 225 archives, a repository with 249 open issues, a queue whose record (under
+    its own name) counts 146 jobs: flagged. Counts at 0, counts that set the record up (``PartitionCount``),
+    a size of something else and a count the call gave pass."""
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    call = next(m for m in row["messages"] if m.get("tool_calls"))["tool_calls"][0]["function"]
+    arguments = call["arguments"]
+    flagged = []
+    for extra, given in (({"NumberOfArchives": 0, "SizeInBytes": 0}, {}), ({"PartitionCount": 6}, {}),
+                         ({"diskSizeGb": 100, "maxRetryCount": 3}, {}), ({"itemCount": 4}, {"itemCount": 4}),
+                         ({"NumberOfArchives": 225}, {}), ({"open_issues_count": 249}, {}),
+                         ({"note": {"ProgressingJobsCount": 146}}, {}), ({"entryCount": "134"}, {})):
+        tool["content"] = json.dumps({**output, **extra})
+        call["arguments"] = json.dumps({**json.loads(arguments), **given}) if isinstance(arguments, str) \
+            else {**arguments, **given}
+        flagged.append([kind for _id, kind, _detail in
+                        audit_rows([row], "sft").results["new_record_holds_contents"].flagged])
+    assert flagged == [[], [], [], [], *[["holds_contents"]] * 4]
+
+
+def test_a_record_made_now_holds_nothing_yet() -> None:
+    """What a record just made counts of what it holds is 0 where its field allows it, and it has no results
+    of work yet (Dataplex's new data scan had a ``dataProfileResult`` of 73,512,278 rows); counts that set it
+    up, a field whose minimum is above 0, an enum without 0 and a required object keep their draw."""
+    from covert.imports.bind import holds_nothing_yet
+
+    schema = {"type": "object", "properties": {"NumberOfArchives": {"type": "integer"},
+                                               "SizeInBytes": {"type": "integer"},
+                                               "entryCount": {"type": "string", "format": "int64"},
+                                               "PartitionCount": {"type": "integer"},
+                                               "replicaCount": {"type": "integer"},
+                                               "memberCount": {"type": "integer", "minimum": 1},
+                                               "slotCount": {"type": "integer", "enum": [2, 4]},
+                                               "VaultName": {"type": "string"}},
+              "required": ["lastCheck"]}
+    vault = {"NumberOfArchives": 225, "SizeInBytes": 4068632909, "entryCount": "134", "PartitionCount": 6,
+             "replicaCount": 3, "memberCount": 5, "slotCount": 4, "VaultName": "video-vault",
+             "dataProfileResult": {"rowCount": "73512278"}, "lastRun": {"state": "DONE"}, "lastCheck": {"ok": True},
+             "spec": {"rowFilter": "x > 1"}}
+    holds_nothing_yet(schema, vault)
+    assert vault == {"NumberOfArchives": 0, "SizeInBytes": 0, "entryCount": "0", "PartitionCount": 6,
+                     "replicaCount": 3, "memberCount": 5, "slotCount": 4, "VaultName": "video-vault",
+                     "lastCheck": {"ok": True}, "spec": {"rowFilter": "x > 1"}}  # required, or no result: kept
+
+
 BODIES = ("Ship the plan on Friday.", "Review the budget with Ana.", "Call the venue about chairs.",
           "Send the minutes round.", "Book the train to Leeds.")
 
@@ -363,8 +409,8 @@ def test_a_rename_is_said_as_one_and_the_audit_counts_a_tautology(rows: list[dic
 
 
 def test_times_out_of_the_order_their_names_say_are_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
-    """A record updated, deleted or expired before it was made, or ended before it started, is flagged;
-    times in order, a versionTime before the making (a backup's data is older than the backup), and times
+    """A record updated, deleted or expired before it was made, or ended before it started, or whose last
+    anything (a date beside a time: Glacier's ``LastInventoryDate``) is before its making, is flagged; times in order, a versionTime before the making (a backup's data is older than the backup), and times
     in forms the audit does not compare pass."""
     row = copy.deepcopy(_insert_row(rows))
     tool, output = _output(row)
@@ -376,10 +422,12 @@ def test_times_out_of_the_order_their_names_say_are_counted_by_the_audit(rows: l
                   {"created_at": "2026-01-15T09:30:52Z", "mirror_updated": "2023-02-08T03:28:54Z"},
                   {"timeCreated": "2026-01-15T09:30:52Z", "retentionExpirationTime": "2024-10-26T02:27:26Z"},
                   {"FunctionCreateBlockDate": "2025-07-18", "FunctionUpdateBlockDate": "2022-03-25"},
-                  {"detail": {"startTime": "2024-05-01T10:00:00Z", "endTime": "2024-04-30T10:00:00Z"}}):
+                  {"lastLoginTime": "2026-01-16T08:00:00Z", "CreationDate": "2026-01-15T09:30:52Z"},
+                  {"detail": {"startTime": "2024-05-01T10:00:00Z", "endTime": "2024-04-30T10:00:00Z"}},
+                  {"CreationDate": "2026-01-15T09:30:52Z", "LastInventoryDate": "2023-04-25"}):
         tool["content"] = json.dumps({**output, **extra})
         flagged.append([kind for _id, kind, _detail in audit_rows([row], "sft").results["times_out_of_order"].flagged])
-    assert flagged == [[], [], [], [], *[["out_of_order"]] * 4]
+    assert flagged == [[], [], [], [], *[["out_of_order"]] * 3, [], *[["out_of_order"]] * 2]
 
 
 def test_a_count_said_of_another_records_noun_is_counted_by_the_audit(rows: list[dict[str, Any]]) -> None:
