@@ -82,6 +82,7 @@ from covert.imports.statefactory import (
     seeded_uuid,
     value_for,
 )
+from covert.language.plurals import singular
 
 BINDER_VERSION = "22"
 MAX_PAGE = 100
@@ -507,11 +508,36 @@ def new_id(resource: Resource, api: str, n: int) -> Any:
     if isinstance(pattern, str):
         try:
             if not pattern_of(pattern).search(candidate):
-                candidate = value_for(schema, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"), 0,
+                # an id the pattern gives in several forms is drawn in its first, the id's own (IoT SiteWise's
+                # assetId is a UUID or "externalId:..." that refers to one: every key a UUID, never both)
+                own = {**schema, "pattern": first_alternative(pattern)}
+                candidate = value_for(own, resource.id_field, random.Random(f"{api}:{resource.table}:{n}"), 0,
                                       context_for(api, resource.noun))
         except (re.error, Unsatisfiable):
             pass
     return candidate
+
+
+def first_alternative(pattern: str) -> str:
+    """The first of a pattern's top-level alternatives (``^A$|^B`` -> ``^A$``); the pattern itself when it
+    has one only (a ``|`` inside a group or a class is no top-level one)."""
+    depth, in_class, escaped = 0, False, False
+    for i, ch in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return pattern[:i]
+    return pattern
 
 
 _SEGMENT = re.compile(r"\[\^/\]\+|\[\^/\]\*|\.\+|\.\*")
@@ -570,7 +596,7 @@ def _from_path_pattern(pattern: str, slug: str, n: int, account: str = DEFAULT_A
     if body.startswith("arn:"):
         made, count = _arn_filled(body, f"{slug}-{n}", account)
     else:
-        made, count = _SEGMENT.subn(f"{slug}-{n}", body)
+        made, count = _path_filled(body, f"{slug}-{n}", n)
     if not count:  # a fixed name (``^operations$``) cannot give distinct ids
         return None
     made = _collections_named(made.replace("\\", ""), f"{slug}-{n}", n)
@@ -580,6 +606,36 @@ def _from_path_pattern(pattern: str, slug: str, n: int, account: str = DEFAULT_A
         return made if pattern_of(pattern.removeprefix("^").removesuffix("$")).fullmatch(made) else None
     except re.error:
         return None
+
+
+_COLLECTION = re.compile(r"(?:^|/)([A-Za-z][A-Za-z0-9]*)/$")
+
+
+def _path_filled(body: str, filled: str, n: int) -> tuple[str, int]:
+    """A path pattern's open segments filled: the last with ``filled``, one after a named collection with
+    an id of that collection (``customers/customer-3/telemetry/telemetry-3/users/user-3``, never
+    ``customers/user-3/telemetry/user-3/users/user-3``), any other with ``filled``; and how many were open."""
+    found = list(_SEGMENT.finditer(body))
+    out: list[str] = []
+    last = 0
+    for k, segment in enumerate(found):
+        out.append(body[last:segment.start()])
+        collection = _COLLECTION.search(body[:segment.start()]) if k < len(found) - 1 else None
+        out.append(_ancestor_id(collection.group(1), n) if collection else filled)
+        last = segment.end()
+    out.append(body[last:])
+    return "".join(out), len(found)
+
+
+def _ancestor_id(collection: str, n: int) -> str:
+    """The id of the ``n``-th record's ancestor in ``collection``: a project as projects are named, a region
+    for a location, else the collection's noun and ``n`` (placed under the state's own scope later)."""
+    if collection == "projects":
+        return f"{QUALIFIERS[n % len(QUALIFIERS)]}-{n}"
+    if collection == "locations":
+        regions = sorted(GOOGLE_REGION_CITIES)
+        return regions[n % len(regions)]
+    return f"{singular(collection).lower()}-{n}"
 
 
 def _arn_filled(body: str, filled: str, account: str) -> tuple[str, int]:
@@ -613,7 +669,7 @@ def _collections_named(path: str, filled: str, n: int) -> str:
     parts = path.split("/")
     if len(parts) < 4 or len(parts) % 2 or parts[0] != filled:
         return path
-    parts[0], parts[1] = "projects", f"{QUALIFIERS[n % len(QUALIFIERS)]}-{n}"
+    parts[0], parts[1] = "projects", _ancestor_id("projects", n)
     return "/".join(parts)
 
 
@@ -651,8 +707,8 @@ def scope_value(schema: dict[str, Any], param: str, rng: random.Random, ctx: Val
     if isinstance(pattern, str):
         made = scope_path(pattern, rng, ctx) or _from_path_pattern(pattern, value, rng.randint(1, 9),
                                                                    aws_account(ctx.service))
-        if made is None:
-            made = value_for(schema, param, rng, 0, ctx)
+        if made is None:  # in the pattern's first form (an asset's UUID, not "externalId:..." referring to one)
+            made = value_for({**schema, "pattern": first_alternative(pattern)}, param, rng, 0, ctx)
         return made
     described = described_path(schema.get("description"))
     if described is not None:  # "The location name. For example: `projects/PROJECT_ID/locations/LOCATION_ID`."

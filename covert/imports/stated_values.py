@@ -19,8 +19,9 @@ __all__ = ["stated_values"]
 
 _CUE = re.compile(
     r"\b(?:(?:valid|allowed|possible|accepted|supported|permitted|acceptable)\s+(?:values|options)"
-    r"(?:\s+(?:are|is|include|includes))?(?:\s+one\s+of)?(?:\s+the\s+following)?(?:\s+values)?"
+    r"(?:\s+(?:are|is|include|includes))?(?:\s+as\s+follows)?(?:\s+one\s+of)?(?:\s+the\s+following)?(?:\s+values)?"
     r"|(?:must|can|should)\s+be\s+one\s+of(?:\s+the\s+following)?(?:\s+values)?"
+    r"|(?P<limited>(?:limited|restricted)\s+to)"
     r"|one\s+of\s+the\s+following\s+values)\s*:?\s*", re.IGNORECASE)
 # "Supported: High | Medium | Low | Empty": a bare "supported" cue counts only before codes set apart by bars
 _PIPED = re.compile(r"\bsupported\s*:\s*([A-Za-z0-9][\w.+-]{0,39}(?:\s*\|\s*[A-Za-z0-9][\w.+-]{0,39})+)\s*(?:[.;)]|$)",
@@ -54,7 +55,9 @@ def stated_values(description: str) -> tuple[str, ...]:
         if _FILTER.search(description, max(0, cue.start() - 300), cue.start()):
             continue
         tail = description[cue.end():cue.end() + 2000]
-        found = _html_items(tail) or _bullet_items(tail) or _inline_items(tail)
+        found = _html_items(tail) or _bullet_items(tail) or _dashed_items(tail) or _inline_items(tail)
+        if cue.group("limited") and not (tail[:1] in "`\"'" or all(v.isupper() for v in found)):
+            continue  # "limited to letters and digits" lists no values; "limited to "IOS" and "ANDROID"" does
         if len(found) >= 2:
             return found
     return ()
@@ -83,6 +86,20 @@ def _bullet_items(tail: str) -> tuple[str, ...]:
     bullets = len(_BULLET.findall(" " + tail))
     items = [m.group(1) for m in _BULLET_QUOTED.finditer(" " + tail)]
     return _distinct(items) if len(items) >= 2 and len(items) * 2 >= bullets else ()
+
+
+_DASHED_ITEM = re.compile(r"[`\"']([A-Za-z0-9][\w.+-]{0,40})[`\"']\s+-\s")
+
+
+def _dashed_items(tail: str) -> tuple[str, ...]:
+    """Codes each followed by a dash and what it means, right after the cue (Google's enums in prose):
+    ``"APP_OPEN" - App Open ad format. "BANNER" - Banner ad format. ...``; a quoted word inside an item's
+    meaning ("Supported ad types are "VIDEO"") is none of them."""
+    first = _DASHED_ITEM.match(tail)
+    if first is None:
+        return ()
+    items = [m.group(1) for m in _DASHED_ITEM.finditer(tail)]
+    return _distinct(items) if len(items) >= 2 else ()
 
 
 def _inline_items(tail: str) -> tuple[str, ...]:

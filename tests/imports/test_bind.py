@@ -727,3 +727,32 @@ def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
     made = {"State": "DELETING"}
     first_status(runtime, made)
     assert made == {"State": "ACTIVE"}
+
+
+def test_an_id_path_names_each_ancestor_by_its_collection_and_an_id_of_two_forms_takes_its_own() -> None:
+    """Chrome Management's telemetry users were ``customers/user-3/telemetry/user-3/users/user-3`` (every open
+    segment the record's own slug), and IoT SiteWise's assets were keyed now by a UUID, now by
+    ``externalId:_9sU1GRlty07VK`` (the pattern's second form, which only refers to an asset), so a describe
+    answered with another id than the one asked for."""
+    import re
+
+    from covert.imports.bind import _from_path_pattern, first_alternative, new_id, scope_value
+    from covert.imports.resources import Resource
+
+    assert _from_path_pattern("^customers/[^/]+/telemetry/[^/]+/users/[^/]+$", "user", 3) == \
+        "customers/customer-3/telemetry/telemetry-3/users/user-3"
+    made = _from_path_pattern("^projects/[^/]+/locations/[^/]+/datasets/[^/]+$", "dataset", 4)
+    project, location = made.split("/")[1], made.split("/")[3]
+    assert made.endswith("/datasets/dataset-4") and project not in ("dataset-4", "project-4") and "-" in location
+    assert _from_path_pattern("^[^/]+/[^/]+/sinks/[^/]+$", "sink", 2).startswith("projects/")
+    uuid = "^(?!00000000-0000-0000-0000-000000000000)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+    pattern = uuid + "|^externalId:[a-zA-Z0-9_][a-zA-Z_\\-0-9.:]*[a-zA-Z0-9_]+"
+    assert first_alternative(pattern) == uuid
+    assert first_alternative("^(a|b)$") == "^(a|b)$" and first_alternative("^[|x]+$") == "^[|x]+$"
+    schema = {"type": "object", "properties": {"id": {"type": "string", "pattern": pattern, "minLength": 13}}}
+    assets = Resource(table="assets", entity="asset_id", noun="asset", plural="assets", schema=schema, id_field="id")
+    ids = [new_id(assets, "botocore:iotsitewise:2019-12-02", n) for n in range(1, 30)]
+    assert all(re.fullmatch(uuid.strip("^$"), i) for i in ids) and len(set(ids)) == len(ids), ids[:3]
+    scopes = [scope_value({"type": "string", "pattern": pattern}, "assetId", random.Random(seed)) for seed in range(30)]
+    assert all(re.fullmatch(uuid.strip("^$"), s) for s in scopes), scopes[:3]  # a scope too: the row asked for
+    # the assets "under the asset externalId:_9sU1GRlty07VK" and got one with another id

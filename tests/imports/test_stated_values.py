@@ -28,6 +28,11 @@ from covert.imports.statefactory import value_for
      "<li> <p>InProgress: sent.</p> </li> <li> <p>Success: done.</p> </li> </ul>", ("Pending", "InProgress", "Success")),
     ("Output only. The battery status of the device. Supported: High | Medium | Low | Empty", ("High", "Medium", "Low",
                                                                                                "Empty")),
+    # AdMob: an app's platform read "windows" and an ad unit's format "csv"
+    ('Describes the platform of the app. Limited to "IOS" and "ANDROID".', ("IOS", "ANDROID")),
+    ('AdFormat of the ad unit. Possible values are as follows: "APP_OPEN" - App Open ad format. "BANNER" - Banner ad '
+     'format. "INTERSTITIAL" - A full screen ad. Supported ad types are "RICH_MEDIA" and "VIDEO". "NATIVE" - Native.',
+     ("APP_OPEN", "BANNER", "INTERSTITIAL", "NATIVE")),
 ])
 def test_a_stated_list_is_read(description: str, values: tuple[str, ...]) -> None:
     assert stated_values(description) == values
@@ -47,6 +52,8 @@ def test_a_stated_list_is_read(description: str, values: tuple[str, ...]) -> Non
     "Filter expression. Fields supported: * `create_time`: Supports `=`. * `labels`: Supports `:`.",
     "A filter on jobs. Valid values are: * `state` * `create_time`",
     "Supported: richText: rich text. markdown: markdown.",
+    "Limited to 100 characters.",
+    "The display name, limited to letters and digits.",  # kinds of characters, not values
 ])
 def test_a_range_or_prose_gives_no_list(description: str) -> None:
     assert stated_values(description) == ()
