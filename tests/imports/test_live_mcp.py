@@ -3,6 +3,7 @@ synthesized and replayed against it, rows scored with the server run again; boun
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -24,6 +25,21 @@ from covert.imports.live_mcp_git import make_recipe  # noqa: E402
 from covert.imports.live_mcp_tasks import TaskRejected, replay_row  # noqa: E402
 
 SEED = 7  # its first two tasks: commit a new file (two writes), name the latest commit and its author (a read)
+
+
+def _descends_from(pid: int, ancestor: int) -> bool:
+    """Whether process ``pid`` descends from ``ancestor`` (by its parents in /proc, while they live)."""
+    for _ in range(64):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+        pid = int(next((line.split(":\t", 1)[1] for line in status.splitlines() if line.startswith("PPid:")), "0"))
+        if pid == ancestor:
+            return True
+        if pid <= 1:
+            return False
+    return False
 
 
 def _descendants() -> list[int]:
@@ -386,7 +402,13 @@ def test_recycled_servers_serve_each_episode_as_a_fresh_one() -> None:
         done.close()  # closing again (as a dropped environment's finalizer does) leaves it alone
         assert running.call("git_status", {})[1] is False
         assert running.client is not None
-        os.killpg(running.client.proc.pid, signal.SIGKILL)  # a server that dies is never handed back
+        server = running.client.proc
+        doomed = [pid for pid in _descendants() if pid == server.pid or _descends_from(pid, server.pid)]
+        os.killpg(server.pid, signal.SIGKILL)  # a server that dies is never handed back
+        for pid in doomed:  # the server itself too where a sandbox ran it apart from its group (and before it
+            with contextlib.suppress(ProcessLookupError):  # could answer once more on a loaded machine)
+                os.kill(pid, signal.SIGKILL)
+        server.wait(timeout=10)
         with pytest.raises(LiveServerError):
             running.call("git_status", {})
         running.close()
