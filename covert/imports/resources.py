@@ -502,11 +502,27 @@ def _by_name(op: Operation) -> tuple[Kind, str, str | None, list[tuple[str, str]
     if kind not in ("list", "get") and (op.effect == "read" or mcp_read is True):
         return "custom", "", None, [], "write_verb_reads"
     word = "_".join(noun)
-    if kind == "get" and (_looks_plural(noun[-1]) or items_path(op.response) is not None):
+    if kind == "get" and (_looks_plural(noun[-1]) or (items_path(op.response) is not None
+                                                      and not _takes_own_id(op, noun))):
         kind = "list"
     if kind == "list":
         word = "_".join([*noun[:-1], singular(noun[-1])])
     return kind, word, None, [], ""
+
+
+_ID_WORDS = frozenset(("id", "name", "arn", "identifier", "key"))
+
+
+def _takes_own_id(op: Operation, noun: list[str]) -> bool:
+    """Whether ``op`` requires the id of the very record its name says (IoT SiteWise's DescribeAsset takes
+    ``assetId``, SES's GetEmailIdentity ``EmailIdentity``): a get of one record, whatever lists its response
+    holds, not a list of those records "under" one of them."""
+    own = "".join(noun)
+    for param in op.parameters.get("required") or ():
+        said = [w for w in words(param) if w not in _ID_WORDS]
+        if said and "".join(said) == own:
+            return True
+    return False
 
 
 _NARROWING = ("enum", "pattern", "minLength", "maxLength", "format", "minimum", "maximum", "const")

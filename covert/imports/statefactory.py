@@ -230,7 +230,7 @@ _TIME_KINDS = ("timestamp", "date")  # the kinds of field whose values are put i
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")  # a time put in order is compared as written (RFC 3339 or a date)
 _FIRST_EVENTS = CREATED_EVENTS | {"start", "started", "begin", "opened", "issued", "queued"}
 _LATER_EVENTS = CHANGED_EVENTS | END_EVENTS | FINISHED_EVENTS | {
-    "last", "closed", "resolved", "deleted", "archived", "suspended", "stopped", "cancelled", "canceled", "terminated"}
+    "last", "closed", "resolved", "deleted", "archived", "suspended", "stop", "stopped", "cancelled", "canceled", "terminated"}
 
 
 def _plan(schema: dict[str, Any], depth: int) -> Plan:
@@ -695,8 +695,9 @@ def _matching(pattern: str, text: str, rng: random.Random, name: str) -> str:
         except (Unsatisfiable, re.error, TypeError, ValueError, IndexError):
             break
         if compiled.search(candidate):
-            # an ARN drawn from character classes gets AWS's partition, a real region and account back
-            return plausible_arn(candidate, compiled.search, text, rng) if text.startswith("arn:") else candidate
+            # an ARN drawn from character classes gets AWS's partition, a real region and account back (also
+            # where the field takes an ARN among other forms: Bedrock's model, a model id or a model's ARN)
+            return plausible_arn(candidate, compiled.search, text, rng) if candidate.startswith("arn:") else candidate
     raise Unsatisfiable(f"{name}: no value found for pattern {pattern[:60]!r}")
 
 

@@ -251,6 +251,8 @@ def fill_answer(template: str, output: Any, index: int, full: bool = False) -> t
             fact = _scalar_fact(output, index, slot.path, slot.form, slot.arg)
             said = fact.get("said") or fact["value"]
             facts.append(fact)
+            if slot.form.startswith("n") and str(said).startswith("1 ") and text[-1].endswith(" are "):
+                text[-1] = text[-1][:-len("are ")] + "is "  # "There is 1 web property link", not "There are 1"
         text.append(said)
     return single_stops("".join(text)), facts  # 'It reads "Kept for 30 days."', not '... days.".'
 

@@ -185,6 +185,7 @@ def pleasantries(rng: random.Random, register: str = "customer") -> tuple[str, s
 
 ANAPHORS = ("that {noun}", "the same {noun}", "that {noun}", "it")
 _PARTICLE_END = re.compile(r"\b(?:up|off|out|on|in|down|back|over|about|of|to)\s$")
+_DETERMINER_END = re.compile(r"\b(?:the|that|this|a|an)\s$", re.IGNORECASE)  # a back-reference brings its own
 
 
 def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) -> list[str]:
@@ -208,6 +209,9 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
                                         or part.startswith(" and ", start + len(phrase))
                                         or part[:start].endswith(("and ", "with ", "for ", ": "))):
                     anaphor = "that " + noun
+                determiner = _DETERMINER_END.search(part, 0, start)
+                if determiner is not None:  # "for the project X" said again: "for the same project", not "the the"
+                    part, start = part[:determiner.start()] + part[start:], determiner.start()
                 part = part[:start] + anaphor + part[start + len(phrase):]
                 part = part[0].upper() + part[1:] if start == 0 else part
         said.update(p for p in repeats if p in part)

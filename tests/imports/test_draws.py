@@ -549,3 +549,18 @@ def test_a_person_held_in_a_record_has_a_persons_name() -> None:
     for key in ("creator", "author", "lastModifyingUser", "createdBy"):
         assert all(name.split()[0] in first_names for name in said[key]), (key, said[key][:5])
     assert sum(name.split()[0] in first_names for name in said["settings"]) < 15, said["settings"][:5]
+
+
+def test_an_arn_drawn_for_a_field_of_several_forms_has_a_real_region() -> None:
+    """Elemental Inference's Bedrock ``model`` (a model id or a model's ARN) read
+    ``arn:aws:bedrock:a185972:208410816506:provisioned-model/cy``: an ARN drawn from the pattern's classes gets
+    a real region and account even where the field's own meaning is no ARN."""
+    from covert.imports.fieldvalues import AWS_HOME_REGION, context_for
+
+    schema = {"type": "string", "minLength": 1, "maxLength": 2048,
+              "pattern": "([a-z0-9-]{1,63}[.][a-z0-9-.:]{1,76}|arn:aws:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:"
+                         "(custom-model|provisioned-model)/.+)"}
+    ctx = context_for("botocore:elementalinference:2018-11-14", "function")
+    drawn = [value_for(schema, "model", random.Random(seed), 0, ctx) for seed in range(30)]
+    arns = [d for d in drawn if d.startswith("arn:")]
+    assert arns and all(a.split(":")[3] == AWS_HOME_REGION and re.fullmatch(r"\d{12}", a.split(":")[4]) for a in arns)

@@ -166,12 +166,16 @@ def test_a_seeded_record_keeps_its_times_and_dates_in_order_and_is_not_deleted()
                              "created_at": {"type": "string", "format": "date-time",
                                             "example": "2025-10-15T13:53:01.268Z"},
                              "updated_at": {"type": "string", "format": "date-time"},
-                             "timeDeleted": {"type": "string", "format": "date-time"}}}
+                             "timeDeleted": {"type": "string", "format": "date-time"},
+                             "startTime": {"type": "string", "format": "date-time"},
+                             "stopTime": {"type": "string", "format": "date-time"}}}
     for seed in range(40):
         made = record(schema, random.Random(seed))
         assert "timeDeleted" not in made
         assert made["FunctionCreateBlockDate"] <= made["FunctionUpdateBlockDate"], made
         assert made["created_at"][:19] <= made["updated_at"][:19], made
+        if "startTime" in made and "stopTime" in made:  # an Omics run stopped in 2022 that started in 2025
+            assert made["startTime"] <= made["stopTime"], made
 
 
 def test_a_records_own_arn_ends_in_its_name_or_else_its_id() -> None:

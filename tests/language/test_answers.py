@@ -280,3 +280,11 @@ def test_a_record_the_output_names_is_never_said_by_its_id() -> None:
         bare = Composer(__import__("random").Random(seed)).goal(templates, {**named, "displayName": ""}, 0, "delete", [])
         assert "projects/p/phraseSets/phrase-set-2" in bare, bare
     assert fill_answer("{?-displayName}Gone: {name}.", {"name": "a"}, 0)[0] == "Gone: a."
+
+
+def test_a_count_of_one_takes_a_verb_in_agreement() -> None:
+    """Analytics' links were answered "There are 1 web property ad words link.": one is, more are."""
+    template = "There are {links:n:link|links}: {links:list:name}."
+    one = fill_answer(template, {"links": [{"name": "Ads link"}]}, 0)[0]
+    two = fill_answer(template, {"links": [{"name": "Ads link"}, {"name": "Search link"}]}, 0)[0]
+    assert (one, two) == ("There is 1 link: Ads link.", "There are 2 links: Ads link and Search link.")

@@ -458,3 +458,11 @@ def test_an_identification_said_again_is_dropped_not_made_it() -> None:
                           random.Random(seed))
         assert kept[1] in ("Then rebook that booking for May.", "Then rebook the same booking for May.",
                            "Then rebook it for May."), kept
+
+
+def test_a_back_reference_brings_its_own_determiner() -> None:
+    """A DNS row asked for a response policy "for the the same project": a phrase said again after "the"
+    is replaced with its determiner, never after it."""
+    parts = ["Pull up every location under project fraud-apac-277.", "Add a policy for the project fraud-apac-277."]
+    said = {refer_back(parts, {"project fraud-apac-277": "project"}, random.Random(seed))[1] for seed in range(40)}
+    assert said == {"Add a policy for it.", "Add a policy for the same project.", "Add a policy for that project."}
