@@ -236,7 +236,11 @@ def fill_answer(template: str, output: Any, index: int, full: bool = False) -> t
     output cannot fill it."""
     text = []
     facts: list[dict[str, Any]] = []
+    none_counted = False
     for literal, slot in parse(template):
+        if none_counted and literal.startswith(" in all"):  # "I count no links in all." -> "There are no links."
+            literal = literal[len(" in all"):]
+        none_counted = False
         text.append(literal)
         if slot is None:
             continue
@@ -253,6 +257,8 @@ def fill_answer(template: str, output: Any, index: int, full: bool = False) -> t
             facts.append(fact)
             if slot.form.startswith("n") and str(said).startswith("1 ") and text[-1].endswith(" are "):
                 text[-1] = text[-1][:-len("are ")] + "is "  # "There is 1 web property link", not "There are 1"
+            elif slot.form.startswith("n") and str(said).startswith("no ") and text[-1].endswith("I count "):
+                text[-1], none_counted = text[-1][:-len("I count ")] + "There are ", True
         text.append(said)
     return single_stops("".join(text)), facts  # 'It reads "Kept for 30 days."', not '... days.".'
 

@@ -45,12 +45,13 @@ LIST_CUE = re.compile(
     r"what do i have|what have i got|"
     r"what \w+(?: \w+)? (?:do we have|exist|are set up|are configured|have been set up)\b|pull up the|"
     r"(?:i'd like|i want) to see the|rundown of|enumerate|overview of|dump the|walk me through the)", re.IGNORECASE)
-COUNT_CUE = re.compile(r"\b(how many|how much|how big|number of|total|add up|count|sum)\b", re.IGNORECASE)
+COUNT_CUE = re.compile(r"\b(how many|how much|how big|number of|total|add up|count|headcount|tally|sum)\b",
+                       re.IGNORECASE)
 # words one of which a text must hold for LIST_CUE, COUNT_CUE or _FREE to find anything in it (every
 # alternative starts with one); an ASCII text without them is not searched
 _LIST_WORDS = ("show", "list", "which", "remind me what", "what", "any ", "pull up ", "to see the", "rundown",
                "enumerate", "overview", "dump", "walk me through")
-_COUNT_WORDS = ("how ", "number of", "total", "add up", "count", "sum")
+_COUNT_WORDS = ("how ", "number of", "total", "add up", "count", "tally", "sum")
 _FREE_WORDS = ("free", "without ")
 
 

@@ -78,6 +78,10 @@ def test_frames_say_what_they_ask_for() -> None:
     new_filters = phrasing.FILTER_ASKS[phrasing.FILTER_ASKS.index("show only {plural}{owner} having {field} {value}"):]
     for frame in (*phrasing.LIST_ASKS, *new_filters):
         assert asks_for_list(frame.format(**fill)), frame
+    from covert.validation.answer_checks import COUNT_CUE
+
+    for frame in phrasing.COUNT_ASKS:  # "I need a headcount of ...", "tally up ...": counts the audit knows
+        assert COUNT_CUE.search(frame.format(**fill)), frame
     for group in (phrasing.LIST_ASKS, phrasing.FILTER_ASKS, phrasing.COUNT_ASKS, phrasing.GET_ASKS,
                   phrasing.DELETE_ASKS, phrasing.UPDATE_ASKS, phrasing.CREATE_ASKS, phrasing.LIST_CONTEXTS):
         for frame in group:

@@ -283,8 +283,11 @@ def test_a_record_the_output_names_is_never_said_by_its_id() -> None:
 
 
 def test_a_count_of_one_takes_a_verb_in_agreement() -> None:
-    """Analytics' links were answered "There are 1 web property ad words link.": one is, more are."""
+    """Analytics' links were answered "There are 1 web property ad words link." and "I count no profile filter
+    links in all.": one is, more are, and none are."""
     template = "There are {links:n:link|links}: {links:list:name}."
     one = fill_answer(template, {"links": [{"name": "Ads link"}]}, 0)[0]
     two = fill_answer(template, {"links": [{"name": "Ads link"}, {"name": "Search link"}]}, 0)[0]
     assert (one, two) == ("There is 1 link: Ads link.", "There are 2 links: Ads link and Search link.")
+    counted = [fill_answer("I count {links:n:link|links} in all.", {"links": links}, 0)[0] for links in ([], [{}, {}])]
+    assert counted == ["There are no links.", "I count 2 links in all."]  # not "I count no links in all."
