@@ -43,7 +43,8 @@ def test_an_arn_id_pattern_is_filled_by_its_parts_places() -> None:
     assert made == "arn:aws:mediaconnect:us-east-1:210987654321:gateway:gateway-instance-1:instance:gateway-instance-1"
     assert _from_path_pattern("^arn:.+:medialive:.+:.+:channel:.+$", "channel", 2, "210987654321") == \
         "arn:aws:medialive:us-east-1:210987654321:channel:channel-2"
-    assert _from_path_pattern("^projects/[^/]+/locations/[^/]+$", "x", 1) == "projects/x-1/locations/x-1"
+    # a path's ancestor is named as its collection's records are, the last segment is the record's own
+    assert _from_path_pattern("^projects/[^/]+/locations/[^/]+$", "x", 1) == "projects/payments-1/locations/x-1"
 
 
 def test_a_field_whose_pattern_is_an_arn_holds_an_arn_made_as_one() -> None:
