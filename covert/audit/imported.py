@@ -199,8 +199,9 @@ def _times_out_of_order(record: dict[str, Any]) -> str | None:
        "ended before it started (createTime after updateTime, endDate before startDate)", 0.0)
 def times_out_of_order(view: RowView) -> Verdict | None:
     """Imported rows with outputs. Flagged when one object of an output has a made-like time (create,
-    registered, submitted, issued) later than a changed-like one (update, modified, deleted, expire), or a
-    start-like time later than an end-like one, both ISO-8601 in UTC."""
+    registered, submitted, issued) later than a changed-like one (update, modified, deleted, expire) or one of
+    what the record did last (``LastInventoryDate``), or a start-like time later than an end-like one, both
+    ISO-8601 in UTC."""
     if not imported(view) or not view.turns:
         return None
     for call in view.calls:
@@ -492,9 +493,9 @@ def new_record_holds_contents(view: RowView) -> Verdict | None:
     if not creates:
         return None
     for call in creates:
-        named = {w.rstrip("s") for w in key_words(call.name)}  # a notes insert made a note
+        named = {singular(w) for w in key_words(call.name)}  # a notes insert made a note
         made = [call.output, *(v for k, v in call.output.items()
-                               if isinstance(v, dict) and named & {w.rstrip("s") for w in key_words(k)})]
+                               if isinstance(v, dict) and named & {singular(w) for w in key_words(k)})]
         for record in made:
             for key, value in record.items():
                 counted = value if isinstance(value, int) and not isinstance(value, bool) else \

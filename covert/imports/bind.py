@@ -315,9 +315,8 @@ def aligned_scopes(scopes: dict[str, str], patterns: dict[str, Any], nouns: dict
     out: dict[str, str] = {}
     for key, value in scopes.items():
         parts = value.split("/") if isinstance(value, str) else []
-        if len(parts) == 1 and nouns and key in nouns and value:
-            parts = [nouns[key] + "s", value]
-            candidate = known.setdefault((parts[0],), value)
+        if len(parts) == 1 and nouns and key in nouns and value:  # the root of the noun's collection
+            candidate = known.setdefault((nouns[key] + "s",), value)
             out[key] = candidate if _fits_pattern(patterns.get(key), candidate) else value
             continue
         if len(parts) < 2 or len(parts) % 2:
@@ -627,14 +626,16 @@ def _path_filled(body: str, filled: str, n: int) -> tuple[str, int]:
     return "".join(out), len(found)
 
 
+_REGIONS = tuple(sorted(GOOGLE_REGION_CITIES))
+
+
 def _ancestor_id(collection: str, n: int) -> str:
     """The id of the ``n``-th record's ancestor in ``collection``: a project as projects are named, a region
     for a location, else the collection's noun and ``n`` (placed under the state's own scope later)."""
     if collection == "projects":
         return f"{QUALIFIERS[n % len(QUALIFIERS)]}-{n}"
     if collection == "locations":
-        regions = sorted(GOOGLE_REGION_CITIES)
-        return regions[n % len(regions)]
+        return _REGIONS[n % len(_REGIONS)]
     return f"{singular(collection).lower()}-{n}"
 
 

@@ -787,7 +787,7 @@ def person_context(ctx: ValueContext, field: str) -> ValueContext:
     """The context of an object held in a field named for a person (``creator``, ``author``,
     ``lastModifyingUser``, ``createdBy``): its display name is a person's ("Ana Diaz"), never a title of
     the record it sits in ("Blue Invoicing Case"); ``ctx`` itself for any other field."""
-    said = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", field)]
+    said = words(field)
     if said[-1:] and said[-1] in _PERSON_NOUNS:
         return replace(ctx, noun=said[-1])
     if len(said) >= 2 and said[-1] == "by" and said[-2] in _BY_WORDS:

@@ -518,11 +518,8 @@ def _takes_own_id(op: Operation, noun: list[str]) -> bool:
     ``assetId``, SES's GetEmailIdentity ``EmailIdentity``): a get of one record, whatever lists its response
     holds, not a list of those records "under" one of them."""
     own = "".join(noun)
-    for param in op.parameters.get("required") or ():
-        said = [w for w in words(param) if w not in _ID_WORDS]
-        if said and "".join(said) == own:
-            return True
-    return False
+    return any("".join(w for w in words(param) if w not in _ID_WORDS) == own
+               for param in op.parameters.get("required") or ())
 
 
 _NARROWING = ("enum", "pattern", "minLength", "maxLength", "format", "minimum", "maximum", "const")

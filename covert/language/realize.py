@@ -212,6 +212,8 @@ def refer_back(parts: list[str], repeats: dict[str, str], rng: random.Random) ->
                 determiner = _DETERMINER_END.search(part, 0, start)
                 if determiner is not None:  # "for the project X" said again: "for the same project", not "the the"
                     part, start = part[:determiner.start()] + part[start:], determiner.start()
+                    if determiner.group(0)[0].isupper():  # "... . The project X" opened a sentence
+                        anaphor = anaphor[0].upper() + anaphor[1:]
                 part = part[:start] + anaphor + part[start + len(phrase):]
                 part = part[0].upper() + part[1:] if start == 0 else part
         said.update(p for p in repeats if p in part)

@@ -466,3 +466,7 @@ def test_a_back_reference_brings_its_own_determiner() -> None:
     parts = ["Pull up every location under project fraud-apac-277.", "Add a policy for the project fraud-apac-277."]
     said = {refer_back(parts, {"project fraud-apac-277": "project"}, random.Random(seed))[1] for seed in range(40)}
     assert said == {"Add a policy for it.", "Add a policy for the same project.", "Add a policy for that project."}
+    parts[1] = "Thanks. The project fraud-apac-277 needs a policy."  # a determiner that opened a sentence
+    opened = {refer_back(parts, {"project fraud-apac-277": "project"}, random.Random(seed))[1] for seed in range(40)}
+    assert opened == {"Thanks. That project needs a policy.", "Thanks. The same project needs a policy.",
+                      "Thanks. It needs a policy."}
