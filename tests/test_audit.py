@@ -672,3 +672,51 @@ def test_a_doubled_full_stop_in_the_system_prompt_is_a_grammar_artefact() -> Non
     assert found.flagged and found.kind == "doubled_stop@system", found
     system["content"] = "You are the assistant for Gitea API. You look up GPG keys (e.g. by id) and more..."
     assert not verdict("grammar_artefacts", row).flagged
+
+
+def test_a_doubled_word_in_the_services_own_name_is_no_grammar_artefact() -> None:
+    """Google's "My Business Business Information API" is the service's name: its doubled word, said in the
+    system prompt and again by the assistant, is no template artefact; a doubled word the name does not
+    have still is."""
+    row = _calendar("That is outside what I can do for categories in My Business Business Information API.")
+    system = next(m for m in row["messages"] if m["role"] == "system")
+    system["content"] = "You are the assistant for My Business Business Information API. You look up categories."
+    assert not verdict("grammar_artefacts", row).flagged
+    system["content"] = "You are the assistant for Business Information API. You look up categories."
+    found = verdict("grammar_artefacts", row)
+    assert found.flagged and found.kind == "doubled_word@assistant", found
+
+
+def test_a_put_on_a_record_the_row_has_seen_is_no_create_for_the_audit() -> None:
+    """Traccar's ``put_users_id`` changed the device limit of a user a listing had shown disabled; the audit
+    read the put as a create and its unchanged ``disabled: true`` as a new record made ended. A put on an id
+    no earlier output holds still makes a record, and is still read so."""
+    user = {"id": 1002, "name": "Suzanne Ballard", "deviceLimit": 98, "disabled": True}
+    listed = ("get_users", {}, [user])
+    changed = ("put_users_id", {"id": 1002, "deviceLimit": 143}, {**user, "deviceLimit": 143})
+    row = {**make_row("Set Suzanne Ballard's device limit to 143.", [[listed], [changed]],
+                      "Suzanne Ballard now has the device limit 143.", "state_changing", builder="none"),
+           "builder": "api.openapi.traccar.not.installed"}
+    assert verdict("create_terminal_status", row) is None  # no create in the row
+    made = ("put_users_id", {"id": 1009, "name": "Ana Lee"}, {"id": 1009, "name": "Ana Lee", "disabled": True})
+    row = {**make_row("Add the user Ana Lee.", [[made]], "Ana Lee is added.", "state_changing", builder="none"),
+           "builder": "api.openapi.traccar.not.installed"}
+    found = verdict("create_terminal_status", row)
+    assert found.flagged and found.kind == "ended_flag", found
+
+
+def test_a_count_of_a_list_inside_a_part_of_the_record_is_read_as_that_list() -> None:
+    """Serverless Application Repository: "How many parameter definitions does the application ... have?"
+    counts the 2 ``ParameterDefinitions`` of the application's ``Version``; the audit read only top-level
+    lists (its 2 ``Labels``) and called the true count one of another record's noun."""
+    app = {"ApplicationId": "app-d3", "Labels": ["Coleman Compliance", "Prod Risk"],
+           "Version": {"ApplicationId": "app-d3", "ParameterDefinitions": [{"Name": "a"}, {"Name": "b"}]}}
+
+    def row(answer: str) -> dict[str, Any]:
+        made = make_row("How many parameter definitions does the application by Darryl Hartman have?",
+                        [[("GetApplication", {"ApplicationId": "app-d3"}, app)]], answer, "sequential", builder="none")
+        return {**made, "builder": "api.botocore.serverlessrepo.not.installed"}
+
+    assert not verdict("count_names_other_records", row("There are 2 parameter definitions.")).flagged
+    found = verdict("count_names_other_records", row("There are 2 zebras."))
+    assert found.flagged and found.kind == "counted_as_other_records", found

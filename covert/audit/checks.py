@@ -260,6 +260,16 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
     return found
 
 
+_SERVICE_NAMED = re.compile(r"^You are the assistant for (.{1,160}?)\. ")
+
+
+def _service_named(system: str) -> str:
+    """The service a system prompt says the assistant is for ("You are the assistant for NAME. ..."), lower
+    case; empty when it says none."""
+    found = _SERVICE_NAMED.match(system)
+    return found.group(1).lower() if found else ""
+
+
 @check("grammar_artefacts", "template artefacts in the user's or the assistant's text (and a doubled full "
        "stop in the system prompt): (s), 1 products, "
        "'Homes: 1', doubled words, '6 of the 6', empty slots, a sentence in lower case, a word glued to a "
@@ -271,7 +281,9 @@ def grammar_artefacts(view: RowView) -> Verdict | None:
     punctuation, empty quotes or parentheses, null), a sentence that starts in lower case (not an address
     or an identifier as typed), a word glued to a number ("2004Schmidt") and a stretch of words said twice
     in a row."""
-    data = " ".join(" ".join(c.scalars) for c in view.calls).lower()
+    # what the tools said, and the name the system prompt gives the service ("My Business Business Information
+    # API" is Google's own name: a doubled word in it is no artefact)
+    data = " ".join(" ".join(c.scalars) for c in view.calls).lower() + " " + _service_named(view.system)
     for where, texts in (("query", view.user_texts), ("assistant", view.assistant_texts)):
         for text in texts:
             found = _artefacts(text, data)

@@ -212,16 +212,84 @@ def times_out_of_order(view: RowView) -> Verdict | None:
     return OK
 
 
+# the key of a part that is another record than the one holding it (its parent, what it was copied from): that
+# part's id field names the other record (the audit's own words)
+_ANOTHER_RECORD = frozenset(("parent", "parents", "source", "origin", "original", "previous", "next", "target",
+                             "linked", "related", "base", "template", "upstream", "fork", "forks", "child",
+                             "children", "destination", "peer", "peers", "replica", "replicas", "primary",
+                             "secondary", "from", "to", "copy", "clone"))
+
+
+_TOOL_VERBS = frozenset(("list", "get", "describe", "create", "update", "delete", "patch", "insert", "put", "post",
+                         "add", "remove", "set", "batch", "search", "id", "ids", "by", "all"))
+
+
+def _part_disagrees(record: dict[str, Any], nouns: set[str]) -> str | None:
+    """``"path: key=value, record key=value"`` for the first part of ``record`` (down to three levels, not a
+    part that is another record) that repeats one of the record's own id fields (an id field whose word
+    before ``id`` is in ``nouns``: ``ApplicationId`` in an application) with another value, else ``None``."""
+    own = {k: v for k, v in record.items() if isinstance(v, (str, int)) and not isinstance(v, bool)
+           and len(said := key_words(str(k))) >= 2 and said[-1] == "id" and singular(said[-2]) in nouns}
+    if not own:
+        return None
+    stack: list[tuple[str, Any, int]] = [(str(k), v, 1) for k, v in record.items()
+                                         if _ANOTHER_RECORD.isdisjoint(key_words(str(k)))]
+    while stack:
+        path, part, depth = stack.pop()
+        if isinstance(part, list):
+            stack.extend((path, item, depth) for item in part[:50])
+        elif isinstance(part, dict):
+            for key, value in own.items():
+                if key in part and part[key] != value:
+                    return f"{path}.{key}={part[key]!r}, the record's {key}={value!r}"
+            if depth < 3:
+                stack.extend((f"{path}.{k}", v, depth + 1) for k, v in part.items()
+                             if _ANOTHER_RECORD.isdisjoint(key_words(str(k))))
+    return None
+
+
+@check("part_names_another_record", "imported outputs where a part of a record repeats the record's own id "
+       "field with another value (an application's Version.ApplicationId that is not the application's)", 0.0)
+def part_names_another_record(view: RowView) -> Verdict | None:
+    """Imported rows with outputs. Flagged when an object of an output has an id field naming the record the
+    tool is about (``ApplicationId`` from ``GetApplication``: its word before ``id`` the tool name's last
+    noun, singular) and a part of it (not one keyed as another record: ``parent``, ``source``) holds that
+    field with another value."""
+    if not imported(view) or not view.turns:
+        return None
+    for call in view.calls:
+        said = [w for w in key_words(call.name) if w not in _TOOL_VERBS]
+        nouns = {singular(said[-1])} if said else set()  # the record the tool is about: its last noun
+        for record in _objects(call.output):
+            found = _part_disagrees(record, nouns)
+            if found is not None:
+                return _flag("part_id_differs", f"{call.name}: {found}"[:200])
+    return OK
+
+
 # "2 applications", "5 VPC endpoints": a number on its own, then a plural noun ending the phrase
 _COUNTED = re.compile(r"(?:^|\s)(\d+) (?:[A-Za-z-]+ ){0,3}?([A-Za-z-]+s)(?=[\s.,:;!?]|$)")
 
 
+def _lists_of(output: Any, depth: int = 0) -> list[tuple[str, list[Any]]]:
+    """The lists of an output with their keys: the output itself, or its lists down to three objects deep (an
+    application's ``Version.ParameterDefinitions``), never inside a list."""
+    if isinstance(output, list):
+        return [("", output)] if depth == 0 else []
+    if not isinstance(output, dict) or depth >= 3:
+        return []
+    found = [(str(k), v) for k, v in output.items() if isinstance(v, list)]
+    for value in output.values():
+        if isinstance(value, dict):
+            found += _lists_of(value, depth + 1)
+    return found
+
+
 def _listed_lengths(output: Any) -> dict[int, str]:
-    """The lengths of an output's lists (the output itself, or its top-level lists), each with the words that
-    say what the list holds: its key's, and those of its records' own name fields (SCIM's ``userName``),
-    singular and run together."""
-    lists = [("", output)] if isinstance(output, list) else \
-        [(k, v) for k, v in output.items() if isinstance(v, list)] if isinstance(output, dict) else []
+    """The lengths of an output's lists (:func:`_lists_of`), each with the words that say what the list
+    holds: its key's, and those of its records' own name fields (SCIM's ``userName``), singular and run
+    together."""
+    lists = _lists_of(output)
     out: dict[int, str] = {}
     for key, items in lists:
         names = [k for item in items[:1] if isinstance(item, dict) for k in item if key_words(str(k))[-1:] == ["name"]]
@@ -444,6 +512,17 @@ _FINAL = frozenset(state.replace("_", "") for state in rowforms.FINAL_STATES)
 _STATUS_TAILS = ("status", "state", "phase", "lifecycle")
 
 
+def _puts_a_known_record(call: CallView, before: list[CallView]) -> bool:
+    """Whether a ``put`` call changes a record the row has already seen (Traccar's ``put_users_id`` on the user
+    a listing showed): it writes an existing record, makes none, and what that record already said is no
+    news of a new one's."""
+    if key_words(call.name)[:1] != ["put"]:
+        return False
+    ids = {str(v) for k, v in call.arguments.items()
+           if key_words(str(k))[-1:] == ["id"] and isinstance(v, (str, int)) and not isinstance(v, bool)}
+    return any(ids & c.scalars for c in before)
+
+
 @check("create_terminal_status", "imported creates whose output gives the new record a final or failing status "
        "('canceled', 'deleted', 'DOMAIN_VERIFICATION_LOST', a part 'UNHEALTHY'), says why it failed "
        "('failureReason': 'TOPIC_NOT_FOUND') or that it ended ('archived': true, not asked for)", 0.0)
@@ -455,7 +534,8 @@ def create_terminal_status(view: RowView) -> Verdict | None:
     record saying it ended (``archived``, ``isDeleted``: true) that the call did not ask for."""
     if not imported(view):
         return None
-    creates = [c for c in view.calls if _is_create(c) and not is_error(c.output)]
+    creates = [c for i, c in enumerate(view.calls) if _is_create(c) and not is_error(c.output)
+               and not _puts_a_known_record(c, view.calls[:i])]
     if not creates:
         return None
     for call in creates:

@@ -75,6 +75,7 @@ from covert.imports.statefactory import (
     arn_names_its_record,
     distinct_names,
     names_record,
+    parts_name_their_record,
     pattern_of,
     project_names_its_path,
     record,
@@ -84,7 +85,7 @@ from covert.imports.statefactory import (
 )
 from covert.language.plurals import singular
 
-BINDER_VERSION = "22"
+BINDER_VERSION = "23"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -197,6 +198,7 @@ class BoundApi:
                 if str(named) not in rows:  # an ARN id ends in the record's name: ...:vault/kyc-vault
                     set_field(rec, resource.id_field, named)
                 project_names_its_path(rec, resource.id_field)
+                parts_name_their_record(rec, resource.id_field, resource.noun)
                 rows[str(rec[resource.id_field])] = rec
             tables[resource.table] = rows
             counters[resource.table] = count
@@ -1119,6 +1121,7 @@ def _implementation(bound: BoundTool, resource: Resource, resources: dict[str, R
             set_field(rec, id_field, key)
             arn_names_its_record(rec, resource.noun, id_field)  # its own ARN names it, as a seeded record's does
             project_names_its_path(rec, id_field)
+            parts_name_their_record(rec, id_field, resource.noun)
             rec = canonical_json(rec)
             state.insert(table, str(key), rec)
             return shaped(rec)
@@ -1267,6 +1270,15 @@ def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: boo
         if isinstance(rec.get(key), dict) and sub.get("properties"):
             if depth < _FIRST_DEPTH:
                 first_status(sub, rec[key], within_status=status and not within_status, depth=depth + 1)
+            continue
+        items = sub.get("items")
+        if isinstance(rec.get(key), list) and isinstance(items, dict) and items.get("properties"):
+            # a list of the record's parts: each part of a record just made is as new as the record (a blue/green
+            # deployment made now has no paired node DELETING and no mapping SWITCHOVER_FAILED)
+            if depth < _FIRST_DEPTH:
+                for part in rec[key]:
+                    if isinstance(part, dict):
+                        first_status(items, part, within_status=status and not within_status, depth=depth + 1)
             continue
         if not status:
             continue

@@ -490,6 +490,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
             {"currency", "currencycode", "currency_code"} & lowered_siblings or last != "value" or
             ("amount" in parts or "money" in desc or "price" in desc)):
         return "micros" if last == "micros" or "micros" in joined else "money"
+    if prev in ("max", "maximum") and last in ("items", "results", "records", "entries", "keys", "uploads"):
+        return "numeric:count"  # how many a page holds (Route 53's MaxItems "100"), never "kyc-docs"
     if last in ("count", "size", "bytes", "quantity", "length", "limit", "capacity", "seconds", "minutes", "hours",
                 "days", "percent", "percentage", "score", "rating", "weight", "height", "width", "depth", "rate",
                 "ratio", "threshold", "kbps", "mbps", "gb", "mb", "cpu", "memory", "replicas", "nodes", "retries",
@@ -1422,6 +1424,8 @@ def integer_range(name: str, description: str = "") -> tuple[int, int] | None:
         return 1, 1
     if last in ("year",):
         return 2015, 2025
+    if last == "zoom":  # a map's zoom level (0 is the whole world, about 20 a building)
+        return 1, 20
     if _is_epoch(parts, last, desc):
         if "millisecond" in desc or last in ("ms", "millis"):
             return 1640995200000, 1767225599000

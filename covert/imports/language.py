@@ -23,7 +23,7 @@ from covert.imports.bind import BoundApi, described_path
 from covert.imports.bound import BoundTool
 from covert.imports.fieldvalues import ValueContext, context_for, field_kind
 from covert.imports.resources import RESPONSE_SHAPING, Resource, items_path, record_of, words
-from covert.imports.rowforms import foreign_name, name_field
+from covert.imports.rowforms import failure_field, foreign_name, name_field
 from covert.imports.statefactory import Unsatisfiable, names_record, value_for
 from covert.language.plurals import singular
 
@@ -120,6 +120,8 @@ def sayable(key: str, schema: Any) -> bool:
         return False
     parts = words(key)
     if not parts or parts[-1] in _CODE_WORDS or any(p in _CODE_PARTS for p in parts) or key.lower() in RESPONSE_SHAPING:
+        return False
+    if failure_field(key):  # why a record failed (rolloutFailureReason): the service says it, no one asks for it
         return False
     if schema.get("enum"):
         return phrasable(schema)

@@ -538,6 +538,8 @@ def _bounds(schema: dict[str, Any], name: str, integer: bool) -> tuple[float, fl
         low, high = 5, 500
     elif said & {"lat", "latitude"}:
         low, high = -60, 60
+    elif said & {"lng", "lon", "longitude"}:  # a place on Earth: never 208.28 degrees east
+        low, high = -150, 150
     elif "year" in said:
         low, high = 2015, 2025
     elif said & {"percent", "percentage", "rate", "score"}:
@@ -831,3 +833,37 @@ def project_names_its_path(rec: dict[str, Any], id_field: str) -> None:
         if field == id_field or fold_key(field) not in PROJECT_KEYS or not isinstance(value, str) or not value:
             continue
         rec[field] = f"projects/{project}" if value.startswith("projects/") else project
+
+
+# a part of a record that stands for another record than its own (a parent, the source it was copied from):
+# its id field names that other record, not this one
+_OTHER_RECORD_WORDS = frozenset(("parent", "parents", "source", "origin", "original", "previous", "next", "target",
+                                 "linked", "related", "base", "template", "upstream", "fork", "forks", "child",
+                                 "children", "destination", "peer", "peers", "replica", "replicas", "primary",
+                                 "secondary", "from", "to", "copy", "clone"))
+_PART_DEPTH = 3  # how deep a record's parts are looked at for a copy of its id
+
+
+def parts_name_their_record(rec: dict[str, Any], id_field: str, noun: str) -> None:
+    """A part of a record that repeats the record's own id field holds the record's id: an application's
+    ``Version.ApplicationId`` is that application's, never an id drawn on its own. Only an id field that
+    names the record's noun (``ApplicationId`` of an application; not ``id`` or ``node_id``, which a part that is
+    another record has its own of) and only parts that are not another record (``parent``, ``source``)."""
+    said = words(id_field)
+    if len(said) < 2 or set(said[:-1]).isdisjoint(noun.split()):
+        return
+    value = rec.get(id_field)
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        return
+    stack: list[tuple[Any, int]] = [(v, 1) for k, v in rec.items()
+                                    if k != id_field and _OTHER_RECORD_WORDS.isdisjoint(words(k))]
+    while stack:
+        part, depth = stack.pop()
+        if isinstance(part, list):
+            stack.extend((item, depth) for item in part)
+        elif isinstance(part, dict):
+            if id_field in part and type(part[id_field]) is type(value):
+                part[id_field] = value
+            if depth < _PART_DEPTH:
+                stack.extend((v, depth + 1) for k, v in part.items()
+                             if k != id_field and _OTHER_RECORD_WORDS.isdisjoint(words(k)))

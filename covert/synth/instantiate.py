@@ -578,15 +578,24 @@ class Instantiator:
         """A test of whether a listed element's field describes the record of ``entity`` its ``key`` names:
         a queue listed with its farm's id (``queues[].farmId``) does not describe the farm by its own
         name, so "the farm called Metrics Sync" (the queue's name) is never said. A field the record
-        holds under another value is the element's own, not the record's; one it does not hold is a
-        view's (a home's city, a booking's hotel name) and is kept."""
+        holds under another value is the element's own, not the record's, and so is one the record lacks but
+        records of its table have (the queue's ``updatedBy``, where the farm was never updated: never "the
+        farm updated by" the queue's editor); one no record of the table has is a view's (a home's city, a
+        booking's hotel name) and is kept."""
         table = self.language.entity_tables.get(entity)
         state = self.env.state
+        fields: list[set[str]] = []  # what the table's records hold, worked out at the first need
 
         def says(element: dict[str, Any], field_: str) -> bool:
             value = element.get(key)
             held = state.get(table, value) if table is not None and isinstance(value, str) else None
-            return held is None or field_ not in held or held[field_] == element.get(field_)
+            if held is None:
+                return True
+            if field_ in held:
+                return held[field_] == element.get(field_)
+            if not fields:
+                fields.append({f for k in state.ids(table) for f in (state.get(table, k) or ())})
+            return field_ not in fields[0]
 
         return says
 

@@ -233,7 +233,8 @@ FARM = {"type": "object", "required": ["queueCount"],
 # field is the element's own id)
 FARM_QUEUE = {"type": "object", "required": ["jobCount"],
               "properties": {"farmId": {"type": "string"}, "queueId": {"type": "string"},
-                             "displayName": {"type": "string"}, "jobCount": {"type": "integer", "minimum": 0}}}
+                             "displayName": {"type": "string"}, "jobCount": {"type": "integer", "minimum": 0},
+                             "updatedBy": {"type": "string"}}}
 FARM_JOB = {"type": "object", "properties": {"farmId": {"type": "string"}, "jobId": {"type": "string"},
                                              "queueId": {"type": "string"}, "name": {"type": "string"},
                                              "priority": {"type": "integer"}}}

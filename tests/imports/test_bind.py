@@ -572,6 +572,9 @@ def test_a_parameter_that_shapes_the_answer_is_no_field_of_the_record() -> None:
         assert "expand" not in bound.spec.parameters["properties"] and "expand" not in bound.fields
     assert "name" in api.tools["updateProject"].fields
     assert not sayable("expand", project["properties"]["expand"]) and sayable("name", project["properties"]["name"])
+    # why a record failed is the service's to say: no one asks for a new experiment's rollout failure reason
+    assert not sayable("rolloutFailureReason", {"type": "string", "description": "The reason the rollout failed."})
+    assert sayable("description", {"type": "string", "description": "What the experiment is for."})
 
 
 def _vaults() -> ApiSpec:
@@ -727,6 +730,42 @@ def test_a_new_record_is_in_a_first_state_and_has_failed_at_nothing() -> None:
     made = {"State": "DELETING"}
     first_status(runtime, made)
     assert made == {"State": "ACTIVE"}
+
+
+def test_the_parts_a_new_record_lists_are_as_new_as_it() -> None:
+    """Cloud SQL's blue/green deployment made now listed a paired node ``DELETING`` and a mapping
+    ``SWITCHOVER_FAILED``: each part in a list of a record just made is in a first state too."""
+    state = {"type": "string", "enum": ["STATE_UNSPECIFIED", "PROVISIONING", "SWITCHOVER_FAILED", "DELETING",
+                                        "READY_FOR_SWITCHOVER"]}
+    schema = {"type": "object", "properties": {
+        "state": state,
+        "pairedNodes": {"type": "array", "items": {"type": "object", "properties": {"state": state}}},
+        "deploymentMappings": {"type": "array", "items": {"type": "object", "properties": {
+            "state": state, "lastErrorMessage": {"type": "string"}, "note": {"type": "string"}}}}}}
+    made = {"state": "PROVISIONING", "pairedNodes": [{"state": "DELETING"}, {"state": "PROVISIONING"}],
+            "deploymentMappings": [{"state": "SWITCHOVER_FAILED", "lastErrorMessage": "timed out", "note": "keep"}]}
+    first_status(schema, made)
+    assert made == {"state": "PROVISIONING", "pairedNodes": [{"state": "PROVISIONING"}, {"state": "PROVISIONING"}],
+                    "deploymentMappings": [{"state": "PROVISIONING", "note": "keep"}]}
+
+
+def test_a_part_of_a_record_that_repeats_its_id_field_holds_its_id() -> None:
+    """Serverless Application Repository's application ``app-d3698d6c07b1`` had a ``Version`` whose
+    ``ApplicationId`` was ``xnoxtvf5nq``: a part repeating the record's own id field holds the record's id; a
+    part that is another record (its ``Source``) and an id field not named for the record (GitHub's
+    ``node_id`` of an owner) keep theirs."""
+    from covert.imports.statefactory import parts_name_their_record
+
+    app = {"ApplicationId": "app-1", "Version": {"ApplicationId": "xnoxtvf5nq", "SemanticVersion": "1.2.0"},
+           "Versions": [{"Meta": {"ApplicationId": "q1"}}], "SourceApplication": {"ApplicationId": "app-0"},
+           "Count": 2}
+    parts_name_their_record(app, "ApplicationId", "application")
+    assert app == {"ApplicationId": "app-1", "Version": {"ApplicationId": "app-1", "SemanticVersion": "1.2.0"},
+                   "Versions": [{"Meta": {"ApplicationId": "app-1"}}], "SourceApplication": {"ApplicationId": "app-0"},
+                   "Count": 2}
+    repository = {"node_id": "R_1", "owner": {"node_id": "U_7"}}
+    parts_name_their_record(repository, "node_id", "repository")
+    assert repository == {"node_id": "R_1", "owner": {"node_id": "U_7"}}
 
 
 def test_an_id_path_names_each_ancestor_by_its_collection_and_an_id_of_two_forms_takes_its_own() -> None:

@@ -146,6 +146,18 @@ def test_field_names_get_values_of_their_kind() -> None:
     assert singular("apis") == "api" and singular("ips") == "ip"
 
 
+def test_a_place_a_zoom_and_a_page_size_are_drawn_in_their_range() -> None:
+    """Traccar's users had ``longitude`` 208.28 and a map ``zoom`` of 217, Route 53's list said ``MaxItems``
+    "kyc-docs": a longitude lies within 180 degrees of Greenwich, a zoom level within the 0-22 a map has, and a
+    page size written as text is a number."""
+    rng = random.Random(5)
+    for _ in range(200):
+        assert -180 <= value_for({"type": "number"}, "longitude", rng) <= 180
+        assert -180 <= value_for({"type": "number", "format": "double"}, "lng", rng) <= 180
+        assert 0 <= value_for({"type": "integer"}, "zoom", rng) <= 22
+        assert value_for({"type": "string"}, "MaxItems", rng).isdigit()
+
+
 def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:
     """A create and a list of one table in one parallel turn (the list sees the create or not), and an id
     only lists of records nothing tells apart give: rejected at the plan, before any call runs."""

@@ -55,6 +55,20 @@ def test_a_farm_is_never_called_by_its_queues_name(rows: list[dict[str, Any]]) -
     assert checked > 20
 
 
+def test_a_farm_is_described_only_by_what_its_own_record_says(rows: list[dict[str, Any]]) -> None:
+    """AWS Deadline Cloud: "our farm updated by wayne.glass@example.net", where the farm was never updated and
+    its queue was, by wayne.glass. A farm a request describes by who updated it was updated by them."""
+    checked = 0
+    for row in rows:
+        state = row["initial_state"]
+        farms = (json.loads(state) if isinstance(state, str) else state)["tables"].get("farms", {}).values()
+        query = " ".join(m["content"] for m in row["messages"] if m["role"] == "user")
+        for said in re.finditer(r"\bfarm (?:that was |which was )?(?:last )?updated by (\S+@[\w.-]+\w)", query):
+            assert any(f.get("updatedBy") == said.group(1) for f in farms), (query, said.group(1))
+            checked += 1
+    assert checked > 3
+
+
 def test_a_count_of_listed_jobs_counts_jobs(rows: list[dict[str, Any]]) -> None:
     counted = 0
     for row in rows:

@@ -94,7 +94,8 @@ def test_rows_as_built_pass_validation_and_audit(rows: list[dict[str, Any]]) -> 
         validate_row(row, "sft")
     report = audit_rows(rows, "sft")
     for name in ("filler_value", "empty_create", "write_answer_unnamed", "empty_objects", "scope_disagrees",
-                 "malformed_arn", "create_terminal_status", "times_out_of_order", "new_record_holds_contents"):
+                 "malformed_arn", "create_terminal_status", "times_out_of_order", "new_record_holds_contents",
+                 "part_names_another_record"):
         result = report.results[name]
         assert result.total.applicable > 0 and result.flagged == [], (name, result.flagged[:3])
 
@@ -253,6 +254,23 @@ def test_a_new_record_that_already_holds_things_is_counted_by_the_audit(rows: li
         flagged.append([kind for _id, kind, _detail in
                         audit_rows([row], "sft").results["new_record_holds_contents"].flagged])
     assert flagged == [[], [], [], [], *[["holds_contents"]] * 4]
+
+
+def test_a_part_that_repeats_its_records_id_with_another_value_is_counted_by_the_audit(
+        rows: list[dict[str, Any]]) -> None:
+    """A note whose ``revision`` (or a part of a listed revision) says another ``noteId`` than the note's:
+    flagged. A part that agrees, a part that is another record (``parent``) and an id field not named for
+    the note (``node_id``) pass."""
+    row = copy.deepcopy(_insert_row(rows))
+    tool, output = _output(row)
+    flagged = []
+    for extra in ({"noteId": "n-1", "revision": {"noteId": "n-1"}}, {"noteId": "n-1", "parent": {"noteId": "n-0"}},
+                  {"node_id": "a", "owner": {"node_id": "b"}}, {"noteId": "n-1", "revision": {"noteId": "x7"}},
+                  {"noteId": "n-1", "revisions": [{"meta": {"noteId": "x7"}}]}):
+        tool["content"] = json.dumps({**output, **extra})
+        flagged.append([kind for _id, kind, _detail in
+                        audit_rows([row], "sft").results["part_names_another_record"].flagged])
+    assert flagged == [[], [], [], ["part_id_differs"], ["part_id_differs"]]
 
 
 def test_a_record_made_now_holds_nothing_yet() -> None:
