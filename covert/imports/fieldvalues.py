@@ -163,6 +163,10 @@ _COMPANY_NOUNS = frozenset((
     "organization", "organisation", "company", "advertiser", "vendor", "brand", "merchant", "partner", "client",
     "supplier", "publisher", "business", "agency", "enterprise", "provider", "carrier", "bank", "institution",
     "employer", "manufacturer", "retailer", "store", "shop", "issuer", "payee", "biller", "org", "firm"))
+# a field saying why its record failed: a failure word, then what it says of it in words (a code or a status
+# after a failure word, ``errorCode``, is a failure field of :func:`covert.imports.rowforms.failure_field` too)
+FAILURE_WORDS = frozenset(("failure", "failures", "error", "errors", "failed"))
+_FAILURE_TAILS = frozenset(("reason", "reasons", "message", "messages", "detail", "details", "cause", "description"))
 _TEXT_WORDS = frozenset(("description", "summary", "notes", "note", "comment", "comments", "message", "body", "text",
                          "content", "reason", "details", "detail", "explanation", "instructions", "remarks",
                          "bio", "about", "purpose", "justification", "feedback", "review", "answer", "question",
@@ -495,6 +499,7 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
     if last in ("count", "size", "bytes", "quantity", "length", "limit", "capacity", "seconds", "minutes", "hours",
                 "days", "percent", "percentage", "score", "rating", "weight", "height", "width", "depth", "rate",
                 "ratio", "threshold", "kbps", "mbps", "gb", "mb", "cpu", "memory", "replicas", "nodes", "retries",
+                "concurrency", "parallelism",  # a reservation's job concurrency is a number, never "shipping-reservation-7"
                 "attempts", "latitude", "longitude", "lat", "lng", "lon",
                 # measurements ("liner_thickness", "ground_elevation", "well_yield", "artesian_pressure")
                 "diameter", "thickness", "elevation", "altitude", "yield", "pressure", "conductivity",
@@ -508,6 +513,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "config_value"
     if last in ("id", "ids", "identifier", "identifiers", "ref", "reference", "number", "no", "num", "key"):
         return "id:" + (prev or "record")
+    if last in _FAILURE_TAILS and not FAILURE_WORDS.isdisjoint(parts) and parts[0] != "on":
+        return "failure"  # why a record failed (ErrorMessage, failureReason), never a note of success
     if last in _TEXT_WORDS:
         return "message" if last in ("message",) else "text"
     if last in _TITLE_WORDS:
@@ -891,6 +898,15 @@ _MESSAGES = (
     "Scheduled for {month} maintenance.", "Last sync finished without errors.", "Awaiting approval from {first}.",
     "Deployment succeeded.", "Queued behind 2 other requests.", "Stopped by {first} for maintenance.",
 )
+# what a field saying why a record failed holds (``ErrorMessage``, ``failureReason``): a failure, never "Validation
+# passed." or "Ready."
+_FAILURES = (
+    "Timed out waiting for the {qual} service to respond.", "Permission denied on the {qual} bucket.",
+    "The {qual} endpoint returned HTTP 503.", "Quota exceeded for {qual} requests; retry later.",
+    "Connection refused by the upstream {qual} host.", "Invalid credentials for the {qual} connector.",
+    "The {noun} could not be validated: a required setting is missing.", "Rate limit reached on the {qual} API.",
+    "Certificate for the {qual} endpoint has expired.", "The {qual} job failed after 3 retries.",
+)
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
 
@@ -1079,6 +1095,8 @@ def _make_text(kind: str, rng: random.Random, ctx: ValueContext, name_words: lis
         return sentence(rng, ctx)
     if kind == "message":
         return sentence(rng, ctx, _MESSAGES)
+    if kind == "failure":
+        return sentence(rng, ctx, _FAILURES)
     if kind == "city":
         return _pick(rng, _places())[0]
     if kind == "district":

@@ -795,3 +795,31 @@ def test_an_id_path_names_each_ancestor_by_its_collection_and_an_id_of_two_forms
     scopes = [scope_value({"type": "string", "pattern": pattern}, "assetId", random.Random(seed)) for seed in range(30)]
     assert all(re.fullmatch(uuid.strip("^$"), s) for s in scopes), scopes[:3]  # a scope too: the row asked for
     # the assets "under the asset externalId:_9sU1GRlty07VK" and got one with another id
+
+
+def test_a_list_scoped_by_its_records_own_id_is_left_out() -> None:
+    """Route 53's ``ListTrafficPolicyVersions(Id)`` lists the versions of one traffic policy, which all share
+    its ``Id``: bound as a list scoped by ``Id``, its records each had an ``Id`` of their own, never the one
+    asked for ("list traffic policy versions in the id security-qa-270"). It is left out; a list scoped by a
+    path parameter its records do not have as their id still binds."""
+    from covert.imports.model import ApiSpec, Operation
+
+    zone = {"type": "object", "required": ["ZoneId", "Name"], "properties": {
+        "ZoneId": {"type": "string"}, "Name": {"type": "string"}}}
+    zones = Operation("ListZones", "ListZones", "Lists zones.", _params({}), {"type": "object", "properties": {
+        "Zones": {"type": "array", "items": zone}}}, "read", "GET", "/zones")
+    version = {"type": "object", "required": ["Id", "Version", "Name"], "properties": {
+        "Id": {"type": "string"}, "Version": {"type": "integer"}, "Name": {"type": "string"}}}
+    listed = {"type": "object", "properties": {"TrafficPolicies": {"type": "array", "items": version}}}
+    scoped = {"type": "string", "x-in": "path"}
+
+    def bound(scope: str) -> Any:
+        versions = Operation("ListTrafficPolicyVersions", "ListTrafficPolicyVersions", "Lists a policy's versions.",
+                             _params({scope: scoped}, [scope]), listed, "read", "GET",
+                             f"/trafficpolicies/{{{scope}}}/versions")
+        return bind(ApiSpec("botocore", "botocore:route53:2013-04-01", "Route 53", "2013-04-01", "DNS.",
+                            "Apache-2.0", None, {}, (zones, versions)))
+
+    api = bound("Id")
+    assert ("ListTrafficPolicyVersions", "scoped_by_own_id") in api.left_out and list(api.tools) == ["ListZones"]
+    assert "ListTrafficPolicyVersions" in bound("Owner").tools

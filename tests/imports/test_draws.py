@@ -14,6 +14,7 @@ from covert.build import DEFAULT_MIX, BuildConfig, TargetSampler, plan_round, sp
 from covert.env import get_builder, resolve_builders
 from covert.imports import envs
 from covert.imports.bind import _fill_wrapper
+from covert.imports.rowforms import filler
 from covert.imports.statefactory import _choice, _randint, record, sample_regex, value_for
 from covert.language.plurals import singular
 from covert.language.query_leaks import _keys
@@ -156,6 +157,10 @@ def test_a_place_a_zoom_and_a_page_size_are_drawn_in_their_range() -> None:
         assert -180 <= value_for({"type": "number", "format": "double"}, "lng", rng) <= 180
         assert 0 <= value_for({"type": "integer"}, "zoom", rng) <= 22
         assert value_for({"type": "string"}, "MaxItems", rng).isdigit()
+        # BigQuery's reservation "concurrency": "shipping-reservation-7", an account association's
+        # "ErrorMessage": "Validation passed."
+        assert value_for({"type": "string"}, "concurrency", rng).isdigit()
+        assert filler("ErrorMessage", value_for({"type": "string"}, "ErrorMessage", rng)) is None
 
 
 def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:

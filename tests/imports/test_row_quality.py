@@ -36,6 +36,9 @@ INSERT = "notes_notes_insert"
     ("homepageUrl", "our site", "not_url"),
     ("DomainName", "bi-domain-2", "not_hostname"),
     ("description", "a string value", "placeholder"), ("Comment", "String", "placeholder"), ("label", "foo", "placeholder"),
+    # why a record failed, said as a success (IoT Managed Integrations' "ErrorMessage": "Validation passed.")
+    ("ErrorMessage", "Validation passed.", "not_failure"), ("failureReason", "Ready.", "not_failure"),
+    ("lastErrorMessage", "Last sync finished without errors.", "not_failure"),
 ])
 def test_filler_is_named(key: str, value: str, why: str) -> None:
     assert filler(key, value) == why
@@ -49,6 +52,8 @@ def test_filler_is_named(key: str, value: str, why: str) -> None:
     ("uri", "us-docker.pkg.dev/my-project/my-repo/image"), ("maxHandlingTime", "20786318"),
     ("SubnetCidrReservationId", "subcid-65937ed92be9"), ("specContentType", "BOOSTED_SPEC_CONTENT"),
     ("dataType", "string"), ("valueFormat", "STRING"),  # "string" is a type's value
+    ("ErrorMessage", "Timed out waiting for the billing service to respond."), ("OnFailureMessage", "Passed."),
+    ("statusMessage", "Validation passed."),
 ])
 def test_values_of_their_kind_pass(key: str, value: str) -> None:
     assert filler(key, value) is None
