@@ -105,6 +105,10 @@ def _check_tool(builder: Builder, api: BoundApi, bound: BoundTool, state: State,
     linked = [(k, r) for k, r in rows if all(link_key(t) in r for t, _ in bound.links.values())]
     if bound.links and rows and not linked:
         return ""  # no record sits in the other records the call names (no job of this farm is in a queue)
+    if role.kind == "list":  # a list a required filter narrows is tried on a record that has the field it filters
+        required = bound.spec.parameters["required"]
+        filtered = [t for p, t in bound.fields.items() if p in required]
+        linked = [(k, r) for k, r in linked if all(t in r for t in filtered)] or linked
     key, rec = linked[rng.randrange(len(linked))] if linked else ("", {})
     args = _parent_args(api, bound, rec, env.state)
     if role.kind in ("get", "update", "delete"):

@@ -123,3 +123,31 @@ def test_odd_spec_shapes_are_rejected_with_a_reason_never_raised() -> None:
     loop = _replace(spec, "listCustomers", response={"type": "object", "properties": {
         "data": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "pattern": "^x$"}}}}}})
     assert admit(loop).api == spec.api  # a fixed-value id pattern does not hang id assignment
+
+
+def test_a_list_a_required_filter_narrows_is_tried_on_a_record_that_has_the_field() -> None:
+    """SSM's ``DescribeMaintenanceWindowTargets(WindowId)`` filters targets by their optional ``WindowId``:
+    tried on a target drawn without one, the call had no value to give and the tool was left out as
+    ``read_failed`` by chance. It is tried on a target that has the field."""
+    import random
+
+    from covert.env.state import State
+    from covert.imports.verify import _check_tool
+
+    target = {"type": "object", "required": ["WindowTargetId", "Name"], "properties": {
+        "WindowTargetId": {"type": "string"}, "WindowId": {"type": "string"}, "Name": {"type": "string"}}}
+    listed = {"type": "object", "properties": {"Targets": {"type": "array", "items": target}}}
+    ops = (Operation("DescribeMaintenanceWindowTargets", "DescribeMaintenanceWindowTargets", "Lists targets.",
+                     {"type": "object", "properties": {"WindowId": {"type": "string", "x-in": "body"}},
+                      "required": ["WindowId"]}, listed, "read", "POST", "/"),)
+    builder = make_builder(ApiSpec("botocore", "botocore:ssm:2014-11-06", "SSM", "2014-11-06", "Systems.",
+                                   "Apache-2.0", None, {}, ops))
+    api = builder.bound
+    bound = api.tools["DescribeMaintenanceWindowTargets"]
+    assert bound.fields == {"WindowId": "WindowId"}
+    table = api.resources[bound.role.table].table
+    rows = {f"t-{n}": {"WindowTargetId": f"t-{n}", "Name": f"target {n}"} for n in range(1, 5)}
+    rows["t-5"] = {"WindowTargetId": "t-5", "Name": "target 5", "WindowId": "mw-1"}
+    for seed in range(8):  # whichever record a seed would pick, the one with a WindowId is tried
+        state = State.from_dict({"tables": {table: rows}})
+        assert _check_tool(builder, api, bound, state, random.Random(seed)) == ""
