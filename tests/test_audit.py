@@ -720,3 +720,19 @@ def test_a_count_of_a_list_inside_a_part_of_the_record_is_read_as_that_list() ->
     assert not verdict("count_names_other_records", row("There are 2 parameter definitions.")).flagged
     found = verdict("count_names_other_records", row("There are 2 zebras."))
     assert found.flagged and found.kind == "counted_as_other_records", found
+
+
+def test_a_project_named_by_its_number_may_have_an_id_of_another_form() -> None:
+    """Cloud Resource Manager's project ``projects/320233962530`` has the id ``etl-project-test``: a number and
+    an id are two names of one project, not a contradiction; a path under one project id with a
+    ``projectId`` naming another still is."""
+    def row(project: dict[str, Any]) -> dict[str, Any]:
+        made = make_row("List our projects.", [[("cloudresourcemanager_projects_list", {}, {"projects": [project]})]],
+                        "Here are the projects: Workflow Project.", "simple", builder="none")
+        return {**made, "builder": "api.google.cloudresourcemanager.not.installed"}
+
+    assert not verdict("scope_disagrees", row({"name": "projects/320233962530", "projectId": "etl-project-test",
+                                               "displayName": "Workflow Project"})).flagged
+    found = verdict("scope_disagrees", row({"name": "projects/etl-project-test/buckets/b-1", "projectId": "pro-4c4e",
+                                            "displayName": "Workflow Project"}))
+    assert found.flagged and found.kind == "project_disagrees_with_path", found

@@ -85,7 +85,7 @@ from covert.imports.statefactory import (
 )
 from covert.language.plurals import singular
 
-BINDER_VERSION = "24"
+BINDER_VERSION = "25"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -790,9 +790,12 @@ def _bind_tool(role: Role, resource: Resource, resources: dict[str, Resource], s
             exposed[param] = _param_schema(schema, param, entity, f"The {resource.noun}'s id.")
             continue
         if param in role.scope_params:
-            if param == resource.id_field and _versions_of_the_scope(role.op.path, param, resource.noun):
-                # Route 53's ListTrafficPolicyVersions(Id): the versions of one policy share its Id, so a
-                # table keyed by Id holds one of them; its records cannot be listed under that scope
+            if param == resource.id_field and param != "name":
+                # a list scoped by what its records are known by: Route 53's ListTrafficPolicyVersions(Id), whose
+                # versions all share the policy's Id (a table keyed by Id holds one of them), or a list under
+                # another record's id its records' own id field was taken for (Ad Exchange's deals listed by
+                # proposalId, Monarch's /bioentity/gene/{id}/diseases); its records never carry the value asked
+                # for. (Google's ``name`` scope is a parent's path, which its records' names extend.)
                 raise BindError("scoped_by_own_id")
             exposed[param] = _param_schema(schema, param, None, f"The {' '.join(words(param))} it lives in.")
             continue
@@ -927,18 +930,6 @@ def _matching_field(param: str, record_props: dict[str, Any]) -> str | None:
 def _words(name: str) -> tuple[str, ...]:
     """:func:`~covert.imports.resources.words` of a name, remembered (field names repeat across tools)."""
     return tuple(words(name))
-
-
-def _versions_of_the_scope(path: str | None, param: str, noun: str) -> bool:
-    """Whether the records a list's ``path`` gives under ``{param}`` are forms of the record that parameter
-    names, and so share its id: ``/trafficpolicies/{Id}/versions`` lists traffic policy versions, each with the
-    policy's ``Id`` (while ``/users/{id}/repos`` lists repositories with ids of their own)."""
-    before = (path or "").split(f"/{{{param}}}", 1)[0].rsplit("/", 1)[-1]
-    if not before or "{" in before:
-        return False
-    said = singular("".join(words(before)))  # "trafficpolicies" -> "trafficpolicy"
-    nouns = noun.split()
-    return any("".join(nouns[:k]) == said for k in range(1, len(nouns)))
 
 
 def _scalar(schema: Any) -> bool:

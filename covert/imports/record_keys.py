@@ -25,10 +25,12 @@ PROJECT_KEYS = frozenset(("projectid", "project"))  # fold_key of a field naming
 
 def path_project(path: Any) -> str | None:
     """The project a Google resource path is under (``projects/events-eu-174/workerPools/pool-1`` ->
-    ``events-eu-174``), or ``None`` when ``path`` is no such path."""
+    ``events-eu-174``), or ``None`` when ``path`` is no such path or names its project by number
+    (``projects/320233962530``: Cloud Resource Manager's project, whose ``projectId`` is another of its names)."""
     if not isinstance(path, str) or not path.startswith("projects/"):
         return None
-    return path.split("/")[1] or None
+    project = path.split("/")[1]
+    return None if not project or project.isdigit() else project
 
 
 def public(rec: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from covert.imports.fieldvalues import FAILURE_WORDS, names_record
+from covert.imports.record_keys import fold_key
 from covert.language.spoken import spoken_variants
 from covert.language.values import mentions
 
@@ -232,6 +233,8 @@ def filler(key: str, value: str) -> str | None:
     lowered = value.strip().lower()
     if lowered in _PLACEHOLDERS and not (lowered == "string" and _KIND_WORDS & set(key_words(key))):
         return "placeholder"
+    if len(lowered) > 5 and fold_key(lowered) == fold_key(key) and not _CONSTANT.match(value):
+        return "placeholder"  # the field's own name as its value ("accountIdAlias": "account_id_alias")
     tokens = value.lower().split()
     if len(tokens) >= 3 and sum(t.strip(".,") in _LOREM for t in tokens) >= 2:
         return "lorem"

@@ -39,6 +39,7 @@ INSERT = "notes_notes_insert"
     # why a record failed, said as a success (IoT Managed Integrations' "ErrorMessage": "Validation passed.")
     ("ErrorMessage", "Validation passed.", "not_failure"), ("failureReason", "Ready.", "not_failure"),
     ("lastErrorMessage", "Last sync finished without errors.", "not_failure"),
+    ("accountIdAlias", "account_id_alias", "placeholder"),  # Merchant API: the field's own name as its value
 ])
 def test_filler_is_named(key: str, value: str, why: str) -> None:
     assert filler(key, value) == why
