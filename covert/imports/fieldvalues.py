@@ -529,6 +529,9 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return _name_kind(prev, desc)
     if last in _PERSON_NOUNS or last in ("assignee", "owner", "author"):
         return "person"
+    if last == "issuer" and ({"clientid", "clientsecret", "client_id", "client_secret", "jwksuri", "jwks_uri"}
+                             & lowered_siblings or any(w in desc for w in ("oidc", "openid", "oauth", "token", "jwt"))):
+        return "url"  # an OpenID Connect provider's issuer is its URL, never "Vang LLC" (a card's issuer is a bank)
     if last in _COMPANY_NOUNS:
         return "company"
     if last == "group" and prev == "age":  # a listing's ageGroup: "adult", not a team

@@ -14,6 +14,7 @@ from covert.build import DEFAULT_MIX, BuildConfig, TargetSampler, plan_round, sp
 from covert.env import get_builder, resolve_builders
 from covert.imports import envs
 from covert.imports.bind import _fill_wrapper
+from covert.imports.fieldvalues import field_kind
 from covert.imports.rowforms import filler
 from covert.imports.statefactory import _choice, _randint, record, sample_regex, value_for
 from covert.language.plurals import singular
@@ -161,6 +162,9 @@ def test_a_place_a_zoom_and_a_page_size_are_drawn_in_their_range() -> None:
         # "ErrorMessage": "Validation passed."
         assert value_for({"type": "string"}, "concurrency", rng).isdigit()
         assert filler("ErrorMessage", value_for({"type": "string"}, "ErrorMessage", rng)) is None
+    # Identity Toolkit's OAuth IdP config had "issuer": "Vang LLC": an OpenID issuer is a URL; a card's issuer a bank
+    assert field_kind("issuer", siblings=frozenset({"clientId", "clientSecret"})) == "url"
+    assert field_kind("issuer", "The bank that issued the card.") == "company"
 
 
 def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:
