@@ -85,7 +85,7 @@ from covert.imports.statefactory import (
 )
 from covert.language.plurals import singular
 
-BINDER_VERSION = "26"
+BINDER_VERSION = "27"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 

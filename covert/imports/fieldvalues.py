@@ -159,6 +159,9 @@ _PERSON_NOUNS = frozenset((
     "speaker", "attendee", "collaborator", "follower", "actor", "creator", "sender", "committer", "teacher",
     "candidate", "guest", "host", "approver", "requester", "reporter", "operator", "manager", "player", "people",
     "principal", "signer", "traveler", "passenger", "buyer", "seller", "tenant", "viewer", "editor", "invitee"))
+# fields beside which a bare ``job`` is a person's occupation
+_PERSON_SIBLINGS = frozenset(("firstname", "lastname", "first_name", "last_name", "givenname", "familyname", "email",
+                              "phone", "birthdate", "birthday", "employer"))
 _COMPANY_NOUNS = frozenset((
     "organization", "organisation", "company", "advertiser", "vendor", "brand", "merchant", "partner", "client",
     "supplier", "publisher", "business", "agency", "enterprise", "provider", "carrier", "bank", "institution",
@@ -542,6 +545,8 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "team"
     if last == "position" and prev in _PLACE_IN_TEXT:  # a range's endPosition is an offset, not a job title
         return "numeric:position"
+    if last == "job" and (prev or not _PERSON_SIBLINGS & lowered_siblings):
+        return "resource_name:job"  # KMS's importJob, a pipeline's job: a job that runs, not "Adult guidance worker"
     if last in ("job", "occupation", "position", "profession"):
         return "job"
     if last in ("slug",):

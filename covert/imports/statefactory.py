@@ -40,7 +40,7 @@ from covert.imports.fieldvalues import (
 from covert.imports.record_keys import PROJECT_KEYS, fold_key, path_project
 from covert.imports.record_times import CHANGED_EVENTS, CREATED_EVENTS, END_EVENTS, FINISHED_EVENTS
 from covert.imports.resources import words
-from covert.imports.rowforms import filler
+from covert.imports.rowforms import failure_field, filler, troubled_state
 from covert.imports.stated_values import stated_values
 from covert.language.plurals import singular
 
@@ -216,12 +216,16 @@ class Plan:
     (``drawn`` when an optional one is left out by a draw; deeper levels keep only required ones; a
     top-level name or title is always kept), the names of the fields (``siblings``), ``twins``: fields that
     differ only in case or separators from an earlier one (``Sid`` beside ``sid``), which copy its value,
-    and ``ordered``: (earlier, later) timestamp fields (creation before the last update)."""
+    ``ordered``: (earlier, later) timestamp fields (creation before the last update), ``failures``: optional
+    fields saying why the record failed (``generationFailureReason``) and ``statuses``: fields saying its state,
+    where a failure would show."""
 
     fields: tuple[tuple[str, Any, bool, bool], ...]
     siblings: frozenset[str]
     twins: tuple[tuple[str, str], ...]
     ordered: tuple[tuple[str, str], ...]
+    failures: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
 
 
 # what happens to a record first and what later (creation before the last update, a start before an end): the
@@ -272,8 +276,11 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
                 firsts.append(name)
             elif any(p in _LATER_EVENTS for p in parts):
                 laters.append(name)
+    failures = tuple(name for name, _sub, required, _drawn in fields if not required and failure_field(name))
+    statuses = tuple(name for name, *_ in fields if words(name)[-1:] and words(name)[-1] in _STATE_WORDS) \
+        if failures else ()
     plan = Plan(tuple(fields), siblings, tuple(twins),
-                tuple((a, b) for a in firsts for b in laters))
+                tuple((a, b) for a in firsts for b in laters), failures, statuses)
     if len(_PLANS) >= _KEPT:
         _PLANS.clear()
     _PLANS[(id(schema), depth)] = (schema, plan)
@@ -344,6 +351,9 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
         a, b = out.get(first), out.get(later)
         if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and a[:19] > b[:19]:
             out[first], out[later] = b, a  # compared to the second ("...:01.268Z" beside "...:00Z")
+    if plan.failures and not any(isinstance(out.get(k), str) and troubled_state(out[k]) for k in plan.statuses):
+        for name in plan.failures:  # a record in no trouble says of no failure why it failed (KMS's enabled key
+            out.pop(name, None)     # version with a generationFailureReason)
     return out
 
 
@@ -841,6 +851,7 @@ _OTHER_RECORD_WORDS = frozenset(("parent", "parents", "source", "origin", "origi
                                  "linked", "related", "base", "template", "upstream", "fork", "forks", "child",
                                  "children", "destination", "peer", "peers", "replica", "replicas", "primary",
                                  "secondary", "from", "to", "copy", "clone"))
+_STATE_WORDS = frozenset(("status", "state", "phase", "lifecycle", "health"))  # a field saying a record's state
 _PART_DEPTH = 3  # how deep a record's parts are looked at for a copy of its id
 
 

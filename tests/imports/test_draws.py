@@ -585,3 +585,20 @@ def test_an_arn_drawn_for_a_field_of_several_forms_has_a_real_region() -> None:
     drawn = [value_for(schema, "model", random.Random(seed), 0, ctx) for seed in range(30)]
     arns = [d for d in drawn if d.startswith("arn:")]
     assert arns and all(a.split(":")[3] == AWS_HOME_REGION and re.fullmatch(r"\d{12}", a.split(":")[4]) for a in arns)
+
+
+def test_a_record_says_why_it_failed_only_when_its_state_says_it_did() -> None:
+    """Cloud KMS's key versions listed an ``ENABLED`` version with a ``generationFailureReason``: a record's
+    optional failure fields are set only beside a state of trouble; an import job beside a key version is a
+    job that runs, never a person's occupation."""
+    schema = {"type": "object", "properties": {
+        "state": {"type": "string", "enum": ["ENABLED", "GENERATION_FAILED", "DESTROYED"]},
+        "generationFailureReason": {"type": "string"}, "importJob": {"type": "string"}, "name": {"type": "string"}}}
+    failed = 0
+    for seed in range(200):
+        made = record(schema, random.Random(seed))
+        if "generationFailureReason" in made:
+            assert made.get("state") == "GENERATION_FAILED", made
+            failed += 1
+    assert failed > 10  # where the state says so, the reason is drawn
+    assert field_kind("importJob") == "resource_name:job" and field_kind("occupation") == "job"
