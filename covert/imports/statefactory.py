@@ -351,9 +351,12 @@ def record(schema: dict[str, Any], rng: random.Random, depth: int = 0, ctx: Valu
         a, b = out.get(first), out.get(later)
         if isinstance(a, str) and isinstance(b, str) and _ISO_DAY.match(a) and _ISO_DAY.match(b) and a[:19] > b[:19]:
             out[first], out[later] = b, a  # compared to the second ("...:01.268Z" beside "...:00Z")
-    if plan.failures and not any(isinstance(out.get(k), str) and troubled_state(out[k]) for k in plan.statuses):
-        for name in plan.failures:  # a record in no trouble says of no failure why it failed (KMS's enabled key
-            out.pop(name, None)     # version with a generationFailureReason)
+    if plan.failures and not any(isinstance(out.get(k), str) and troubled_state(out[k]) for k in plan.statuses) \
+            and any(k not in plan.failures for k in out):
+        # a record in no trouble says of no failure why it failed (KMS's enabled key version with a
+        # generationFailureReason); a part that is nothing but its failure (a non-compliance detail) keeps it
+        for name in plan.failures:
+            out.pop(name, None)
     return out
 
 
