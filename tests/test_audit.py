@@ -112,6 +112,7 @@ def test_repeated_sentence_frame() -> None:
     ("The total total price is 376.2 USD.", "doubled_word"),
     ("I deleted the room room.", "doubled_word"),
     ("Free at 11:00: 6 of the 6 rooms that fit.", "n_of_the_n"),
+    ("Your The Marigold Hotel stay is moved to February 1, 2027.", "two_determiners"),
     ("The user wants: could you . First, look it up.", "empty_slot"),
     ("Atlas is free on May 7. the room seats 4.", "lower_case_start"),
     ("Is Atlas free? the name of the room is Atlas.", "lower_case_start"),

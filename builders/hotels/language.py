@@ -242,7 +242,7 @@ LANGUAGE = Language(
                         "please change the dates of {booking_id}: check in {new_check_in}, check out {new_check_out}",
                         "my plans shifted, I'd like {booking_id} to run {new_check_in} to {new_check_out} instead", "shift {booking_id} to {new_check_in} through {new_check_out}", "we're arriving later; change {booking_id} to {new_check_in} through {new_check_out}"),
                    answer=("{?price_difference~0}Booking {booking_id} now runs {check_in:date} to {check_out:date}; the new total is {total:money} (it was {previous_total:money}).",
-                           "Your {hotel_name} stay is moved to {check_in:date} through {check_out:date} ({total:money} now).",
+                           "Your stay at {hotel_name} is moved to {check_in:date} through {check_out:date} ({total:money} now).",
                            "{?price_difference~0}I changed {booking_id} to {check_in:date} to {check_out:date}; the total went from {previous_total:money} to {total:money}.",
                            "{?price_difference=0}I changed {booking_id} to {check_in:date} to {check_out:date}, at the same price of {total:money}.")),
         ),

@@ -202,6 +202,8 @@ _PAREN_S = re.compile(r"\w\((?:s|es|ies)\)")
 _ID_GLUE = frozenset("-_./:")  # characters that glue a word into an identifier
 _DOUBLED = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 _N_OF_N = re.compile(r"\b(\d+) of (?:the |all |your |those )?\1\b")
+# a determiner before a name that brings its own ("Your The Marigold Hotel stay")
+_TWO_DETERMINERS = re.compile(r"\b(?:[Yy]our|[Mm]y|[Oo]ur|[Tt]heir|[Tt]his|[Tt]hat|[Tt]he|[Aa]n?) The [A-Z]\w*")
 _EMPTY_SLOT = re.compile(r"(?<=\w) [.,;:!?](?=\s|$)|\(\s*\)|\"\"|,\s*,|\b(?:null|NaN|undefined)\b")
 _LEGIT_DOUBLES = frozenset({"that", "had", "very", "bye"})
 # a sentence that starts in lower case ("... 111786. my ticket is sorted", "? the name ..."): not after an
@@ -238,6 +240,9 @@ def _artefacts(text: str, data: str) -> list[tuple[str, str]]:
             found.append(("doubled_word", match.group(0)))
     for match in _N_OF_N.finditer(text):
         found.append(("n_of_the_n", match.group(0)))
+    for match in _TWO_DETERMINERS.finditer(text):
+        if match.group(0).lower() not in data:  # a value that reads so itself
+            found.append(("two_determiners", match.group(0)))
     for match in _EMPTY_SLOT.finditer(text):
         if match.group(0).strip() and match.group(0).lower() not in data:
             found.append(("empty_slot", match.group(0)))
@@ -272,12 +277,13 @@ def _service_named(system: str) -> str:
 
 @check("grammar_artefacts", "template artefacts in the user's or the assistant's text (and a doubled full "
        "stop in the system prompt): (s), 1 products, "
-       "'Homes: 1', doubled words, '6 of the 6', empty slots, a sentence in lower case, a word glued to a "
-       "number, words said twice in a row", 0.01)
+       "'Homes: 1', doubled words, '6 of the 6', 'Your The Marigold Hotel stay', empty slots, a sentence in lower "
+       "case, a word glued to a number, words said twice in a row", 0.01)
 def grammar_artefacts(view: RowView) -> Verdict | None:
     """Every row with text. Regular expressions for the artefacts templates leave: a plural in
     parentheses, a plural after 1 (with one adjective between), a plural label followed by ": 1", a
-    doubled word that is not in the data, "N of the N", a slot left empty (a space before
+    doubled word that is not in the data, "N of the N", a determiner before a name that brings its own
+    ("Your The Marigold Hotel stay"), a slot left empty (a space before
     punctuation, empty quotes or parentheses, null), a sentence that starts in lower case (not an address
     or an identifier as typed), a word glued to a number ("2004Schmidt") and a stretch of words said twice
     in a row."""
