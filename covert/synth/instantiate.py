@@ -861,6 +861,8 @@ class Instantiator:
     def _aggregate(self, op: str, index: int, facts: list[dict[str, Any]]) -> tuple[str, str]:
         call = self.calls[index]
         list_path, key, elements = self.rng.choice(self.reasoning_inputs(op, index))
+        if op == "count" and _counts_what_was_given(call.arguments, elements):
+            raise Rejected("count_of_given", f"{call.name}.{list_path}")
         plural, noun_ref = self._list_nouns(call.name, list_path)
         field_noun = self.language.noun_of_field(key)
         own = self._own_list(index)
@@ -933,8 +935,11 @@ class Instantiator:
         Analytics", "the Hall Light"), or ``""`` for a call that is about no single record."""
         step = self.steps[index]
         spec = self.builder.tools[step.tool]
+        own = set(self.identity.self_params) if self.identity is not None else set()
         for param, value in step.args.items():
-            if spec.param_entity(param) in self.language.references and not isinstance(value, list):
+            # who the user is names no record a list is of ("the number of slots for the same email address")
+            if spec.param_entity(param) in self.language.references and not isinstance(value, list) \
+                    and param not in own:
                 return step.phrases.get(param, "")
         return ""
 
@@ -974,6 +979,19 @@ class Instantiator:
                 if isinstance(element.get(name), (str, int, float)):
                     return render(element[name])
         raise Rejected("no_label", "list element has no describing field")
+
+
+def _counts_what_was_given(arguments: dict[str, Any], elements: list[Any]) -> bool:
+    """Whether a list names nothing but the records the call was given in a list argument (and one more, the
+    user: ``find_free_slots(email, person_ids=[Hugo])`` lists Fatima and Hugo): counting it asks the user how
+    many people they named ("How many colleagues are there for the same email address?")."""
+    for value in arguments.values():
+        if not isinstance(value, list) or not value or len(elements) > len(value) + 1:
+            continue
+        held = [{str(v) for v in e.values() if isinstance(v, (str, int))} for e in elements if isinstance(e, dict)]
+        if all(any(str(given) in h for h in held) for given in value):
+            return True
+    return False
 
 
 def _quoted_each(template: str, phrases: dict[str, str], lists: dict[str, list[str]]) -> tuple[str, dict[str, str]]:

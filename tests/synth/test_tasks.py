@@ -202,3 +202,32 @@ def test_no_lookup_only_repeats_what_an_earlier_output_gave() -> None:
                         and names.index("get_ticket_details") < names.index("get_employee_profile")
                         and not any(f.get("call") == names.index("get_ticket_details") for f in task.facts)), task.query
     assert checked >= 60
+
+
+def test_a_count_of_nothing_but_the_records_the_user_named_is_never_asked(tmp_path) -> None:
+    """Calendar: the user named Hugo Patel, ``find_free_slots(email, person_ids=[Hugo])`` listed Fatima and
+    Hugo, and the row asked "How many colleagues are there for the same email address?" (2: the user and the
+    colleague they named; 13 of 1,500 calendar rows of seed 21 asked so). Such a count is rejected, and the
+    user's own email names no record a list is of ("the number of slots for that email address")."""
+    import glob
+    import json
+
+    import pyarrow.parquet as pq
+
+    from covert.build import BuildConfig, build
+    from covert.synth.instantiate import _counts_what_was_given
+
+    people = [{"person_id": "U0A1GGRZJ", "name": "Fatima Yilmaz"}, {"person_id": "U0V64R5RN", "name": "Hugo Patel"}]
+    assert _counts_what_was_given({"email": "fatima@example.com", "person_ids": ["U0V64R5RN"]}, people)
+    rooms = [{"room_id": f"r-{n}", "hotel_id": "H1"} for n in range(4)]
+    assert not _counts_what_was_given({"hotel_id": "H1"}, rooms)
+    assert not _counts_what_was_given({"person_ids": ["U0V64R5RN"]}, [*people, {"person_id": "U9", "name": "Ana"}])
+    build(BuildConfig(builders=["calendar"], num_tasks=1500, seed=21), tmp_path / "ds", progress=False)
+    asked = []
+    for path in glob.glob(str(tmp_path / "ds" / "sft" / "*.parquet")):
+        for row in pq.read_table(path).to_pylist():
+            messages = json.loads(row["messages"]) if isinstance(row["messages"], str) else row["messages"]
+            query = " ".join(m["content"] for m in messages if m["role"] == "user").lower()
+            if re.search(r"how many colleagues are there|(?:for|of) (?:that|the same) email address", query):
+                asked.append(query)
+    assert asked == []
