@@ -85,7 +85,7 @@ from covert.imports.statefactory import (
 )
 from covert.language.plurals import singular
 
-BINDER_VERSION = "27"
+BINDER_VERSION = "29"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -594,6 +594,8 @@ def _from_path_pattern(pattern: str, slug: str, n: int, account: str = DEFAULT_A
     body = pattern.removeprefix("^").removesuffix("$")
     if len(body) > 200 or "(" in body or "|" in body:
         return None
+    if not body.startswith("arn:") and re.search(r"\\[SsWwDd]", body):
+        return None  # a class (WAF's ".*\S.*": any text with a non-blank), no path: never "set-1Sset-1"
     if body.startswith("arn:"):
         made, count = _arn_filled(body, f"{slug}-{n}", account)
     else:

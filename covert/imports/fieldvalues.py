@@ -324,6 +324,10 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
             ("address" in parts or "line" in parts or last in ("street", "line1", "address1")):
         return "street"
     if last in ("address", "addresses", "addresse"):
+        if "ipv6" in joined:  # an endpoint's ipv6Address, never "6058 Ellison Wells"
+            return "ipv6"
+        if "ipv4" in joined:
+            return "ipv4"
         if prev in ("ip", "ipv4", "internal", "external", "public", "private", "nat", "host", "server", "network",
                     "peer", "source", "destination", "gateway", "node", "remote", "local", "client", "bind"):
             return "ipv4"

@@ -173,7 +173,7 @@ def form_rule(words: list[str]) -> tuple[str, Any] | None:
         return "url", lambda v: bool(_URL.match(v)) and " " not in v
     if last == "email" or joined.endswith("emailaddress"):
         return "email", lambda v: "@" in v and " " not in v
-    if last in ("ip", "ipv4") or joined.endswith(("ipaddress", "ipv4address")):
+    if last in ("ip", "ipv4", "ipv6") or joined.endswith(("ipaddress", "ipv4address", "ipv6address")):
         return "ip", lambda v: bool(_IPV4.match(v) or _IPV6.match(v))
     if "cidr" in words and last not in ("id", "ids"):
         return "cidr", lambda v: "/" in v and " " not in v
@@ -257,13 +257,16 @@ def first_filler(value: Any) -> tuple[str, str, str] | None:
     return None
 
 
-_CREATE_WORD = re.compile(r"(?:^|_|\b)(create|insert|add|put|register|new|post)")
+# the verb as a word of the name: "notes_notes_insert", "users_addUser", "createCurrentUserRepo"; never a
+# word it begins ("advertisers_insertionOrders_delete", "posts_list")
+_CREATE_WORD = re.compile(r"(?:^|_|\b)([Cc]reate|[Ii]nsert|[Aa]dd|[Pp]ut|[Rr]egister|[Nn]ew|[Pp]ost|CREATE|INSERT|ADD|PUT|"
+                          r"REGISTER|NEW|POST)(?=$|_|[A-Z0-9])")
 _CREATE_VERB = re.compile(r"^(Create|Put|Add|Register|Insert|New)[A-Z]")
 
 
 def is_create(name: str) -> bool:
     """Whether a writing tool's name says it makes a record (create/insert/add/put/register/new/post)."""
-    return bool(_CREATE_WORD.search(name.lower()) or _CREATE_VERB.match(name))
+    return bool(_CREATE_WORD.search(name) or _CREATE_VERB.match(name))
 
 
 _PLACE_PARAM = re.compile(r"(?:^|_)(?:parent|project|projects|location|locations|region|zone|account|accounts|"

@@ -829,3 +829,13 @@ def test_a_list_scoped_by_its_records_own_id_is_left_out() -> None:
     api = bound("Id")
     assert ("ListTrafficPolicyVersions", "scoped_by_own_id") in api.left_out and list(api.tools) == ["ListZones"]
     assert "ListTrafficPolicyVersions" in bound("Owner").tools
+
+
+def test_an_id_whose_pattern_is_a_class_is_no_path() -> None:
+    """AWS WAF's ``RegexMatchSetId`` has the pattern ``.*\\S.*`` (any text with a non-blank): read as a path, its
+    class lost its backslash and the id came out ``regex-match-set-1Sregex-match-set-1``."""
+    from covert.imports.bind import _from_path_pattern
+
+    assert _from_path_pattern(r".*\S.*", "regex-match-set", 1) is None
+    assert _from_path_pattern(r"^[\w-]+\.\d+$", "key", 1) is None
+    assert _from_path_pattern("^projects/[^/]+/datasets/[^/]+$", "dataset", 4).endswith("/datasets/dataset-4")

@@ -165,6 +165,8 @@ def test_a_place_a_zoom_and_a_page_size_are_drawn_in_their_range() -> None:
     # Identity Toolkit's OAuth IdP config had "issuer": "Vang LLC": an OpenID issuer is a URL; a card's issuer a bank
     assert field_kind("issuer", siblings=frozenset({"clientId", "clientSecret"})) == "url"
     assert field_kind("issuer", "The bank that issued the card.") == "company"
+    # AWS PCS's cluster endpoint had "ipv6Address": "6058 Ellison Wells"
+    assert field_kind("ipv6Address") == "ipv6" and field_kind("ipv4Address") == "ipv4"
 
 
 def test_plans_an_imported_api_cannot_carry_are_rejected_when_drawn() -> None:

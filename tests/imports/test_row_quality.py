@@ -40,6 +40,7 @@ INSERT = "notes_notes_insert"
     ("ErrorMessage", "Validation passed.", "not_failure"), ("failureReason", "Ready.", "not_failure"),
     ("lastErrorMessage", "Last sync finished without errors.", "not_failure"),
     ("accountIdAlias", "account_id_alias", "placeholder"),  # Merchant API: the field's own name as its value
+    ("ipv6Address", "6058 Ellison Wells", "not_ip"),  # a PCS cluster endpoint's address, drawn as a street
 ])
 def test_filler_is_named(key: str, value: str, why: str) -> None:
     assert filler(key, value) == why
@@ -54,7 +55,7 @@ def test_filler_is_named(key: str, value: str, why: str) -> None:
     ("SubnetCidrReservationId", "subcid-65937ed92be9"), ("specContentType", "BOOSTED_SPEC_CONTENT"),
     ("dataType", "string"), ("valueFormat", "STRING"),  # "string" is a type's value
     ("ErrorMessage", "Timed out waiting for the billing service to respond."), ("OnFailureMessage", "Passed."),
-    ("statusMessage", "Validation passed."),
+    ("statusMessage", "Validation passed."), ("ipv6Address", "2001:db8:2dc4:77ac::10d"),
 ])
 def test_values_of_their_kind_pass(key: str, value: str) -> None:
     assert filler(key, value) is None
@@ -470,3 +471,16 @@ def test_a_count_said_of_another_records_noun_is_counted_by_the_audit(rows: list
         broken["messages"][-1]["content"] = content[:found.start(2)] + "zebras" + content[found.end(2):]
         assert [kind for _id, kind, _detail in audit_rows([broken], "sft").results["count_names_other_records"]
                 .flagged] == ["counted_as_other_records"], content
+
+
+def test_a_create_is_told_by_its_verb_as_a_word_of_the_name() -> None:
+    """Display & Video 360's ``advertisers_insertionOrders_delete`` was read as a create (its name holds
+    "insert" at the start of "insertion"), and its ``deleted: true`` as a new record made ended."""
+    from covert.imports.rowforms import is_create
+
+    for name in ("notes_notes_insert", "users_addUser", "createCurrentUserRepo", "CreateApplication", "put_users_id",
+                 "post_notifications", "registerDevice", "PutObject", "AddTags"):
+        assert is_create(name), name
+    for name in ("displayvideo_advertisers_insertionOrders_delete", "posts_list", "newsletters_get",
+                 "addressbook_list"):
+        assert not is_create(name), name
