@@ -59,6 +59,7 @@ from covert.imports.resources import (
 )
 from covert.imports.rowforms import (
     FINAL_STATES,
+    STATUS_WORDS,
     counts_contents,
     ended_flag,
     ending_state,
@@ -85,7 +86,7 @@ from covert.imports.statefactory import (
 )
 from covert.language.plurals import singular
 
-BINDER_VERSION = "29"
+BINDER_VERSION = "30"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 
@@ -1215,7 +1216,6 @@ def holds_nothing_yet(schema: dict[str, Any], rec: dict[str, Any]) -> None:
             rec[key] = zero
 
 
-_STATUS_WORDS = ("status", "state", "phase", "lifecycle", "stage")
 _FIRST_STATES = ("creating", "provisioning", "pending", "new", "queued", "draft", "open", "active", "enabled",
                  "ready", "available", "running", "in_progress", "inprogress", "submitted", "requested", "scheduled",
                  "initializing", "starting", "preparing", "verifying", "validating", "propagating", "deploying",
@@ -1228,7 +1228,7 @@ def _ended(schema: Any, name: str) -> str | None:
     """The state a status field says of a record being deleted (``DELETING``, ``CANCELED``), from its enum,
     or ``None`` when the field is no status or its enum has none."""
     parts = _words(name)
-    if not parts or parts[-1] not in _STATUS_WORDS or not isinstance(schema, dict):
+    if not parts or parts[-1] not in STATUS_WORDS or not isinstance(schema, dict):
         return None
     choices = {v.lower(): v for v in schema.get("enum") or () if isinstance(v, str)}
     return next((choices[s] for s in _ENDED_STATES if s in choices), None)
@@ -1275,7 +1275,7 @@ def first_status(schema: dict[str, Any], rec: dict[str, Any], within_status: boo
             rec[key] = False
             continue
         parts = _words(key)
-        status = bool(parts) and (parts[-1] in _STATUS_WORDS or within_status)
+        status = bool(parts) and (parts[-1] in STATUS_WORDS or within_status)
         if isinstance(rec.get(key), dict) and sub.get("properties"):
             if depth < _FIRST_DEPTH:
                 first_status(sub, rec[key], within_status=status and not within_status, depth=depth + 1)

@@ -166,10 +166,16 @@ _COMPANY_NOUNS = frozenset((
     "organization", "organisation", "company", "advertiser", "vendor", "brand", "merchant", "partner", "client",
     "supplier", "publisher", "business", "agency", "enterprise", "provider", "carrier", "bank", "institution",
     "employer", "manufacturer", "retailer", "store", "shop", "issuer", "payee", "biller", "org", "firm"))
-# a field saying why its record failed: a failure word, then what it says of it in words (a code or a status
-# after a failure word, ``errorCode``, is a failure field of :func:`covert.imports.rowforms.failure_field` too)
-FAILURE_WORDS = frozenset(("failure", "failures", "error", "errors", "failed"))
-_FAILURE_TAILS = frozenset(("reason", "reasons", "message", "messages", "detail", "details", "cause", "description"))
+# a field saying why its record failed: a failure word, then what it says of it in words
+_FAILURE_WORDS = frozenset(("failure", "failures", "error", "errors", "failed"))
+FAILURE_SAID_IN_WORDS = frozenset(("reason", "reasons", "message", "messages", "detail", "details", "cause",
+                                   "description"))
+
+
+def names_a_failure(parts: list[str], tails: frozenset[str] = FAILURE_SAID_IN_WORDS) -> bool:
+    """Whether a field's words (lower case) name why its record failed: a failure word, and last one of
+    ``tails`` (``ErrorMessage``, ``failureReason``; ``OnFailure`` is a setting, ``errorCount`` a count)."""
+    return bool(parts) and parts[-1] in tails and parts[0] != "on" and not _FAILURE_WORDS.isdisjoint(parts)
 _TEXT_WORDS = frozenset(("description", "summary", "notes", "note", "comment", "comments", "message", "body", "text",
                          "content", "reason", "details", "detail", "explanation", "instructions", "remarks",
                          "bio", "about", "purpose", "justification", "feedback", "review", "answer", "question",
@@ -520,7 +526,7 @@ def _kind_by_words(parts: list[str], desc: str, siblings: frozenset[str]) -> str
         return "config_value"
     if last in ("id", "ids", "identifier", "identifiers", "ref", "reference", "number", "no", "num", "key"):
         return "id:" + (prev or "record")
-    if last in _FAILURE_TAILS and not FAILURE_WORDS.isdisjoint(parts) and parts[0] != "on":
+    if names_a_failure(parts):
         return "failure"  # why a record failed (ErrorMessage, failureReason), never a note of success
     if last in _TEXT_WORDS:
         return "message" if last in ("message",) else "text"

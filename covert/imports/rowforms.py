@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from covert.imports.fieldvalues import FAILURE_WORDS, names_record
+from covert.imports.fieldvalues import FAILURE_SAID_IN_WORDS, names_a_failure, names_record
 from covert.imports.record_keys import fold_key
 from covert.language.spoken import spoken_variants
 from covert.language.values import mentions
@@ -44,8 +44,10 @@ TROUBLE_WORDS = frozenset((
     "fail", "failed", "failing", "failure", "error", "errored", "lost", "unhealthy", "degraded", "broken",
     "unresponsive", "unreachable", "invalid", "expired", "expiring", "corrupt", "corrupted", "fault", "faulted",
     "crashed", "rejected", "denied", "suspended", "quarantined", "impaired", "timeout"))
-_FAILURE_TAILS = frozenset(("reason", "reasons", "message", "messages", "detail", "details", "cause", "code",
-                            "error", "errors", "failure", "failures", "description", "info", "status"))
+# the last word of a field saying what state its record is in (``status``, ``connectionState``, ``health``)
+STATUS_WORDS = frozenset(("status", "state", "phase", "lifecycle", "stage", "health"))
+# what a failure field says besides words: a code or a status (``lastErrorCode``)
+_FAILURE_TAILS = FAILURE_SAID_IN_WORDS | {"code", "error", "errors", "failure", "failures", "info", "status"}
 
 MAX_PAIRS = 4000  # (key, value) pairs looked at per value: a hostile output cannot make a check slow
 MAX_DEPTH = 12
@@ -110,7 +112,7 @@ def failure_field(key: str) -> bool:
     which a record just made has nothing in; ``ErrorDocument``, ``OnFailure`` and ``errorCount`` are
     settings or counts, not failures."""
     said = key_words(key)
-    return bool(said) and said[-1] in _FAILURE_TAILS and said[0] != "on" and not FAILURE_WORDS.isdisjoint(said)
+    return names_a_failure(said, _FAILURE_TAILS)
 
 
 def failure_said(value: Any) -> bool:
@@ -198,12 +200,11 @@ def form_rule(words: list[str]) -> tuple[str, Any] | None:
         return "timezone", lambda v: "/" in v or v.upper().startswith(("UTC", "GMT"))
     if last in ("id", "ids", "key", "token", "etag", "uid", "uuid", "sid", "slug", "sha", "hash"):
         return "identifier", lambda v: " " not in v.strip()
-    if last in _FAILURE_SAYS and words[0] != "on" and not FAILURE_WORDS.isdisjoint(words):
+    if names_a_failure(words):
         return "failure", lambda v: not _SUCCESS.search(v)  # "ErrorMessage": "Validation passed."
     return None
 
 
-_FAILURE_SAYS = frozenset(("message", "messages", "reason", "reasons", "detail", "details", "cause", "description"))
 # what a note of success says (a field saying why a record failed never does)
 _SUCCESS = re.compile(r"(?i)\b(?:succeeded|successful(?:ly)?|passed|without (?:any )?errors?|(?:is )?up to date)\b|"
                       r"^\s*(?:ready|ok|success|done|healthy)\.?\s*$")

@@ -40,7 +40,7 @@ from covert.imports.fieldvalues import (
 from covert.imports.record_keys import PROJECT_KEYS, fold_key, path_project
 from covert.imports.record_times import CHANGED_EVENTS, CREATED_EVENTS, END_EVENTS, FINISHED_EVENTS
 from covert.imports.resources import words
-from covert.imports.rowforms import failure_field, filler, troubled_state
+from covert.imports.rowforms import STATUS_WORDS, failure_field, filler, troubled_state
 from covert.imports.stated_values import stated_values
 from covert.language.plurals import singular
 
@@ -277,8 +277,7 @@ def _plan(schema: dict[str, Any], depth: int) -> Plan:
             elif any(p in _LATER_EVENTS for p in parts):
                 laters.append(name)
     failures = tuple(name for name, _sub, required, _drawn in fields if not required and failure_field(name))
-    statuses = tuple(name for name, *_ in fields if words(name)[-1:] and words(name)[-1] in _STATE_WORDS) \
-        if failures else ()
+    statuses = tuple(name for name, *_ in fields if (words(name) or [""])[-1] in STATUS_WORDS) if failures else ()
     plan = Plan(tuple(fields), siblings, tuple(twins),
                 tuple((a, b) for a in firsts for b in laters), failures, statuses)
     if len(_PLANS) >= _KEPT:
@@ -854,7 +853,6 @@ _OTHER_RECORD_WORDS = frozenset(("parent", "parents", "source", "origin", "origi
                                  "linked", "related", "base", "template", "upstream", "fork", "forks", "child",
                                  "children", "destination", "peer", "peers", "replica", "replicas", "primary",
                                  "secondary", "from", "to", "copy", "clone"))
-_STATE_WORDS = frozenset(("status", "state", "phase", "lifecycle", "health"))  # a field saying a record's state
 _PART_DEPTH = 3  # how deep a record's parts are looked at for a copy of its id
 
 

@@ -985,13 +985,11 @@ def _counts_what_was_given(arguments: dict[str, Any], elements: list[Any]) -> bo
     """Whether a list names nothing but the records the call was given in a list argument (and one more, the
     user: ``find_free_slots(email, person_ids=[Hugo])`` lists Fatima and Hugo): counting it asks the user how
     many people they named ("How many colleagues are there for the same email address?")."""
-    for value in arguments.values():
-        if not isinstance(value, list) or not value or len(elements) > len(value) + 1:
-            continue
-        held = [{str(v) for v in e.values() if isinstance(v, (str, int))} for e in elements if isinstance(e, dict)]
-        if all(any(str(given) in h for h in held) for given in value):
-            return True
-    return False
+    given = [value for value in arguments.values() if isinstance(value, list) and 0 < len(value) >= len(elements) - 1]
+    if not given:
+        return False
+    held = [{str(v) for v in e.values() if isinstance(v, (str, int))} for e in elements if isinstance(e, dict)]
+    return any(all(any(str(one) in h for h in held) for one in value) for value in given)
 
 
 def _quoted_each(template: str, phrases: dict[str, str], lists: dict[str, list[str]]) -> tuple[str, dict[str, str]]:
