@@ -86,7 +86,7 @@ from covert.imports.statefactory import (
 )
 from covert.language.plurals import singular
 
-BINDER_VERSION = "30"
+BINDER_VERSION = "31"
 MAX_PAGE = 100
 MAX_UPDATE_FIELDS = 4
 

@@ -44,8 +44,8 @@ TROUBLE_WORDS = frozenset((
     "fail", "failed", "failing", "failure", "error", "errored", "lost", "unhealthy", "degraded", "broken",
     "unresponsive", "unreachable", "invalid", "expired", "expiring", "corrupt", "corrupted", "fault", "faulted",
     "crashed", "rejected", "denied", "suspended", "quarantined", "impaired", "timeout"))
-# the last word of a field saying what state its record is in (``status``, ``connectionState``, ``health``)
-STATUS_WORDS = frozenset(("status", "state", "phase", "lifecycle", "stage", "health"))
+# the last word of a field saying what state its record is in (``status``, ``connectionState``, ``lifecycle``)
+STATUS_WORDS = frozenset(("status", "state", "phase", "lifecycle", "stage"))
 # what a failure field says besides words: a code or a status (``lastErrorCode``)
 _FAILURE_TAILS = FAILURE_SAID_IN_WORDS | {"code", "error", "errors", "failure", "failures", "info", "status"}
 
